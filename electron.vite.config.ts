@@ -1,0 +1,35 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+
+/**
+ * One config for the three bundles. The preload is emitted as CommonJS
+ * (`index.cjs`): a sandboxed preload cannot be an ES module, and this package
+ * is `"type": "module"`, so electron-vite would otherwise emit `.mjs`.
+ * https://electron-vite.org/guide/dev#limitations-of-sandboxing
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    plugins: [svelte()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+})

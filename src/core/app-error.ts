@@ -1,0 +1,39 @@
+import type { ErrorCode, ErrorData } from '../shared/errors'
+
+/**
+ * The one error class core throws. It carries a code from the closed union;
+ * the router turns it into `{ ok: false, error }` because Electron drops
+ * custom error classes across `invoke` (electron/electron#24427).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly status: number | undefined
+  readonly retryAt: string | undefined
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; retryAt?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause })
+    this.name = 'AppError'
+    this.code = code
+    this.status = options.status
+    this.retryAt = options.retryAt
+  }
+
+  /** The plain-data form sent over IPC. */
+  toData(): ErrorData {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.retryAt === undefined ? {} : { retryAt: this.retryAt }),
+    }
+  }
+}
+
+/** True for an {@link AppError}, optionally of one code. */
+export function isAppError(value: unknown, code?: ErrorCode): value is AppError {
+  return value instanceof AppError && (code === undefined || value.code === code)
+}

@@ -1,0 +1,34 @@
+import { app, shell, type Session } from 'electron'
+import { APP_CSP, isAppUrl, isExternalLinkAllowed, type AppOrigin } from '../core/security/policy'
+
+/**
+ * App-wide security defaults, installed before any window exists:
+ * navigation and new windows denied except the app's own pages (external
+ * http(s) links go to the system browser), every permission request denied,
+ * and the CSP header on every response of the app's session.
+ * https://www.electronjs.org/docs/latest/tutorial/security
+ */
+export function installSecurityDefaults(session: Session, origin: AppOrigin): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [APP_CSP],
+        'X-Content-Type-Options': ['nosniff'],
+      },
+    })
+  })
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (navigation) => {
+      if (!isAppUrl(navigation.url, origin)) navigation.preventDefault()
+    })
+    contents.on('will-attach-webview', (event) => event.preventDefault())
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isExternalLinkAllowed(url)) void shell.openExternal(url)
+      return { action: 'deny' }
+    })
+  })
+}

@@ -1,0 +1,97 @@
+import type { ChannelName, EventName } from '../../../shared/channels'
+import type { AppApi, ChannelArgs, ChannelResult, EventPayloads } from '../../../shared/contract'
+import type { Result } from '../../../shared/errors'
+
+const TOKEN_KEY = 'appraisal-desk.web-host-token'
+
+/**
+ * `window.api` in Electron (set by the preload). In the web host there is no
+ * preload, so the same interface is carried over HTTP: `POST /ipc/<channel>`
+ * with the per-launch token, and one event stream from `/events`. Everything
+ * else in the renderer is identical in both hosts.
+ */
+export function getApi(): AppApi {
+  if (window.api) return window.api
+  const api = createHttpApi(takeToken())
+  window.api = api
+  return api
+}
+
+/** Reads the token from `#token=…` once, keeps it for reloads, and removes it from the address bar. */
+function takeToken(): string {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash)
+  if (match?.[1]) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]))
+    history.replaceState(null, '', location.pathname + location.search)
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? ''
+}
+
+function createHttpApi(token: string): AppApi {
+  const listeners = new Map<EventName, Set<(payload: never) => void>>()
+  let streaming = false
+
+  async function stream(): Promise<void> {
+    streaming = true
+    try {
+      const response = await fetch('/events', { headers: { 'x-app-token': token } })
+      if (!response.ok || !response.body) return
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+      let buffer = ''
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        buffer += value
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const chunk = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          if (!chunk.startsWith('data: ')) continue
+          const { event, payload } = JSON.parse(chunk.slice(6)) as {
+            event: EventName
+            payload: never
+          }
+          for (const listener of listeners.get(event) ?? []) listener(payload)
+        }
+      }
+    } catch {
+      // The host went away; views keep their data and calls report the failure.
+    } finally {
+      streaming = false
+    }
+  }
+
+  return {
+    async invoke<C extends ChannelName>(
+      channel: C,
+      args: ChannelArgs<C>,
+    ): Promise<Result<ChannelResult<C>>> {
+      try {
+        const response = await fetch(`/ipc/${channel}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-app-token': token },
+          body: JSON.stringify(args ?? {}),
+        })
+        if (!response.ok) {
+          return {
+            ok: false,
+            error: {
+              code: response.status === 401 ? 'forbidden_sender' : 'internal',
+              message: `Web host answered ${response.status}.`,
+            },
+          }
+        }
+        return (await response.json()) as Result<ChannelResult<C>>
+      } catch {
+        return { ok: false, error: { code: 'internal', message: 'The web host is not reachable.' } }
+      }
+    },
+    on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener as (payload: never) => void)
+      listeners.set(event, set)
+      if (!streaming) void stream()
+      return () => set.delete(listener as (payload: never) => void)
+    },
+  }
+}

@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util'
+import { startSandbox } from './server'
+
+/**
+ * `npm run sandbox -- --port 4010 --seed 1 --size 1000`: starts the sandbox
+ * alone, prints one line `SANDBOX={json}` and serves until stopped.
+ */
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    'static-port': { type: 'string', default: '0' },
+    seed: { type: 'string', default: '1' },
+    size: { type: 'string', default: '2000' },
+  },
+  strict: true,
+})
+
+function int(name: string, text: string, min: number, max: number): number {
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(
+      `--${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`,
+    )
+    process.exit(2)
+  }
+  return value
+}
+
+const sandbox = await startSandbox({
+  port: int('port', values.port, 0, 65535),
+  staticPort: int('static-port', values['static-port'], 0, 65535),
+  seed: int('seed', values.seed, 0, 2 ** 31 - 1),
+  size: int('size', values.size, 0, 1_000_000),
+})
+const { baseUrl, staticUrl, partnerId, apiKey, apiSecret } = sandbox
+console.log(`SANDBOX=${JSON.stringify({ baseUrl, staticUrl, partnerId, apiKey, apiSecret })}`)
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void sandbox.close().then(() => process.exit(0))
+  })
+}

@@ -1,0 +1,2 @@
+export { startSandbox, type Sandbox, type SandboxOptions } from './server'
+export { demoCredentials, type DemoCredentials } from './seed'

@@ -1,0 +1,25 @@
+/**
+ * The names of every invoke channel and every main→renderer event, as plain
+ * values. The preload imports only this file (no schema library), and
+ * `contract.ts` proves at compile time that it lists exactly the channels
+ * that have schemas and result types.
+ */
+export const CHANNEL_NAMES = ['app.info', 'brands.search', 'brands.refresh'] as const
+
+/** Events main sends to the renderer. */
+export const EVENT_NAMES = ['data.changed'] as const
+
+/** An invoke channel name (`domain.action`). */
+export type ChannelName = (typeof CHANNEL_NAMES)[number]
+/** An event name. */
+export type EventName = (typeof EVENT_NAMES)[number]
+
+/** Membership test for untrusted strings. */
+export function isChannelName(value: unknown): value is ChannelName {
+  return typeof value === 'string' && (CHANNEL_NAMES as readonly string[]).includes(value)
+}
+
+/** Membership test for untrusted strings. */
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && (EVENT_NAMES as readonly string[]).includes(value)
+}

@@ -1,0 +1,78 @@
+/**
+ * Error codes are a closed union: every handler answers with one of them and
+ * the renderer switches on them exhaustively. Messages never carry a secret.
+ */
+export const ERROR_CODES = [
+  /** The arguments of an IPC call failed the channel's schema. */
+  'invalid_argument',
+  /** The channel does not exist. */
+  'unknown_channel',
+  /** The caller is not the app's own page (a foreign frame or origin). */
+  'forbidden_sender',
+  /** The service rejected the API key or secret (401). */
+  'auth',
+  /** The key is valid but not for this partner or resource (403). */
+  'forbidden',
+  /** 404 from the service. */
+  'not_found',
+  /** 400 from the service: a parameter it does not accept. */
+  'bad_request',
+  /** 429 from the service. */
+  'rate_limited',
+  /** 5xx from the service. */
+  'server',
+  /** DNS failure, refused or reset connection, truncated body. */
+  'network',
+  /** The per-request or overall deadline passed. */
+  'timeout',
+  /** The TLS handshake failed (self-signed, expired, wrong host). */
+  'tls',
+  /** The service answered something that is not the documented shape. */
+  'bad_response',
+  /** A body or image larger than the cap. */
+  'too_large',
+  /** The service returned the same page again instead of the next one. */
+  'pagination_stuck',
+  /** The user or the app cancelled the operation. */
+  'cancelled',
+  /** The profile has no stored API key or secret. */
+  'no_credentials',
+  /** No OS keychain is reachable (no Secret Service, no D-Bus). */
+  'keychain_unavailable',
+  /** The keychain is locked, or the unlock prompt was cancelled or timed out. */
+  'keychain_locked',
+  /** The local cache file was unreadable and has been rebuilt. */
+  'store_corrupt',
+  /** The disk is full. */
+  'disk_full',
+  /** Anything else; the message is generic and the details are in the log. */
+  'internal',
+] as const
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** The error half of every IPC answer. */
+export interface ErrorData {
+  readonly code: ErrorCode
+  /** A short, secret-free description; the renderer shows its own text per code and this as detail. */
+  readonly message: string
+  /** HTTP status of the service's answer, when there was one. */
+  readonly status?: number
+  /** For `rate_limited`: when the service said to come back (ISO time). */
+  readonly retryAt?: string
+}
+
+/** What every handler answers, over Electron IPC and over the web host alike. */
+export type Result<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorData }
+
+/** Type guard for {@link ErrorCode}. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value)
+}
+
+/** For exhaustive switches: the compiler proves this is never reached. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${String(value)}`)
+}

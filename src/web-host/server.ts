@@ -1,0 +1,260 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
+import { extname, join, resolve, sep } from 'node:path'
+import type { EventBus } from '../core/events'
+import type { Router } from '../core/router'
+import { MAX_ARGS_BYTES } from '../core/router'
+import { APP_CSP } from '../core/security/policy'
+
+/**
+ * The web host: the built renderer served to an ordinary browser, and the
+ * core router carried over HTTP. It is a development and test tool, bound to
+ * loopback only, and never part of the packaged app.
+ *
+ * Defences (FAULTS rows 43–48): a per-launch token compared in constant
+ * time; a Host allowlist against DNS rebinding; Origin checked on every
+ * request; no CORS at all (preflights are refused); state changes only by
+ * `POST` with `application/json`; static files only from the renderer folder.
+ */
+export interface WebHostOptions {
+  readonly router: Router
+  readonly events: EventBus
+  /** The built renderer (`out/renderer`). */
+  readonly rendererDir: string
+  readonly port?: number
+  /** Must be 127.0.0.1: the host refuses to listen anywhere else. */
+  readonly bindAddress?: string
+  /** Fixed token for tests; random per launch otherwise. */
+  readonly token?: string
+}
+
+/** A running web host. */
+export interface WebHost {
+  readonly port: number
+  readonly token: string
+  /** `http://127.0.0.1:PORT/#token=TOKEN`: the page reads the token from the fragment. */
+  readonly url: string
+  readonly server: Server
+  close(): Promise<void>
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+}
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': APP_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+} as const
+
+/** Starts the web host on 127.0.0.1. */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const bindAddress = options.bindAddress ?? '127.0.0.1'
+  if (bindAddress !== '127.0.0.1') {
+    throw new Error(`The web host listens on 127.0.0.1 only (asked for ${bindAddress}).`)
+  }
+  const token = options.token ?? randomBytes(32).toString('base64url')
+  const tokenBytes = Buffer.from(token)
+  const rendererDir = resolve(options.rendererDir)
+  let port = 0
+  const streams = new Set<ServerResponse>()
+
+  const allowedHosts = (): Set<string> =>
+    new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+  const allowedOrigins = (): Set<string> =>
+    new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+
+  function tokenOk(req: IncomingMessage): boolean {
+    const given = req.headers['x-app-token']
+    if (typeof given !== 'string') return false
+    const bytes = Buffer.from(given)
+    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes)
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!allowedHosts().has(req.headers.host ?? '')) return deny(res, 403, 'Forbidden host.')
+    const origin = req.headers.origin
+    if (origin !== undefined && !allowedOrigins().has(origin))
+      return deny(res, 403, 'Forbidden origin.')
+    if (req.method === 'OPTIONS') return deny(res, 403, 'Cross-origin requests are not allowed.')
+
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    if (path.startsWith('/ipc/')) return handleIpc(req, res, path.slice('/ipc/'.length))
+    if (path === '/events') return handleEvents(req, res)
+    if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed.')
+    return serveStatic(res, path, req.method === 'HEAD')
+  }
+
+  async function handleIpc(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawChannel: string,
+  ): Promise<void> {
+    if (req.method !== 'POST') return deny(res, 405, 'Use POST.')
+    if (!tokenOk(req)) return deny(res, 401, 'Missing or wrong token.')
+    const type = req.headers['content-type'] ?? ''
+    if (!/^application\/json\b/i.test(type))
+      return deny(res, 415, 'Content-Type must be application/json.')
+    let body: string
+    try {
+      body = await readBody(req, MAX_ARGS_BYTES)
+    } catch {
+      return deny(res, 413, 'Body too large.')
+    }
+    let args: unknown
+    try {
+      args = body.length === 0 ? {} : (JSON.parse(body) as unknown)
+    } catch {
+      return sendJson(res, 400, {
+        ok: false,
+        error: { code: 'invalid_argument', message: 'Body is not valid JSON.' },
+      })
+    }
+    let channel: string
+    try {
+      channel = decodeURIComponent(rawChannel)
+    } catch {
+      channel = ''
+    }
+    const result = await options.router.dispatch(channel, args)
+    sendJson(res, 200, result)
+  }
+
+  function handleEvents(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') return deny(res, 405, 'Use GET.')
+    if (!tokenOk(req)) return deny(res, 401, 'Missing or wrong token.')
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+    })
+    res.write(': connected\n\n')
+    streams.add(res)
+    req.on('close', () => streams.delete(res))
+  }
+
+  async function serveStatic(
+    res: ServerResponse,
+    rawPath: string,
+    headOnly: boolean,
+  ): Promise<void> {
+    const file = resolveStatic(rendererDir, rawPath)
+    if (!file) return deny(res, 404, 'Not found.')
+    try {
+      const info = await stat(file)
+      if (!info.isFile()) return deny(res, 404, 'Not found.')
+      const data = await readFile(file)
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+        'Content-Length': data.length,
+        'Cache-Control': 'no-cache',
+      })
+      res.end(headOnly ? undefined : data)
+    } catch {
+      deny(res, 404, 'Not found.')
+    }
+  }
+
+  const unsubscribe = options.events.subscribe((event, payload) => {
+    const line = `data: ${JSON.stringify({ event, payload })}\n\n`
+    for (const stream of streams) stream.write(line)
+  })
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => deny(res, 500, 'Internal error.'))
+  })
+  port = await new Promise<number>((resolvePort, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, bindAddress, () => {
+      server.off('error', reject)
+      resolvePort((server.address() as AddressInfo).port)
+    })
+  })
+
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/#token=${token}`,
+    server,
+    async close() {
+      unsubscribe()
+      for (const stream of streams) stream.end()
+      await new Promise<void>((done) => {
+        server.close(() => done())
+        server.closeAllConnections()
+      })
+    },
+  }
+}
+
+/**
+ * Maps a request path to a file inside `root`, or null. Rejects anything that
+ * decodes to a traversal, a backslash, a NUL, or a dotfile segment; `/` is
+ * the index page.
+ */
+export function resolveStatic(root: string, rawPath: string): string | null {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(rawPath)
+  } catch {
+    return null
+  }
+  if (decoded === '/' || decoded === '') decoded = '/index.html'
+  if (!decoded.startsWith('/') || decoded.includes('\\') || decoded.includes('\0')) return null
+  const segments = decoded.split('/').slice(1)
+  if (segments.some((segment) => segment === '' || segment.startsWith('.'))) return null
+  const file = resolve(join(root, ...segments))
+  return file.startsWith(root + sep) ? file : null
+}
+
+function deny(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.end()
+    return
+  }
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' })
+  res.end(message)
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  })
+  res.end(text)
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        reject(new Error('too large'))
+        req.destroy()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
