@@ -45,6 +45,8 @@ export const ERROR_CODES = [
   'store_corrupt',
   /** The disk is full. */
   'disk_full',
+  /** The local cache is locked by another copy of the app. */
+  'store_busy',
   /** Anything else; the message is generic and the details are in the log. */
   'internal',
 ] as const

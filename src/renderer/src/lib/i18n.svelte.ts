@@ -55,6 +55,7 @@ const ko = {
   'error.keychain_locked': '키체인이 잠겨 있습니다. 잠금을 해제한 뒤 다시 시도하세요.',
   'error.store_corrupt': '로컬 캐시가 손상되어 새로 만들었습니다.',
   'error.disk_full': '디스크 공간이 부족합니다.',
+  'error.store_busy': '다른 앱 창이 로컬 캐시를 사용 중입니다.',
   'error.internal': '예상하지 못한 오류가 발생했습니다.',
 } as const
 
@@ -112,6 +113,7 @@ const en: Record<MessageKey, string> = {
   'error.keychain_locked': 'The keychain is locked. Unlock it and try again.',
   'error.store_corrupt': 'The local cache was damaged and has been rebuilt.',
   'error.disk_full': 'The disk is full.',
+  'error.store_busy': 'Another copy of the app is using the local cache.',
   'error.internal': 'An unexpected error occurred.',
 }
 
@@ -168,6 +170,7 @@ export function errorKey(code: ErrorCode): MessageKey {
     case 'keychain_locked':
     case 'store_corrupt':
     case 'disk_full':
+    case 'store_busy':
     case 'internal':
       return `error.${code}`
     default:

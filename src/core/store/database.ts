@@ -1,0 +1,207 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { AppError } from '../app-error'
+import { LATEST_VERSION, MIGRATIONS } from './migrations'
+
+/** Told to the user once after the cache file had to be rebuilt. */
+export interface StoreNotice {
+  readonly code: 'store_corrupt'
+  readonly message: string
+  /** Where the unreadable file was moved (kept for support). */
+  readonly movedTo: string
+  readonly at: string
+}
+
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  readonly now?: () => Date
+  /** How long a write waits for another connection's lock before `store_busy` (default 5 s). */
+  readonly busyTimeoutMs?: number
+  /** Migrate only up to this version (tests of each migration). */
+  readonly targetVersion?: number
+}
+
+/** An open cache database and what happened while opening it. */
+export interface OpenedStore {
+  readonly db: DatabaseSync
+  readonly file: string
+  /** Set when the previous file was unreadable, too new or failed its check, and was rebuilt. */
+  readonly notice: StoreNotice | null
+}
+
+// SQLite primary result codes (https://www.sqlite.org/rescode.html).
+const SQLITE_BUSY = 5
+const SQLITE_LOCKED = 6
+const SQLITE_IOERR = 10
+const SQLITE_CORRUPT = 11
+const SQLITE_FULL = 13
+const SQLITE_CANTOPEN = 14
+const SQLITE_NOTADB = 26
+
+const PROFILE_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** The cache file of a profile: `<dataDir>/cache/<profileId>.sqlite`. */
+export function storeFileFor(dataDir: string, profileId: string): string {
+  // The id becomes a file name: only a safe alphabet, so it can never leave the folder.
+  if (!PROFILE_ID.test(profileId)) {
+    throw new AppError(
+      'invalid_argument',
+      'A profile id may contain only letters, digits, - and _.',
+    )
+  }
+  return join(dataDir, 'cache', `${profileId}.sqlite`)
+}
+
+/** The primary SQLite result code of an error thrown by `node:sqlite`, if it is one. */
+export function sqliteCode(error: unknown): number | undefined {
+  if (typeof error === 'object' && error !== null && 'errcode' in error) {
+    const code = (error as { errcode: unknown }).errcode
+    if (typeof code === 'number') return code & 0xff
+  }
+  return undefined
+}
+
+/** True when the error means the file is not a usable database. */
+export function isCorruption(error: unknown): boolean {
+  if (error instanceof CorruptStoreError) return true
+  const code = sqliteCode(error)
+  return code === SQLITE_CORRUPT || code === SQLITE_NOTADB
+}
+
+/** Maps a SQLite failure to a typed error with a message the user can act on. */
+export function toStoreError(error: unknown): AppError {
+  if (error instanceof AppError) return error
+  const code = sqliteCode(error)
+  if (code === SQLITE_FULL) {
+    return new AppError(
+      'disk_full',
+      'The disk is full; nothing was written. Free some space and sync again.',
+      { cause: error },
+    )
+  }
+  if (code === SQLITE_BUSY || code === SQLITE_LOCKED) {
+    return new AppError('store_busy', 'The local cache is in use by another copy of the app.', {
+      cause: error,
+    })
+  }
+  if (isCorruption(error)) {
+    return new AppError('store_corrupt', 'The local cache file is damaged.', { cause: error })
+  }
+  if (code === SQLITE_IOERR || code === SQLITE_CANTOPEN) {
+    return new AppError('internal', 'The local cache file could not be read or written.', {
+      cause: error,
+    })
+  }
+  return new AppError('internal', 'A local cache operation failed.', { cause: error })
+}
+
+/** Raised internally when the file opens but must not be used. */
+class CorruptStoreError extends Error {}
+
+/**
+ * Runs `fn` in one `BEGIN IMMEDIATE` transaction: all of it is written, or
+ * (on any error, SQLITE_FULL included) none of it. Errors come out typed.
+ */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  try {
+    db.exec('BEGIN IMMEDIATE')
+  } catch (error) {
+    throw toStoreError(error)
+  }
+  try {
+    const value = fn()
+    db.exec('COMMIT')
+    return value
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK')
+    throw toStoreError(error)
+  }
+}
+
+/** The schema version of an open database. */
+export function userVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number }
+  return row.user_version
+}
+
+/** Applies every migration above the current version, each in its own transaction. */
+export function migrate(db: DatabaseSync, targetVersion = LATEST_VERSION): void {
+  const current = userVersion(db)
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current || migration.version > targetVersion) continue
+    transaction(db, () => {
+      migration.up(db)
+      db.exec(`PRAGMA user_version = ${migration.version}`)
+    })
+  }
+}
+
+/**
+ * Opens (creating if needed) the cache database at `file`: WAL, a busy
+ * timeout, a `quick_check`, then migrations. A file that is not a database,
+ * fails the check, or was written by a newer app version is closed, moved
+ * aside with its `-wal`/`-shm` as `*.corrupt-<time>`, and rebuilt; the answer
+ * then carries a notice for the user (FAULTS rows 23, 29). The cache holds
+ * only copies of service data, so a rebuild loses nothing a sync cannot
+ * fetch again.
+ */
+export function openStore(file: string, options: OpenStoreOptions = {}): OpenedStore {
+  const now = options.now ?? (() => new Date())
+  mkdirSync(dirname(file), { recursive: true })
+  try {
+    return { db: openChecked(file, options), file, notice: null }
+  } catch (error) {
+    if (!isCorruption(error)) throw toStoreError(error)
+    const at = now()
+    const movedTo = moveAside(file, at)
+    const db = openChecked(file, options)
+    return {
+      db,
+      file,
+      notice: {
+        code: 'store_corrupt',
+        message: `The local cache could not be read and was rebuilt; the old file was kept as ${basename(movedTo)}. A full sync fills it again.`,
+        movedTo,
+        at: at.toISOString(),
+      },
+    }
+  }
+}
+
+function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
+  let db: DatabaseSync | null = null
+  try {
+    db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5000 })
+    db.exec('PRAGMA journal_mode = WAL')
+    db.exec('PRAGMA synchronous = NORMAL')
+    db.exec('PRAGMA foreign_keys = ON')
+    const check = db.prepare('PRAGMA quick_check(1)').get() as { quick_check: string } | undefined
+    if (check?.quick_check !== 'ok') throw new CorruptStoreError('quick_check failed')
+    if (userVersion(db) > LATEST_VERSION) {
+      // A newer app wrote this file; never migrate downwards (FAULTS row 29).
+      throw new CorruptStoreError('written by a newer version')
+    }
+    migrate(db, options.targetVersion ?? LATEST_VERSION)
+    return db
+  } catch (error) {
+    try {
+      db?.close()
+    } catch {
+      // already closed or never opened
+    }
+    if (error instanceof AppError && error.code === 'store_corrupt')
+      throw new CorruptStoreError(error.message)
+    throw error
+  }
+}
+
+/** Renames the database and its WAL and shared-memory files to `*.corrupt-<time>`. */
+function moveAside(file: string, at: Date): string {
+  const stamp = at.toISOString().replace(/[:.]/g, '-')
+  const movedTo = `${file}.corrupt-${stamp}`
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, `${file}${suffix}.corrupt-${stamp}`)
+  }
+  return movedTo
+}

@@ -1,0 +1,19 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { up as initial } from './0001-initial'
+import { up as search } from './0002-search'
+
+/** One schema step; `version` is the `user_version` the database has after it. */
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  up(db: DatabaseSync): void
+}
+
+/** Every migration, in order. Append only: a released migration never changes. */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', up: initial },
+  { version: 2, name: 'search', up: search },
+]
+
+/** The schema version this build writes. */
+export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0

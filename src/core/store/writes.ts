@@ -1,0 +1,212 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
+import { searchDocument, type SearchDocument } from './search-text'
+
+/**
+ * Writes of synced records. Callers wrap a page in one `transaction()`;
+ * these functions only prepare (once per connection) and run statements.
+ */
+
+interface Statements {
+  readonly guarantee: StatementSync
+  readonly inspection: StatementSync
+  readonly ftsDelete: Record<string, StatementSync>
+  readonly ftsInsert: Record<string, StatementSync>
+  readonly brand: StatementSync
+}
+
+const cache = new WeakMap<DatabaseSync, Statements>()
+const versions = new WeakMap<DatabaseSync, number>()
+
+/** A counter bumped by every write, so cached counts know when they are stale. */
+export function dataVersion(db: DatabaseSync): number {
+  return versions.get(db) ?? 0
+}
+
+/** Marks the data as changed (every write function calls this). */
+export function bumpDataVersion(db: DatabaseSync): void {
+  versions.set(db, dataVersion(db) + 1)
+}
+
+function statements(db: DatabaseSync): Statements {
+  let found = cache.get(db)
+  if (found) return found
+  const ftsDelete: Record<string, StatementSync> = {}
+  const ftsInsert: Record<string, StatementSync> = {}
+  for (const table of ['guarantees', 'inspections']) {
+    for (const kind of ['tri', 'uni']) {
+      ftsDelete[`${table}_${kind}`] = db.prepare(`DELETE FROM ${table}_${kind} WHERE rowid = ?`)
+      ftsInsert[`${table}_${kind}`] = db.prepare(
+        `INSERT INTO ${table}_${kind} (rowid, t, c) VALUES (?, ?, ?)`,
+      )
+    }
+  }
+  found = {
+    guarantee: db.prepare(`
+      INSERT INTO guarantees (idx, status, product_name, card_url, ref_user_id, ref_order_id,
+        ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at,
+        modified_at, raw, seen_pass, gone_at, stored_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+      ON CONFLICT (idx) DO UPDATE SET status = excluded.status,
+        product_name = excluded.product_name, card_url = excluded.card_url,
+        ref_user_id = excluded.ref_user_id, ref_order_id = excluded.ref_order_id,
+        ref_order_detail_id = excluded.ref_order_detail_id,
+        ref_product_code = excluded.ref_product_code, ref_category_code = excluded.ref_category_code,
+        ref_brand_code = excluded.ref_brand_code, registered_at = excluded.registered_at,
+        modified_at = excluded.modified_at, raw = excluded.raw,
+        seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
+        stored_at = excluded.stored_at
+`),
+    inspection: db.prepare(`
+      INSERT INTO inspections (idx, inspection_num, status, result, product_name, ref_user_id,
+        ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, raw,
+        seen_pass, gone_at, stored_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+      ON CONFLICT (idx) DO UPDATE SET inspection_num = excluded.inspection_num,
+        status = excluded.status, result = excluded.result, product_name = excluded.product_name,
+        ref_user_id = excluded.ref_user_id, ref_order_id = excluded.ref_order_id,
+        ref_order_detail_id = excluded.ref_order_detail_id,
+        ref_product_code = excluded.ref_product_code, registered_at = excluded.registered_at,
+        modified_at = excluded.modified_at, raw = excluded.raw,
+        seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
+        stored_at = excluded.stored_at`),
+    ftsDelete,
+    ftsInsert,
+    brand: db.prepare(`
+      INSERT INTO brands (idx, name, english_name, position, raw, seen_pass, gone_at)
+      VALUES (?, ?, ?, ?, ?, ?, NULL)
+      ON CONFLICT (idx) DO UPDATE SET name = excluded.name, english_name = excluded.english_name,
+        position = excluded.position, raw = excluded.raw, seen_pass = excluded.seen_pass,
+        gone_at = NULL`),
+  }
+  cache.set(db, found)
+  return found
+}
+
+function writeSearch(s: Statements, table: string, idx: number, doc: SearchDocument): void {
+  for (const kind of ['tri', 'uni'] as const) {
+    s.ftsDelete[`${table}_${kind}`]?.run(idx)
+    s.ftsInsert[`${table}_${kind}`]?.run(idx, doc[kind].t, doc[kind].c)
+  }
+}
+
+/** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
+export function upsertGuarantees(
+  db: DatabaseSync,
+  items: readonly GuaranteeRecord[],
+  pass: number,
+  storedAt: string,
+): void {
+  const s = statements(db)
+  for (const g of items) {
+    s.guarantee.run(
+      g.idx,
+      g.status,
+      g.productName,
+      g.nftCardImg,
+      g.refUserId ?? null,
+      g.refOrderId ?? null,
+      g.refOrderDetailId ?? null,
+      g.refProductCode ?? null,
+      g.refCategoryCode ?? null,
+      g.refBrandCode ?? null,
+      g.registeredAt,
+      g.modifiedAt,
+      JSON.stringify(g.raw),
+      pass,
+      storedAt,
+    )
+    writeSearch(
+      s,
+      'guarantees',
+      g.idx,
+      searchDocument([
+        g.productName,
+        g.refUserId,
+        g.refOrderId,
+        g.refOrderDetailId,
+        g.refProductCode,
+        g.refCategoryCode,
+        g.refBrandCode,
+      ]),
+    )
+  }
+  bumpDataVersion(db)
+}
+
+/** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
+export function upsertInspections(
+  db: DatabaseSync,
+  items: readonly InspectionRecord[],
+  pass: number,
+  storedAt: string,
+): void {
+  const s = statements(db)
+  for (const i of items) {
+    s.inspection.run(
+      i.idx,
+      i.inspectionNum,
+      i.inspectionStatus ?? null,
+      i.inspectionResult ?? null,
+      i.productName,
+      i.refUserId,
+      i.refOrderId,
+      i.refOrderDetailId,
+      i.refProductCode,
+      i.registeredAt,
+      i.modifiedAt,
+      JSON.stringify(i.raw),
+      pass,
+      storedAt,
+    )
+    writeSearch(
+      s,
+      'inspections',
+      i.idx,
+      searchDocument([
+        i.productName,
+        i.inspectionNum,
+        i.refUserId,
+        i.refOrderId,
+        i.refOrderDetailId,
+        i.refProductCode,
+      ]),
+    )
+  }
+  bumpDataVersion(db)
+}
+
+/** Replaces the brand list (it is small and always fetched whole); run inside a transaction. */
+export function replaceBrands(
+  db: DatabaseSync,
+  items: readonly BrandRecord[],
+  pass: number,
+  goneAt: string,
+): void {
+  const s = statements(db)
+  items.forEach((b, position) =>
+    s.brand.run(b.idx, b.name, b.englishName, position, JSON.stringify(b.raw), pass),
+  )
+  db.prepare('UPDATE brands SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL').run(
+    goneAt,
+    pass,
+  )
+  bumpDataVersion(db)
+}
+
+/**
+ * After a complete, consistent full pass: marks records the service no longer
+ * returned (not seen in `pass`) as gone, instead of deleting them.
+ */
+export function markUnseenGone(
+  db: DatabaseSync,
+  table: 'guarantees' | 'inspections',
+  pass: number,
+  goneAt: string,
+): number {
+  const result = db
+    .prepare(`UPDATE ${table} SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL`)
+    .run(goneAt, pass)
+  bumpDataVersion(db)
+  return Number(result.changes)
+}

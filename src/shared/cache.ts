@@ -1,0 +1,132 @@
+import type { ErrorData } from './errors'
+
+/**
+ * Types of the offline cache as the renderer sees it: list queries, their
+ * rows and freshness, and the sync engine's status and progress.
+ */
+
+/** Guarantee issuance states, the API's `nftStatus` filter values. */
+export const GUARANTEE_STATES = ['ready', 'complete', 'cancel'] as const
+/** One of {@link GUARANTEE_STATES}. */
+export type GuaranteeState = (typeof GUARANTEE_STATES)[number]
+
+/** The resources the sync engine keeps. */
+export const SYNC_RESOURCES = ['guarantees', 'inspections', 'brands'] as const
+/** One of {@link SYNC_RESOURCES}. */
+export type SyncResourceName = (typeof SYNC_RESOURCES)[number]
+
+/** How fresh a cached answer is. */
+export interface CacheFreshness {
+  /** When the last sync of this resource finished successfully (ISO), or null if never. */
+  readonly lastSyncAt: string | null
+  /** When the last complete full pass finished (ISO), or null if never. */
+  readonly lastFullSyncAt: string | null
+  /** True while a sync of this resource runs. */
+  readonly syncing: boolean
+  /** The error of the last sync attempt, when it failed (the answer is from the cache). */
+  readonly staleBecause?: ErrorData
+}
+
+/** How many records of the current filter have each status label (`null`: no status). */
+export interface StatusCount {
+  readonly status: string | null
+  readonly count: number
+}
+
+/** One page of a list query. */
+export interface QueryPage<R> {
+  readonly rows: readonly R[]
+  /** Records matching the whole filter. */
+  readonly total: number
+  /** Per status label, for the filter without its status part (tabs / chips). */
+  readonly counts: readonly StatusCount[]
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  readonly nextCursor: string | null
+  readonly freshness: CacheFreshness
+}
+
+/** A guarantee as listed. */
+export interface GuaranteeRow {
+  readonly idx: number
+  /** The service's label, e.g. `발급완료`. */
+  readonly status: string
+  /** The API state matching the label, when known. */
+  readonly state: GuaranteeState | null
+  readonly productName: string
+  /** The service's card-image URL (load it through the image cache). */
+  readonly cardUrl: string
+  readonly refUserId: string | null
+  readonly refOrderId: string | null
+  readonly refOrderDetailId: string | null
+  readonly refProductCode: string | null
+  readonly refCategoryCode: string | null
+  readonly refBrandCode: string | null
+  readonly registeredAt: string
+  readonly modifiedAt: string | null
+  /** The service stopped returning it in a complete full pass. */
+  readonly gone: boolean
+}
+
+/** An inspection as listed. */
+export interface InspectionRow {
+  readonly idx: number
+  readonly inspectionNum: string
+  /** Absent on some items: null. */
+  readonly status: string | null
+  readonly result: string | null
+  readonly productName: string
+  readonly refUserId: string
+  readonly refOrderId: string
+  readonly refOrderDetailId: string
+  readonly refProductCode: string
+  readonly registeredAt: string
+  readonly modifiedAt: string | null
+  readonly gone: boolean
+}
+
+/** Sync status of one resource. */
+export type SyncStatusName = 'idle' | 'syncing' | 'offline' | 'error'
+
+/** What `sync.status` answers per resource. */
+export interface ResourceSyncStatus {
+  readonly resource: SyncResourceName
+  readonly status: SyncStatusName
+  /** `full` or `incremental` of the running or last sync. */
+  readonly mode: 'full' | 'incremental' | null
+  readonly lastSyncAt: string | null
+  readonly lastFullSyncAt: string | null
+  /** A full pass was interrupted and will resume from its checkpoint. */
+  readonly resumable: boolean
+  /** Items of the last sync that missed a required field (counted, not stored). */
+  readonly rejected: number
+  readonly error?: ErrorData
+  readonly recordCount: number
+}
+
+/** Answer of `sync.status`. */
+export interface SyncStatus {
+  readonly resources: readonly ResourceSyncStatus[]
+  /** Set once after the cache file had to be rebuilt. */
+  readonly notice?: {
+    readonly code: 'store_corrupt'
+    readonly message: string
+    readonly at: string
+  }
+}
+
+/** Payload of the `sync.progress` event. */
+export interface SyncProgress {
+  readonly resource: SyncResourceName
+  readonly mode: 'full' | 'incremental' | 'targeted'
+  readonly phase: 'running' | 'done' | 'cancelled' | 'error'
+  readonly fetched: number
+  /** The service's `total`, once known. */
+  readonly total: number | null
+  readonly pages: number
+  /** Records per second so far. */
+  readonly rate: number
+  /** Estimated seconds left, when known. */
+  readonly etaSeconds: number | null
+  readonly rejected: number
+  readonly error?: ErrorData
+}
