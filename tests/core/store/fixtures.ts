@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+
+/** A fresh temporary folder, removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'store-test-'))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** An inspection record with sensible defaults. */
+export function inspection(idx: number, patch: Partial<InspectionRecord> = {}): InspectionRecord {
+  const base = {
+    idx,
+    inspectionNum: String(100000000000 + idx),
+    inspectionStatus: '배송완료',
+    productName: `상품 ${idx}`,
+    refUserId: `member${idx % 10}`,
+    refOrderId: `ORD-${idx}`,
+    refOrderDetailId: `ORD-${idx}-1`,
+    refProductCode: `P${idx}`,
+    registeredAt: `2025-01-${String((idx % 28) + 1).padStart(2, '0')} 10:00:00`,
+    modifiedAt: null,
+    ...patch,
+  }
+  return { ...base, raw: { ...base, extraField: 'kept' } }
+}
+
+/** A guarantee record with sensible defaults. */
+export function guarantee(idx: number, patch: Partial<GuaranteeRecord> = {}): GuaranteeRecord {
+  const base = {
+    idx,
+    status: '발급완료',
+    productName: `상품 ${idx}`,
+    nftCardImg: `http://127.0.0.1:1/card/${idx}.png`,
+    refUserId: `member${idx % 10}`,
+    registeredAt: `2025-02-${String((idx % 28) + 1).padStart(2, '0')} 09:00:00`,
+    modifiedAt: null,
+    ...patch,
+  }
+  return { ...base, raw: base }
+}

@@ -1,0 +1,187 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { queryGuarantees, queryInspections, searchBrands } from '../../../src/core/store/queries'
+import { writeSyncState } from '../../../src/core/store/sync-state'
+import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { guarantee, inspection, tempDir } from './fixtures'
+
+let temp: ReturnType<typeof tempDir>
+let db: DatabaseSync
+
+const names = [
+  '루이비통 네버풀 MM',
+  '샤넬 클래식 플랩백',
+  '구찌 마몽 숄더백',
+  'Hermès Birkin 30',
+  '프라다 리나일론 백팩',
+  '샤넬 보이백',
+  '에르메스 켈리 지갑',
+]
+
+beforeEach(() => {
+  temp = tempDir()
+  db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+  const items = names.map((productName, i) =>
+    inspection(i + 1, {
+      productName,
+      refUserId: i % 2 === 0 ? 'kim01' : 'LEE_02',
+      inspectionStatus: i === 3 ? undefined : i % 3 === 0 ? '배송완료' : '감정승인(배송중)',
+      registeredAt: `2025-03-0${i + 1} 12:00:00`,
+    }),
+  )
+  transaction(db, () => upsertInspections(db, items, 1, '2025-03-10T00:00:00Z'))
+})
+afterEach(() => {
+  db.close()
+  temp.remove()
+})
+
+const found = (q: string): string[] =>
+  queryInspections(db, { q }).rows.map((row) => row.productName)
+
+describe('text search over inspections', () => {
+  it('initial consonants find the Korean name (ㄹㅇㅂㅌ → 루이비통)', () => {
+    expect(found('ㄹㅇㅂㅌ')).toEqual(['루이비통 네버풀 MM'])
+  })
+
+  it('one and two syllables, which a trigram index alone misses, find their records', () => {
+    expect(found('샤넬')).toEqual(['샤넬 보이백', '샤넬 클래식 플랩백'])
+    expect(found('백')).toEqual([
+      '샤넬 보이백',
+      '프라다 리나일론 백팩',
+      '구찌 마몽 숄더백',
+      '샤넬 클래식 플랩백',
+    ])
+    expect(found('ㅅㄴ')).toEqual(['샤넬 보이백', '샤넬 클래식 플랩백'])
+  })
+
+  it('ignores spaces and case, and searches member ids, inspection numbers and ref codes', () => {
+    expect(found('루이 비통')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('hermès birkin')).toEqual(['Hermès Birkin 30'])
+    expect(found('BIRKIN')).toEqual(['Hermès Birkin 30'])
+    expect(found('lee_02')).toHaveLength(3)
+    expect(found('100000000005')).toEqual(['프라다 리나일론 백팩'])
+    expect(found('ORD-6-1')).toEqual(['샤넬 보이백'])
+    expect(found('mm')).toEqual(['루이비통 네버풀 MM'])
+  })
+
+  it('treats query text as text, never as search syntax', () => {
+    for (const q of [
+      '"',
+      'OR',
+      '*',
+      'a AND b',
+      "'; DROP TABLE inspections; --",
+      '%',
+      '_',
+      'c : x',
+    ]) {
+      expect(() => queryInspections(db, { q })).not.toThrow()
+    }
+    expect(found('%')).toEqual([])
+    expect(queryInspections(db, {}).total).toBe(names.length)
+  })
+
+  it('a match never spans two fields', () => {
+    // product name ends in "MM", the member id starts with "kim": "mmkim" is in neither.
+    expect(found('mmkim')).toEqual([])
+  })
+})
+
+describe('filters, counts and paging', () => {
+  it('filters by status label, "no status", member and date range, with counts per status', () => {
+    const page = queryInspections(db, { member: 'kim01' })
+    expect(page.total).toBe(4)
+    expect(page.counts).toEqual(
+      expect.arrayContaining([
+        { status: '배송완료', count: 2 },
+        { status: '감정승인(배송중)', count: 2 },
+      ]),
+    )
+    expect(queryInspections(db, { status: null }).rows.map((r) => r.idx)).toEqual([4])
+    expect(queryInspections(db, { status: '배송완료', member: 'kim01' }).total).toBe(2)
+    expect(
+      queryInspections(db, { from: '2025-03-02', to: '2025-03-03' }).rows.map((r) => r.idx),
+    ).toEqual([3, 2])
+    expect(queryInspections(db, { q: '샤넬', status: '감정승인(배송중)' }).counts).toEqual(
+      expect.arrayContaining([{ status: '감정승인(배송중)', count: 2 }]),
+    )
+  })
+
+  it('sorts latest or oldest and walks every record once through keyset cursors', () => {
+    const seen: number[] = []
+    let cursor: string | undefined
+    do {
+      const page = queryInspections(db, { sort: 'oldest', limit: 3, ...(cursor ? { cursor } : {}) })
+      expect(page.total).toBe(7)
+      seen.push(...page.rows.map((row) => row.idx))
+      cursor = page.nextCursor ?? undefined
+    } while (cursor)
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7])
+    expect(queryInspections(db, { limit: 2 }).rows.map((r) => r.idx)).toEqual([7, 6])
+  })
+
+  it('rejects a forged cursor and a malformed date with invalid_argument', () => {
+    expect(() => queryInspections(db, { cursor: 'not-a-cursor' })).toThrow(/cursor/)
+    expect(() => queryInspections(db, { from: '2025-13-45' })).toThrow(/YYYY-MM-DD/)
+  })
+
+  it('every answer says when the data was last synced, and why it may be stale', () => {
+    expect(queryInspections(db, {}).freshness.lastSyncAt).toBeNull()
+    transaction(db, () =>
+      writeSyncState(db, 'inspections', {
+        lastSuccessAt: '2025-03-10T00:00:00.000Z',
+        status: 'offline',
+        lastError: { code: 'network', message: "Can't reach partner API." },
+      }),
+    )
+    const { freshness } = queryInspections(db, {})
+    expect(freshness.lastSyncAt).toBe('2025-03-10T00:00:00.000Z')
+    expect(freshness.staleBecause?.code).toBe('network')
+  })
+
+  it('keeps the raw item, unknown fields included', () => {
+    const row = db.prepare('SELECT raw FROM inspections WHERE idx = 1').get() as { raw: string }
+    expect(JSON.parse(row.raw)).toMatchObject({ extraField: 'kept' })
+  })
+})
+
+describe('guarantees and brands', () => {
+  it('filters guarantees by the API state and maps labels back to states', () => {
+    transaction(db, () =>
+      upsertGuarantees(
+        db,
+        [guarantee(1), guarantee(2, { status: '발급취소' }), guarantee(3, { status: '새 상태' })],
+        1,
+        'now',
+      ),
+    )
+    const complete = queryGuarantees(db, { state: 'complete' })
+    expect(complete.rows.map((r) => [r.idx, r.state])).toEqual([[1, 'complete']])
+    const all = queryGuarantees(db, {})
+    expect(all.total).toBe(3)
+    expect(all.rows.find((r) => r.idx === 3)?.state).toBeNull()
+  })
+
+  it('searches stored brands in the service order, with duplicate names counted', () => {
+    transaction(db, () =>
+      replaceBrands(
+        db,
+        [
+          { idx: 9, name: '루이비통', englishName: 'Louis Vuitton', raw: {} },
+          { idx: 3, name: '샤넬', englishName: 'CHANEL', raw: {} },
+          { idx: 4, name: '샤넬', englishName: 'Chanel Beauty', raw: {} },
+        ],
+        1,
+        'now',
+      ),
+    )
+    expect(searchBrands(db, 'ㄹㅇ').items.map((b) => b.idx)).toEqual([9])
+    expect(searchBrands(db, 'chanel').items.map((b) => [b.idx, b.sameNameCount])).toEqual([
+      [3, 2],
+      [4, 2],
+    ])
+    expect(searchBrands(db, '').total).toBe(3)
+  })
+})
