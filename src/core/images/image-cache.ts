@@ -1,0 +1,380 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { AppError, isAppError } from '../app-error'
+import { classifyFetchError, errorForStatus, type FetchLike } from '../api/http'
+import { cachedFilePath, parseCardPath } from './card-path'
+import { nodeImageFs, type ImageFs, type WritableFile } from './image-fs'
+import { imageDimensions, sniffImage, SNIFF_BYTES, type ImageType } from './magic'
+import { checkImageUrl, type ImageHostPolicy } from './url-policy'
+
+/** Options of {@link ImageCache}. */
+export interface ImageCacheOptions {
+  /** Folder of the cached files, its index and its temp folder. */
+  readonly dir: string
+  readonly fetch: FetchLike
+  /** The profile's image host(s); read on every fetch, so a profile switch applies at once. */
+  readonly policy: () => ImageHostPolicy
+  /** Largest image in bytes (default 10 MB). */
+  readonly maxImageBytes?: number
+  /** Total size kept before least-recently-used files are evicted (default 1 GB). */
+  readonly maxTotalBytes?: number
+  /** Largest width or height in pixels a header may declare (default 10,000). */
+  readonly maxSide?: number
+  /** Per-image deadline (default 20 s). */
+  readonly timeoutMs?: number
+  /** How long a failed URL is answered from memory without a new request (default 60 s). */
+  readonly failureTtlMs?: number
+  readonly fs?: ImageFs
+  readonly now?: () => number
+}
+
+/** A cached image ready to serve. */
+export interface CachedImage {
+  readonly file: string
+  /** `<sha256>.<ext>`: the content hash names the file. */
+  readonly name: string
+  readonly mime: ImageType['mime']
+  readonly size: number
+}
+
+/** How a card request is answered by both hosts. */
+export type CardResponse =
+  | { readonly ok: true; readonly image: CachedImage }
+  | {
+      readonly ok: false
+      readonly status: 400 | 404 | 413 | 415 | 502 | 504
+      readonly code: string
+    }
+
+/** Headers of every served image: the sniffed type, and no sniffing or scripting by the browser. */
+export function cardHeaders(image: CachedImage): Record<string, string> {
+  return {
+    'Content-Type': image.mime,
+    'Content-Length': String(image.size),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'",
+    'Cache-Control': 'private, max-age=31536000, immutable',
+  }
+}
+
+const MIME_OF_EXT: Record<string, ImageType['mime']> = {
+  png: 'image/png',
+  gif: 'image/gif',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+}
+const MAX_REDIRECTS = 3
+const HEAD_BYTES = 64 * 1024
+
+/**
+ * The card-image cache (FAULTS rows 25, 30–33). Images are fetched on demand
+ * from the profile's image host only, checked by magic bytes and header
+ * dimensions, size-capped while streaming, written to a temp file that is
+ * removed on any error, and stored under their content hash. The total size
+ * is capped with least-recently-used eviction. Failed URLs are remembered
+ * briefly, so an offline app shows placeholders without a storm of requests.
+ */
+export class ImageCache {
+  readonly #o: Required<Omit<ImageCacheOptions, 'fs' | 'now'>>
+  readonly #fs: ImageFs
+  readonly #now: () => number
+  readonly #index: DatabaseSync
+  readonly #inflight = new Map<string, Promise<CachedImage>>()
+  readonly #failures = new Map<string, { error: AppError; until: number }>()
+  readonly #ready: Promise<void>
+
+  constructor(options: ImageCacheOptions) {
+    this.#o = {
+      maxImageBytes: 10 * 1024 * 1024,
+      maxTotalBytes: 1024 * 1024 * 1024,
+      maxSide: 10_000,
+      timeoutMs: 20_000,
+      failureTtlMs: 60_000,
+      ...options,
+    }
+    this.#fs = options.fs ?? nodeImageFs
+    this.#now = options.now ?? Date.now
+    mkdirSync(this.#o.dir, { recursive: true })
+    this.#index = this.#openIndex()
+    this.#ready = this.#prepare()
+  }
+
+  #openIndex(): DatabaseSync {
+    const db = new DatabaseSync(join(this.#o.dir, 'index.sqlite'))
+    db.exec(`
+      PRAGMA journal_mode = WAL;
+      CREATE TABLE IF NOT EXISTS files (
+        name TEXT PRIMARY KEY, size INTEGER NOT NULL, last_used INTEGER NOT NULL) STRICT;
+      CREATE INDEX IF NOT EXISTS files_by_use ON files (last_used);
+      CREATE TABLE IF NOT EXISTS urls (url TEXT PRIMARY KEY, name TEXT NOT NULL) STRICT;
+    `)
+    return db
+  }
+
+  async #prepare(): Promise<void> {
+    await this.#fs.mkdir(join(this.#o.dir, 'tmp'))
+    await this.#fs.clear(join(this.#o.dir, 'tmp'))
+  }
+
+  /** Total bytes of cached files. */
+  totalBytes(): number {
+    const row = this.#index.prepare('SELECT coalesce(sum(size), 0) AS n FROM files').get() as {
+      n: number
+    }
+    return row.n
+  }
+
+  /** The cached image of `url`, fetching it on first use. */
+  async get(url: string, signal?: AbortSignal): Promise<CachedImage> {
+    const known = this.#lookupUrl(url)
+    if (known) return known
+    const failed = this.#failures.get(url)
+    if (failed && failed.until > this.#now()) throw failed.error
+    let pending = this.#inflight.get(url)
+    if (!pending) {
+      pending = this.#fetchAndStore(url, signal).finally(() => this.#inflight.delete(url))
+      this.#inflight.set(url, pending)
+    }
+    try {
+      return await pending
+    } catch (error) {
+      const typed = isAppError(error)
+        ? error
+        : new AppError('internal', 'The card image could not be stored.', { cause: error })
+      if (typed.code !== 'cancelled') {
+        this.#failures.set(url, { error: typed, until: this.#now() + this.#o.failureTtlMs })
+      }
+      throw typed
+    }
+  }
+
+  /** A cached file by its hashed name, or null. */
+  byName(name: string): CachedImage | null {
+    const file = cachedFilePath(this.#o.dir, name)
+    if (!file) return null
+    const row = this.#index.prepare('SELECT size FROM files WHERE name = ?').get(name) as
+      { size: number } | undefined
+    if (!row || !existsSync(file)) return null
+    this.#touch(name)
+    return {
+      file,
+      name,
+      mime: MIME_OF_EXT[name.split('.')[1] ?? ''] ?? 'image/png',
+      size: row.size,
+    }
+  }
+
+  /** Answers a `card:` / `/card/…` request path; both hosts call this one function. */
+  async serve(path: string, signal?: AbortSignal): Promise<CardResponse> {
+    const request = parseCardPath(path)
+    if (!request) return { ok: false, status: 404, code: 'not_found' }
+    if (request.kind === 'file') {
+      const image = this.byName(request.name)
+      return image ? { ok: true, image } : { ok: false, status: 404, code: 'not_found' }
+    }
+    try {
+      return { ok: true, image: await this.get(request.url, signal) }
+    } catch (error) {
+      const code = isAppError(error) ? error.code : 'internal'
+      const status =
+        code === 'invalid_argument'
+          ? 400
+          : code === 'too_large'
+            ? 413
+            : code === 'bad_response'
+              ? 415
+              : code === 'timeout'
+                ? 504
+                : code === 'not_found'
+                  ? 404
+                  : 502
+      return { ok: false, status, code }
+    }
+  }
+
+  /** Closes the index. */
+  close(): void {
+    if (this.#index.isOpen) this.#index.close()
+  }
+
+  #lookupUrl(url: string): CachedImage | null {
+    const row = this.#index.prepare('SELECT name FROM urls WHERE url = ?').get(url) as
+      { name: string } | undefined
+    return row ? this.byName(row.name) : null
+  }
+
+  #touch(name: string): void {
+    this.#index.prepare('UPDATE files SET last_used = ? WHERE name = ?').run(this.#now(), name)
+  }
+
+  async #fetchAndStore(rawUrl: string, callerSignal?: AbortSignal): Promise<CachedImage> {
+    await this.#ready
+    const deadline = AbortSignal.timeout(this.#o.timeoutMs)
+    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
+    const response = await this.#fetchFollowingRedirects(rawUrl, signal, callerSignal)
+    const declared = Number(response.headers.get('content-length'))
+    if (Number.isFinite(declared) && declared > this.#o.maxImageBytes) {
+      await response.body?.cancel().catch(() => undefined)
+      throw this.#tooLarge()
+    }
+    if (!response.body) throw new AppError('bad_response', 'The card image is empty.')
+
+    const temp = join(this.#o.dir, 'tmp', `${randomBytes(8).toString('hex')}.part`)
+    let out: WritableFile | null = null
+    const reader = response.body.getReader()
+    try {
+      out = await this.#fs.create(temp)
+      const hash = createHash('sha256')
+      let head: Uint8Array = new Uint8Array(0)
+      let type: ImageType | null = null
+      let dimensionsChecked = false
+      let size = 0
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>
+        try {
+          chunk = await reader.read()
+        } catch (error) {
+          throw classifyFetchError(error, callerSignal, this.#o.timeoutMs)
+        }
+        if (chunk.done) break
+        size += chunk.value.byteLength
+        if (size > this.#o.maxImageBytes) throw this.#tooLarge()
+        if (head.length < HEAD_BYTES) head = concat(head, chunk.value)
+        if (!type && head.length >= SNIFF_BYTES) {
+          type = sniffImage(head)
+          if (!type) throw notAnImage()
+        }
+        if (type && !dimensionsChecked) dimensionsChecked = this.#checkDimensions(head, type)
+        hash.update(chunk.value)
+        await out.write(chunk.value)
+      }
+      type ??= sniffImage(head)
+      if (!type) throw notAnImage()
+      if (!dimensionsChecked) this.#checkDimensions(head, type)
+      await out.close()
+      out = null
+      const name = `${hash.digest('hex')}.${type.ext}`
+      const file = join(this.#o.dir, name)
+      await this.#fs.rename(temp, file)
+      this.#index
+        .prepare(
+          'INSERT INTO files (name, size, last_used) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET last_used = excluded.last_used',
+        )
+        .run(name, size, this.#now())
+      this.#index
+        .prepare(
+          'INSERT INTO urls (url, name) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET name = excluded.name',
+        )
+        .run(rawUrl, name)
+      await this.#evict(name)
+      return { file, name, mime: type.mime, size }
+    } catch (error) {
+      await reader.cancel().catch(() => undefined)
+      await out?.close().catch(() => undefined)
+      await this.#fs.unlink(temp).catch(() => undefined)
+      throw toImageError(error)
+    }
+  }
+
+  /** True once the header said the size (and it is within the cap); throws when it is not. */
+  #checkDimensions(head: Uint8Array, type: ImageType): boolean {
+    const dims = imageDimensions(head, type)
+    if (!dims) return false
+    if (
+      dims.width > this.#o.maxSide ||
+      dims.height > this.#o.maxSide ||
+      dims.width * dims.height === 0
+    ) {
+      throw new AppError(
+        'too_large',
+        `The card image declares ${dims.width}×${dims.height} pixels; at most ${this.#o.maxSide} per side are accepted.`,
+      )
+    }
+    return true
+  }
+
+  async #fetchFollowingRedirects(
+    rawUrl: string,
+    signal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<Response> {
+    let url = checkImageUrl(rawUrl, this.#o.policy())
+    for (let hop = 0; ; hop += 1) {
+      let response: Response
+      try {
+        response = await this.#o.fetch(url.toString(), {
+          method: 'GET',
+          redirect: 'manual',
+          signal,
+          headers: { Accept: 'image/png, image/gif, image/jpeg, image/webp' },
+        })
+      } catch (error) {
+        throw classifyFetchError(error, callerSignal, this.#o.timeoutMs)
+      }
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined)
+        const location = response.headers.get('location')
+        if (hop >= MAX_REDIRECTS || !location) {
+          throw new AppError('bad_response', 'The card image redirected too often or nowhere.')
+        }
+        // Every hop is checked again: a redirect may not leave the image host (FAULTS row 32).
+        url = checkImageUrl(new URL(location, url).toString(), this.#o.policy())
+        continue
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined)
+        throw errorForStatus(response, '')
+      }
+      return response
+    }
+  }
+
+  /** Deletes least-recently-used files until the total fits, never the one just stored. */
+  async #evict(keep: string): Promise<void> {
+    let total = this.totalBytes()
+    if (total <= this.#o.maxTotalBytes) return
+    const rows = this.#index
+      .prepare('SELECT name, size FROM files WHERE name != ? ORDER BY last_used ASC')
+      .all(keep) as { name: string; size: number }[]
+    for (const row of rows) {
+      if (total <= this.#o.maxTotalBytes) break
+      await this.#fs.unlink(join(this.#o.dir, row.name)).catch(() => undefined)
+      this.#index.prepare('DELETE FROM files WHERE name = ?').run(row.name)
+      this.#index.prepare('DELETE FROM urls WHERE name = ?').run(row.name)
+      total -= row.size
+    }
+  }
+
+  #tooLarge(): AppError {
+    return new AppError(
+      'too_large',
+      `The card image is larger than ${Math.round(this.#o.maxImageBytes / (1024 * 1024))} MB.`,
+    )
+  }
+}
+
+function notAnImage(): AppError {
+  return new AppError('bad_response', 'The card image is not a PNG, GIF, JPEG or WebP file.')
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+/** File-system failures become typed errors: a full disk says so, others are internal. */
+function toImageError(error: unknown): AppError {
+  if (isAppError(error)) return error
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : ''
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new AppError('disk_full', 'The disk is full; the card image was not stored.', {
+      cause: error,
+    })
+  }
+  return new AppError('internal', 'The card image could not be stored.', { cause: error })
+}
