@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
 import type { AppOrigin } from '../core/security/policy'
+import { handleCardProtocol, registerCardScheme } from './card-protocol'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { createMainWindow } from './window'
@@ -32,6 +33,8 @@ function openWindow(booted: BootedCore): void {
   })
 }
 
+registerCardScheme()
+
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
@@ -50,6 +53,7 @@ if (!app.requestSingleInstanceLock()) {
       host: 'electron',
       version: app.getVersion(),
     })
+    handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
     openWindow(core)
     app.on('activate', () => {

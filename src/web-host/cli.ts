@@ -42,6 +42,7 @@ const host = await startWebHost({
   events: core.events,
   rendererDir: resolve(root, 'out/renderer'),
   port,
+  cards: core.images,
 })
 console.log(`WEB_HOST_URL=${host.url}`)
 

@@ -4,6 +4,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import type { EventBus } from '../core/events'
+import { cardHeaders, type CardResponse } from '../core/images/image-cache'
 import type { Router } from '../core/router'
 import { MAX_ARGS_BYTES } from '../core/router'
 import { APP_CSP } from '../core/security/policy'
@@ -28,6 +29,8 @@ export interface WebHostOptions {
   readonly bindAddress?: string
   /** Fixed token for tests; random per launch otherwise. */
   readonly token?: string
+  /** The card-image cache behind `GET /card/…` (the same resolver as Electron's `card:`). */
+  readonly cards?: { serve(path: string, signal?: AbortSignal): Promise<CardResponse> }
 }
 
 /** A running web host. */
@@ -94,6 +97,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     if (path.startsWith('/ipc/')) return handleIpc(req, res, path.slice('/ipc/'.length))
     if (path === '/events') return handleEvents(req, res)
+    if (path.startsWith('/card/')) return handleCard(req, res, path.slice('/card'.length))
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed.')
     return serveStatic(res, path, req.method === 'HEAD')
   }
@@ -131,6 +135,35 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const result = await options.router.dispatch(channel, args)
     sendJson(res, 200, result)
+  }
+
+  /**
+   * Card images for `<img src>`, which cannot send the token: the Host and
+   * Origin checks above apply, `Sec-Fetch-Site` must say same-origin when the
+   * browser sends it, and `Cross-Origin-Resource-Policy: same-origin` keeps
+   * other sites from embedding the answer.
+   */
+  async function handleCard(
+    req: IncomingMessage,
+    res: ServerResponse,
+    cardPath: string,
+  ): Promise<void> {
+    if (req.method !== 'GET') return deny(res, 405, 'Use GET.')
+    const site = req.headers['sec-fetch-site']
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+      return deny(res, 403, 'Cross-site image requests are not allowed.')
+    }
+    if (!options.cards) return deny(res, 404, 'Not found.')
+    const answer = await options.cards.serve(cardPath)
+    if (!answer.ok) return deny(res, answer.status, answer.code)
+    let data: Buffer
+    try {
+      data = await readFile(answer.image.file)
+    } catch {
+      return deny(res, 404, 'not_found')
+    }
+    res.writeHead(200, { ...SECURITY_HEADERS, ...cardHeaders(answer.image) })
+    res.end(data)
   }
 
   function handleEvents(req: IncomingMessage, res: ServerResponse): void {
