@@ -1,5 +1,6 @@
 import 'pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css'
 import './styles.css'
+import './list-page.css'
 import { mount } from 'svelte'
 import App from './App.svelte'
 

@@ -3,6 +3,8 @@ import type { AppApi, ChannelArgs, ChannelResult, EventPayloads } from '../../..
 import type { Result } from '../../../shared/errors'
 
 const TOKEN_KEY = 'appraisal-desk.web-host-token'
+/** Set when `window.api` is this file's HTTP shim (the web host), not Electron's preload. */
+let webShim = false
 
 /**
  * `window.api` in Electron (set by the preload). In the web host there is no
@@ -13,8 +15,19 @@ const TOKEN_KEY = 'appraisal-desk.web-host-token'
 export function getApi(): AppApi {
   if (window.api) return window.api
   const api = createHttpApi(takeToken())
+  webShim = true
   window.api = api
   return api
+}
+
+/**
+ * Where card images are served from: the `card:` protocol in Electron, the
+ * web host's `/card` route in a browser. Either way main fetches, checks and
+ * caches the image; the page never loads a remote URL itself.
+ */
+export function cardBase(): string {
+  getApi()
+  return webShim ? '/card' : 'card://image'
 }
 
 /** Reads the token from `#token=…` once, keeps it for reloads, and removes it from the address bar. */

@@ -16,3 +16,13 @@ export function formatInstant(iso: string, timeZone: string): string {
     parts.find((part) => part.type === type)?.value ?? ''
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`
 }
+
+/**
+ * A service timestamp (`YYYY-MM-DD HH:MM:SS`, the service's local time) cut
+ * to minutes for tables; shown as sent, never converted, since the spec does
+ * not say its zone (the profile labels it).
+ */
+export function formatServiceTime(value: string | null): string {
+  if (!value) return '—'
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(value) ? value.slice(0, 16) : value
+}

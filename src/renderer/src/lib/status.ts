@@ -1,0 +1,43 @@
+import type { GuaranteeState } from '../../../shared/cache'
+
+/** Badge tones. */
+export type Tone = 'neutral' | 'good' | 'info' | 'warn' | 'bad' | 'muted'
+
+/** Observed inspection progress labels (spec), in workflow order; others are shown as they come. */
+export const INSPECTION_STATUSES = ['감정승인(배송중)', '배송완료'] as const
+
+/** Tone of an inspection progress label. */
+export function inspectionStatusTone(status: string | null): Tone {
+  if (status === null) return 'muted'
+  if (status === '배송완료') return 'good'
+  if (status.includes('배송중') || status.includes('승인')) return 'info'
+  if (status.includes('반려') || status.includes('취소')) return 'bad'
+  return 'neutral'
+}
+
+/** Tone of an appraisal result label: `정품` (authentic) is good, other known verdicts bad. */
+export function inspectionResultTone(result: string): Tone {
+  if (result === '정품') return 'good'
+  if (result.includes('가품') || result.includes('불가')) return 'bad'
+  return 'neutral'
+}
+
+/** Tone of a guarantee issuance state. */
+export function guaranteeTone(state: GuaranteeState | null): Tone {
+  switch (state) {
+    case 'complete':
+      return 'good'
+    case 'ready':
+      return 'warn'
+    case 'cancel':
+      return 'bad'
+    case null:
+      return 'neutral'
+  }
+}
+
+/**
+ * Guarantee issuance labels in workflow order: `발급완료` is the spec's
+ * observed label of `complete`; the other two are the sandbox's choice.
+ */
+export const GUARANTEE_STATUSES = ['발급대기', '발급완료', '발급취소'] as const

@@ -1,0 +1,76 @@
+import { getContext, setContext } from 'svelte'
+import type {
+  ResourceSyncStatus,
+  SyncProgress,
+  SyncResourceName,
+  SyncStatus,
+} from '../../../shared/cache'
+import type { ErrorData } from '../../../shared/errors'
+import type { AppApi } from '../../../shared/contract'
+
+/**
+ * The sync engine as the views see it: the latest status per resource, the
+ * live progress events, and start / cancel. One instance for the whole app.
+ */
+export class SyncState {
+  status = $state.raw<SyncStatus | null>(null)
+  progress = $state.raw<Partial<Record<SyncResourceName, SyncProgress>>>({})
+  lastError = $state.raw<ErrorData | null>(null)
+  readonly #api: AppApi
+
+  constructor(api: AppApi) {
+    this.#api = api
+  }
+
+  /** Subscribes to progress events; returns the unsubscribe function (for `$effect`). */
+  connect(): () => void {
+    void this.refresh()
+    return this.#api.on('sync.progress', (event) => {
+      this.progress = { ...this.progress, [event.resource]: event }
+      if (event.phase !== 'running') void this.refresh()
+    })
+  }
+
+  /** Reloads the status of every resource. */
+  async refresh(): Promise<void> {
+    const answer = await this.#api.invoke('sync.status', {})
+    if (answer.ok) this.status = answer.value
+  }
+
+  /** Starts a sync of the given resources. */
+  async start(resources: readonly SyncResourceName[]): Promise<void> {
+    const answer = await this.#api.invoke('sync.start', { resources: [...resources] })
+    this.lastError = answer.ok ? null : answer.error
+    await this.refresh()
+  }
+
+  /** Cancels the running sync. */
+  async cancel(): Promise<void> {
+    await this.#api.invoke('sync.cancel', {})
+    await this.refresh()
+  }
+
+  /** The stored status of one resource. */
+  of(resource: SyncResourceName): ResourceSyncStatus | undefined {
+    return this.status?.resources.find((entry) => entry.resource === resource)
+  }
+
+  /** The live progress of a running sync of `resource`, if one runs. */
+  running(resource: SyncResourceName): SyncProgress | undefined {
+    const event = this.progress[resource]
+    if (event?.phase === 'running') return event
+    return this.of(resource)?.status === 'syncing' ? event : undefined
+  }
+}
+
+const KEY = Symbol('sync')
+
+/** Provides the sync state to the component tree. */
+export function setSync(sync: SyncState): SyncState {
+  return setContext(KEY, sync)
+}
+
+/** The sync state of the nearest ancestor that set one. */
+export function useSync(): SyncState {
+  return getContext<SyncState>(KEY)
+}
