@@ -1,9 +1,16 @@
 import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { AppInfo, ProfileSummary } from '../shared/domain'
 import { PartnerClient, type CredentialSource } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
+import { ImageCache } from './images/image-cache'
+import { createImageHostPolicy } from './images/url-policy'
+import { openStore, storeFileFor, type StoreNotice } from './store/database'
+import { queryGuarantees, queryInspections } from './store/queries'
+import { clientSyncSource } from './sync/client-source'
+import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
@@ -12,6 +19,8 @@ import { APP_NAME } from './paths'
 export interface ActiveProfile {
   readonly summary: ProfileSummary
   readonly credentials: CredentialSource
+  /** Origins card images may come from (the spec's `{static_url}`); https, or the sandbox's loopback. */
+  readonly imageOrigins?: readonly string[]
 }
 
 /** The injected parts core is built from; tests pass real ones where they can. */
@@ -24,6 +33,8 @@ export interface CoreDeps {
   readonly version: string
   readonly profile: ActiveProfile
   readonly now?: () => Date
+  /** Cap of the card-image cache in bytes (default 1 GB). */
+  readonly imageCacheBytes?: number
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -31,6 +42,11 @@ export interface Core {
   readonly router: Router
   readonly events: EventBus
   readonly redactor: Redactor
+  /** Card images for the `card:` protocol and the web host's `/card/` route. */
+  readonly images: ImageCache
+  readonly sync: SyncEngine
+  /** Set when the cache file was unreadable and had to be rebuilt at start. */
+  readonly storeNotice: StoreNotice | null
   close(): Promise<void>
 }
 
@@ -51,7 +67,24 @@ export function createCore(deps: CoreDeps): Core {
     target: { baseUrl: deps.profile.summary.baseUrl, partnerId: deps.profile.summary.partnerId },
     credentials,
   })
-  const brands = new BrandService(client, events, now)
+  // One cache database per profile (FAULTS 23, 29: a bad file is moved aside and rebuilt).
+  const store = openStore(storeFileFor(deps.dataDir, deps.profile.summary.id), { now })
+  const db = () => store.db
+  const sync = new SyncEngine({ db, source: clientSyncSource(client), events, now })
+  const brands = new BrandService(db, sync)
+  const images = new ImageCache({
+    dir: join(deps.dataDir, 'images'),
+    fetch: deps.fetch,
+    policy: () => createImageHostPolicy(deps.profile.imageOrigins ?? []),
+    ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
+  })
+  const withNotice = <T extends object>(status: T) =>
+    store.notice
+      ? {
+          ...status,
+          notice: { code: store.notice.code, message: store.notice.message, at: store.notice.at },
+        }
+      : status
 
   const router = createRouter(
     {
@@ -63,6 +96,27 @@ export function createCore(deps: CoreDeps): Core {
       }),
       'brands.search': ({ query }) => brands.search(query),
       'brands.refresh': () => brands.refresh(),
+      'sync.start': ({ resources, mode }) => withNotice(sync.start(resources, mode)),
+      'sync.cancel': () => withNotice(sync.cancel()),
+      'sync.status': () => withNotice(sync.status()),
+      'inspections.query': (query) => {
+        sync.ensureSlice('inspections', {
+          ...(query.member ? { refUserId: query.member } : {}),
+          ...(typeof query.status === 'string' ? { status: query.status } : {}),
+          ...(query.from ? { from: query.from } : {}),
+          ...(query.to ? { to: query.to } : {}),
+        })
+        return queryInspections(store.db, query)
+      },
+      'guarantees.query': (query) => {
+        sync.ensureSlice('guarantees', {
+          ...(query.member ? { refUserId: query.member } : {}),
+          ...(query.state ? { nftStatus: query.state } : {}),
+          ...(query.from ? { from: query.from } : {}),
+          ...(query.to ? { to: query.to } : {}),
+        })
+        return queryGuarantees(store.db, query)
+      },
     },
     { redact: (text) => redactor.redact(text) },
   )
@@ -71,8 +125,14 @@ export function createCore(deps: CoreDeps): Core {
     router,
     events,
     redactor,
+    images,
+    sync,
+    storeNotice: store.notice,
     async close() {
-      // Nothing to release yet beyond what the hosts own; later services close here.
+      sync.cancel()
+      await sync.idle()
+      images.close()
+      store.db.close()
     },
   }
 }

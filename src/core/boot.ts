@@ -42,6 +42,7 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
         timeZone: 'Asia/Seoul',
       },
       credentials: () => Promise.resolve({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
+      imageOrigins: [sandbox.staticUrl],
     },
   })
   return {

@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
-import { sandboxBrands } from './data/brands'
+import { Dataset } from './dataset'
+import { parseListQuery, type ListKind } from './query'
 import { demoCredentials, type DemoCredentials } from './seed'
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
   /** Seed of the generated data and of the demo credentials (default 1). */
   readonly seed?: number
-  /** Number of guarantees and of inspections (default 2000). */
+  /** Number of guarantees and of inspections, up to 1 000 000 (default 2000). */
   readonly size?: number
   /** Port of the API; 0 or absent picks a free one. */
   readonly port?: number
@@ -24,6 +25,10 @@ export interface Sandbox extends DemoCredentials {
   readonly baseUrl: string
   /** `{static_url}` of the spec: the card-image host, a separate origin. */
   readonly staticUrl: string
+  /** The generated records, for tests that compare answers with the source. */
+  readonly dataset: Dataset
+  /** The `guaranteeToken` of guarantee `idx` (the spec's detail operation is not listed). */
+  tokenFor(idx: number): string
   /** Stops both servers. */
   close(): Promise<void>
 }
@@ -55,7 +60,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const seed = options.seed ?? 1
   const size = options.size ?? 2000
   const credentials = demoCredentials(seed)
-  const brands = sandboxBrands()
+  // The static host listens first: the records' card URLs point at it.
+  const statics = createServer(handleStatic)
+  const staticPort = await listen(statics, options.staticPort ?? 0)
+  const staticUrl = `http://127.0.0.1:${staticPort}`
+  const dataset = new Dataset({ seed, size, staticUrl })
 
   /** Checks the two headers of operations 1–3: 401 when missing or wrong, 403 for another partner. */
   function authorize(req: IncomingMessage, res: ServerResponse, partnerId: string): boolean {
@@ -88,10 +97,41 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const brandRoute = /^\/v1\/partner\/([^/]+)\/guarantee\/brand$/.exec(url.pathname)
     if (brandRoute) {
       if (!authorize(req, res, decodeURIComponent(brandRoute[1] ?? ''))) return
-      sendJson(res, 200, brands)
+      sendJson(res, 200, dataset.brands)
+      return
+    }
+    const listRoute = /^\/v1\/partner\/([^/]+)\/(guarantee|inspection)$/.exec(url.pathname)
+    if (listRoute) {
+      if (!authorize(req, res, decodeURIComponent(listRoute[1] ?? ''))) return
+      sendList(res, listRoute[2] as ListKind, url.searchParams)
       return
     }
     sendError(res, 404, 'NOT_FOUND', 'No such operation.')
+  }
+
+  /** Operations 1 and 2: one page of the envelope `{ total, page, data }`. */
+  function sendList(res: ServerResponse, kind: ListKind, params: URLSearchParams): void {
+    const parsed = parseListQuery(params, kind)
+    if (!parsed.ok) {
+      sendError(res, 400, parsed.error.code, parsed.error.message)
+      return
+    }
+    const { query } = parsed
+    if (kind === 'guarantee') {
+      const slice = dataset.queryGuarantees(query)
+      sendJson(res, 200, {
+        total: slice.total,
+        page: query.page,
+        data: slice.indices.map((i) => dataset.guarantee(i)),
+      })
+    } else {
+      const slice = dataset.queryInspections(query)
+      sendJson(res, 200, {
+        total: slice.total,
+        page: query.page,
+        data: slice.indices.map((i) => dataset.inspection(i)),
+      })
+    }
   }
 
   function sendIndex(res: ServerResponse): void {
@@ -122,16 +162,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : 'Sandbox error.')
     }
   })
-  const statics = createServer(handleStatic)
   const apiPort = await listen(api, options.port ?? 0)
-  const staticPort = await listen(statics, options.staticPort ?? 0)
 
   return {
     ...credentials,
     seed,
     size,
     baseUrl: `http://127.0.0.1:${apiPort}`,
-    staticUrl: `http://127.0.0.1:${staticPort}`,
+    staticUrl,
+    dataset,
+    tokenFor: (idx) => dataset.tokenFor(idx),
     async close() {
       await Promise.all([closeServer(api), closeServer(statics)])
     },

@@ -53,7 +53,7 @@ export interface GuaranteeRow {
   /** The API state matching the label, when known. */
   readonly state: GuaranteeState | null
   readonly productName: string
-  /** The service's card-image URL (load it through the image cache). */
+  /** The service's card-image URL (load it through the image cache); empty when it sent none. */
   readonly cardUrl: string
   readonly refUserId: string | null
   readonly refOrderId: string | null
@@ -61,7 +61,8 @@ export interface GuaranteeRow {
   readonly refProductCode: string | null
   readonly refCategoryCode: string | null
   readonly refBrandCode: string | null
-  readonly registeredAt: string
+  /** Null when the service sent no readable date. */
+  readonly registeredAt: string | null
   readonly modifiedAt: string | null
   /** The service stopped returning it in a complete full pass. */
   readonly gone: boolean
@@ -79,7 +80,8 @@ export interface InspectionRow {
   readonly refOrderId: string
   readonly refOrderDetailId: string
   readonly refProductCode: string
-  readonly registeredAt: string
+  /** Null when the service sent no readable date. */
+  readonly registeredAt: string | null
   readonly modifiedAt: string | null
   readonly gone: boolean
 }

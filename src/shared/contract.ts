@@ -1,7 +1,35 @@
 import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
+import {
+  GUARANTEE_STATES,
+  SYNC_RESOURCES,
+  type GuaranteeRow,
+  type InspectionRow,
+  type QueryPage,
+  type SyncProgress,
+  type SyncResourceName,
+  type SyncStatus,
+} from './cache'
 import type { AppInfo, BrandSearchResult } from './domain'
 import type { Result } from './errors'
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
+
+/** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
+const listQuery = {
+  /** Free text: product name, inspection number, member, ref codes; Korean (초성 too) or English. */
+  q: z.string().max(200).default(''),
+  /** A status label; null selects records without one. */
+  status: z.string().max(100).nullable().optional(),
+  /** Exact shop member id (`refUserId`). */
+  member: z.string().min(1).max(200).optional(),
+  from: day.optional(),
+  to: day.optional(),
+  sort: z.enum(['latest', 'oldest']).default('latest'),
+  limit: z.number().int().min(1).max(500).default(50),
+  /** `nextCursor` of the previous page. */
+  cursor: z.string().max(512).optional(),
+}
 
 /**
  * The IPC contract, declared once. Each channel has an argument schema (its
@@ -17,6 +45,19 @@ export const argSchemas = {
   }),
   /** Fetch the brand list from the service again. */
   'brands.refresh': z.strictObject({}),
+  /** Start syncing (in the background); `auto` resumes, or runs full until one pass finished. */
+  'sync.start': z.strictObject({
+    resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(3).optional(),
+    mode: z.enum(['auto', 'full', 'incremental']).default('auto'),
+  }),
+  /** Cancel running syncs; what was stored stays, a full pass resumes later. */
+  'sync.cancel': z.strictObject({}),
+  /** Sync status of every resource. */
+  'sync.status': z.strictObject({}),
+  /** A page of stored inspections for a filter, with counts per status and freshness. */
+  'inspections.query': z.strictObject(listQuery),
+  /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
+  'guarantees.query': z.strictObject({ ...listQuery, state: z.enum(GUARANTEE_STATES).optional() }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -24,12 +65,19 @@ export interface ChannelResults {
   'app.info': AppInfo
   'brands.search': BrandSearchResult
   'brands.refresh': BrandSearchResult
+  'sync.start': SyncStatus
+  'sync.cancel': SyncStatus
+  'sync.status': SyncStatus
+  'inspections.query': QueryPage<InspectionRow>
+  'guarantees.query': QueryPage<GuaranteeRow>
 }
 
 /** Payload of each event. */
 export interface EventPayloads {
   /** A resource's local data changed; views showing it reload. */
-  'data.changed': { readonly resource: 'brands' }
+  'data.changed': { readonly resource: SyncResourceName }
+  /** Progress of a running sync: records fetched, total, pages, rate, time left. */
+  'sync.progress': SyncProgress
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -52,3 +52,130 @@ export interface AppInfo {
   readonly host: 'electron' | 'web'
   readonly profile: ProfileSummary
 }
+
+/** Guarantee issuance states, the values of the guarantee list's `nftStatus` filter. */
+export const NFT_STATUSES = ['ready', 'complete', 'cancel'] as const
+/** One of {@link NFT_STATUSES}. */
+export type NftStatus = (typeof NFT_STATUSES)[number]
+
+/** Sort orders of the two lists: `latest` (newest first) or `oldest`. */
+export type ListSort = 'latest' | 'oldest'
+
+/** Filters and paging of the guarantee list (operation 1); every field optional. */
+export interface GuaranteeQuery {
+  readonly refUserId?: string
+  readonly nftStatus?: NftStatus
+  /** Inclusive first registration day, `YYYY-MM-DD`. */
+  readonly from?: string
+  /** Inclusive last registration day, `YYYY-MM-DD`. */
+  readonly to?: string
+  /** 1-based; the service defaults to 1. */
+  readonly page?: number
+  /** The service defaults to 10 and caps it at a maximum the spec does not show. */
+  readonly pageSize?: number
+  readonly sort?: ListSort
+}
+
+/** Filters and paging of the inspection list (operation 2); `status` is an inspection status label. */
+export interface InspectionQuery {
+  readonly refUserId?: string
+  readonly status?: string
+  readonly from?: string
+  readonly to?: string
+  readonly page?: number
+  readonly pageSize?: number
+  readonly sort?: ListSort
+}
+
+/** What every parsed partner record carries besides its typed fields. */
+export interface RecordExtras {
+  /**
+   * The fields the service sent that the app does not know, exactly as sent
+   * (an own-property object built without assignment, so `__proto__` or
+   * `constructor` keys stay plain data). Stored beside the typed columns so
+   * nothing the service sends is lost.
+   */
+  readonly raw: Readonly<Record<string, unknown>>
+  /**
+   * What the parser had to correct, one short line each, e.g. both timestamp
+   * spellings sent with different values, or a timestamp that is not a date.
+   * Empty for a clean record.
+   */
+  readonly warnings: readonly string[]
+}
+
+/**
+ * A guarantee (operation 1), normalised: absent optional fields are `null`,
+ * timestamps are `YYYY-MM-DD HH:MM:SS` wall-clock times as the service sends
+ * them (zone not shown by the spec), or `null` with a warning when the value
+ * was not a date.
+ */
+export interface Guarantee extends RecordExtras {
+  readonly idx: number
+  /** Issuance label as sent (`발급완료` …); any label is kept, never dropped. */
+  readonly status: string
+  readonly productName: string
+  /** Card image URL on the static host; null (with a warning) if the service left it out. */
+  readonly nftCardImg: string | null
+  readonly refUserId: string | null
+  readonly refOrderId: string | null
+  readonly refOrderDetailId: string | null
+  readonly refProductCode: string | null
+  readonly refCategoryCode: string | null
+  readonly refBrandCode: string | null
+  readonly refEtcData1: string | null
+  readonly refEtcData2: string | null
+  readonly refEtcData3: string | null
+  readonly registeredAt: string | null
+  /** Null when never modified. */
+  readonly modifiedAt: string | null
+  /** The sync token, when the service includes it in the item (the spec puts it in a detail operation). */
+  readonly guaranteeToken: string | null
+}
+
+/**
+ * An inspection (operation 2), normalised like {@link Guarantee}. Either
+ * timestamp spelling (`registeredAt` or `registeredAtAt`, `modifiedAt` or
+ * `modifiedAtAt`) ends up in `registeredAt` / `modifiedAt`.
+ */
+export interface Inspection extends RecordExtras {
+  readonly idx: number
+  /** Observed as 12 digits. */
+  readonly inspectionNum: string
+  /** Absent on some items: null then. Any label is kept. */
+  readonly inspectionStatus: string | null
+  /** Present only on some `배송완료` items. */
+  readonly inspectionResult: string | null
+  readonly productName: string
+  /** The spec says these four are always present; null (with a warning) when one is not. */
+  readonly refUserId: string | null
+  readonly refOrderId: string | null
+  readonly refOrderDetailId: string | null
+  readonly refProductCode: string | null
+  readonly registeredAt: string | null
+  readonly modifiedAt: string | null
+}
+
+/** An item of a page that missed a required field: reported, never silently dropped. */
+export interface RejectedItem {
+  /** Position in the page's `data` array. */
+  readonly position: number
+  /** The item's `idx` when it had a readable one. */
+  readonly idx: number | null
+  /** What was wrong, as JSON paths with a reason, e.g. `data[3].productName: missing`. */
+  readonly problems: readonly string[]
+}
+
+/** One page of the guarantee or inspection list, parsed. */
+export interface ListPage<T> {
+  /** `total` of the envelope: matching records on the service. */
+  readonly total: number
+  /** `page` of the envelope (the requested page when the service left it out). */
+  readonly page: number
+  /** Number of entries in the page's `data`, accepted or not. */
+  readonly received: number
+  readonly items: readonly T[]
+  /** Number of entries that missed a required field (`rejects.length`). */
+  readonly rejected: number
+  readonly rejects: readonly RejectedItem[]
+}

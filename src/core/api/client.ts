@@ -1,6 +1,15 @@
-import type { Brand } from '../../shared/domain'
+import type {
+  Brand,
+  Guarantee,
+  GuaranteeQuery,
+  Inspection,
+  InspectionQuery,
+  ListPage,
+} from '../../shared/domain'
 import { AppError } from '../app-error'
 import { getJson, type FetchLike } from './http'
+import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
+import { readGuarantee, readInspection, readPage } from './records'
 import { brandListSchema, brandSchema } from './schemas'
 
 /** The service coordinates of a profile; no secret here. */
@@ -66,6 +75,68 @@ export class PartnerClient {
     return { items, rejected }
   }
 
+  /** Operation 1: one page of the partner's guarantees. */
+  async listGuarantees(
+    params: GuaranteeQuery = {},
+    signal?: AbortSignal,
+  ): Promise<ListPage<Guarantee>> {
+    const { fingerprint: _, ...page } = await this.#guaranteePage(params, signal)
+    return page
+  }
+
+  /** Operation 2: one page of the partner's inspections. */
+  async listInspections(
+    params: InspectionQuery = {},
+    signal?: AbortSignal,
+  ): Promise<ListPage<Inspection>> {
+    const { fingerprint: _, ...page } = await this.#inspectionPage(params, signal)
+    return page
+  }
+
+  /** Every page of the guarantee list matching `params` (its `page`/`pageSize` are the walker's). */
+  guaranteePages(
+    params: Omit<GuaranteeQuery, 'page' | 'pageSize'> = {},
+    options: WalkOptions = {},
+  ): PageWalker<Guarantee> {
+    return new PageWalker(
+      (page, pageSize, signal) => this.#guaranteePage({ ...params, page, pageSize }, signal),
+      options,
+    )
+  }
+
+  /** Every page of the inspection list matching `params`. */
+  inspectionPages(
+    params: Omit<InspectionQuery, 'page' | 'pageSize'> = {},
+    options: WalkOptions = {},
+  ): PageWalker<Inspection> {
+    return new PageWalker(
+      (page, pageSize, signal) => this.#inspectionPage({ ...params, page, pageSize }, signal),
+      options,
+    )
+  }
+
+  async #guaranteePage(params: GuaranteeQuery, signal?: AbortSignal) {
+    const body = await this.#get(
+      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/guarantee${queryString(params)}`,
+      signal,
+    )
+    return {
+      ...readPage(body, params.page ?? 1, readGuarantee),
+      fingerprint: fingerprintOf(dataOf(body)),
+    }
+  }
+
+  async #inspectionPage(params: InspectionQuery, signal?: AbortSignal) {
+    const body = await this.#get(
+      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/inspection${queryString(params)}`,
+      signal,
+    )
+    return {
+      ...readPage(body, params.page ?? 1, readInspection),
+      fingerprint: fingerprintOf(dataOf(body)),
+    }
+  }
+
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
     const { apiKey, apiSecret } = await this.#options.credentials()
     const url = new URL(path, withSlash(this.#options.target.baseUrl)).toString()
@@ -75,6 +146,21 @@ export class PartnerClient {
       ...(this.#options.timeoutMs ? { timeoutMs: this.#options.timeoutMs } : {}),
     })
   }
+}
+
+/** `?a=1&b=2` of the defined parameters, or '' when there are none. */
+function queryString(params: GuaranteeQuery | InspectionQuery): string {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value))
+  }
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}
+
+/** The `data` array of an envelope, for fingerprinting (readPage has already checked the shape). */
+function dataOf(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined
 }
 
 /** `new URL(path, base)` drops the base's last segment unless it ends with a slash. */

@@ -227,7 +227,7 @@ export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryP
     refProductCode: (r['ref_product_code'] as string | null) ?? null,
     refCategoryCode: (r['ref_category_code'] as string | null) ?? null,
     refBrandCode: (r['ref_brand_code'] as string | null) ?? null,
-    registeredAt: String(r['registered_at']),
+    registeredAt: (r['registered_at'] as string) || null,
     modifiedAt: (r['modified_at'] as string | null) ?? null,
     gone: r['gone_at'] !== null,
   }))
@@ -248,7 +248,7 @@ export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<
     refOrderId: String(r['ref_order_id']),
     refOrderDetailId: String(r['ref_order_detail_id']),
     refProductCode: String(r['ref_product_code']),
-    registeredAt: String(r['registered_at']),
+    registeredAt: (r['registered_at'] as string) || null,
     modifiedAt: (r['modified_at'] as string | null) ?? null,
     gone: r['gone_at'] !== null,
   }))

@@ -3,35 +3,39 @@
  * item exactly as the service sent it (`raw`), so unknown fields are kept.
  */
 
-/** A guarantee item, normalised (one timestamp spelling, trimmed optional fields). */
+/**
+ * A guarantee item as the client parsed it (absent optional fields null, one
+ * timestamp spelling, `null` for a timestamp that was not a date); `raw`
+ * holds the fields the app does not know. The whole record is stored as JSON.
+ */
 export interface GuaranteeRecord {
   readonly idx: number
   readonly status: string
   readonly productName: string
-  readonly nftCardImg: string
-  readonly refUserId?: string | undefined
-  readonly refOrderId?: string | undefined
-  readonly refOrderDetailId?: string | undefined
-  readonly refProductCode?: string | undefined
-  readonly refCategoryCode?: string | undefined
-  readonly refBrandCode?: string | undefined
-  readonly registeredAt: string
+  readonly nftCardImg: string | null
+  readonly refUserId: string | null
+  readonly refOrderId?: string | null
+  readonly refOrderDetailId?: string | null
+  readonly refProductCode?: string | null
+  readonly refCategoryCode?: string | null
+  readonly refBrandCode?: string | null
+  readonly registeredAt: string | null
   readonly modifiedAt: string | null
   readonly raw: unknown
 }
 
-/** An inspection item, normalised; `inspectionStatus` may be absent. */
+/** An inspection item as the client parsed it; `inspectionStatus` may be null. */
 export interface InspectionRecord {
   readonly idx: number
   readonly inspectionNum: string
-  readonly inspectionStatus?: string | undefined
-  readonly inspectionResult?: string | undefined
+  readonly inspectionStatus: string | null
+  readonly inspectionResult?: string | null
   readonly productName: string
-  readonly refUserId: string
-  readonly refOrderId: string
-  readonly refOrderDetailId: string
-  readonly refProductCode: string
-  readonly registeredAt: string
+  readonly refUserId: string | null
+  readonly refOrderId: string | null
+  readonly refOrderDetailId: string | null
+  readonly refProductCode: string | null
+  readonly registeredAt: string | null
   readonly modifiedAt: string | null
   readonly raw: unknown
 }

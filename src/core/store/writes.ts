@@ -103,16 +103,16 @@ export function upsertGuarantees(
       g.idx,
       g.status,
       g.productName,
-      g.nftCardImg,
+      g.nftCardImg ?? '',
       g.refUserId ?? null,
       g.refOrderId ?? null,
       g.refOrderDetailId ?? null,
       g.refProductCode ?? null,
       g.refCategoryCode ?? null,
       g.refBrandCode ?? null,
-      g.registeredAt,
+      g.registeredAt ?? '',
       g.modifiedAt,
-      JSON.stringify(g.raw),
+      JSON.stringify(g),
       pass,
       storedAt,
     )
@@ -149,13 +149,13 @@ export function upsertInspections(
       i.inspectionStatus ?? null,
       i.inspectionResult ?? null,
       i.productName,
-      i.refUserId,
-      i.refOrderId,
-      i.refOrderDetailId,
-      i.refProductCode,
-      i.registeredAt,
+      i.refUserId ?? '',
+      i.refOrderId ?? '',
+      i.refOrderDetailId ?? '',
+      i.refProductCode ?? '',
+      i.registeredAt ?? '',
       i.modifiedAt,
-      JSON.stringify(i.raw),
+      JSON.stringify(i),
       pass,
       storedAt,
     )
@@ -185,7 +185,7 @@ export function replaceBrands(
 ): void {
   const s = statements(db)
   items.forEach((b, position) =>
-    s.brand.run(b.idx, b.name, b.englishName, position, JSON.stringify(b.raw), pass),
+    s.brand.run(b.idx, b.name, b.englishName, position, JSON.stringify(b), pass),
   )
   db.prepare('UPDATE brands SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL').run(
     goneAt,

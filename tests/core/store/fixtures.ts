@@ -14,7 +14,7 @@ export function inspection(idx: number, patch: Partial<InspectionRecord> = {}): 
   const base = {
     idx,
     inspectionNum: String(100000000000 + idx),
-    inspectionStatus: '배송완료',
+    inspectionStatus: '배송완료' as string | null,
     productName: `상품 ${idx}`,
     refUserId: `member${idx % 10}`,
     refOrderId: `ORD-${idx}`,
@@ -24,7 +24,7 @@ export function inspection(idx: number, patch: Partial<InspectionRecord> = {}): 
     modifiedAt: null,
     ...patch,
   }
-  return { ...base, raw: { ...base, extraField: 'kept' } }
+  return { ...base, raw: { extraField: 'kept' } }
 }
 
 /** A guarantee record with sensible defaults. */
@@ -34,10 +34,10 @@ export function guarantee(idx: number, patch: Partial<GuaranteeRecord> = {}): Gu
     status: '발급완료',
     productName: `상품 ${idx}`,
     nftCardImg: `http://127.0.0.1:1/card/${idx}.png`,
-    refUserId: `member${idx % 10}`,
+    refUserId: `member${idx % 10}` as string | null,
     registeredAt: `2025-02-${String((idx % 28) + 1).padStart(2, '0')} 09:00:00`,
     modifiedAt: null,
     ...patch,
   }
-  return { ...base, raw: base }
+  return { ...base, raw: {} }
 }

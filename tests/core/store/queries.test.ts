@@ -26,7 +26,7 @@ beforeEach(() => {
     inspection(i + 1, {
       productName,
       refUserId: i % 2 === 0 ? 'kim01' : 'LEE_02',
-      inspectionStatus: i === 3 ? undefined : i % 3 === 0 ? '배송완료' : '감정승인(배송중)',
+      inspectionStatus: i === 3 ? null : i % 3 === 0 ? '배송완료' : '감정승인(배송중)',
       registeredAt: `2025-03-0${i + 1} 12:00:00`,
     }),
   )
@@ -143,7 +143,7 @@ describe('filters, counts and paging', () => {
 
   it('keeps the raw item, unknown fields included', () => {
     const row = db.prepare('SELECT raw FROM inspections WHERE idx = 1').get() as { raw: string }
-    expect(JSON.parse(row.raw)).toMatchObject({ extraField: 'kept' })
+    expect(JSON.parse(row.raw)).toMatchObject({ idx: 1, raw: { extraField: 'kept' } })
   })
 })
 

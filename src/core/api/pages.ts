@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto'
+import type { ListPage } from '../../shared/domain'
+import { AppError } from '../app-error'
+
+/** Asked for on the first page; the service's cap (not shown by the spec) is learned from the answer. */
+export const DEFAULT_ASK_PAGE_SIZE = 1000
+
+/** Fetches one page; the walker passes the page number and size to use. */
+export type PageFetcher<T> = (
+  page: number,
+  pageSize: number,
+  signal?: AbortSignal,
+) => Promise<ListPage<T> & { readonly fingerprint: string }>
+
+/** One page as the walker yields it. */
+export interface WalkedPage<T> extends ListPage<T> {
+  /** The page number asked for. */
+  readonly pageNumber: number
+  /** The page size asked for (after cap discovery). */
+  readonly pageSize: number
+  /** Entries received so far, this page included. */
+  readonly seen: number
+  /** True when `total` differs from the first page's: records were added or removed meanwhile. */
+  readonly totalChanged: boolean
+}
+
+/** Why a walk ended. */
+export type WalkEnd =
+  /** Entries seen reached `total`. */
+  | 'complete'
+  /** A page came back empty before `total` was reached (or `total` was 0). */
+  | 'empty_page'
+  /** More pages than `ceil(first total / pageSize) + 2` were needed: the walk stopped. */
+  | 'max_pages'
+
+/** What a finished walk found; read it after the `for await` loop. */
+export interface WalkSummary {
+  readonly end: WalkEnd
+  readonly pages: number
+  readonly seen: number
+  /** `total` of the last page. */
+  readonly total: number
+  readonly totalChanged: boolean
+  /** The page size used after discovery (the service's cap when it was lower than asked). */
+  readonly pageSize: number
+}
+
+/** Options of a walk. */
+export interface WalkOptions {
+  /** Page size to ask for first (default {@link DEFAULT_ASK_PAGE_SIZE}). */
+  readonly pageSize?: number
+  readonly signal?: AbortSignal
+}
+
+/** A stable fingerprint of a page's `data`: the same records in the same order give the same value. */
+export function fingerprintOf(data: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(data) ?? '')
+    .digest('hex')
+}
+
+/**
+ * Walks every page of a list. It asks for a big page first and, when the
+ * service returns fewer entries than asked while `total` says more remain,
+ * takes that count as the service's cap and asks for it from then on (page
+ * numbers stay consistent because the first page covered exactly that many).
+ * It stops at an empty page, when `total` is reached, or after
+ * `ceil(first total / pageSize) + 2` pages, and throws `pagination_stuck` when a
+ * page repeats one already seen (a service ignoring `page` would otherwise
+ * loop forever).
+ */
+export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
+  readonly #fetch: PageFetcher<T>
+  readonly #options: WalkOptions
+  #summary: WalkSummary | null = null
+
+  constructor(fetch: PageFetcher<T>, options: WalkOptions = {}) {
+    this.#fetch = fetch
+    this.#options = options
+  }
+
+  /** How the walk ended; null until it has. */
+  get summary(): WalkSummary | null {
+    return this.#summary
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<WalkedPage<T>> {
+    let pageSize = Math.max(1, Math.floor(this.#options.pageSize ?? DEFAULT_ASK_PAGE_SIZE))
+    const seenPages = new Set<string>()
+    let seen = 0
+    let firstTotal: number | null = null
+    let totalChanged = false
+    let total = 0
+    let pageNumber = 1
+    const finish = (end: WalkEnd): void => {
+      this.#summary = { end, pages: pageNumber, seen, total, totalChanged, pageSize }
+    }
+    for (;;) {
+      const { fingerprint, ...page } = await this.#fetch(pageNumber, pageSize, this.#options.signal)
+      total = page.total
+      firstTotal ??= page.total
+      if (page.total !== firstTotal) totalChanged = true
+      if (page.received === 0) {
+        finish('empty_page')
+        return
+      }
+      if (seenPages.has(fingerprint)) {
+        throw new AppError(
+          'pagination_stuck',
+          `The service returned the same records again for page ${pageNumber}; stopped instead of looping.`,
+        )
+      }
+      seenPages.add(fingerprint)
+      if (pageNumber === 1 && page.received < pageSize && page.received < page.total) {
+        // The service capped the page size: from now on ask for what it gives.
+        pageSize = page.received
+      }
+      seen += page.received
+      yield { ...page, pageNumber, pageSize, seen, totalChanged }
+      if (seen >= page.total) {
+        finish('complete')
+        return
+      }
+      // The bound uses the first total: a total that grows on every page must not extend it.
+      if (pageNumber >= Math.ceil(firstTotal / pageSize) + 2) {
+        finish('max_pages')
+        return
+      }
+      pageNumber += 1
+    }
+  }
+}

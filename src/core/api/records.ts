@@ -1,0 +1,283 @@
+import type { Guarantee, Inspection, ListPage, RejectedItem } from '../../shared/domain'
+import { AppError } from '../app-error'
+
+/**
+ * Tolerant readers for the guarantee and inspection lists. The rules, also
+ * written down in the README ("Partner API client: assumptions"):
+ *
+ * - An envelope without an array `data` or an integer `total` is a
+ *   `bad_response` (nothing of it is used); a missing `page` falls back to
+ *   the page asked for.
+ * - An item missing a *required* field is rejected and reported with a JSON
+ *   path; the rest of the page still loads. Required: `idx`, `productName`,
+ *   `registeredAt` (either spelling), plus `status` for guarantees and
+ *   `inspectionNum` for inspections — what a record cannot be shown without.
+ * - Other fields the spec calls "always" (`nftCardImg`, the inspection's
+ *   `ref*`) become `null` with a warning when absent; optional fields become
+ *   `null`.
+ * - `registeredAtAt`/`modifiedAtAt` are accepted for `registeredAt`/
+ *   `modifiedAt`. When both spellings are sent and differ, the spec's
+ *   spelling wins and a warning says so. A timestamp that is not a date
+ *   becomes `null` with a warning.
+ * - Unknown fields are kept in `raw`, built with `Object.fromEntries` so a
+ *   `__proto__` key stays a plain own property (no prototype pollution).
+ */
+
+type Json = Record<string, unknown>
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Reads an own property only: `item.constructor` must not find `Object`. */
+function own(item: Json, key: string): unknown {
+  return Object.hasOwn(item, key) ? item[key] : undefined
+}
+
+/** An integer from a number or a string of digits (services differ). */
+function asInteger(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+  if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim())
+  return undefined
+}
+
+/** A string from a string or a finite number; anything else (and null) counts as absent. */
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  return undefined
+}
+
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?$/
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` for a readable timestamp, undefined for anything
+ * else. An ISO form with `T`, fractions or an offset is accepted and shown
+ * as its wall-clock part, the way the service's own format reads.
+ */
+export function normaliseTimestamp(value: string): string | undefined {
+  const match = TIMESTAMP.exec(value.trim())
+  if (!match) return undefined
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s))
+  if (
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== mo - 1 ||
+    date.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  ) {
+    return undefined
+  }
+  return value.trim().slice(0, 10) + ' ' + value.trim().slice(11, 19)
+}
+
+const short = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/** Collects problems and warnings while one item is read. */
+class ItemReader {
+  readonly problems: string[] = []
+  readonly warnings: string[] = []
+  readonly known = new Set<string>()
+
+  constructor(
+    readonly item: Json,
+    readonly path: string,
+  ) {}
+
+  integer(key: string): number | undefined {
+    this.known.add(key)
+    const value = asInteger(own(this.item, key))
+    if (value === undefined) this.problems.push(`${this.path}.${key}: missing or not an integer`)
+    return value
+  }
+
+  required(key: string): string | undefined {
+    this.known.add(key)
+    const value = asText(own(this.item, key))
+    if (value === undefined) this.problems.push(`${this.path}.${key}: missing`)
+    return value
+  }
+
+  /** A field the spec calls "always" but the app can live without. */
+  expected(key: string): string | null {
+    this.known.add(key)
+    const value = asText(own(this.item, key))
+    if (value === undefined) this.warnings.push(`${key}: absent though the spec says always`)
+    return value ?? null
+  }
+
+  optional(key: string): string | null {
+    this.known.add(key)
+    return asText(own(this.item, key)) ?? null
+  }
+
+  /**
+   * A timestamp under either spelling (`name` or `nameAt`). `required`
+   * means an item with neither spelling is rejected.
+   */
+  timestamp(name: string, required: boolean): string | null {
+    const alias = `${name}At`
+    this.known.add(name)
+    this.known.add(alias)
+    const hasMain = Object.hasOwn(this.item, name)
+    const hasAlias = Object.hasOwn(this.item, alias)
+    if (!hasMain && !hasAlias) {
+      if (required) this.problems.push(`${this.path}.${name}: missing`)
+      return null
+    }
+    const main = own(this.item, name)
+    const other = own(this.item, alias)
+    if (hasMain && hasAlias && main !== other) {
+      this.warnings.push(`${name}: ${name} and ${alias} differ; ${name} kept`)
+    }
+    const value = hasMain ? main : other
+    if (value === null) return null
+    const normalised = typeof value === 'string' ? normaliseTimestamp(value) : undefined
+    if (normalised === undefined) {
+      this.warnings.push(`${name}: not a date (${short(value)})`)
+      return null
+    }
+    return normalised
+  }
+
+  /** Everything the reader did not ask for, as own data properties. */
+  raw(): Readonly<Record<string, unknown>> {
+    return Object.fromEntries(Object.entries(this.item).filter(([key]) => !this.known.has(key)))
+  }
+}
+
+/** The result of reading one item: the record, or why it was rejected. */
+type ItemResult<T> = { ok: true; value: T } | { ok: false; reject: RejectedItem }
+
+function rejectOf(item: unknown, position: number, problems: string[]): ItemResult<never> {
+  const idx = isObject(item) ? (asInteger(own(item, 'idx')) ?? null) : null
+  return { ok: false, reject: { position, idx, problems } }
+}
+
+/** Reads one guarantee item. */
+export function readGuarantee(item: unknown, position: number): ItemResult<Guarantee> {
+  const path = `data[${position}]`
+  if (!isObject(item)) return rejectOf(item, position, [`${path}: not an object`])
+  const r = new ItemReader(item, path)
+  const idx = r.integer('idx')
+  const status = r.required('status')
+  const productName = r.required('productName')
+  const record = {
+    nftCardImg: r.expected('nftCardImg'),
+    refUserId: r.optional('refUserId'),
+    refOrderId: r.optional('refOrderId'),
+    refOrderDetailId: r.optional('refOrderDetailId'),
+    refProductCode: r.optional('refProductCode'),
+    refCategoryCode: r.optional('refCategoryCode'),
+    refBrandCode: r.optional('refBrandCode'),
+    refEtcData1: r.optional('refEtcData1'),
+    refEtcData2: r.optional('refEtcData2'),
+    refEtcData3: r.optional('refEtcData3'),
+    registeredAt: r.timestamp('registeredAt', true),
+    modifiedAt: r.timestamp('modifiedAt', false),
+    guaranteeToken: r.optional('guaranteeToken'),
+  }
+  if (
+    r.problems.length > 0 ||
+    idx === undefined ||
+    status === undefined ||
+    productName === undefined
+  ) {
+    return rejectOf(item, position, r.problems)
+  }
+  return {
+    ok: true,
+    value: { idx, status, productName, ...record, raw: r.raw(), warnings: r.warnings },
+  }
+}
+
+/** Reads one inspection item. */
+export function readInspection(item: unknown, position: number): ItemResult<Inspection> {
+  const path = `data[${position}]`
+  if (!isObject(item)) return rejectOf(item, position, [`${path}: not an object`])
+  const r = new ItemReader(item, path)
+  const idx = r.integer('idx')
+  const inspectionNum = r.required('inspectionNum')
+  const productName = r.required('productName')
+  const record = {
+    inspectionStatus: r.optional('inspectionStatus'),
+    inspectionResult: r.optional('inspectionResult'),
+    refUserId: r.expected('refUserId'),
+    refOrderId: r.expected('refOrderId'),
+    refOrderDetailId: r.expected('refOrderDetailId'),
+    refProductCode: r.expected('refProductCode'),
+    registeredAt: r.timestamp('registeredAt', true),
+    modifiedAt: r.timestamp('modifiedAt', false),
+  }
+  if (
+    r.problems.length > 0 ||
+    idx === undefined ||
+    inspectionNum === undefined ||
+    productName === undefined
+  ) {
+    return rejectOf(item, position, r.problems)
+  }
+  return {
+    ok: true,
+    value: { idx, inspectionNum, productName, ...record, raw: r.raw(), warnings: r.warnings },
+  }
+}
+
+/**
+ * Reads a page envelope `{ total, page, data }`, each item through `read`.
+ * A wrong envelope is a `bad_response` naming the JSON path (no body text,
+ * which could be large or carry anything).
+ */
+export function readPage<T>(
+  body: unknown,
+  askedPage: number,
+  read: (item: unknown, position: number) => ItemResult<T>,
+): ListPage<T> {
+  if (!isObject(body)) {
+    throw new AppError('bad_response', `The list answer is not an object (got ${kindOf(body)}).`)
+  }
+  const data = own(body, 'data')
+  if (!Array.isArray(data)) {
+    throw new AppError(
+      'bad_response',
+      `The list answer's data is not an array (got ${kindOf(data)}).`,
+    )
+  }
+  const total = asInteger(own(body, 'total'))
+  if (total === undefined || total < 0) {
+    throw new AppError(
+      'bad_response',
+      `The list answer's total is not a whole number (got ${kindOf(own(body, 'total'))}).`,
+    )
+  }
+  const page = asInteger(own(body, 'page')) ?? askedPage
+  const items: T[] = []
+  const rejects: RejectedItem[] = []
+  data.forEach((item, position) => {
+    const result = read(item, position)
+    if (result.ok) items.push(result.value)
+    else rejects.push(result.reject)
+  })
+  return { total, page, received: data.length, items, rejected: rejects.length, rejects }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (value === undefined) return 'nothing'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}

@@ -1,0 +1,37 @@
+import type { GuaranteeState } from '../../shared/cache'
+import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/records'
+
+/** One list request of the sync engine: the API's paging, sort and filter parameters. */
+export interface PageQuery {
+  readonly page: number
+  readonly pageSize: number
+  readonly sort: 'latest' | 'oldest'
+  readonly refUserId?: string
+  /** Inspection status label (the inspection list's `status`). */
+  readonly status?: string
+  /** Guarantee issuance state (the guarantee list's `nftStatus`). */
+  readonly nftStatus?: GuaranteeState
+  readonly from?: string
+  readonly to?: string
+}
+
+/** One parsed page. */
+export interface SourcePage<T> {
+  readonly total: number
+  readonly page: number
+  /** Entries in the page's `data`, accepted or not. */
+  readonly received: number
+  readonly items: readonly T[]
+  /** Entries that missed a required field: counted and reported, not stored. */
+  readonly rejected: number
+}
+
+/**
+ * What the sync engine reads from: the partner client in the app (with its
+ * retry policy, timeouts and cancellation), a small fake in a few unit tests.
+ */
+export interface SyncSource {
+  guarantees(query: PageQuery, signal: AbortSignal): Promise<SourcePage<GuaranteeRecord>>
+  inspections(query: PageQuery, signal: AbortSignal): Promise<SourcePage<InspectionRecord>>
+  brands(signal: AbortSignal): Promise<{ items: readonly BrandRecord[]; rejected: number }>
+}

@@ -1,0 +1,461 @@
+import type { DatabaseSync } from 'node:sqlite'
+import type {
+  GuaranteeState,
+  ResourceSyncStatus,
+  SyncProgress,
+  SyncResourceName,
+  SyncStatus,
+} from '../../shared/cache'
+import { AppError, isAppError } from '../app-error'
+import type { EventBus } from '../events'
+import { transaction } from '../store/database'
+import { recordCount } from '../store/queries'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
+import { readSyncState, writeSyncState } from '../store/sync-state'
+import { markUnseenGone, replaceBrands, upsertGuarantees, upsertInspections } from '../store/writes'
+import type { PageQuery, SourcePage, SyncSource } from './source'
+
+/** How a run fetches. */
+export type SyncMode = 'full' | 'incremental' | 'targeted'
+
+/** A slice of a list fetched with the service's own filters (before the full sync has finished). */
+export interface SliceFilter {
+  readonly refUserId?: string
+  readonly status?: string
+  readonly nftStatus?: GuaranteeState
+  readonly from?: string
+  readonly to?: string
+}
+
+/** Options of {@link SyncEngine}. */
+export interface SyncEngineOptions {
+  /** The active profile's database. */
+  readonly db: () => DatabaseSync
+  readonly source: SyncSource
+  readonly events: EventBus
+  readonly now?: () => Date
+  /** Page size asked for first; the service's cap is learned from its answer (default 500). */
+  readonly pageSize?: number
+  /** Requests in flight at once (default 3). */
+  readonly concurrency?: number
+  /** Days an incremental sync re-reads to catch status changes (default 30). */
+  readonly windowDays?: number
+  /** Pages a targeted sync reads at most (default 5). */
+  readonly targetedPages?: number
+  /** Test hook: runs after each page is committed. */
+  readonly afterPage?: (resource: PagedResource, page: number) => void
+}
+
+/** How one resource's run ended. */
+export interface RunOutcome {
+  readonly resource: SyncResourceName
+  readonly phase: 'done' | 'cancelled' | 'error'
+  /** False when the pass stopped early or `total` moved under it: nothing was marked gone. */
+  readonly complete: boolean
+  readonly fetched: number
+  readonly rejected: number
+  readonly error?: AppError
+}
+
+const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
+
+/**
+ * The sync engine: API pages into the store. Each page is upserted in one
+ * transaction together with the checkpoint, so a crash or kill resumes
+ * where it stopped and a failure leaves what was stored intact. A full pass
+ * that completes consistently marks records the service no longer returned
+ * as gone (never deletes them). Progress goes out as `sync.progress` events.
+ */
+export class SyncEngine {
+  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage'>> & Pick<SyncEngineOptions, 'afterPage'>
+  readonly #running = new Map<SyncResourceName, { mode: SyncMode; controller: AbortController }>()
+  readonly #slices = new Set<string>()
+  #job: Promise<RunOutcome[]> | null = null
+
+  constructor(options: SyncEngineOptions) {
+    this.#o = {
+      now: () => new Date(),
+      pageSize: 500,
+      concurrency: 3,
+      windowDays: 30,
+      targetedPages: 5,
+      ...options,
+    }
+  }
+
+  /**
+   * Starts syncing in the background and answers the status at once.
+   * `auto` resumes an interrupted full pass, runs a full pass when none has
+   * finished yet, and an incremental one otherwise.
+   */
+  start(
+    resources: readonly SyncResourceName[] = ['brands', 'inspections', 'guarantees'],
+    mode: 'auto' | 'full' | 'incremental' = 'auto',
+  ): SyncStatus {
+    if (!this.#job) {
+      this.#job = this.run(resources, mode).finally(() => {
+        this.#job = null
+      })
+    }
+    return this.status()
+  }
+
+  /** Runs the resources one after another and resolves with how each ended. */
+  async run(
+    resources: readonly SyncResourceName[],
+    mode: 'auto' | 'full' | 'incremental' = 'auto',
+  ): Promise<RunOutcome[]> {
+    const outcomes: RunOutcome[] = []
+    for (const resource of resources) {
+      if (this.#running.has(resource)) continue
+      if (resource === 'brands') {
+        outcomes.push(await this.#syncBrands())
+        continue
+      }
+      const state = readSyncState(this.#o.db(), resource)
+      const chosen =
+        mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
+      outcomes.push(await this.#syncPaged(resource, chosen))
+    }
+    return outcomes
+  }
+
+  /** The running job, if any (tests and shutdown await it). */
+  async idle(): Promise<void> {
+    await this.#job?.catch(() => undefined)
+  }
+
+  /** Cancels running syncs; stored pages stay and a full pass resumes from its checkpoint. */
+  cancel(): SyncStatus {
+    for (const { controller } of this.#running.values()) {
+      controller.abort(new AppError('cancelled', 'Sync cancelled.'))
+    }
+    return this.status()
+  }
+
+  /** Status of every resource. A pass left `syncing` by a crash shows as resumable. */
+  status(): SyncStatus {
+    const db = this.#o.db()
+    const resources: ResourceSyncStatus[] = (['brands', ...PAGED] as const).map((resource) => {
+      const state = readSyncState(db, resource)
+      const running = this.#running.get(resource)
+      const stored = state.status === 'syncing' ? 'idle' : state.status
+      return {
+        resource,
+        status: running ? 'syncing' : stored,
+        mode: running ? (running.mode === 'targeted' ? 'incremental' : running.mode) : state.mode,
+        lastSyncAt: state.lastSuccessAt,
+        lastFullSyncAt: state.lastFullAt,
+        resumable: state.checkpoint !== null,
+        rejected: state.rejected,
+        ...(state.lastError && !running ? { error: state.lastError } : {}),
+        recordCount: recordCount(db, resource),
+      }
+    })
+    return { resources }
+  }
+
+  /**
+   * Before the first full pass has finished, a filtered view fetches its
+   * slice with the service's own filters first (once per filter and
+   * session). Runs in the background; views reload on `data.changed`.
+   */
+  ensureSlice(resource: PagedResource, filter: SliceFilter): void {
+    if (!Object.values(filter).some((value) => value !== undefined && value !== '')) return
+    const state = readSyncState(this.#o.db(), resource)
+    if (state.lastFullAt) return
+    const key = `${resource}:${JSON.stringify(filter)}`
+    if (this.#slices.has(key) || this.#running.get(resource)?.mode === 'targeted') return
+    this.#slices.add(key)
+    void this.#syncPaged(resource, 'targeted', filter).then((outcome) => {
+      if (outcome.phase !== 'done') this.#slices.delete(key)
+    })
+  }
+
+  async #syncBrands(): Promise<RunOutcome> {
+    const controller = new AbortController()
+    this.#running.set('brands', { mode: 'full', controller })
+    const db = this.#o.db()
+    const base = {
+      resource: 'brands' as const,
+      mode: 'full' as const,
+      pages: 1,
+      rate: 0,
+      etaSeconds: null,
+    }
+    try {
+      const { items, rejected } = await this.#o.source.brands(controller.signal)
+      const at = this.#o.now().toISOString()
+      transaction(db, () => {
+        const pass = readSyncState(db, 'brands').pass + 1
+        replaceBrands(db, items, pass, at)
+        writeSyncState(db, 'brands', {
+          status: 'idle',
+          mode: 'full',
+          pass,
+          lastSuccessAt: at,
+          lastFullAt: at,
+          lastError: null,
+          rejected,
+        })
+      })
+      this.#emit({ ...base, phase: 'done', fetched: items.length, total: items.length, rejected })
+      this.#o.events.emit('data.changed', { resource: 'brands' })
+      return { resource: 'brands', phase: 'done', complete: true, fetched: items.length, rejected }
+    } catch (error) {
+      const reason: unknown = controller.signal.reason
+      return this.#fail(
+        'brands',
+        'full',
+        isAppError(reason, 'cancelled') ? reason : error,
+        0,
+        0,
+        null,
+      )
+    } finally {
+      this.#running.delete('brands')
+    }
+  }
+
+  async #syncPaged(
+    resource: PagedResource,
+    mode: SyncMode,
+    filter: SliceFilter = {},
+  ): Promise<RunOutcome> {
+    const controller = new AbortController()
+    this.#running.set(resource, { mode, controller })
+    const db = this.#o.db()
+    const state = readSyncState(db, resource)
+    const resume = mode === 'full' && state.checkpoint !== null && state.mode === 'full'
+    const pass = mode === 'full' ? (resume ? state.pass : state.pass + 1) : state.pass
+    let pageSize = resume && state.checkpoint ? state.checkpoint.pageSize : this.#o.pageSize
+    const startPage = resume && state.checkpoint ? state.checkpoint.nextPage : 1
+    let seen = resume && state.checkpoint ? state.checkpoint.fetched : 0
+    let rejected = resume ? state.rejected : 0
+    let total: number | null = resume && state.checkpoint ? state.checkpoint.total : null
+    let fetchedNow = 0
+    let pages = 0
+    const started = performance.now()
+    const startedAt = this.#o.now().toISOString()
+
+    const query = (page: number): PageQuery => ({
+      page,
+      pageSize,
+      sort: 'latest',
+      ...(mode === 'incremental' ? { from: this.#windowStart() } : {}),
+      ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
+    })
+    const fetchPage = (page: number): Promise<SourcePage<GuaranteeRecord | InspectionRecord>> =>
+      resource === 'guarantees'
+        ? this.#o.source.guarantees(query(page), controller.signal)
+        : this.#o.source.inspections(query(page), controller.signal)
+    const progress = (phase: SyncProgress['phase'], error?: AppError): void => {
+      const seconds = (performance.now() - started) / 1000
+      const rate = seconds > 0 ? fetchedNow / seconds : 0
+      this.#emit({
+        resource,
+        mode,
+        phase,
+        fetched: seen,
+        total,
+        pages,
+        rate: Math.round(rate),
+        etaSeconds:
+          total !== null && rate > 0 && phase === 'running'
+            ? Math.max(0, Math.round((total - seen) / rate))
+            : null,
+        rejected,
+        ...(error ? { error: error.toData() } : {}),
+      })
+    }
+
+    try {
+      transaction(db, () =>
+        writeSyncState(db, resource, {
+          status: 'syncing',
+          mode: mode === 'targeted' ? state.mode : mode,
+          pass,
+          ...(mode === 'full'
+            ? {
+                startedAt: resume ? state.startedAt : startedAt,
+                checkpoint: { nextPage: startPage, pageSize, total, fetched: seen },
+              }
+            : {}),
+        }),
+      )
+      progress('running')
+
+      const fingerprints = new Set<string>()
+      const inflight = new Map<number, Promise<SourcePage<GuaranteeRecord | InspectionRecord>>>()
+      let firstTotal: number | null = null
+      let totalChanged = false
+      let complete = false
+      const maxPage = (): number =>
+        mode === 'targeted'
+          ? startPage + this.#o.targetedPages - 1
+          : total === null
+            ? startPage
+            : Math.ceil(total / pageSize) + 2
+      const request = (page: number): void => {
+        if (inflight.has(page)) return
+        const pending = fetchPage(page)
+        pending.catch(() => undefined)
+        inflight.set(page, pending)
+      }
+
+      for (let page = startPage; ; page += 1) {
+        if (page > maxPage()) break
+        request(page)
+        // Bounded look-ahead: a few pages in flight, committed strictly in order.
+        if (total !== null) {
+          const lastUseful = Math.min(maxPage(), Math.ceil(total / pageSize))
+          for (
+            let ahead = page + 1;
+            ahead <= lastUseful && inflight.size < this.#o.concurrency;
+            ahead += 1
+          ) {
+            request(ahead)
+          }
+        }
+        const result = await inflight.get(page)!
+        inflight.delete(page)
+        pages += 1
+        firstTotal ??= result.total
+        if (result.total !== firstTotal) totalChanged = true
+        total = result.total
+        if (result.received === 0) break
+        const fingerprint = result.items.map((item) => item.idx).join(',')
+        if (fingerprints.has(fingerprint)) {
+          throw new AppError(
+            'pagination_stuck',
+            `The service returned the same records again for page ${page}; sync stopped instead of looping.`,
+          )
+        }
+        fingerprints.add(fingerprint)
+        if (page === 1 && result.received < pageSize && result.received < result.total) {
+          // The service capped the page size: later page numbers count in its size.
+          pageSize = result.received
+          for (const [ahead, pending] of inflight) {
+            inflight.delete(ahead)
+            void pending
+          }
+        }
+        seen += result.received
+        fetchedNow += result.received
+        rejected += result.rejected
+        const at = this.#o.now().toISOString()
+        transaction(db, () => {
+          if (resource === 'guarantees') {
+            upsertGuarantees(db, result.items as GuaranteeRecord[], pass, at)
+          } else {
+            upsertInspections(db, result.items as InspectionRecord[], pass, at)
+          }
+          if (mode === 'full') {
+            writeSyncState(db, resource, {
+              checkpoint: { nextPage: page + 1, pageSize, total, fetched: seen },
+              rejected,
+            })
+          }
+        })
+        this.#o.afterPage?.(resource, page)
+        this.#o.events.emit('data.changed', { resource })
+        progress('running')
+        if (total !== null && seen >= total) {
+          complete = true
+          break
+        }
+      }
+      controller.abort()
+
+      const at = this.#o.now().toISOString()
+      const consistent = complete && !totalChanged
+      transaction(db, () => {
+        if (mode === 'full' && consistent) markUnseenGone(db, resource, pass, at)
+        writeSyncState(db, resource, {
+          status: 'idle',
+          lastError: null,
+          ...(mode === 'targeted' ? {} : { lastSuccessAt: at }),
+          ...(mode === 'full' ? { checkpoint: null, rejected } : {}),
+          ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
+        })
+      })
+      this.#o.events.emit('data.changed', { resource })
+      progress('done')
+      return { resource, phase: 'done', complete: consistent, fetched: fetchedNow, rejected }
+    } catch (error) {
+      const reason: unknown = controller.signal.reason
+      controller.abort()
+      const cause = isAppError(reason, 'cancelled') ? reason : error
+      return this.#fail(resource, mode, cause, fetchedNow, rejected, {
+        total,
+        pages,
+        seen,
+        started,
+      })
+    } finally {
+      this.#running.delete(resource)
+    }
+  }
+
+  #fail(
+    resource: SyncResourceName,
+    mode: SyncMode,
+    error: unknown,
+    fetched: number,
+    rejected: number,
+    counts: { total: number | null; pages: number; seen: number; started: number } | null,
+  ): RunOutcome {
+    const typed = isAppError(error)
+      ? error
+      : new AppError('internal', 'Sync failed unexpectedly.', { cause: error })
+    const cancelled = typed.code === 'cancelled'
+    const offline = typed.code === 'network' || typed.code === 'timeout'
+    const db = this.#o.db()
+    try {
+      transaction(db, () =>
+        writeSyncState(db, resource, {
+          status: cancelled ? 'idle' : offline ? 'offline' : 'error',
+          ...(cancelled ? {} : { lastError: typed.toData() }),
+        }),
+      )
+    } catch {
+      // The store itself failed (disk full): the error below already says so.
+    }
+    this.#emit({
+      resource,
+      mode,
+      phase: cancelled ? 'cancelled' : 'error',
+      fetched: counts?.seen ?? fetched,
+      total: counts?.total ?? null,
+      pages: counts?.pages ?? 0,
+      rate: 0,
+      etaSeconds: null,
+      rejected,
+      ...(cancelled ? {} : { error: typed.toData() }),
+    })
+    return {
+      resource,
+      phase: cancelled ? 'cancelled' : 'error',
+      complete: false,
+      fetched,
+      rejected,
+      error: typed,
+    }
+  }
+
+  #emit(progress: SyncProgress): void {
+    this.#o.events.emit('sync.progress', progress)
+  }
+
+  /** First day of the incremental window, `YYYY-MM-DD` (one extra day covers time-zone skew). */
+  #windowStart(): string {
+    const start = new Date(this.#o.now().getTime() - (this.#o.windowDays + 1) * 86_400_000)
+    return start.toISOString().slice(0, 10)
+  }
+}
+
+function withoutEmpty(filter: SliceFilter): SliceFilter {
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
+  ) as SliceFilter
+}

@@ -1,0 +1,131 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { DatabaseSync } from 'node:sqlite'
+import { PartnerClient } from '../../../src/core/api/client'
+import { EventBus } from '../../../src/core/events'
+import { openStore, storeFileFor } from '../../../src/core/store/database'
+import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
+import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import type { SyncProgress } from '../../../src/shared/cache'
+import { tempDir } from '../store/fixtures'
+
+/** A list answer passing through the fault proxy; return a changed copy, or a status to fail with. */
+export type Fault = (
+  url: URL,
+  body: { total: number; page: number; data: Record<string, unknown>[] },
+) => { total: number; page: number; data: unknown[] } | number | Promise<never> | undefined
+
+/**
+ * A small proxy in front of the real sandbox (FAULTS "fake-partner"): every
+ * request goes over real HTTP to the sandbox; `fault` may rewrite a list
+ * answer, fail it with a status, or hold it. `urls` records what was asked.
+ */
+export async function startFaultProxy(
+  sandbox: Sandbox,
+): Promise<{ baseUrl: string; urls: URL[]; fault: Fault | null; close(): Promise<void> }> {
+  const state = { fault: null as Fault | null, urls: [] as URL[] }
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', sandbox.baseUrl)
+    const headers: Record<string, string> = {}
+    for (const name of ['x-service-api-key', 'authorization']) {
+      const value = req.headers[name]
+      if (typeof value === 'string') headers[name] = value
+    }
+    if (/\/(guarantee|inspection)$/.test(url.pathname)) state.urls.push(url)
+    void (async () => {
+      try {
+        const upstream = await fetch(url, { headers })
+        const text = await upstream.text()
+        let out = text
+        let status = upstream.status
+        if (state.fault && upstream.ok && /\/(guarantee|inspection)$/.test(url.pathname)) {
+          const changed = await state.fault(url, JSON.parse(text))
+          if (typeof changed === 'number') {
+            status = changed
+            out = JSON.stringify({ code: 'FAULT', message: 'Injected fault.' })
+          } else if (changed) out = JSON.stringify(changed)
+        }
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' })
+        res.end(out)
+      } catch {
+        res.destroy()
+      }
+    })()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    get urls() {
+      return state.urls
+    },
+    get fault() {
+      return state.fault
+    },
+    set fault(value) {
+      state.fault = value
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+/** A sandbox, a fault proxy, a temp store and an engine wired like the app's. */
+export async function startHarness(
+  options: { size?: number; engine?: Partial<SyncEngineOptions> } = {},
+) {
+  const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450 })
+  const proxy = await startFaultProxy(sandbox)
+  const temp = tempDir()
+  const store = openStore(storeFileFor(temp.dir, 'sandbox'))
+  const events = new EventBus()
+  const progress: SyncProgress[] = []
+  const changed: string[] = []
+  events.subscribe((event, payload) => {
+    if (event === 'sync.progress') progress.push(payload as SyncProgress)
+    if (event === 'data.changed') changed.push((payload as { resource: string }).resource)
+  })
+  const client = new PartnerClient({
+    fetch: globalThis.fetch,
+    target: { baseUrl: proxy.baseUrl, partnerId: sandbox.partnerId },
+    credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
+    timeoutMs: 5000,
+  })
+  const db = (): DatabaseSync => store.db
+  const engine = new SyncEngine({
+    db,
+    source: clientSyncSource(client),
+    events,
+    pageSize: 500,
+    ...options.engine,
+  })
+  return {
+    sandbox,
+    proxy,
+    temp,
+    db: store.db,
+    events,
+    progress,
+    changed,
+    engine,
+    count(table: 'guarantees' | 'inspections', where = '1 = 1'): number {
+      return (
+        store.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as {
+          n: number
+        }
+      ).n
+    },
+    async close() {
+      engine.cancel()
+      await engine.idle()
+      store.db.close()
+      await proxy.close()
+      await sandbox.close()
+      temp.remove()
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterEach, expect, it } from 'vitest'
+import { PartnerClient } from '../../../src/core/api/client'
+import { EventBus } from '../../../src/core/events'
+import { openStore, storeFileFor } from '../../../src/core/store/database'
+import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { SyncEngine } from '../../../src/core/sync/sync-engine'
+import { readSyncState } from '../../../src/core/store/sync-state'
+import { startHarness } from './harness'
+
+let h: Awaited<ReturnType<typeof startHarness>>
+afterEach(async () => {
+  await h.close()
+})
+
+it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its checkpoint (FAULTS 26)', async () => {
+  h = await startHarness({ size: 450, engine: { concurrency: 1 } })
+  const dataDir = h.temp.dir
+
+  const child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      SYNC_CHILD: JSON.stringify({
+        baseUrl: h.proxy.baseUrl,
+        partnerId: h.sandbox.partnerId,
+        apiKey: h.sandbox.apiKey,
+        apiSecret: h.sandbox.apiSecret,
+        dataDir,
+        killAtPage: 3,
+      }),
+    },
+    stdio: 'ignore',
+  })
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, sig) => resolve(sig)),
+  )
+  expect(signal).toBe('SIGKILL')
+
+  const reopened = openStore(storeFileFor(dataDir, 'sandbox'))
+  expect(reopened.notice).toBeNull()
+  const db = reopened.db
+  expect((db.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check).toBe('ok')
+  const state = readSyncState(db, 'inspections')
+  expect(state.status).toBe('syncing')
+  expect(state.checkpoint?.nextPage).toBe(4)
+  const pageSize = state.checkpoint!.pageSize
+  const count = () => (db.prepare('SELECT count(*) AS n FROM inspections').get() as { n: number }).n
+  expect(count()).toBe(3 * pageSize)
+
+  // The app restarts: the status shows the interrupted pass as resumable, and auto resumes it.
+  const engine = new SyncEngine({
+    db: () => db,
+    source: clientSyncSource(
+      new PartnerClient({
+        fetch: globalThis.fetch,
+        target: { baseUrl: h.proxy.baseUrl, partnerId: h.sandbox.partnerId },
+        credentials: async () => ({ apiKey: h.sandbox.apiKey, apiSecret: h.sandbox.apiSecret }),
+      }),
+    ),
+    events: new EventBus(),
+  })
+  expect(engine.status().resources.find((r) => r.resource === 'inspections')).toMatchObject({
+    status: 'idle',
+    resumable: true,
+  })
+  const before = h.proxy.urls.length
+  const [outcome] = await engine.run(['inspections'])
+  expect(outcome).toMatchObject({ phase: 'done', complete: true })
+  expect(Number(h.proxy.urls[before]!.searchParams.get('page'))).toBe(4)
+  expect(count()).toBe(450)
+  db.close()
+})

@@ -1,0 +1,36 @@
+import { PartnerClient } from '../../../src/core/api/client'
+import { EventBus } from '../../../src/core/events'
+import { openStore, storeFileFor } from '../../../src/core/store/database'
+import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { SyncEngine } from '../../../src/core/sync/sync-engine'
+
+/**
+ * A sync in a separate process, for the kill -9 test (FAULTS row 26): it
+ * SIGKILLs itself right after committing page `KILL_AT_PAGE`, the way a
+ * crash or a force-quit would end it.
+ */
+const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
+  baseUrl: string
+  partnerId: string
+  apiKey: string
+  apiSecret: string
+  dataDir: string
+  killAtPage: number
+}
+const store = openStore(storeFileFor(config.dataDir, 'sandbox'))
+const client = new PartnerClient({
+  fetch: globalThis.fetch,
+  target: { baseUrl: config.baseUrl, partnerId: config.partnerId },
+  credentials: async () => ({ apiKey: config.apiKey, apiSecret: config.apiSecret }),
+})
+const engine = new SyncEngine({
+  db: () => store.db,
+  source: clientSyncSource(client),
+  events: new EventBus(),
+  concurrency: 1,
+  afterPage: (_resource, page) => {
+    if (page === config.killAtPage) process.kill(process.pid, 'SIGKILL')
+  },
+})
+await engine.run(['inspections'], 'full')
+process.exit(3)
