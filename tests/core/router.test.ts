@@ -8,26 +8,22 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** Handlers for the router's own behaviour; channels a test does not call fail loudly. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  const unused = Object.fromEntries(
+    CHANNEL_NAMES.map((channel) => [
+      channel,
+      () => {
+        throw new AppError('internal', `${channel} is not used in this test`)
+      },
+    ]),
+  )
   const empty = { items: [], total: 0, freshness: { fetchedAt: null, source: 'cache' as const } }
   return {
-    'app.info': () => ({
-      name: 'Appraisal Desk',
-      version: '0.0.0',
-      host: 'web',
-      profile: {
-        id: 'p',
-        name: 'P',
-        kind: 'sandbox',
-        baseUrl: 'http://x',
-        partnerId: 'x',
-        timeZone: 'Asia/Seoul',
-      },
-    }),
+    ...unused,
     'brands.search': () => empty,
-    'brands.refresh': () => empty,
     ...overrides,
-  }
+  } as Handlers
 }
 
 describe('router', () => {

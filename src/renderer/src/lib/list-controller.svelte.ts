@@ -43,6 +43,11 @@ export class ListController<Row> {
     return this.page?.nextCursor != null
   }
 
+  /** Marks the list as about to reload (filters changed; the reload is debounced). */
+  markPending(): void {
+    this.loading = true
+  }
+
   /** Reloads the first page for the current filters. */
   async reload(): Promise<void> {
     const generation = ++this.#generation
