@@ -103,11 +103,11 @@ describe('faults during sync (FAULTS 6–11)', () => {
     const first = await h.engine.run(['inspections'], 'full')
     expect(first[0]?.phase).toBe('done')
     // Now every page answers page 1's records.
-    const pageOne = await (
+    const pageOne = (await (
       await fetch(h.proxy.urls[0]!, {
         headers: { 'x-service-api-key': h.sandbox.apiKey, authorization: h.sandbox.apiSecret },
       })
-    ).json()
+    ).json()) as { total: number; page: number; data: unknown[] }
     h.proxy.fault = () => pageOne
     const [outcome] = await h.engine.run(['inspections'], 'full')
     expect(outcome?.error?.code).toBe('pagination_stuck')
@@ -206,15 +206,15 @@ describe('faults during sync (FAULTS 6–11)', () => {
   it('a filter used before the full sync finished fetches that slice with server-side filters first', async () => {
     h = await startHarness({ size: 450 })
     const member = (
-      await (
+      (await (
         await fetch(
           `${h.sandbox.baseUrl}/v1/partner/${h.sandbox.partnerId}/inspection?pageSize=1`,
           {
             headers: { 'x-service-api-key': h.sandbox.apiKey, authorization: h.sandbox.apiSecret },
           },
         )
-      ).json()
-    ).data[0].refUserId as string
+      ).json()) as { data: { refUserId: string }[] }
+    ).data[0]!.refUserId
     h.engine.ensureSlice('inspections', { refUserId: member })
     while (!h.progress.some((p) => p.mode === 'targeted' && p.phase !== 'running')) {
       await new Promise((r) => setTimeout(r, 5))
