@@ -42,7 +42,7 @@ export interface SyncEngineOptions {
   readonly windowDays?: number
   /** Pages a targeted sync reads at most (default 5). */
   readonly targetedPages?: number
-  /** Test hook: runs after each page is committed. */
+  /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
   readonly afterPage?: (resource: PagedResource, page: number) => void
 }
 
@@ -54,6 +54,8 @@ export interface RunOutcome {
   readonly complete: boolean
   readonly fetched: number
   readonly rejected: number
+  /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
+  readonly maxStepMs?: number
   readonly error?: AppError
 }
 
@@ -235,6 +237,7 @@ export class SyncEngine {
     let total: number | null = resume && state.checkpoint ? state.checkpoint.total : null
     let fetchedNow = 0
     let pages = 0
+    let maxStepMs = 0
     const started = performance.now()
     const startedAt = this.#o.now().toISOString()
 
@@ -344,6 +347,7 @@ export class SyncEngine {
         fetchedNow += result.received
         rejected += result.rejected
         const at = this.#o.now().toISOString()
+        const stepStart = performance.now()
         transaction(db, () => {
           if (resource === 'guarantees') {
             upsertGuarantees(db, result.items as GuaranteeRecord[], pass, at)
@@ -357,6 +361,7 @@ export class SyncEngine {
             })
           }
         })
+        maxStepMs = Math.max(maxStepMs, performance.now() - stepStart)
         this.#o.afterPage?.(resource, page)
         this.#o.events.emit('data.changed', { resource })
         progress('running')
@@ -381,7 +386,14 @@ export class SyncEngine {
       })
       this.#o.events.emit('data.changed', { resource })
       progress('done')
-      return { resource, phase: 'done', complete: consistent, fetched: fetchedNow, rejected }
+      return {
+        resource,
+        phase: 'done',
+        complete: consistent,
+        fetched: fetchedNow,
+        rejected,
+        maxStepMs,
+      }
     } catch (error) {
       const reason: unknown = controller.signal.reason
       controller.abort()
