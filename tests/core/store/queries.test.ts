@@ -64,6 +64,9 @@ describe('text search over inspections', () => {
     expect(found('100000000005')).toEqual(['프라다 리나일론 백팩'])
     expect(found('ORD-6-1')).toEqual(['샤넬 보이백'])
     expect(found('mm')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('birk')).toEqual(['Hermès Birkin 30'])
+    expect(found('hermes')).toEqual(['Hermès Birkin 30'])
+    expect(found('1000000000')).toHaveLength(names.length)
   })
 
   it('treats query text as text, never as search syntax', () => {

@@ -135,6 +135,18 @@ describe('faults during sync (FAULTS 6–11)', () => {
     expect(h.count('inspections')).toBeLessThan(450)
   })
 
+  it('an oversized page is stored whole, written in several transactions (12)', async () => {
+    h = await startHarness({ size: 100, engine: { maxRowsPerTransaction: 500 } })
+    h.proxy.fault = (_url, body) => {
+      const template = body.data[0]!
+      const data = Array.from({ length: 3000 }, (_, i) => ({ ...template, idx: 100_000 + i }))
+      return { total: 3000, page: 1, data }
+    }
+    const [outcome] = await h.engine.run(['inspections'])
+    expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 3000 })
+    expect(h.count('inspections')).toBe(3000)
+  })
+
   it('a complete full pass marks records the service no longer returns as gone, not deleted', async () => {
     h = await startHarness({ size: 120 })
     await h.engine.run(['inspections'])
