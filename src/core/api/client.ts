@@ -7,8 +7,10 @@ import type {
   ListPage,
 } from '../../shared/domain'
 import { AppError } from '../app-error'
-import { getJson, type FetchLike } from './http'
+import { Redactor } from '../redact'
+import { DEFAULT_TIMEOUT_MS, getJson, type FetchLike } from './http'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
+import { systemTiming, withRetries, type RetryPolicy, type Timing } from './retry'
 import { readGuarantee, readInspection, readPage } from './records'
 import { brandListSchema, brandSchema } from './schemas'
 
@@ -32,7 +34,14 @@ export interface PartnerClientOptions {
   readonly fetch: FetchLike
   readonly target: ServiceTarget
   readonly credentials: CredentialSource
+  /** Deadline of one attempt, body included (default 20 s). */
   readonly timeoutMs?: number
+  /** Attempts, backoff and the overall deadline of one call (defaults in `retry.ts`). */
+  readonly retry?: Partial<RetryPolicy>
+  /** Clock, sleep and random source; tests pass a virtual one. */
+  readonly timing?: Timing
+  /** Called before each retry wait (for logs; never given a secret). */
+  readonly onRetry?: (info: { attempt: number; delayMs: number; code: string }) => void
 }
 
 /** A page of items that passed the schema, and how many did not. */
@@ -137,13 +146,44 @@ export class PartnerClient {
     }
   }
 
+  /** One GET of operations 1–3 with the two credential headers, retried per the policy. */
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
     const { apiKey, apiSecret } = await this.#options.credentials()
     const url = new URL(path, withSlash(this.#options.target.baseUrl)).toString()
-    return getJson(this.#options.fetch, url, {
-      headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
-      ...(signal ? { signal } : {}),
-      ...(this.#options.timeoutMs ? { timeoutMs: this.#options.timeoutMs } : {}),
+    const timing = this.#options.timing ?? systemTiming
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    const onRetry = this.#options.onRetry
+    const redactor = new Redactor()
+    redactor.add(apiKey)
+    redactor.add(apiSecret)
+    return withRetries(
+      (remainingMs) =>
+        getJson(this.#options.fetch, url, {
+          headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
+          ...(signal ? { signal } : {}),
+          timeoutMs: Math.min(timeoutMs, remainingMs),
+          now: () => timing.now(),
+        }),
+      {
+        timing,
+        ...(this.#options.retry ? { policy: this.#options.retry } : {}),
+        ...(signal ? { signal } : {}),
+        ...(onRetry
+          ? {
+              onRetry: ({ attempt, delayMs, error }) =>
+                onRetry({ attempt, delayMs, code: error.code }),
+            }
+          : {}),
+      },
+    ).catch((error: unknown) => {
+      // A service may echo a header back in its error body; never let that reach a message.
+      if (error instanceof AppError && redactor.redact(error.message) !== error.message) {
+        throw new AppError(error.code, redactor.redact(error.message), {
+          ...(error.status === undefined ? {} : { status: error.status }),
+          ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }),
+        })
+      }
+      throw error
     })
   }
 }
