@@ -12,6 +12,7 @@ import { DEFAULT_TIMEOUT_MS, getJson, type FetchLike } from './http'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
 import { systemTiming, withRetries, type RetryPolicy, type Timing } from './retry'
 import { readGuarantee, readInspection, readPage } from './records'
+import { pathSegment } from './wallet-urls'
 import { brandListSchema, brandSchema } from './schemas'
 
 /** The service coordinates of a profile; no secret here. */
@@ -36,6 +37,8 @@ export interface PartnerClientOptions {
   readonly credentials: CredentialSource
   /** Deadline of one attempt, body included (default 20 s). */
   readonly timeoutMs?: number
+  /** Largest accepted answer body; larger ones fail with `too_large` (default 32 MB). */
+  readonly maxBytes?: number
   /** Attempts, backoff and the overall deadline of one call (defaults in `retry.ts`). */
   readonly retry?: Partial<RetryPolicy>
   /** Clock, sleep and random source; tests pass a virtual one. */
@@ -62,7 +65,7 @@ export class PartnerClient {
   /** Operation 3: the luxury brand list. */
   async listBrands(signal?: AbortSignal): Promise<Parsed<Brand>> {
     const body = await this.#get(
-      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/guarantee/brand`,
+      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/guarantee/brand`,
       signal,
     )
     const list = brandListSchema.safeParse(body)
@@ -126,7 +129,7 @@ export class PartnerClient {
 
   async #guaranteePage(params: GuaranteeQuery, signal?: AbortSignal) {
     const body = await this.#get(
-      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/guarantee${queryString(params)}`,
+      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/guarantee${queryString(params)}`,
       signal,
     )
     return {
@@ -137,7 +140,7 @@ export class PartnerClient {
 
   async #inspectionPage(params: InspectionQuery, signal?: AbortSignal) {
     const body = await this.#get(
-      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/inspection${queryString(params)}`,
+      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/inspection${queryString(params)}`,
       signal,
     )
     return {
@@ -162,6 +165,7 @@ export class PartnerClient {
           headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
           ...(signal ? { signal } : {}),
           timeoutMs: Math.min(timeoutMs, remainingMs),
+          ...(this.#options.maxBytes === undefined ? {} : { maxBytes: this.#options.maxBytes }),
           now: () => timing.now(),
         }),
       {

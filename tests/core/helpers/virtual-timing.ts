@@ -10,9 +10,9 @@ export interface VirtualTiming extends Timing {
   advance(ms: number): void
 }
 
-/** Starts at 2025-01-01T00:00:00Z with a seeded random source. */
-export function virtualTiming(seed = 1): VirtualTiming {
-  let now = Date.UTC(2025, 0, 1)
+/** Starts at `start` (default 2025-01-01T00:00:00Z) with a seeded random source. */
+export function virtualTiming(seed = 1, start = Date.UTC(2025, 0, 1)): VirtualTiming {
+  let now = start
   const random = createRng(seed)
   const sleeps: number[] = []
   return {
