@@ -274,20 +274,25 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/**
+ * Reads a request body up to `limit` bytes. Past the limit the rest is
+ * drained and discarded so the 413 answer reaches the client; a body past
+ * 16 times the limit closes the connection instead.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        reject(new Error('too large'))
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
+      if (size > limit * 16) req.destroy()
+      else if (size <= limit) chunks.push(chunk)
     })
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () =>
+      size > limit
+        ? reject(new Error('too large'))
+        : resolveBody(Buffer.concat(chunks).toString('utf8')),
+    )
     req.on('error', reject)
   })
 }

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest'
+import { CHANNEL_NAMES } from '../../src/shared/channels'
+import { argSchemas } from '../../src/shared/contract'
+import { createRouter, MAX_ARGS_BYTES, type Handlers } from '../../src/core/router'
+import { AppError } from '../../src/core/app-error'
+import { createCore } from '../../src/core/app'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  const empty = { items: [], total: 0, freshness: { fetchedAt: null, source: 'cache' as const } }
+  return {
+    'app.info': () => ({
+      name: 'Appraisal Desk',
+      version: '0.0.0',
+      host: 'web',
+      profile: {
+        id: 'p',
+        name: 'P',
+        kind: 'sandbox',
+        baseUrl: 'http://x',
+        partnerId: 'x',
+        timeZone: 'Asia/Seoul',
+      },
+    }),
+    'brands.search': () => empty,
+    'brands.refresh': () => empty,
+    ...overrides,
+  }
+}
+
+describe('router', () => {
+  it('has exactly one handler and one schema per channel of the contract', () => {
+    const core = createCore({
+      fetch: globalThis.fetch,
+      dataDir: mkdtempSync(join(tmpdir(), 'ad-router-')),
+      host: 'web',
+      version: '0.0.0',
+      profile: {
+        summary: {
+          id: 'p',
+          name: 'P',
+          kind: 'sandbox',
+          baseUrl: 'http://127.0.0.1:9',
+          partnerId: 'x',
+          timeZone: 'Asia/Seoul',
+        },
+        credentials: () => Promise.resolve({ apiKey: 'k', apiSecret: 's' }),
+      },
+    })
+    expect([...core.router.channels].sort()).toEqual([...CHANNEL_NAMES].sort())
+    expect(Object.keys(argSchemas).sort()).toEqual([...CHANNEL_NAMES].sort())
+    expect(new Set(CHANNEL_NAMES).size).toBe(CHANNEL_NAMES.length)
+  })
+
+  it('answers unknown channels with unknown_channel, not a handler call', async () => {
+    const router = createRouter(handlers())
+    expect(await router.dispatch('fs.readFile', { path: '/etc/passwd' })).toEqual({
+      ok: false,
+      error: { code: 'unknown_channel', message: 'Unknown channel.' },
+    })
+    expect((await router.dispatch('__proto__', {})).ok).toBe(false)
+    expect((await router.dispatch('constructor', {})).ok).toBe(false)
+  })
+
+  it.each([
+    ['a number instead of a string', { query: 42 }],
+    ['an extra field', { query: 'x', sql: 'DROP TABLE brands' }],
+    ['an array instead of an object', ['x']],
+    ['null', null],
+    ['a string longer than allowed', { query: 'x'.repeat(201) }],
+  ])('rejects %s with invalid_argument and names the field, not the value', async (_name, args) => {
+    const router = createRouter(handlers())
+    const answer = await router.dispatch('brands.search', args)
+    expect(answer.ok).toBe(false)
+    if (answer.ok) return
+    expect(answer.error.code).toBe('invalid_argument')
+    expect(answer.error.message).not.toContain('DROP TABLE')
+    expect(answer.error.message).not.toContain('x'.repeat(50))
+  })
+
+  it('rejects payloads over the size cap before parsing them', async () => {
+    const router = createRouter(handlers())
+    const answer = await router.dispatch('brands.search', { query: 'a'.repeat(MAX_ARGS_BYTES + 1) })
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+  })
+
+  it('fills defaults and passes parsed arguments to the handler', async () => {
+    let seen: unknown
+    const router = createRouter(
+      handlers({
+        'brands.search': (args) => {
+          seen = args
+          return { items: [], total: 0, freshness: { fetchedAt: null, source: 'cache' } }
+        },
+      }),
+    )
+    expect((await router.dispatch('brands.search', undefined)).ok).toBe(true)
+    expect(seen).toEqual({ query: '' })
+  })
+
+  it('turns AppError into data and redacts secrets from its message', async () => {
+    const router = createRouter(
+      handlers({
+        'brands.refresh': () => {
+          throw new AppError('auth', 'rejected key SECRET-KEY-1234', { status: 401 })
+        },
+      }),
+      { redact: (text) => text.replaceAll('SECRET-KEY-1234', '[redacted]') },
+    )
+    expect(await router.dispatch('brands.refresh', {})).toEqual({
+      ok: false,
+      error: { code: 'auth', message: 'rejected key [redacted]', status: 401 },
+    })
+  })
+
+  it('hides unexpected errors behind a generic internal error without stack or paths', async () => {
+    const logged: string[] = []
+    const router = createRouter(
+      handlers({
+        'brands.refresh': () => {
+          throw new Error('ENOENT: /home/staff/.config/secret-path')
+        },
+      }),
+      { log: (line) => logged.push(line) },
+    )
+    const answer = await router.dispatch('brands.refresh', {})
+    expect(answer).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'Unexpected error; see the log for details.' },
+    })
+    expect(JSON.stringify(answer)).not.toContain('/home/staff')
+    expect(logged.join('\n')).toContain('ENOENT')
+  })
+})

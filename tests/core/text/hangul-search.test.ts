@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { choseongOf, createMatcher, isChoseongQuery } from '../../../src/core/text/hangul-search'
+
+describe('Korean and English matching', () => {
+  it.each([
+    ['샤넬', '샤넬', true],
+    ['샤', '샤넬', true],
+    ['ㅅㄴ', '샤넬', true],
+    ['ㄹㅇㅂㅌ', '루이비통', true],
+    ['루이 비통', '루이비통', true],
+    ['chanel', 'CHANEL ', true],
+    ['Louis V', 'LOUIS VUITTON', true],
+    ['ㄱㅊ', '샤넬', false],
+    ['구찌', '샤넬', false],
+  ])('query %j against %j → %s', (query, text, expected) => {
+    expect(createMatcher(query)(text)).toBe(expected)
+  })
+
+  it('matches any of several fields, and everything for an empty query', () => {
+    expect(createMatcher('gucci')('구찌', 'GUCCI')).toBe(true)
+    expect(createMatcher('  ')('anything')).toBe(true)
+  })
+
+  it('recognises initial-consonant queries and extracts them', () => {
+    expect(isChoseongQuery('ㄹㅇㅂㅌ')).toBe(true)
+    expect(isChoseongQuery('루이')).toBe(false)
+    expect(choseongOf('루이 비통')).toBe('ㄹㅇㅂㅌ')
+  })
+})

@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { request } from 'node:http'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host/server'
+import { createCore, type Core } from '../../../src/core/app'
+import type { Sandbox } from '../../../src/sandbox'
+import { useSandbox } from '../../support/sandbox'
+
+let sandbox: Sandbox
+let core: Core
+let host: WebHost
+let root: string
+
+beforeAll(async () => {
+  sandbox = await useSandbox()
+  root = mkdtempSync(join(tmpdir(), 'ad-webhost-'))
+  const rendererDir = join(root, 'renderer')
+  mkdirSync(join(rendererDir, 'assets'), { recursive: true })
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>app</title>')
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
+  writeFileSync(join(rendererDir, '.env'), 'SECRET=1')
+  writeFileSync(join(root, 'package.json'), '{"name":"outside"}')
+  core = createCore({
+    fetch: globalThis.fetch,
+    dataDir: join(root, 'data'),
+    host: 'web',
+    version: '0.0.0',
+    profile: {
+      summary: {
+        id: 'sandbox',
+        name: 'Sandbox',
+        kind: 'sandbox',
+        baseUrl: sandbox.baseUrl,
+        partnerId: sandbox.partnerId,
+        timeZone: 'Asia/Seoul',
+      },
+      credentials: () => Promise.resolve({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
+    },
+  })
+  host = await startWebHost({ router: core.router, events: core.events, rendererDir })
+})
+
+afterAll(async () => {
+  await host.close()
+  await sandbox.close()
+})
+
+interface Answer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/** A raw request, so Host and Origin can be set to anything (fetch forbids a custom Host). */
+function raw(options: {
+  method?: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { host: `127.0.0.1:${host.port}`, ...options.headers },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      },
+    )
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+
+function ipc(
+  channel: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  return raw({
+    method: 'POST',
+    path: `/ipc/${channel}`,
+    headers: { 'content-type': 'application/json', 'x-app-token': host.token, ...headers },
+    body: JSON.stringify(body),
+  })
+}
+
+describe('web host', () => {
+  it('listens on 127.0.0.1 only and refuses any other address (FAULTS 48)', async () => {
+    expect((host.server.address() as { address: string }).address).toBe('127.0.0.1')
+    await expect(
+      startWebHost({
+        router: core.router,
+        events: core.events,
+        rendererDir: root,
+        bindAddress: '0.0.0.0',
+      }),
+    ).rejects.toThrow(/127\.0\.0\.1 only/)
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`)
+  })
+
+  it('carries the router: brands.search answers the sandbox brands', async () => {
+    const answer = await ipc('brands.search', { query: '샤넬' })
+    expect(answer.status).toBe(200)
+    const parsed = JSON.parse(answer.body) as { ok: boolean; value: { items: { name: string }[] } }
+    expect(parsed.ok).toBe(true)
+    expect(parsed.value.items.map((item) => item.name)).toEqual(['샤넬', '샤넬'])
+  })
+
+  it('answers router errors in the same {ok:false,error} shape as Electron IPC (FAULTS 35)', async () => {
+    const bad = await ipc('brands.search', { query: 7, extra: true })
+    expect(bad.status).toBe(200)
+    expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+    const unknown = await ipc('shell.exec', {})
+    expect(JSON.parse(unknown.body)).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_channel' },
+    })
+    const garbage = await raw({
+      method: 'POST',
+      path: '/ipc/brands.search',
+      headers: { 'content-type': 'application/json', 'x-app-token': host.token },
+      body: '{not json',
+    })
+    expect(garbage.status).toBe(400)
+    expect(JSON.parse(garbage.body)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument' },
+    })
+    const huge = await ipc('brands.search', { query: 'x'.repeat(100_000) })
+    expect(huge.status).toBe(413)
+  })
+
+  it('requires the token: missing or wrong → 401 (FAULTS 43)', async () => {
+    expect((await ipc('brands.search', {}, { 'x-app-token': '' })).status).toBe(401)
+    expect(
+      (
+        await ipc(
+          'brands.search',
+          {},
+          { 'x-app-token': host.token.slice(0, -1) + (host.token.endsWith('A') ? 'B' : 'A') },
+        )
+      ).status,
+    ).toBe(401)
+    expect((await ipc('brands.search', {}, { 'x-app-token': host.token + 'x' })).status).toBe(401)
+    const noToken = await raw({
+      method: 'POST',
+      path: '/ipc/brands.search',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    expect(noToken.status).toBe(401)
+    expect(noToken.body).not.toContain(host.token)
+    expect((await raw({ path: '/events' })).status).toBe(401)
+  })
+
+  it.each(['http://evil.example', 'null', `http://127.0.0.1:${1}`, 'https://127.0.0.1'])(
+    'refuses a foreign Origin %s with 403 and no CORS headers (FAULTS 44)',
+    async (origin) => {
+      const answer = await ipc('brands.search', {}, { origin })
+      expect(answer.status).toBe(403)
+      expect(
+        Object.keys(answer.headers).filter((name) => name.startsWith('access-control-')),
+      ).toEqual([])
+    },
+  )
+
+  it('accepts its own origin, and refuses every preflight', async () => {
+    expect(
+      (await ipc('brands.search', {}, { origin: `http://127.0.0.1:${host.port}` })).status,
+    ).toBe(200)
+    expect(
+      (await ipc('brands.search', {}, { origin: `http://localhost:${host.port}` })).status,
+    ).toBe(200)
+    const preflight = await raw({
+      method: 'OPTIONS',
+      path: '/ipc/brands.search',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    })
+    expect(preflight.status).toBe(403)
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it.each([
+    'attacker.example:PORT',
+    'attacker.example',
+    '127.0.0.1',
+    '127.0.0.1:1',
+    'localhost.attacker.example:PORT',
+  ])('refuses Host %s (DNS rebinding, FAULTS 45)', async (hostHeader) => {
+    const answer = await ipc(
+      'brands.search',
+      {},
+      { host: hostHeader.replace('PORT', String(host.port)) },
+    )
+    expect(answer.status).toBe(403)
+    const page = await raw({
+      path: '/',
+      headers: { host: hostHeader.replace('PORT', String(host.port)) },
+    })
+    expect(page.status).toBe(403)
+  })
+
+  it('accepts Host localhost and [::1] on its port', async () => {
+    expect((await ipc('app.info', {}, { host: `localhost:${host.port}` })).status).toBe(200)
+    expect((await ipc('app.info', {}, { host: `[::1]:${host.port}` })).status).toBe(200)
+  })
+
+  it('rejects simple cross-site requests: text/plain POST, form POST, GET on /ipc (FAULTS 46)', async () => {
+    const plain = await raw({
+      method: 'POST',
+      path: '/ipc/brands.refresh',
+      headers: { 'content-type': 'text/plain', 'x-app-token': host.token },
+      body: '{}',
+    })
+    expect(plain.status).toBe(415)
+    const form = await raw({
+      method: 'POST',
+      path: '/ipc/brands.refresh',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-app-token': host.token },
+      body: 'a=1',
+    })
+    expect(form.status).toBe(415)
+    expect(
+      (await raw({ path: '/ipc/brands.refresh', headers: { 'x-app-token': host.token } })).status,
+    ).toBe(405)
+  })
+
+  it('serves the renderer with CSP and nosniff', async () => {
+    const page = await raw({ path: '/' })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>app</title>')
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(page.headers['x-content-type-options']).toBe('nosniff')
+    expect((await raw({ path: '/assets/app.js' })).headers['content-type']).toMatch(/javascript/)
+  })
+
+  it.each([
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/assets/%2e%2e/%2e%2e/package.json',
+    '/..%2fpackage.json',
+    '/..%5cpackage.json',
+    '/assets/..%5c..%5cpackage.json',
+    '/.env',
+    '/.env?raw??',
+    '/%2eenv',
+    '/assets/../.env',
+    '//etc/passwd',
+    '/@fs/etc/passwd',
+    '/%00index.html',
+    '/%E0%A4%A',
+    '/assets',
+  ])('does not serve %s (FAULTS 47)', async (path) => {
+    const answer = await raw({ path })
+    expect(answer.status).toBe(404)
+    expect(answer.body).not.toContain('outside')
+    expect(answer.body).not.toContain('SECRET')
+  })
+
+  it('resolves only files inside the renderer folder', () => {
+    expect(resolveStatic('/srv/app', '/index.html')).toBe('/srv/app/index.html')
+    expect(resolveStatic('/srv/app', '/')).toBe('/srv/app/index.html')
+    expect(resolveStatic('/srv/app', '/a/../../x')).toBeNull()
+    expect(resolveStatic('/srv/app', '/a\\..\\x')).toBeNull()
+  })
+
+  it('streams core events to token holders', async () => {
+    const seen = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/events',
+          headers: { host: `127.0.0.1:${host.port}`, 'x-app-token': host.token },
+        },
+        (res) => {
+          res.setEncoding('utf8')
+          let text = ''
+          res.on('data', (chunk: string) => {
+            text += chunk
+            if (text.includes(': connected'))
+              core.events.emit('data.changed', { resource: 'brands' })
+            if (text.includes('data.changed')) {
+              req.destroy()
+              resolve(text)
+            }
+          })
+        },
+      )
+      req.on('error', reject)
+      req.end()
+    })
+    expect(seen).toContain('data: {"event":"data.changed","payload":{"resource":"brands"}}')
+  })
+})
