@@ -10,6 +10,14 @@ import { join } from 'node:path'
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
   const empty = { items: [], total: 0, freshness: { fetchedAt: null, source: 'cache' as const } }
+  const noSync = { resources: [] }
+  const noRows = {
+    rows: [],
+    total: 0,
+    counts: [],
+    nextCursor: null,
+    freshness: { lastSyncAt: null, lastFullSyncAt: null, syncing: false },
+  }
   return {
     'app.info': () => ({
       name: 'Appraisal Desk',
@@ -26,6 +34,11 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     }),
     'brands.search': () => empty,
     'brands.refresh': () => empty,
+    'sync.start': () => noSync,
+    'sync.cancel': () => noSync,
+    'sync.status': () => noSync,
+    'inspections.query': () => noRows,
+    'guarantees.query': () => noRows,
     ...overrides,
   }
 }

@@ -20,7 +20,7 @@ const FIELD_BREAK = 'ǂ'
 export interface SearchDocument {
   /** Syllable and word tokens. */
   readonly t: string
-  /** Initial-consonant tokens, one per syllable. */
+  /** Initial consonants as overlapping pairs (`ㄹㅇ ㅇㅂ ㅂㅌ ㅌ`): short posting lists. */
   readonly c: string
 }
 
@@ -49,9 +49,22 @@ export function searchDocument(fields: readonly (string | null | undefined)[]): 
     if (!field) continue
     const { tokens, initials } = tokenize(field)
     t.push(tokens)
-    if (initials.length > 0) c.push(initials.join(' '))
+    if (initials.length > 0) c.push(initialPairs(initials))
   }
   return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `) }
+}
+
+/**
+ * Overlapping pairs of initials, then the last one alone. A single initial
+ * is one of only 19 letters, so a phrase of single initials would walk huge
+ * posting lists; pairs cut them about twentyfold, and the trailing single
+ * lets a one-consonant prefix query still find the field's last syllable.
+ */
+function initialPairs(initials: readonly string[]): string {
+  const pairs: string[] = []
+  for (let i = 0; i + 1 < initials.length; i += 1) pairs.push(initials[i]! + initials[i + 1]!)
+  pairs.push(initials.at(-1)!)
+  return pairs.join(' ')
 }
 
 /** How one query is looked up. */
@@ -69,8 +82,10 @@ export function planSearch(query: string): SearchPlan {
   const trimmed = query.normalize('NFC').trim()
   if (trimmed.length === 0) return { kind: 'all' }
   if (isChoseongQuery(trimmed)) {
-    const initials = [...trimmed.replace(/\s+/gu, '')].join(' ')
-    return { kind: 'match', match: `c : ${quote(initials)}` }
+    const initials = [...trimmed.replace(/\s+/gu, '')]
+    if (initials.length === 1) return { kind: 'match', match: `c : ${quote(initials[0]!)} *` }
+    const pairs = initials.slice(1).map((initial, i) => initials[i]! + initial)
+    return { kind: 'match', match: `c : ${quote(pairs.join(' '))}` }
   }
   const { tokens } = tokenize(trimmed.replace(/\s+/gu, ' '))
   const words = tokens.match(/[\p{L}\p{N}]+/gu)
