@@ -7,6 +7,7 @@ import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
+import { Checkpointer } from './store/checkpointer'
 import { openStore, storeFileFor, type StoreNotice } from './store/database'
 import { queryGuarantees, queryInspections } from './store/queries'
 import { clientSyncSource } from './sync/client-source'
@@ -68,9 +69,17 @@ export function createCore(deps: CoreDeps): Core {
     credentials,
   })
   // One cache database per profile (FAULTS 23, 29: a bad file is moved aside and rebuilt).
-  const store = openStore(storeFileFor(deps.dataDir, deps.profile.summary.id), { now })
+  const storeFile = storeFileFor(deps.dataDir, deps.profile.summary.id)
+  const store = openStore(storeFile, { now, autoCheckpoint: false })
+  const checkpointer = new Checkpointer(storeFile)
   const db = () => store.db
-  const sync = new SyncEngine({ db, source: clientSyncSource(client), events, now })
+  const sync = new SyncEngine({
+    db,
+    source: clientSyncSource(client),
+    events,
+    now,
+    afterPage: () => checkpointer.request(),
+  })
   const brands = new BrandService(db, sync)
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
@@ -132,6 +141,7 @@ export function createCore(deps: CoreDeps): Core {
       sync.cancel()
       await sync.idle()
       images.close()
+      await checkpointer.close()
       store.db.close()
     },
   }

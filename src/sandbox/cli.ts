@@ -1,9 +1,13 @@
 import { parseArgs } from 'node:util'
+import { parseFaultSpec, type Fault } from './faults'
 import { startSandbox } from './server'
 
 /**
- * `npm run sandbox -- --port 4010 --seed 1 --size 1000`: starts the sandbox
- * alone, prints one line `SANDBOX={json}` and serves until stopped.
+ * `npm run sandbox -- --port 4010 --seed 1 --size 1000 [--fault SPEC]…`:
+ * starts the sandbox alone, prints one line `SANDBOX={json}` and serves until
+ * stopped. A fault spec is `kind[@route][:key=value,…]`, e.g.
+ * `--fault html502@guarantee:count=2 --fault latency:ms=300,rate=0.2`
+ * (kinds and options: README "Sandbox", or `src/sandbox/faults.ts`).
  */
 const { values } = parseArgs({
   options: {
@@ -11,6 +15,7 @@ const { values } = parseArgs({
     'static-port': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
     size: { type: 'string', default: '2000' },
+    fault: { type: 'string', multiple: true, default: [] },
   },
   strict: true,
 })
@@ -26,11 +31,20 @@ function int(name: string, text: string, min: number, max: number): number {
   return value
 }
 
+let faults: Fault[]
+try {
+  faults = values.fault.map(parseFaultSpec)
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error))
+  process.exit(2)
+}
+
 const sandbox = await startSandbox({
   port: int('port', values.port, 0, 65535),
   staticPort: int('static-port', values['static-port'], 0, 65535),
   seed: int('seed', values.seed, 0, 2 ** 31 - 1),
   size: int('size', values.size, 0, 1_000_000),
+  faults,
 })
 const { baseUrl, staticUrl, partnerId, apiKey, apiSecret } = sandbox
 console.log(`SANDBOX=${JSON.stringify({ baseUrl, staticUrl, partnerId, apiKey, apiSecret })}`)

@@ -386,25 +386,29 @@ export class Dataset {
     }
   }
 
-  /** The guarantees matching `query`: the total and the indices of the requested page. */
-  queryGuarantees(query: ListQuery): PageSlice {
+  /**
+   * The guarantees matching `query`: the total and the indices of the
+   * requested page. `visible` hides the newest records beyond that count
+   * (fault injection uses it to make records "appear" between pages).
+   */
+  queryGuarantees(query: ListQuery, visible = this.size): PageSlice {
     const state = query.status as NftStatus | undefined
     const residues =
       state === undefined ? undefined : residuesWhere(this.#statePattern, (s) => s === state)
     const memberSlot = query.refUserId === undefined ? undefined : this.memberSlot(query.refUserId)
     // Guarantees of the anonymous slots carry no refUserId, so no member filter finds them.
     const slot = memberSlot !== undefined && memberSlot < this.#anonymousSlots ? -1 : memberSlot
-    return this.#select(query, 0, residues, slot, this.#guaranteeSlots)
+    return this.#select(query, 0, residues, slot, this.#guaranteeSlots, visible)
   }
 
   /** The inspections matching `query` (`status` is matched against the label). */
-  queryInspections(query: ListQuery): PageSlice {
+  queryInspections(query: ListQuery, visible = this.size): PageSlice {
     const residues =
       query.status === undefined
         ? undefined
         : residuesWhere(this.#labelPattern, (label) => label === query.status)
     const memberSlot = query.refUserId === undefined ? undefined : this.memberSlot(query.refUserId)
-    return this.#select(query, 1, residues, memberSlot, this.#inspectionSlots)
+    return this.#select(query, 1, residues, memberSlot, this.#inspectionSlots, visible)
   }
 
   #select(
@@ -413,6 +417,7 @@ export class Dataset {
     statusResidues: readonly number[] | undefined,
     memberSlot: number | undefined,
     slots: SlotMap,
+    visible: number,
   ): PageSlice {
     const lo =
       query.from === undefined
@@ -421,13 +426,14 @@ export class Dataset {
             this.size,
             (i) => this.#registeredSecond(kind, i) >= daySecond(query.from ?? ''),
           )
-    const hi =
+    const until =
       query.to === undefined
         ? this.size
         : lowerBound(
             this.size,
             (i) => this.#registeredSecond(kind, i) >= daySecond(query.to ?? '') + 86_400,
           )
+    const hi = Math.min(until, Math.max(0, visible))
     let selection: Selection
     if (memberSlot !== undefined) {
       const found: number[] = []

@@ -1,9 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Dataset } from './dataset'
+import { FaultState, type Fault, type FaultKind } from './faults'
+import { handleStatic } from './images'
 import { parseListQuery, type ListKind } from './query'
 import { demoCredentials, type DemoCredentials } from './seed'
+import { handleWallet, renderIndex } from './wallet'
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -15,6 +19,8 @@ export interface SandboxOptions {
   readonly port?: number
   /** Port of the static image host; 0 or absent picks a free one. */
   readonly staticPort?: number
+  /** Faults in force from the start (see `faults.ts`); change them later with `setFaults`. */
+  readonly faults?: readonly Fault[]
 }
 
 /** A running sandbox. */
@@ -29,6 +35,8 @@ export interface Sandbox extends DemoCredentials {
   readonly dataset: Dataset
   /** The `guaranteeToken` of guarantee `idx` (the spec's detail operation is not listed). */
   tokenFor(idx: number): string
+  /** Replaces the faults in force (an empty list turns them off) and resets their counters. */
+  setFaults(faults: readonly Fault[]): void
   /** Stops both servers. */
   close(): Promise<void>
 }
@@ -55,13 +63,28 @@ function sameSecret(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+/** The three JSON operations, by path. */
+const API_ROUTES: readonly [RegExp, 'brand' | ListKind][] = [
+  [/^\/v1\/partner\/([^/]+)\/guarantee\/brand$/, 'brand'],
+  [/^\/v1\/partner\/([^/]+)\/guarantee$/, 'guarantee'],
+  [/^\/v1\/partner\/([^/]+)\/inspection$/, 'inspection'],
+]
+
+/** A signal that aborts when the client goes away, so waits and streams stop. */
+function closeSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController()
+  res.once('close', () => controller.abort())
+  return controller.signal
+}
+
 /** Starts the sandbox partner API and its static image host on 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const seed = options.seed ?? 1
   const size = options.size ?? 2000
   const credentials = demoCredentials(seed)
+  const faults = new FaultState(seed, options.faults ?? [])
   // The static host listens first: the records' card URLs point at it.
-  const statics = createServer(handleStatic)
+  const statics = createServer((req, res) => handleStatic(dataset, req, res))
   const staticPort = await listen(statics, options.staticPort ?? 0)
   const staticUrl = `http://127.0.0.1:${staticPort}`
   const dataset = new Dataset({ seed, size, staticUrl })
@@ -84,83 +107,161 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return true
   }
 
-  function handleApi(req: IncomingMessage, res: ServerResponse): void {
+  async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox.local')
     if (req.method !== 'GET') {
       sendError(res, 405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.')
       return
     }
     if (url.pathname === '/') {
-      sendIndex(res)
+      sendHtml(res, 200, renderIndex(dataset, credentials, faults.faults))
       return
     }
-    const brandRoute = /^\/v1\/partner\/([^/]+)\/guarantee\/brand$/.exec(url.pathname)
-    if (brandRoute) {
-      if (!authorize(req, res, decodeURIComponent(brandRoute[1] ?? ''))) return
-      sendJson(res, 200, dataset.brands)
+    if (handleWallet(dataset, credentials, url, res)) return
+    const found = API_ROUTES.map(
+      ([pattern, name]) => [pattern.exec(url.pathname), name] as const,
+    ).find(([match]) => match)
+    if (!found) {
+      sendError(res, 404, 'NOT_FOUND', 'No such operation.')
       return
     }
-    const listRoute = /^\/v1\/partner\/([^/]+)\/(guarantee|inspection)$/.exec(url.pathname)
-    if (listRoute) {
-      if (!authorize(req, res, decodeURIComponent(listRoute[1] ?? ''))) return
-      sendList(res, listRoute[2] as ListKind, url.searchParams)
-      return
-    }
-    sendError(res, 404, 'NOT_FOUND', 'No such operation.')
-  }
+    const [match, route] = found
+    const hit = faults.draw(route)
+    if (await answeredByFault(req, res, url, hit)) return
+    if (!authorize(req, res, decodeURIComponent(match?.[1] ?? ''))) return
 
-  /** Operations 1 and 2: one page of the envelope `{ total, page, data }`. */
-  function sendList(res: ServerResponse, kind: ListKind, params: URLSearchParams): void {
-    const parsed = parseListQuery(params, kind)
+    if (route === 'brand') {
+      const body = hit.has('wrong_shape') ? { brands: dataset.brands } : dataset.brands
+      await send(res, JSON.stringify(body), hit)
+      return
+    }
+    const parsed = parseListQuery(url.searchParams, route)
     if (!parsed.ok) {
       sendError(res, 400, parsed.error.code, parsed.error.message)
       return
     }
-    const { query } = parsed
-    if (kind === 'guarantee') {
-      const slice = dataset.queryGuarantees(query)
-      sendJson(res, 200, {
-        total: slice.total,
-        page: query.page,
-        data: slice.indices.map((i) => dataset.guarantee(i)),
-      })
-    } else {
-      const slice = dataset.queryInspections(query)
-      sendJson(res, 200, {
-        total: slice.total,
-        page: query.page,
-        data: slice.indices.map((i) => dataset.inspection(i)),
+    let query = parsed.query
+    if (hit.has('ignore_page')) query = { ...query, page: 1 }
+    const oversize = hit.get('oversize')
+    if (oversize) {
+      await sendOversize(res, route, oversize.mb ?? 60)
+      return
+    }
+    const drift = hit.get('total_drift')
+    const visible = drift
+      ? size -
+        (drift.amount ?? 12) +
+        Math.min(drift.amount ?? 12, faults.hits('total_drift') * (drift.step ?? 3))
+      : size
+    const slice =
+      route === 'guarantee'
+        ? dataset.queryGuarantees(query, visible)
+        : dataset.queryInspections(query, visible)
+    let data: Record<string, unknown>[] = slice.indices.map((i) =>
+      route === 'guarantee' ? { ...dataset.guarantee(i) } : { ...dataset.inspection(i) },
+    )
+    if (hit.has('empty_page') && query.page > 1) data = []
+    const missing = hit.get('missing_field')
+    if (missing) {
+      data.forEach((item, position) => {
+        if (position % 4 === 1) delete item[missing.field ?? 'productName']
       })
     }
+    const extra = hit.get('extra_fields')
+    if (extra) data = data.map((item) => withExtraFields(item, extra.count ?? 50))
+    const body = {
+      total: hit.has('zero_total') ? 0 : slice.total,
+      page: query.page,
+      data: hit.has('wrong_shape') ? null : data,
+    }
+    await send(res, JSON.stringify(body), hit)
   }
 
-  function sendIndex(res: ServerResponse): void {
-    const html = `<!doctype html><meta charset="utf-8"><title>Appraisal Desk sandbox</title>
-<h1>Appraisal Desk sandbox</h1>
-<p>Seed ${seed}, ${size} guarantees and ${size} inspections.</p>
-<dl><dt>partnerId</dt><dd>${credentials.partnerId}</dd><dt>API key</dt><dd>${credentials.apiKey}</dd><dt>API secret</dt><dd>${credentials.apiSecret}</dd></dl>`
-    res.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'",
-    })
-    res.end(html)
+  /** Faults that replace the answer: latency first, then reset, redirect, 429, 502, 5xx. */
+  async function answeredByFault(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    hit: Map<FaultKind, Fault>,
+  ): Promise<boolean> {
+    const latency = hit.get('latency')
+    if (latency) {
+      try {
+        await sleep(latency.ms ?? 500, undefined, { signal: closeSignal(res) })
+      } catch {
+        return true // the client left
+      }
+    }
+    if (hit.has('reset')) {
+      req.socket.destroy()
+      return true
+    }
+    const redirect = hit.get('redirect')
+    if (redirect) {
+      res.writeHead(302, {
+        Location: redirect.location ?? `${staticUrl}${url.pathname}${url.search}`,
+      })
+      res.end()
+      return true
+    }
+    const limited = hit.get('rate_limit')
+    if (limited) {
+      res.setHeader('Retry-After', retryAfter(limited, limited.retryAfter ?? 7))
+      sendError(res, 429, 'RATE_LIMITED', 'Too many requests; try again later.')
+      return true
+    }
+    if (hit.has('html502')) {
+      sendHtml(
+        res,
+        502,
+        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      )
+      return true
+    }
+    const error = hit.get('error')
+    if (error) {
+      const status = error.status ?? 500
+      if (error.retryAfter !== undefined)
+        res.setHeader('Retry-After', retryAfter(error, error.retryAfter))
+      sendError(
+        res,
+        status,
+        status === 500 ? 'INTERNAL' : 'UNAVAILABLE',
+        `Sandbox fault: status ${status}.`,
+      )
+      return true
+    }
+    return false
   }
 
-  function handleStatic(req: IncomingMessage, res: ServerResponse): void {
-    sendError(
-      res,
-      404,
-      'NOT_FOUND',
-      `No such file: ${new URL(req.url ?? '/', 'http://static.local').pathname}`,
-    )
+  /** Streams an envelope padded to about `mb` megabytes, ignoring the page-size cap. */
+  async function sendOversize(res: ServerResponse, route: ListKind, mb: number): Promise<void> {
+    const signal = closeSignal(res)
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' })
+    const padding = 'x'.repeat(4000)
+    const target = mb * 1024 * 1024
+    let written = 0
+    let count = 0
+    const write = async (text: string): Promise<void> => {
+      written += Buffer.byteLength(text)
+      if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve))
+    }
+    await write(`{"total":${size},"page":1,"data":[`)
+    while (written < target && !signal.aborted) {
+      const i = count % Math.max(1, size)
+      const item = route === 'guarantee' ? dataset.guarantee(i) : dataset.inspection(i)
+      await write(`${count > 0 ? ',' : ''}${JSON.stringify({ ...item, padding })}`)
+      count += 1
+    }
+    if (!signal.aborted) res.end(']}')
   }
 
   const api = createServer((req, res) => {
-    try {
-      handleApi(req, res)
-    } catch (error) {
-      sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : 'Sandbox error.')
-    }
+    handleApi(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.destroy()
+      else
+        sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : 'Sandbox error.')
+    })
   })
   const apiPort = await listen(api, options.port ?? 0)
 
@@ -172,10 +273,84 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     staticUrl,
     dataset,
     tokenFor: (idx) => dataset.tokenFor(idx),
+    setFaults: (next) => faults.set(next),
     async close() {
       await Promise.all([closeServer(api), closeServer(statics)])
     },
   }
+}
+
+/** The `Retry-After` value of a fault: seconds, an HTTP date that far ahead, or garbage. */
+function retryAfter(fault: Fault, seconds: number): string {
+  if (fault.format === 'date') return new Date(Date.now() + seconds * 1000).toUTCString()
+  if (fault.format === 'garbage') return 'soon-ish'
+  return String(Math.round(seconds))
+}
+
+/** A copy of `item` with `count` unknown fields and the two keys that pollute careless parsers. */
+function withExtraFields(item: Record<string, unknown>, count: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...item }
+  for (let k = 0; k < count; k += 1)
+    copy[`extraField${k}`] = k % 2 === 0 ? `값 ${k}` : { nested: k }
+  // An own `__proto__` property (plain assignment would set the prototype instead).
+  Object.defineProperty(copy, '__proto__', {
+    value: { polluted: 'yes' },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
+  copy['constructor'] = { prototype: { polluted: 'yes' } }
+  return copy
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(html),
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'Cache-Control': 'no-store',
+  })
+  res.end(html)
+}
+
+/** Sends a JSON text through the transport faults: truncation, bad JSON, wrong type, slow body. */
+async function send(res: ServerResponse, json: string, hit: Map<FaultKind, Fault>): Promise<void> {
+  const wrongType = hit.get('wrong_type')
+  const text = hit.has('invalid_json') ? `${json.slice(0, -1)},}` : json
+  const bytes = Buffer.from(text)
+  const headers = {
+    'Content-Type': wrongType
+      ? (wrongType.type ?? 'text/html; charset=utf-8')
+      : 'application/json; charset=utf-8',
+    'Content-Length': bytes.length,
+    'Cache-Control': 'no-store',
+  }
+  if (hit.has('truncate')) {
+    res.writeHead(200, headers)
+    res.write(bytes.subarray(0, Math.floor(bytes.length / 2)))
+    // Let the half body leave before the connection dies.
+    setTimeout(() => res.socket?.destroy(), 20)
+    return
+  }
+  const slow = hit.get('slow_body')
+  if (slow) {
+    const signal = closeSignal(res)
+    res.writeHead(200, headers)
+    res.flushHeaders()
+    const chunk = Math.max(1, slow.bytes ?? 64)
+    for (let offset = 0; offset < bytes.length && !signal.aborted; offset += chunk) {
+      res.write(bytes.subarray(offset, offset + chunk))
+      try {
+        await sleep(slow.ms ?? 250, undefined, { signal })
+      } catch {
+        return
+      }
+    }
+    res.end()
+    return
+  }
+  res.writeHead(200, headers)
+  res.end(bytes)
 }
 
 function listen(server: Server, port: number): Promise<number> {

@@ -7,9 +7,12 @@ import type {
   ListPage,
 } from '../../shared/domain'
 import { AppError } from '../app-error'
-import { getJson, type FetchLike } from './http'
+import { Redactor } from '../redact'
+import { DEFAULT_TIMEOUT_MS, getJson, type FetchLike } from './http'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
+import { systemTiming, withRetries, type RetryPolicy, type Timing } from './retry'
 import { readGuarantee, readInspection, readPage } from './records'
+import { pathSegment } from './wallet-urls'
 import { brandListSchema, brandSchema } from './schemas'
 
 /** The service coordinates of a profile; no secret here. */
@@ -32,7 +35,16 @@ export interface PartnerClientOptions {
   readonly fetch: FetchLike
   readonly target: ServiceTarget
   readonly credentials: CredentialSource
+  /** Deadline of one attempt, body included (default 20 s). */
   readonly timeoutMs?: number
+  /** Largest accepted answer body; larger ones fail with `too_large` (default 32 MB). */
+  readonly maxBytes?: number
+  /** Attempts, backoff and the overall deadline of one call (defaults in `retry.ts`). */
+  readonly retry?: Partial<RetryPolicy>
+  /** Clock, sleep and random source; tests pass a virtual one. */
+  readonly timing?: Timing
+  /** Called before each retry wait (for logs; never given a secret). */
+  readonly onRetry?: (info: { attempt: number; delayMs: number; code: string }) => void
 }
 
 /** A page of items that passed the schema, and how many did not. */
@@ -53,7 +65,7 @@ export class PartnerClient {
   /** Operation 3: the luxury brand list. */
   async listBrands(signal?: AbortSignal): Promise<Parsed<Brand>> {
     const body = await this.#get(
-      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/guarantee/brand`,
+      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/guarantee/brand`,
       signal,
     )
     const list = brandListSchema.safeParse(body)
@@ -117,7 +129,7 @@ export class PartnerClient {
 
   async #guaranteePage(params: GuaranteeQuery, signal?: AbortSignal) {
     const body = await this.#get(
-      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/guarantee${queryString(params)}`,
+      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/guarantee${queryString(params)}`,
       signal,
     )
     return {
@@ -128,7 +140,7 @@ export class PartnerClient {
 
   async #inspectionPage(params: InspectionQuery, signal?: AbortSignal) {
     const body = await this.#get(
-      `v1/partner/${encodeURIComponent(this.#options.target.partnerId)}/inspection${queryString(params)}`,
+      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/inspection${queryString(params)}`,
       signal,
     )
     return {
@@ -137,13 +149,45 @@ export class PartnerClient {
     }
   }
 
+  /** One GET of operations 1–3 with the two credential headers, retried per the policy. */
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
     const { apiKey, apiSecret } = await this.#options.credentials()
     const url = new URL(path, withSlash(this.#options.target.baseUrl)).toString()
-    return getJson(this.#options.fetch, url, {
-      headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
-      ...(signal ? { signal } : {}),
-      ...(this.#options.timeoutMs ? { timeoutMs: this.#options.timeoutMs } : {}),
+    const timing = this.#options.timing ?? systemTiming
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    const onRetry = this.#options.onRetry
+    const redactor = new Redactor()
+    redactor.add(apiKey)
+    redactor.add(apiSecret)
+    return withRetries(
+      (remainingMs) =>
+        getJson(this.#options.fetch, url, {
+          headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
+          ...(signal ? { signal } : {}),
+          timeoutMs: Math.min(timeoutMs, remainingMs),
+          ...(this.#options.maxBytes === undefined ? {} : { maxBytes: this.#options.maxBytes }),
+          now: () => timing.now(),
+        }),
+      {
+        timing,
+        ...(this.#options.retry ? { policy: this.#options.retry } : {}),
+        ...(signal ? { signal } : {}),
+        ...(onRetry
+          ? {
+              onRetry: ({ attempt, delayMs, error }) =>
+                onRetry({ attempt, delayMs, code: error.code }),
+            }
+          : {}),
+      },
+    ).catch((error: unknown) => {
+      // A service may echo a header back in its error body; never let that reach a message.
+      if (error instanceof AppError && redactor.redact(error.message) !== error.message) {
+        throw new AppError(error.code, redactor.redact(error.message), {
+          ...(error.status === undefined ? {} : { status: error.status }),
+          ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }),
+        })
+      }
+      throw error
     })
   }
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../app-error'
+import { parseRetryAfter } from './retry'
 
 /** The `fetch` the client is given: Electron's `net.fetch` in the app, Node's in tests. */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
@@ -11,17 +12,28 @@ export interface GetOptions {
   readonly timeoutMs?: number
   /** Largest accepted body; larger answers fail with `too_large`. */
   readonly maxBytes?: number
+  /** Clock for turning `Retry-After` into a time (injected in tests). */
+  readonly now?: () => number
 }
 
 /** Default per-request deadline. */
 export const DEFAULT_TIMEOUT_MS = 20_000
 /** Default body cap for JSON answers. */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+/** Redirects followed within the service's origin before giving up. */
+export const MAX_REDIRECTS = 3
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 /**
  * One GET returning parsed JSON, with a deadline, a body cap and typed
- * errors. Redirects are not followed: credentials must never travel to
- * another origin (see FAULTS row 18), so a 3xx is an error here.
+ * errors. Redirects are followed by hand (`redirect: 'manual'`) and only
+ * within the request's own origin (scheme, host and port): the credentials
+ * headers must never travel anywhere else, including the same host over
+ * plain `http:` (FAULTS row 18). A redirect elsewhere fails without any
+ * request being sent there; fetch's own following would re-send the
+ * `Authorization` header cross-origin in some runtimes, and always the custom
+ * API-key header (https://fetch.spec.whatwg.org/#http-redirect-fetch).
  */
 export async function getJson(
   fetchFn: FetchLike,
@@ -31,17 +43,41 @@ export async function getJson(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const deadline = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
+  const origin = new URL(url).origin
 
   let response: Response
-  try {
-    response = await fetchFn(url, {
-      method: 'GET',
-      headers: { Accept: 'application/json', ...options.headers },
-      redirect: 'manual',
-      signal,
-    })
-  } catch (error) {
-    throw classifyFetchError(error, options.signal, timeoutMs)
+  let current = url
+  for (let hops = 0; ; hops += 1) {
+    try {
+      response = await fetchFn(current, {
+        method: 'GET',
+        headers: { Accept: 'application/json', ...options.headers },
+        redirect: 'manual',
+        signal,
+      })
+    } catch (error) {
+      throw classifyFetchError(error, options.signal, timeoutMs)
+    }
+    if (!REDIRECT_STATUSES.has(response.status)) break
+    await response.body?.cancel().catch(() => undefined)
+    const next = redirectTarget(response, current)
+    if (next === null || next.origin !== origin) {
+      throw new AppError(
+        'bad_response',
+        `The service redirected to ${next === null ? 'an unreadable address' : `another origin (${next.protocol}//${next.host})`}; not followed, so the credentials were not sent there.`,
+        { status: response.status },
+      )
+    }
+    if (hops + 1 > MAX_REDIRECTS) {
+      throw new AppError(
+        'bad_response',
+        `The service redirected more than ${MAX_REDIRECTS} times.`,
+        {
+          status: response.status,
+        },
+      )
+    }
+    current = next.toString()
   }
 
   let text: string
@@ -52,7 +88,7 @@ export async function getJson(
     throw classifyFetchError(error, options.signal, timeoutMs)
   }
 
-  if (!response.ok) throw errorForStatus(response, text)
+  if (!response.ok) throw errorForStatus(response, text, (options.now ?? Date.now)())
 
   const type = response.headers.get('content-type') ?? ''
   if (!/\bjson\b/i.test(type)) {
@@ -100,17 +136,32 @@ async function readText(response: Response, maxBytes: number): Promise<string> {
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks))
 }
 
-/** Maps an HTTP error status to a typed error, using the body's message when it has one. */
-export function errorForStatus(response: Response, body: string): AppError {
+/** The absolute URL a redirect points to, or null when `Location` is missing or unreadable. */
+function redirectTarget(response: Response, from: string): URL | null {
+  const location = response.headers.get('location')
+  if (!location) return null
+  try {
+    return new URL(location, from)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Maps an HTTP error status to a typed error, using the body's message when
+ * it has one. For 429 and 503 a readable `Retry-After` becomes `retryAt`.
+ */
+export function errorForStatus(response: Response, body: string, now = Date.now()): AppError {
   const status = response.status
   const detail = messageFromBody(response.headers.get('content-type'), body)
   const suffix = detail ? `: ${detail}` : ''
+  const waitMs =
+    status === 429 || status === 503
+      ? parseRetryAfter(response.headers.get('retry-after'), now)
+      : undefined
+  const retryAt = waitMs === undefined ? {} : { retryAt: new Date(now + waitMs).toISOString() }
   if (status >= 300 && status < 400) {
-    return new AppError(
-      'bad_response',
-      `The service redirected the request (${status}); redirects are not followed.`,
-      { status },
-    )
+    return new AppError('bad_response', `Unexpected redirect status ${status}.`, { status })
   }
   switch (status) {
     case 400:
@@ -128,10 +179,17 @@ export function errorForStatus(response: Response, body: string): AppError {
     case 404:
       return new AppError('not_found', `Not found (404)${suffix}`, { status })
     case 429:
-      return new AppError('rate_limited', `Too many requests (429)${suffix}`, { status })
+      return new AppError('rate_limited', `Too many requests (429)${suffix}`, {
+        status,
+        ...retryAt,
+      })
   }
-  if (status >= 500)
-    return new AppError('server', `Partner API unavailable (${status})${suffix}`, { status })
+  if (status >= 500) {
+    return new AppError('server', `Partner API unavailable (${status})${suffix}`, {
+      status,
+      ...retryAt,
+    })
+  }
   return new AppError('bad_response', `Unexpected status ${status}${suffix}`, { status })
 }
 

@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   readonly busyTimeoutMs?: number
   /** Migrate only up to this version (tests of each migration). */
   readonly targetVersion?: number
+  /** False when a {@link Checkpointer} worker checkpoints instead (default true). */
+  readonly autoCheckpoint?: boolean
 }
 
 /** An open cache database and what happened while opening it. */
@@ -176,6 +178,7 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
     db.exec('PRAGMA journal_mode = WAL')
     db.exec('PRAGMA synchronous = NORMAL')
     db.exec('PRAGMA foreign_keys = ON')
+    if (options.autoCheckpoint === false) db.exec('PRAGMA wal_autocheckpoint = 0')
     const check = db.prepare('PRAGMA quick_check(1)').get() as { quick_check: string } | undefined
     if (check?.quick_check !== 'ok') throw new CorruptStoreError('quick_check failed')
     if (userVersion(db) > LATEST_VERSION) {

@@ -81,13 +81,11 @@ function baseWhere(table: PagedResource, query: ListQuery): Where {
     params.push(`${nextDay(checkDate(query.to))} 00:00:00`)
   }
   const plan = planSearch(query.q ?? '')
-  if (plan.kind === 'fts') {
-    const fts = `${table}_${plan.table}`
-    clauses.push(`idx IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`)
+  if (plan.kind === 'match') {
+    clauses.push(`idx IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`)
     params.push(plan.match)
-  } else if (plan.kind === 'like') {
-    clauses.push(`idx IN (SELECT rowid FROM ${table}_tri WHERE t LIKE ? ESCAPE '\\')`)
-    params.push(plan.pattern)
+  } else if (plan.kind === 'none') {
+    clauses.push('0')
   }
   return { clauses, params }
 }

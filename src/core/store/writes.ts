@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
 import { searchDocument, type SearchDocument } from './search-text'
@@ -10,6 +11,7 @@ import { searchDocument, type SearchDocument } from './search-text'
 interface Statements {
   readonly guarantee: StatementSync
   readonly inspection: StatementSync
+  readonly searchKey: Record<string, StatementSync>
   readonly ftsDelete: Record<string, StatementSync>
   readonly ftsInsert: Record<string, StatementSync>
   readonly brand: StatementSync
@@ -33,20 +35,18 @@ function statements(db: DatabaseSync): Statements {
   if (found) return found
   const ftsDelete: Record<string, StatementSync> = {}
   const ftsInsert: Record<string, StatementSync> = {}
+  const searchKey: Record<string, StatementSync> = {}
   for (const table of ['guarantees', 'inspections']) {
-    for (const kind of ['tri', 'uni']) {
-      ftsDelete[`${table}_${kind}`] = db.prepare(`DELETE FROM ${table}_${kind} WHERE rowid = ?`)
-      ftsInsert[`${table}_${kind}`] = db.prepare(
-        `INSERT INTO ${table}_${kind} (rowid, t, c) VALUES (?, ?, ?)`,
-      )
-    }
+    searchKey[table] = db.prepare(`SELECT search_key FROM ${table} WHERE idx = ?`)
+    ftsDelete[table] = db.prepare(`DELETE FROM ${table}_fts WHERE rowid = ?`)
+    ftsInsert[table] = db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`)
   }
   found = {
     guarantee: db.prepare(`
       INSERT INTO guarantees (idx, status, product_name, card_url, ref_user_id, ref_order_id,
         ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at,
-        modified_at, raw, seen_pass, gone_at, stored_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+        modified_at, raw, seen_pass, gone_at, stored_at, search_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
       ON CONFLICT (idx) DO UPDATE SET status = excluded.status,
         product_name = excluded.product_name, card_url = excluded.card_url,
         ref_user_id = excluded.ref_user_id, ref_order_id = excluded.ref_order_id,
@@ -55,13 +55,12 @@ function statements(db: DatabaseSync): Statements {
         ref_brand_code = excluded.ref_brand_code, registered_at = excluded.registered_at,
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
-        stored_at = excluded.stored_at
-`),
+        stored_at = excluded.stored_at, search_key = excluded.search_key`),
     inspection: db.prepare(`
       INSERT INTO inspections (idx, inspection_num, status, result, product_name, ref_user_id,
         ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, raw,
-        seen_pass, gone_at, stored_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+        seen_pass, gone_at, stored_at, search_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
       ON CONFLICT (idx) DO UPDATE SET inspection_num = excluded.inspection_num,
         status = excluded.status, result = excluded.result, product_name = excluded.product_name,
         ref_user_id = excluded.ref_user_id, ref_order_id = excluded.ref_order_id,
@@ -69,7 +68,8 @@ function statements(db: DatabaseSync): Statements {
         ref_product_code = excluded.ref_product_code, registered_at = excluded.registered_at,
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
-        stored_at = excluded.stored_at`),
+        stored_at = excluded.stored_at, search_key = excluded.search_key`),
+    searchKey,
     ftsDelete,
     ftsInsert,
     brand: db.prepare(`
@@ -83,11 +83,36 @@ function statements(db: DatabaseSync): Statements {
   return found
 }
 
-function writeSearch(s: Statements, table: string, idx: number, doc: SearchDocument): void {
-  for (const kind of ['tri', 'uni'] as const) {
-    s.ftsDelete[`${table}_${kind}`]?.run(idx)
-    s.ftsInsert[`${table}_${kind}`]?.run(idx, doc[kind].t, doc[kind].c)
-  }
+/** The indexed text of a record and a short hash of it. */
+function searchOf(fields: readonly (string | null | undefined)[]): {
+  doc: SearchDocument
+  key: string
+} {
+  const doc = searchDocument(fields)
+  const key = createHash('md5').update(`${doc.t}\u0001${doc.c}`).digest('base64url')
+  return { doc, key }
+}
+
+/**
+ * Rewrites a record's FTS rows only when its indexed text changed: a new
+ * record is inserted, a changed one replaced, an unchanged one (most of a
+ * re-sync) left alone.
+ */
+function writeSearch(
+  s: Statements,
+  table: string,
+  idx: number,
+  previousKey: string | null | undefined,
+  search: { doc: SearchDocument; key: string },
+): void {
+  if (previousKey === search.key) return
+  if (previousKey !== undefined) s.ftsDelete[table]?.run(idx)
+  s.ftsInsert[table]?.run(idx, search.doc.t, search.doc.c)
+}
+
+function previousKeyOf(s: Statements, table: string, idx: number): string | null | undefined {
+  const row = s.searchKey[table]?.get(idx) as { search_key: string | null } | undefined
+  return row ? row.search_key : undefined
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -99,6 +124,16 @@ export function upsertGuarantees(
 ): void {
   const s = statements(db)
   for (const g of items) {
+    const previous = previousKeyOf(s, 'guarantees', g.idx)
+    const search = searchOf([
+      g.productName,
+      g.refUserId,
+      g.refOrderId,
+      g.refOrderDetailId,
+      g.refProductCode,
+      g.refCategoryCode,
+      g.refBrandCode,
+    ])
     s.guarantee.run(
       g.idx,
       g.status,
@@ -115,21 +150,9 @@ export function upsertGuarantees(
       JSON.stringify(g),
       pass,
       storedAt,
+      search.key,
     )
-    writeSearch(
-      s,
-      'guarantees',
-      g.idx,
-      searchDocument([
-        g.productName,
-        g.refUserId,
-        g.refOrderId,
-        g.refOrderDetailId,
-        g.refProductCode,
-        g.refCategoryCode,
-        g.refBrandCode,
-      ]),
-    )
+    writeSearch(s, 'guarantees', g.idx, previous, search)
   }
   bumpDataVersion(db)
 }
@@ -143,6 +166,15 @@ export function upsertInspections(
 ): void {
   const s = statements(db)
   for (const i of items) {
+    const previous = previousKeyOf(s, 'inspections', i.idx)
+    const search = searchOf([
+      i.productName,
+      i.inspectionNum,
+      i.refUserId,
+      i.refOrderId,
+      i.refOrderDetailId,
+      i.refProductCode,
+    ])
     s.inspection.run(
       i.idx,
       i.inspectionNum,
@@ -158,20 +190,9 @@ export function upsertInspections(
       JSON.stringify(i),
       pass,
       storedAt,
+      search.key,
     )
-    writeSearch(
-      s,
-      'inspections',
-      i.idx,
-      searchDocument([
-        i.productName,
-        i.inspectionNum,
-        i.refUserId,
-        i.refOrderId,
-        i.refOrderDetailId,
-        i.refProductCode,
-      ]),
-    )
+    writeSearch(s, 'inspections', i.idx, previous, search)
   }
   bumpDataVersion(db)
 }

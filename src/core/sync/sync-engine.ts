@@ -42,7 +42,9 @@ export interface SyncEngineOptions {
   readonly windowDays?: number
   /** Pages a targeted sync reads at most (default 5). */
   readonly targetedPages?: number
-  /** Test hook: runs after each page is committed. */
+  /** Rows written per transaction; a larger page is split (default 1000). */
+  readonly maxRowsPerTransaction?: number
+  /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
   readonly afterPage?: (resource: PagedResource, page: number) => void
 }
 
@@ -54,6 +56,8 @@ export interface RunOutcome {
   readonly complete: boolean
   readonly fetched: number
   readonly rejected: number
+  /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
+  readonly maxStepMs?: number
   readonly error?: AppError
 }
 
@@ -79,6 +83,7 @@ export class SyncEngine {
       concurrency: 3,
       windowDays: 30,
       targetedPages: 5,
+      maxRowsPerTransaction: 1000,
       ...options,
     }
   }
@@ -235,6 +240,7 @@ export class SyncEngine {
     let total: number | null = resume && state.checkpoint ? state.checkpoint.total : null
     let fetchedNow = 0
     let pages = 0
+    let maxStepMs = 0
     const started = performance.now()
     const startedAt = this.#o.now().toISOString()
 
@@ -344,19 +350,29 @@ export class SyncEngine {
         fetchedNow += result.received
         rejected += result.rejected
         const at = this.#o.now().toISOString()
-        transaction(db, () => {
-          if (resource === 'guarantees') {
-            upsertGuarantees(db, result.items as GuaranteeRecord[], pass, at)
-          } else {
-            upsertInspections(db, result.items as InspectionRecord[], pass, at)
-          }
-          if (mode === 'full') {
-            writeSyncState(db, resource, {
-              checkpoint: { nextPage: page + 1, pageSize, total, fetched: seen },
-              rejected,
-            })
-          }
-        })
+        // A normal page is one transaction. An oversized one (FAULTS 12) is
+        // written in chunks, yielding in between so the app stays responsive;
+        // the checkpoint moves only with the last chunk, so a crash re-reads
+        // the page, and the upserts make that harmless.
+        const chunks = chunk(result.items, this.#o.maxRowsPerTransaction)
+        for (const [n, rows] of chunks.entries()) {
+          if (n > 0) await new Promise((resolve) => setImmediate(resolve))
+          const stepStart = performance.now()
+          transaction(db, () => {
+            if (resource === 'guarantees') {
+              upsertGuarantees(db, rows as GuaranteeRecord[], pass, at)
+            } else {
+              upsertInspections(db, rows as InspectionRecord[], pass, at)
+            }
+            if (mode === 'full' && n === chunks.length - 1) {
+              writeSyncState(db, resource, {
+                checkpoint: { nextPage: page + 1, pageSize, total, fetched: seen },
+                rejected,
+              })
+            }
+          })
+          maxStepMs = Math.max(maxStepMs, performance.now() - stepStart)
+        }
         this.#o.afterPage?.(resource, page)
         this.#o.events.emit('data.changed', { resource })
         progress('running')
@@ -381,7 +397,14 @@ export class SyncEngine {
       })
       this.#o.events.emit('data.changed', { resource })
       progress('done')
-      return { resource, phase: 'done', complete: consistent, fetched: fetchedNow, rejected }
+      return {
+        resource,
+        phase: 'done',
+        complete: consistent,
+        fetched: fetchedNow,
+        rejected,
+        maxStepMs,
+      }
     } catch (error) {
       const reason: unknown = controller.signal.reason
       controller.abort()
@@ -452,6 +475,13 @@ export class SyncEngine {
     const start = new Date(this.#o.now().getTime() - (this.#o.windowDays + 1) * 86_400_000)
     return start.toISOString().slice(0, 10)
   }
+}
+
+function chunk<T>(items: readonly T[], size: number): (readonly T[])[] {
+  if (items.length <= size) return [items]
+  const out: (readonly T[])[] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
 }
 
 function withoutEmpty(filter: SliceFilter): SliceFilter {

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -18,7 +19,7 @@ let temp: ReturnType<typeof tempDir>
 let host: Awaited<ReturnType<typeof startImageServer>>
 let other: Awaited<ReturnType<typeof startImageServer>>
 
-const send = (body: Buffer, type: string) => (res: import('node:http').ServerResponse) => {
+const send = (body: Buffer, type: string) => (res: ServerResponse) => {
   res.writeHead(200, { 'Content-Type': type, 'Content-Length': body.length })
   res.end(body)
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { crc32, deflateSync } from 'node:zlib'
 
@@ -43,7 +43,7 @@ export function bombPng(): Buffer {
 
 /** A small image host for tests: routes map a path to a handler. */
 export async function startImageServer(
-  routes: Record<string, (res: import('node:http').ServerResponse) => void>,
+  routes: Record<string, (res: ServerResponse) => void>,
 ): Promise<{ origin: string; hits: string[]; close(): Promise<void> }> {
   const hits: string[] = []
   const server: Server = createServer((req, res) => {

@@ -85,10 +85,10 @@ describe('migrations', () => {
   it('rolls a failing migration back as a whole', () => {
     const db = new DatabaseSync(':memory:')
     migrate(db, 1)
-    db.exec('CREATE TABLE guarantees_tri (x INTEGER)')
+    db.exec('CREATE TABLE guarantees_fts (x INTEGER)')
     expect(() => migrate(db)).toThrow()
     expect(userVersion(db)).toBe(1)
-    expect(tables(db)).not.toContain('inspections_tri')
+    expect(tables(db)).not.toContain('inspections_fts')
     db.close()
   })
 })

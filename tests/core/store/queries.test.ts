@@ -43,6 +43,13 @@ const found = (q: string): string[] =>
 describe('text search over inspections', () => {
   it('initial consonants find the Korean name (ㄹㅇㅂㅌ → 루이비통)', () => {
     expect(found('ㄹㅇㅂㅌ')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('ㄹㅇ ㅂㅌ')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('ㅈㄱ')).toEqual(['에르메스 켈리 지갑'])
+    expect(found('ㅍ')).toEqual([
+      '프라다 리나일론 백팩',
+      '샤넬 클래식 플랩백',
+      '루이비통 네버풀 MM',
+    ])
   })
 
   it('one and two syllables, which a trigram index alone misses, find their records', () => {
@@ -64,6 +71,9 @@ describe('text search over inspections', () => {
     expect(found('100000000005')).toEqual(['프라다 리나일론 백팩'])
     expect(found('ORD-6-1')).toEqual(['샤넬 보이백'])
     expect(found('mm')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('birk')).toEqual(['Hermès Birkin 30'])
+    expect(found('hermes')).toEqual(['Hermès Birkin 30'])
+    expect(found('1000000000')).toHaveLength(names.length)
   })
 
   it('treats query text as text, never as search syntax', () => {

@@ -103,11 +103,11 @@ describe('faults during sync (FAULTS 6–11)', () => {
     const first = await h.engine.run(['inspections'], 'full')
     expect(first[0]?.phase).toBe('done')
     // Now every page answers page 1's records.
-    const pageOne = await (
+    const pageOne = (await (
       await fetch(h.proxy.urls[0]!, {
         headers: { 'x-service-api-key': h.sandbox.apiKey, authorization: h.sandbox.apiSecret },
       })
-    ).json()
+    ).json()) as { total: number; page: number; data: unknown[] }
     h.proxy.fault = () => pageOne
     const [outcome] = await h.engine.run(['inspections'], 'full')
     expect(outcome?.error?.code).toBe('pagination_stuck')
@@ -133,6 +133,18 @@ describe('faults during sync (FAULTS 6–11)', () => {
     const [outcome] = await h.engine.run(['inspections'])
     expect(outcome).toMatchObject({ phase: 'done', complete: false })
     expect(h.count('inspections')).toBeLessThan(450)
+  })
+
+  it('an oversized page is stored whole, written in several transactions (12)', async () => {
+    h = await startHarness({ size: 100, engine: { maxRowsPerTransaction: 500 } })
+    h.proxy.fault = (_url, body) => {
+      const template = body.data[0]!
+      const data = Array.from({ length: 3000 }, (_, i) => ({ ...template, idx: 100_000 + i }))
+      return { total: 3000, page: 1, data }
+    }
+    const [outcome] = await h.engine.run(['inspections'])
+    expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 3000 })
+    expect(h.count('inspections')).toBe(3000)
   })
 
   it('a complete full pass marks records the service no longer returns as gone, not deleted', async () => {
@@ -206,15 +218,15 @@ describe('faults during sync (FAULTS 6–11)', () => {
   it('a filter used before the full sync finished fetches that slice with server-side filters first', async () => {
     h = await startHarness({ size: 450 })
     const member = (
-      await (
+      (await (
         await fetch(
           `${h.sandbox.baseUrl}/v1/partner/${h.sandbox.partnerId}/inspection?pageSize=1`,
           {
             headers: { 'x-service-api-key': h.sandbox.apiKey, authorization: h.sandbox.apiSecret },
           },
         )
-      ).json()
-    ).data[0].refUserId as string
+      ).json()) as { data: { refUserId: string }[] }
+    ).data[0]!.refUserId
     h.engine.ensureSlice('inspections', { refUserId: member })
     while (!h.progress.some((p) => p.mode === 'targeted' && p.phase !== 'running')) {
       await new Promise((r) => setTimeout(r, 5))

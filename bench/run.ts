@@ -1,0 +1,298 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { createInterface } from 'node:readline'
+import type { DatabaseSync } from 'node:sqlite'
+import { PartnerClient } from '../src/core/api/client'
+import { readInspection } from '../src/core/api/records'
+import { EventBus } from '../src/core/events'
+import { Checkpointer } from '../src/core/store/checkpointer'
+import { openStore, storeFileFor, transaction } from '../src/core/store/database'
+import { queryInspections, type ListQuery } from '../src/core/store/queries'
+import type { InspectionRecord } from '../src/core/store/records'
+import { bumpDataVersion, upsertInspections } from '../src/core/store/writes'
+import { clientSyncSource } from '../src/core/sync/client-source'
+import { SyncEngine } from '../src/core/sync/sync-engine'
+import { createMatcher } from '../src/core/text/hangul-search'
+import { Dataset } from '../src/sandbox/dataset'
+
+/**
+ * `npm run bench`: the store and sync measured side by side in one run.
+ * - sync: a full sync of N guarantees from a sandbox in a child process
+ *   over loopback, against a bare loop that fetches and parses the same
+ *   pages with the same client and the same number of requests in flight;
+ * - queries: a filtered, text-searched query over 100k and 1M stored
+ *   inspections, against the same query over a JSON array in JavaScript.
+ * Prints a table and writes bench/results.json `{ metric: { value, unit, target } }`.
+ * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look.
+ */
+
+type Metric = { value: number; unit: string; target: string | null }
+const results: Record<string, Metric> = {}
+const root = resolve(import.meta.dirname, '..')
+const SYNC_SIZE = Number(process.env['BENCH_SYNC_SIZE'] ?? 100_000)
+const QUERY_SIZES = (process.env['BENCH_QUERY_SIZES'] ?? '100000,1000000')
+  .split(',')
+  .filter(Boolean)
+  .map(Number)
+const CONCURRENCY = 3
+
+function record(name: string, value: number, unit: string, target: string | null = null): void {
+  results[name] = { value: Math.round(value * 1000) / 1000, unit, target }
+  console.log(
+    `${name.padEnd(32)} ${String(results[name].value).padStart(12)} ${unit.padEnd(8)} ${target ?? ''}`,
+  )
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+async function startSandboxChild(size: number): Promise<{
+  child: ChildProcess
+  baseUrl: string
+  partnerId: string
+  apiKey: string
+  apiSecret: string
+}> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'src/sandbox/cli.ts'), '--size', String(size), '--seed', '1'],
+    { stdio: ['ignore', 'pipe', 'inherit'], cwd: root },
+  )
+  const lines = createInterface({ input: child.stdout! })
+  for await (const line of lines) {
+    if (line.startsWith('SANDBOX=')) return { child, ...JSON.parse(line.slice('SANDBOX='.length)) }
+  }
+  throw new Error('The sandbox did not start.')
+}
+
+/** The bare loop: same client, same pages, same requests in flight; parse only, no store. */
+async function bareFetch(client: PartnerClient, pageSize: number, total: number): Promise<number> {
+  const pages = Math.ceil(total / pageSize)
+  let next = 1
+  let items = 0
+  const worker = async (): Promise<void> => {
+    while (next <= pages) {
+      const page = next
+      next += 1
+      const answer = await client.listGuarantees({ page, pageSize, sort: 'latest' })
+      items += answer.items.length
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+  return items
+}
+
+async function benchSync(): Promise<void> {
+  console.log(
+    `\n# sync of ${SYNC_SIZE} guarantees (sandbox in a child process, ${CONCURRENCY} in flight)`,
+  )
+  const sandbox = await startSandboxChild(SYNC_SIZE)
+  const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'))
+  try {
+    const client = new PartnerClient({
+      fetch: globalThis.fetch,
+      target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
+      credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
+    })
+    const probe = await client.listGuarantees({ page: 1, pageSize: 500, sort: 'latest' })
+    const pageSize = probe.items.length
+    // Warm-up of both paths (JIT, sockets), then bare / sync / bare, bare averaged.
+    await bareFetch(client, pageSize, Math.min(SYNC_SIZE, 5000))
+    let t = performance.now()
+    const bareItems = await bareFetch(client, pageSize, SYNC_SIZE)
+    const bare1 = performance.now() - t
+
+    // Set up as the app does: checkpoints in a worker, not on the syncing thread.
+    const store = openStore(storeFileFor(dir, 'bench'), { autoCheckpoint: false })
+    const checkpointer = new Checkpointer(storeFileFor(dir, 'bench'))
+    const loop = monitorEventLoopDelay({ resolution: 5 })
+    const engine = new SyncEngine({
+      db: () => store.db,
+      source: clientSyncSource(client),
+      events: new EventBus(),
+      concurrency: CONCURRENCY,
+      afterPage: () => checkpointer.request(),
+    })
+    const rssBefore = process.memoryUsage().rss
+    let peak = rssBefore
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 20)
+    loop.enable()
+    t = performance.now()
+    const [outcome] = await engine.run(['guarantees'], 'full')
+    const syncMs = performance.now() - t
+    loop.disable()
+    clearInterval(sampler)
+    if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
+
+    t = performance.now()
+    await bareFetch(client, pageSize, SYNC_SIZE)
+    const bare2 = performance.now() - t
+    const bareMs = (bare1 + bare2) / 2
+
+    await checkpointer.close()
+    store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    const file = storeFileFor(dir, 'bench')
+    const bytes = statSync(file).size
+    store.db.close()
+
+    console.log(
+      `pages of ${pageSize}; bare runs ${bare1.toFixed(0)} / ${bare2.toFixed(0)} ms; ${bareItems} items`,
+    )
+    record('bare_fetch_ms', bareMs, 'ms')
+    record('sync_ms', syncMs, 'ms')
+    record('sync_vs_bare_ratio', syncMs / bareMs, 'ratio', '<= 1.25')
+    record('sync_records_per_s', (SYNC_SIZE / syncMs) * 1000, 'rec/s')
+    record('sync_max_page_write_ms', outcome.maxStepMs ?? NaN, 'ms', '< ~20 (per step)')
+    record('sync_max_event_loop_block_ms', loop.max / 1e6, 'ms')
+    record('sync_peak_rss_mb', peak / 2 ** 20, 'MB')
+    record('sync_peak_rss_growth_mb', (peak - rssBefore) / 2 ** 20, 'MB')
+    record('store_mb_per_100k_guarantees', (bytes / 2 ** 20) * (100_000 / SYNC_SIZE), 'MB')
+  } finally {
+    sandbox.child.kill('SIGTERM')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Fills a store with `size` sandbox inspections (the sync's own writes, without the network). */
+function fillInspections(db: DatabaseSync, size: number): InspectionRecord[] {
+  const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
+  const all: InspectionRecord[] = []
+  let batch: InspectionRecord[] = []
+  const flush = (): void => {
+    transaction(db, () => upsertInspections(db, batch, 1, '2026-01-01T00:00:00Z'))
+    batch = []
+  }
+  for (let i = 0; i < size; i += 1) {
+    const parsed = readInspection(dataset.inspection(i), 0)
+    if (!parsed.ok) continue
+    batch.push(parsed.value)
+    all.push(parsed.value)
+    if (batch.length === 1000) flush()
+  }
+  if (batch.length) flush()
+  return all
+}
+
+/** The naive way: the whole list as a JSON array, filtered, counted, sorted and sliced in JS. */
+function naiveQuery(
+  items: readonly InspectionRecord[],
+  query: ListQuery,
+): { total: number; rows: number } {
+  const matches = createMatcher(query.q ?? '')
+  const filtered = items.filter(
+    (item) =>
+      (query.status === undefined || item.inspectionStatus === query.status) &&
+      matches(
+        item.productName,
+        item.inspectionNum,
+        item.refUserId ?? '',
+        item.refOrderId ?? '',
+        item.refOrderDetailId ?? '',
+        item.refProductCode ?? '',
+      ),
+  )
+  const counts = new Map<string | null, number>()
+  for (const item of items) {
+    if (matches(item.productName, item.inspectionNum, item.refUserId ?? '')) {
+      counts.set(item.inspectionStatus, (counts.get(item.inspectionStatus) ?? 0) + 1)
+    }
+  }
+  filtered.sort((a, b) => ((b.registeredAt ?? '') < (a.registeredAt ?? '') ? -1 : 1))
+  return { total: filtered.length, rows: filtered.slice(0, 50).length }
+}
+
+function timeIt(fn: () => void, runs: number): number[] {
+  const times: number[] = []
+  for (let i = 0; i < runs; i += 1) {
+    const t = performance.now()
+    fn()
+    times.push(performance.now() - t)
+  }
+  return times
+}
+
+function benchQueries(size: number): void {
+  const label = size >= 1_000_000 ? `${size / 1_000_000}m` : `${size / 1000}k`
+  console.log(`\n# queries over ${size} inspections`)
+  const dir = mkdtempSync(join(tmpdir(), 'bench-query-'))
+  try {
+    const store = openStore(storeFileFor(dir, 'bench'))
+    const db = store.db
+    let t = performance.now()
+    const items = fillInspections(db, size)
+    console.log(`filled in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    // The JSON-file cache: the whole list as JSON text, parsed into one array
+    // (in chunks of 100k, since 1M records exceed V8's largest string).
+    let loadMs = 0
+    const loaded: InspectionRecord[] = []
+    for (let i = 0; i < items.length; i += 100_000) {
+      const json = JSON.stringify(items.slice(i, i + 100_000))
+      t = performance.now()
+      for (const item of JSON.parse(json) as InspectionRecord[]) loaded.push(item)
+      loadMs += performance.now() - t
+    }
+
+    const queries: { name: string; query: ListQuery }[] = [
+      { name: 'status+text', query: { status: '배송완료', q: '루이비통', limit: 50 } },
+      { name: 'status+2syll', query: { status: '배송완료', q: '샤넬', limit: 50 } },
+      { name: 'choseong', query: { q: 'ㄹㅇㅂㅌ', limit: 50 } },
+      { name: 'member', query: { q: loaded[size >> 1]!.refUserId ?? '', limit: 50 } },
+    ]
+    for (const { name, query } of queries) {
+      // Counts are cached per data version: bump it so every run recomputes them.
+      const sql = timeIt(() => {
+        bumpDataVersion(db)
+        queryInspections(db, query)
+      }, 21)
+      const naive = timeIt(() => naiveQuery(loaded, query), size >= 1_000_000 ? 3 : 7)
+      const check = queryInspections(db, query).total
+      const naiveTotal = naiveQuery(loaded, query).total
+      console.log(
+        `${name}: sqlite median ${median(sql).toFixed(2)} ms, naive ${median(naive).toFixed(1)} ms, totals ${check} / ${naiveTotal}`,
+      )
+      if (name === 'status+text') {
+        record(`query_median_ms_${label}`, median(sql), 'ms', size === 100_000 ? '< 10' : null)
+        record(`query_speedup_${label}`, median(naive) / median(sql), 'x', '>= 20')
+        record(`naive_query_median_ms_${label}`, median(naive), 'ms')
+      } else {
+        record(`query_${name.replace(/\W/g, '_')}_median_ms_${label}`, median(sql), 'ms')
+      }
+    }
+    // A deep page costs what the first does: walk 40 pages, time the last.
+    let cursor: string | undefined
+    for (let page = 0; page < 40; page += 1) {
+      cursor =
+        queryInspections(db, { limit: 50, ...(cursor ? { cursor } : {}) }).nextCursor ?? undefined
+    }
+    const deep = timeIt(
+      () => queryInspections(db, { limit: 50, ...(cursor ? { cursor } : {}) }),
+      21,
+    )
+    const first = timeIt(() => queryInspections(db, { limit: 50 }), 21)
+    record(`query_first_page_ms_${label}`, median(first), 'ms')
+    record(`query_page_41_ms_${label}`, median(deep), 'ms')
+    record(`naive_json_load_ms_${label}`, loadMs, 'ms')
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    record(
+      `store_mb_${label}_inspections`,
+      statSync(storeFileFor(dir, 'bench')).size / 2 ** 20,
+      'MB',
+    )
+    db.close()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} target`)
+await benchSync()
+for (const size of QUERY_SIZES) benchQueries(size)
+writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
+console.log('\nwrote bench/results.json')

@@ -1,0 +1,83 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { EventBus } from '../../../src/core/events'
+import { ImageCache } from '../../../src/core/images/image-cache'
+import { createImageHostPolicy } from '../../../src/core/images/url-policy'
+import { createRouter } from '../../../src/core/router'
+import { cardImageSrc } from '../../../src/shared/card-url'
+import { startWebHost, type WebHost } from '../../../src/web-host/server'
+import { tempDir } from '../store/fixtures'
+import { makePng, startImageServer } from './image-server'
+
+let temp: ReturnType<typeof tempDir>
+let images: ImageCache
+let web: WebHost
+let host: Awaited<ReturnType<typeof startImageServer>>
+const PNG = makePng(8, 8)
+
+beforeEach(async () => {
+  temp = tempDir()
+  host = await startImageServer({
+    '/c.png': (res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' })
+      res.end(PNG)
+    },
+    '/evil.png': (res) => {
+      res.writeHead(200, { 'Content-Type': 'image/png' })
+      res.end('<svg onload="alert(1)"/>')
+    },
+  })
+  images = new ImageCache({
+    dir: join(temp.dir, 'images'),
+    fetch: globalThis.fetch,
+    policy: () => createImageHostPolicy([host.origin]),
+  })
+  web = await startWebHost({
+    router: createRouter({} as never),
+    events: new EventBus(),
+    rendererDir: join(temp.dir, 'renderer'),
+    cards: images,
+  })
+})
+afterEach(async () => {
+  await web.close()
+  await host.close()
+  images.close()
+  temp.remove()
+})
+
+const base = () => `http://127.0.0.1:${web.port}`
+
+it('serves a card image with its sniffed type and nosniff, whatever the origin labelled it', async () => {
+  const response = await fetch(base() + cardImageSrc('/card', `${host.origin}/c.png`))
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toBe('image/png')
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true)
+})
+
+it('answers a script disguised as an image with an error, never the bytes (FAULTS 30)', async () => {
+  const response = await fetch(base() + cardImageSrc('/card', `${host.origin}/evil.png`))
+  expect(response.status).toBe(415)
+  expect(await response.text()).not.toContain('svg')
+})
+
+it.each([
+  '/card/../index.html',
+  '/card/%2e%2e/images/index.sqlite',
+  '/card/..%5cimages%5cindex.sqlite',
+  '/card//etc/passwd',
+  '/card/images/index.sqlite',
+  `/card/u/${Buffer.from('file:///etc/passwd').toString('base64url')}`,
+  `/card/u/${Buffer.from('http://169.254.169.254/').toString('base64url')}`,
+])('refuses %s (FAULTS 32, 33)', async (path) => {
+  const response = await fetch(base() + path)
+  expect([400, 404]).toContain(response.status)
+})
+
+it('refuses a cross-site image request', async () => {
+  const response = await fetch(base() + cardImageSrc('/card', `${host.origin}/c.png`), {
+    headers: { 'Sec-Fetch-Site': 'cross-site' },
+  })
+  expect(response.status).toBe(403)
+})
