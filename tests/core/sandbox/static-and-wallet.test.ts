@@ -25,7 +25,9 @@ async function bytes(url: string): Promise<{ response: Response; body: Uint8Arra
 describe('card images on the static origin', () => {
   it('serves every nftCardImg from another origin than the API', () => {
     expect(new URL(sandbox.staticUrl).origin).not.toBe(new URL(sandbox.baseUrl).origin)
-    expect(guarantees().every((g) => g.nftCardImg.startsWith(`${sandbox.staticUrl}/cards/`))).toBe(true)
+    expect(guarantees().every((g) => g.nftCardImg.startsWith(`${sandbox.staticUrl}/cards/`))).toBe(
+      true,
+    )
   })
 
   it('serves real PNGs that an independent decoder reads, deterministically', async () => {
@@ -97,7 +99,9 @@ describe('wallet pages (operations 4 and 5)', () => {
   it('sync checks the token and names the guarantee; Cancel shows a page that returns with result=cancel', async () => {
     const g = member()
     const token = sandbox.tokenFor(g.idx)
-    const page = await fetch(syncUrl(target(), sandbox.apiKey, g.refUserId!, g.idx, token, REDIRECT))
+    const page = await fetch(
+      syncUrl(target(), sandbox.apiKey, g.refUserId!, g.idx, token, REDIRECT),
+    )
     expect(page.status).toBe(200)
     const html = await page.text()
     expect(html).toContain(g.refUserId)
@@ -106,7 +110,9 @@ describe('wallet pages (operations 4 and 5)', () => {
 
     const completeUrl = `${syncUrl(target(), sandbox.apiKey, g.refUserId!, g.idx, token, REDIRECT).replace('?', '/complete?')}`
     const done = await fetch(completeUrl, { redirect: 'manual' })
-    expect(new URL(done.headers.get('location')!).searchParams.get('guaranteeIdx')).toBe(String(g.idx))
+    expect(new URL(done.headers.get('location')!).searchParams.get('guaranteeIdx')).toBe(
+      String(g.idx),
+    )
 
     const cancelUrl = completeUrl.replace('/complete?', '/cancel?')
     const cancelled = await (await fetch(cancelUrl)).text()
@@ -118,9 +124,29 @@ describe('wallet pages (operations 4 and 5)', () => {
     const token = sandbox.tokenFor(g.idx)
     const cases: [string, number][] = [
       [syncUrl(target(), sandbox.apiKey, g.refUserId!, g.idx, 'gt_wrong', REDIRECT), 400],
-      [syncUrl(target(), sandbox.apiKey, g.refUserId!, g.idx, sandbox.tokenFor(g.idx + 1), REDIRECT), 400],
+      [
+        syncUrl(
+          target(),
+          sandbox.apiKey,
+          g.refUserId!,
+          g.idx,
+          sandbox.tokenFor(g.idx + 1),
+          REDIRECT,
+        ),
+        400,
+      ],
       [syncUrl(target(), 'sbx_key_wrong', g.refUserId!, g.idx, token, REDIRECT), 401],
-      [syncUrl({ ...target(), partnerId: 'other' }, sandbox.apiKey, g.refUserId!, g.idx, token, REDIRECT), 401],
+      [
+        syncUrl(
+          { ...target(), partnerId: 'other' },
+          sandbox.apiKey,
+          g.refUserId!,
+          g.idx,
+          token,
+          REDIRECT,
+        ),
+        401,
+      ],
       [syncUrl(target(), sandbox.apiKey, g.refUserId!, 99_999, token, REDIRECT), 404],
       [syncUrl(target(), sandbox.apiKey, `${g.refUserId!}x`, g.idx, token, REDIRECT), 400],
       [syncUrl(target(), sandbox.apiKey, g.refUserId!, g.idx, token, 'javascript:alert(1)'), 400],
@@ -141,12 +167,21 @@ describe('wallet pages (operations 4 and 5)', () => {
     expect(html).not.toContain('<img src=x')
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;/../?#')
     expect(() => preSyncUrl(target(), sandbox.apiKey, '..', REDIRECT)).toThrow(AppError)
-    expect(new URL(syncUrl(target(), 'k', 'm', 5, 't&x=1', 'https://a.example/?q=1')).searchParams.get('token')).toBe('t&x=1')
+    expect(
+      new URL(syncUrl(target(), 'k', 'm', 5, 't&x=1', 'https://a.example/?q=1')).searchParams.get(
+        'token',
+      ),
+    ).toBe('t&x=1')
   })
 
   it('the index page lists the demo credentials and guarantee tokens', async () => {
     const html = await (await fetch(`${sandbox.baseUrl}/`)).text()
-    for (const text of [sandbox.partnerId, sandbox.apiKey, sandbox.apiSecret, sandbox.tokenFor(400)]) {
+    for (const text of [
+      sandbox.partnerId,
+      sandbox.apiKey,
+      sandbox.apiSecret,
+      sandbox.tokenFor(400),
+    ]) {
       expect(html).toContain(text)
     }
   })
