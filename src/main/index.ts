@@ -3,8 +3,10 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
 import type { AppOrigin } from '../core/security/policy'
+import { KeytarStore } from '../core/vault/keytar-store'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
+import { openElectronStoreFile } from './settings-file'
 import { createMainWindow } from './window'
 
 /**
@@ -49,6 +51,8 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       host: 'electron',
       version: app.getVersion(),
+      keychain: new KeytarStore(),
+      openSettings: openElectronStoreFile,
     })
     registerIpc(ipcMain, core.router, origin)
     openWindow(core)

@@ -4,10 +4,21 @@
  * `contract.ts` proves at compile time that it lists exactly the channels
  * that have schemas and result types.
  */
-export const CHANNEL_NAMES = ['app.info', 'brands.search', 'brands.refresh'] as const
+export const CHANNEL_NAMES = [
+  'app.info',
+  'brands.search',
+  'brands.refresh',
+  'profiles.list',
+  'profiles.save',
+  'profiles.setSecret',
+  'profiles.remove',
+  'profiles.select',
+  'profiles.test',
+  'settings.get',
+] as const
 
 /** Events main sends to the renderer. */
-export const EVENT_NAMES = ['data.changed'] as const
+export const EVENT_NAMES = ['data.changed', 'profiles.changed'] as const
 
 /** An invoke channel name (`domain.action`). */
 export type ChannelName = (typeof CHANNEL_NAMES)[number]

@@ -2,6 +2,14 @@ import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import type { AppInfo, BrandSearchResult } from './domain'
 import type { Result } from './errors'
+import type {
+  ConnectionTestResult,
+  CredentialStatus,
+  ProfileList,
+  ProfileView,
+  SettingsView,
+} from './profiles'
+import { profileIdSchema, profileInputSchema, secretInputSchema } from './profile-schemas'
 
 /**
  * The IPC contract, declared once. Each channel has an argument schema (its
@@ -17,6 +25,23 @@ export const argSchemas = {
   }),
   /** Fetch the brand list from the service again. */
   'brands.refresh': z.strictObject({}),
+  /** Every profile with its credential status (never a secret) and the active one. */
+  'profiles.list': z.strictObject({}),
+  /** Adds a profile (no `id`) or edits one; answers the saved profile. */
+  'profiles.save': profileInputSchema,
+  /** Stores or replaces a profile's API key and/or secret; answers only whether one is stored. */
+  'profiles.setSecret': secretInputSchema,
+  /** Removes a profile and its keychain entry; its cached data only when `deleteCache` (after the user confirmed). */
+  'profiles.remove': z.strictObject({
+    id: profileIdSchema,
+    deleteCache: z.boolean().default(false),
+  }),
+  /** Makes a profile the active one (remembered for the next start). */
+  'profiles.select': z.strictObject({ id: profileIdSchema }),
+  /** Calls the brand list with the profile's credentials and says what happened. */
+  'profiles.test': z.strictObject({ id: profileIdSchema }),
+  /** Settings notices (e.g. a damaged file was reset) and where the file is. */
+  'settings.get': z.strictObject({}),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -24,12 +49,21 @@ export interface ChannelResults {
   'app.info': AppInfo
   'brands.search': BrandSearchResult
   'brands.refresh': BrandSearchResult
+  'profiles.list': ProfileList
+  'profiles.save': ProfileView
+  'profiles.setSecret': CredentialStatus
+  'profiles.remove': ProfileList
+  'profiles.select': ProfileList
+  'profiles.test': ConnectionTestResult
+  'settings.get': SettingsView
 }
 
 /** Payload of each event. */
 export interface EventPayloads {
   /** A resource's local data changed; views showing it reload. */
   'data.changed': { readonly resource: 'brands' }
+  /** The profile list or the active profile changed; views reload. */
+  'profiles.changed': { readonly activeId: string }
 }
 
 /** What the caller passes (defaults may be left out). */
