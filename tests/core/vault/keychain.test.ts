@@ -59,41 +59,44 @@ describe('vault on the real OS keychain', () => {
   })
 })
 
-describe.runIf(process.platform === 'linux')('vault without a usable keychain (real keytar)', () => {
-  it('row 20: no D-Bus session → keychain_unavailable naming GNOME Keyring/KWallet; session-only works', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env }
-    delete env['DBUS_SESSION_BUS_ADDRESS']
-    delete env['DISPLAY']
-    // libdbus also looks for $XDG_RUNTIME_DIR/bus; point it at an empty folder.
-    env['XDG_RUNTIME_DIR'] = mkdtempSync(join(tmpdir(), 'no-bus-'))
-    const out = await runChild(env)
-    expect(out['setError'].code).toBe('keychain_unavailable')
-    expect(out['setError'].message).toMatch(/GNOME Keyring or KWallet/)
-    expect(out['status'].state).toBe('unavailable')
-    expect(out['session']).toEqual({ state: 'session', keyLast4: '6789' })
-    expect(out['sessionRead']).toBe(true)
-  })
+describe.runIf(process.platform === 'linux')(
+  'vault without a usable keychain (real keytar)',
+  () => {
+    it('row 20: no D-Bus session → keychain_unavailable naming GNOME Keyring/KWallet; session-only works', async () => {
+      const env: NodeJS.ProcessEnv = { ...process.env }
+      delete env['DBUS_SESSION_BUS_ADDRESS']
+      delete env['DISPLAY']
+      // libdbus also looks for $XDG_RUNTIME_DIR/bus; point it at an empty folder.
+      env['XDG_RUNTIME_DIR'] = mkdtempSync(join(tmpdir(), 'no-bus-'))
+      const out = await runChild(env)
+      expect(out['setError'].code).toBe('keychain_unavailable')
+      expect(out['setError'].message).toMatch(/GNOME Keyring or KWallet/)
+      expect(out['status'].state).toBe('unavailable')
+      expect(out['session']).toEqual({ state: 'session', keyLast4: '6789' })
+      expect(out['sessionRead']).toBe(true)
+    })
 
-  it('row 19: a locked GNOME keyring → keychain_locked asking to unlock; session-only works', async () => {
-    // A private keyring of its own (so the other tests' keyring stays unlocked), locked over D-Bus.
-    const lock = [
-      'gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets',
-      "--method org.freedesktop.Secret.Service.Lock \"['/org/freedesktop/secrets/collection/login']\" >/dev/null",
-      '&& exec "$@"',
-    ].join(' ')
-    const out = await runChild(process.env, [
-      resolve(root, 'scripts/with-keyring.sh'),
-      'bash',
-      '-c',
-      lock,
-      'lock',
-    ])
-    expect(out['setError'].code).toBe('keychain_locked')
-    expect(out['setError'].message).toMatch(/Unlock your keyring/)
-    // libsecret answers a read from a locked collection with "nothing stored" rather than an
-    // error (it cannot show the unlock prompt here), so the status is `missing`; the write is
-    // what reports the lock.
-    expect(out['status'].state).toBe('missing')
-    expect(out['session'].state).toBe('session')
-  })
-})
+    it('row 19: a locked GNOME keyring → keychain_locked asking to unlock; session-only works', async () => {
+      // A private keyring of its own (so the other tests' keyring stays unlocked), locked over D-Bus.
+      const lock = [
+        'gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets',
+        '--method org.freedesktop.Secret.Service.Lock "[\'/org/freedesktop/secrets/collection/login\']" >/dev/null',
+        '&& exec "$@"',
+      ].join(' ')
+      const out = await runChild(process.env, [
+        resolve(root, 'scripts/with-keyring.sh'),
+        'bash',
+        '-c',
+        lock,
+        'lock',
+      ])
+      expect(out['setError'].code).toBe('keychain_locked')
+      expect(out['setError'].message).toMatch(/Unlock your keyring/)
+      // libsecret answers a read from a locked collection with "nothing stored" rather than an
+      // error (it cannot show the unlock prompt here), so the status is `missing`; the write is
+      // what reports the lock.
+      expect(out['status'].state).toBe('missing')
+      expect(out['session'].state).toBe('session')
+    })
+  },
+)

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import {
-  classifyKeychainError,
-  toKeychainError,
-} from '../../../src/core/vault/keychain-errors'
+import { classifyKeychainError, toKeychainError } from '../../../src/core/vault/keychain-errors'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import { MAX_ENTRY_BYTES, Vault } from '../../../src/core/vault/vault'
@@ -137,7 +134,9 @@ describe('vault', () => {
     const { vault, logs } = quietVault(broken)
     expect(await vault.status('p-1')).toEqual({ state: 'missing' })
     expect(deleted).toEqual(['profile:p-1'])
-    expect(logs.join('\n')).toMatch(/fake entry of profile p-1 could not be decrypted \(platform linux\)/)
+    expect(logs.join('\n')).toMatch(
+      /fake entry of profile p-1 could not be decrypted \(platform linux\)/,
+    )
   })
 
   it('row 22: an entry that is not ours (garbled) counts as no credentials and is deleted', async () => {
