@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
+import type { ChannelName } from '../../../src/shared/channels'
+import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
 
 /** A booted core on a temp data folder (or the given one), with a small embedded sandbox. */
 export async function bootForTest(options: {
@@ -28,12 +30,12 @@ export async function bootForTest(options: {
 }
 
 /** Calls a channel and returns its value, failing the test with the error otherwise. */
-export async function call<T = any>(
+export async function call<C extends ChannelName>(
   core: BootedCore,
-  channel: string,
-  args: unknown = {},
-): Promise<T> {
+  channel: C,
+  args: ChannelArgs<C> | Record<string, unknown> = {},
+): Promise<ChannelResult<C>> {
   const result = await core.router.dispatch(channel, args)
   if (!result.ok) throw new Error(`${channel} failed: ${result.error.code} ${result.error.message}`)
-  return result.value as T
+  return result.value as ChannelResult<C>
 }

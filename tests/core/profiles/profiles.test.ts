@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { BootedCore } from '../../../src/core/boot'
 import { cacheFilesOf } from '../../../src/core/profiles/profile-service'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
-import type { ProfileList, ProfileView } from '../../../src/shared/profiles'
+import type { ConnectionTestResult, ProfileView } from '../../../src/shared/profiles'
+import type { AddressInfo } from 'node:net'
 import { bootForTest, call } from '../helpers/core'
 import { keychainForTests } from '../helpers/keychain'
 
@@ -47,7 +48,7 @@ function secondProfile(overrides: Record<string, unknown> = {}): Record<string, 
 }
 
 async function addSecond(core: BootedCore, withSecret = true): Promise<ProfileView> {
-  const saved = await call<ProfileView>(core, 'profiles.save', secondProfile())
+  const saved = await call(core, 'profiles.save', secondProfile())
   if (withSecret) {
     await call(core, 'profiles.setSecret', {
       id: saved.id,
@@ -61,7 +62,7 @@ async function addSecond(core: BootedCore, withSecret = true): Promise<ProfileVi
 describe('profiles', () => {
   it('first run: only the Sandbox profile, active, labelled as demo with built-in credentials', async () => {
     const core = await boot()
-    const list = await call<ProfileList>(core, 'profiles.list')
+    const list = await call(core, 'profiles.list')
     expect(list.activeId).toBe('sandbox')
     expect(list.profiles).toHaveLength(1)
     expect(list.profiles[0]).toMatchObject({
@@ -78,7 +79,7 @@ describe('profiles', () => {
     const core = await boot()
     const saved = await addSecond(core)
     expect(saved.timeZone).toBe('Asia/Seoul')
-    const list = await call<ProfileList>(core, 'profiles.list')
+    const list = await call(core, 'profiles.list')
     const view = list.profiles.find((profile) => profile.id === saved.id)
     expect(view?.credentials).toEqual({ state: 'keychain', keyLast4: second.apiKey.slice(-4) })
     expect(await kc.keychain.get(kc.service, `profile:${saved.id}`)).toContain(second.apiSecret)
@@ -149,7 +150,7 @@ describe('profiles', () => {
     }
     await call(core, 'profiles.select', { id: removed.id })
 
-    const list = await call<ProfileList>(core, 'profiles.remove', {
+    const list = await call(core, 'profiles.remove', {
       id: removed.id,
       deleteCache: true,
     })
@@ -166,7 +167,7 @@ describe('profiles', () => {
 })
 
 describe('test connection says what happened', () => {
-  async function outcome(core: BootedCore, id: string): Promise<any> {
+  async function outcome(core: BootedCore, id: string): Promise<ConnectionTestResult> {
     return call(core, 'profiles.test', { id })
   }
 
@@ -191,11 +192,7 @@ describe('test connection says what happened', () => {
 
   it('wrong partner → wrong_partner (403)', async () => {
     const core = await boot()
-    const saved = await call<ProfileView>(
-      core,
-      'profiles.save',
-      secondProfile({ partnerId: 'demo-shop-9999' }),
-    )
+    const saved = await call(core, 'profiles.save', secondProfile({ partnerId: 'demo-shop-9999' }))
     await call(core, 'profiles.setSecret', {
       id: saved.id,
       apiKey: second.apiKey,
@@ -208,10 +205,10 @@ describe('test connection says what happened', () => {
     const core = await boot()
     const server = createServer()
     const port = await new Promise<number>((done) =>
-      server.listen(0, '127.0.0.1', () => done((server.address() as any).port)),
+      server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)),
     )
     await new Promise((done) => server.close(done))
-    const saved = await call<ProfileView>(
+    const saved = await call(
       core,
       'profiles.save',
       secondProfile({ baseUrl: `http://127.0.0.1:${port}` }),

@@ -15,11 +15,18 @@ const KEY = 'real_key_0123456789abWXYZ'
 const SECRET = 'real_secret_0123456789abcdef'
 
 /** Runs the child fixture with `env`, optionally wrapped in a command (e.g. a private keyring). */
-async function runChild(env: NodeJS.ProcessEnv, wrap: string[] = []): Promise<Record<string, any>> {
+interface ChildOut {
+  setError: { code: string; message: string }
+  status: { state: string }
+  session: { state: string; keyLast4?: string }
+  sessionRead: boolean
+}
+
+async function runChild(env: NodeJS.ProcessEnv, wrap: string[] = []): Promise<ChildOut> {
   const command = [...wrap, process.execPath, '--import', 'tsx', child, testServiceName()]
   const { stdout } = await run(command[0]!, command.slice(1), { cwd: root, env, timeout: 60_000 })
   const line = stdout.trim().split('\n').pop() ?? ''
-  return JSON.parse(line) as Record<string, any>
+  return JSON.parse(line) as ChildOut
 }
 
 describe('vault on the real OS keychain', () => {

@@ -63,7 +63,7 @@ describe('secrets never leave main', () => {
       const eventReader = events.body!.pipeThrough(new TextDecoderStream()).getReader()
 
       /** One call through the web host (what the browser sees) and its raw answer text. */
-      const web = async (channel: string, args: unknown): Promise<any> => {
+      const web = async (channel: string, args: unknown): Promise<{ value?: { id?: string } }> => {
         const response = await fetch(`http://127.0.0.1:${host.port}/ipc/${channel}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-app-token': host.token },
@@ -71,10 +71,10 @@ describe('secrets never leave main', () => {
         })
         const text = await response.text()
         answers.push(text)
-        return JSON.parse(text)
+        return JSON.parse(text) as { value?: { id?: string } }
       }
       /** The same router as Electron's IPC uses, answer kept as structured-clone-able JSON. */
-      const ipc = async (channel: string, args: unknown): Promise<any> => {
+      const ipc = async (channel: string, args: unknown): Promise<unknown> => {
         const result = await core.router.dispatch(channel, args)
         answers.push(JSON.stringify(result))
         return result
@@ -88,7 +88,7 @@ describe('secrets never leave main', () => {
         partnerId: second.partnerId,
         redirectUri: 'https://shop.example.com/done',
       })
-      const id = saved.value.id as string
+      const id = saved.value?.id ?? ''
       await web('profiles.setSecret', { id, apiKey: second.apiKey, apiSecret: second.apiSecret })
       await web('profiles.test', { id })
       await web('profiles.select', { id })
