@@ -18,6 +18,7 @@ export interface BootOptions {
   /** electron-store in the shell, conf in the web host and tests. */
   readonly openSettings: OpenSettingsFile
   readonly keychainService?: string
+  readonly keychainTimeoutMs?: number
   readonly log?: (message: string) => void
   readonly sandbox?: SandboxOptions
 }
@@ -43,6 +44,9 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
     keychain: options.keychain,
     openSettings: options.openSettings,
     ...(options.keychainService === undefined ? {} : { keychainService: options.keychainService }),
+    ...(options.keychainTimeoutMs === undefined
+      ? {}
+      : { keychainTimeoutMs: options.keychainTimeoutMs }),
     ...(options.log === undefined ? {} : { log: options.log }),
     sandbox: {
       name: 'Sandbox',

@@ -86,10 +86,11 @@ export class ProfileService {
   /** Every profile (Sandbox first) with whether credentials are stored; never a secret. */
   async list(): Promise<ProfileList> {
     const stored = this.#o.settings.get().profiles
-    const views: ProfileView[] = [this.#sandboxView()]
-    for (const profile of stored) {
-      views.push(viewOf(profile, await this.#o.vault.status(profile.id)))
-    }
+    const statuses = await Promise.all(stored.map((profile) => this.#o.vault.status(profile.id)))
+    const views: ProfileView[] = [
+      this.#sandboxView(),
+      ...stored.map((profile, index) => viewOf(profile, statuses[index] ?? { state: 'missing' })),
+    ]
     return { profiles: views, activeId: this.activeId }
   }
 

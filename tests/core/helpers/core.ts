@@ -12,6 +12,7 @@ export async function bootForTest(options: {
   keychain: SecureStore
   keychainService: string
   dataDir?: string
+  keychainTimeoutMs?: number
   log?: (line: string) => void
 }): Promise<BootedCore & { dataDir: string }> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'core-'))
@@ -22,6 +23,9 @@ export async function bootForTest(options: {
     version: '0.0.0-test',
     keychain: options.keychain,
     keychainService: options.keychainService,
+    ...(options.keychainTimeoutMs === undefined
+      ? {}
+      : { keychainTimeoutMs: options.keychainTimeoutMs }),
     openSettings: openConfFile,
     log: options.log ?? (() => undefined),
     sandbox: { size: 50 },

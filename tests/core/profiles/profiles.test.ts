@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +8,7 @@ import { cacheFilesOf } from '../../../src/core/profiles/profile-service'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { ConnectionTestResult, ProfileView } from '../../../src/shared/profiles'
 import type { AddressInfo } from 'node:net'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { bootForTest, call } from '../helpers/core'
 import { keychainForTests } from '../helpers/keychain'
 
@@ -228,5 +230,39 @@ describe('test connection says what happened', () => {
     const core = await boot()
     const saved = await addSecond(core, false)
     expect((await outcome(core, saved.id)).outcome).toBe('no_credentials')
+  })
+})
+
+describe('the app starts whatever state settings and keychain are in', () => {
+  it('a damaged settings file: the app starts on the Sandbox and tells the user where the old file is', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'core-'))
+    writeFileSync(join(dataDir, 'settings.json'), '\u0000\u0001 not json')
+    const core = await boot(dataDir)
+    const settings = await call(core, 'settings.get')
+    expect(settings.notices).toHaveLength(1)
+    expect(settings.notices[0]?.kind).toBe('settings_reset')
+    expect(existsSync(join(dataDir, settings.notices[0]!.keptAs))).toBe(true)
+    expect((await call(core, 'brands.refresh')).total).toBeGreaterThan(0)
+  })
+
+  it('row 19: a keychain stuck on an unlock prompt: the list still answers and says it is locked', async () => {
+    // A keychain that never answers: only a fake can hold an unlock prompt open.
+    const hanging = new MemoryStore()
+    hanging.get = () => new Promise<never>(() => undefined)
+    const core = await bootForTest({
+      keychain: hanging,
+      keychainService: 'test',
+      keychainTimeoutMs: 20,
+    })
+    cores.push(core)
+    const saved = await call(core, 'profiles.save', secondProfile())
+    const list = await call(core, 'profiles.list')
+    const view = list.profiles.find((profile) => profile.id === saved.id)
+    expect(view?.credentials.state).toBe('locked')
+    expect(view?.credentials.error?.message).toMatch(/Unlock your keyring/)
+    await call(core, 'profiles.select', { id: saved.id })
+    const answer = await core.router.dispatch('brands.refresh', {})
+    expect(!answer.ok && answer.error.code).toBe('keychain_locked')
+    expect((await call(core, 'profiles.test', { id: saved.id })).outcome).toBe('keychain')
   })
 })
