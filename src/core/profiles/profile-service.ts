@@ -125,6 +125,8 @@ export class ProfileService {
   /** Stores or replaces a profile's key and/or secret; answers only the status. */
   async setSecret(input: SecretInput): Promise<CredentialStatus> {
     this.#storedOrThrow(input.id)
+    // Registered before anything can fail, so no later message can echo them.
+    this.#o.onSecret?.({ apiKey: input.apiKey ?? '', apiSecret: input.apiSecret ?? '' })
     const status = await this.#o.vault.set(
       input.id,
       { apiKey: input.apiKey, apiSecret: input.apiSecret },
