@@ -1,28 +1,27 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AppInfo, ProfileSummary } from '../shared/domain'
-import { PartnerClient, type CredentialSource } from './api/client'
+import type { AppInfo } from '../shared/domain'
+import { PartnerClient } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { Checkpointer } from './store/checkpointer'
-import { openStore, storeFileFor, type StoreNotice } from './store/database'
+import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
 import { queryGuarantees, queryInspections } from './store/queries'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
+import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
+import { SettingsService } from './settings/settings'
+import type { OpenSettingsFile } from './settings/settings-file'
+import type { SecureStore } from './vault/secure-store'
+import { Vault } from './vault/vault'
 
-/** The profile the app works on, with the way to get its credentials (held in main only). */
-export interface ActiveProfile {
-  readonly summary: ProfileSummary
-  readonly credentials: CredentialSource
-  /** Origins card images may come from (the spec's `{static_url}`); https, or the sandbox's loopback. */
-  readonly imageOrigins?: readonly string[]
-}
+export type { ActiveProfile } from './profiles/profile-service'
 
 /** The injected parts core is built from; tests pass real ones where they can. */
 export interface CoreDeps {
@@ -32,8 +31,18 @@ export interface CoreDeps {
   readonly dataDir: string
   readonly host: AppInfo['host']
   readonly version: string
-  readonly profile: ActiveProfile
+  /** The OS keychain (keytar in both hosts). */
+  readonly keychain: SecureStore
+  /** The settings engine: electron-store in the shell, conf in tests and the web host. */
+  readonly openSettings: OpenSettingsFile
+  /** The built-in Sandbox profile (the embedded sandbox and its demo credentials). */
+  readonly sandbox: BuiltinProfile
+  /** Keychain service name; tests use their own so they never touch the app's entries. */
+  readonly keychainService?: string
+  readonly keychainTimeoutMs?: number
   readonly now?: () => Date
+  /** Secret-free log lines; `console.warn` when absent. */
+  readonly log?: (message: string) => void
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
 }
@@ -43,11 +52,22 @@ export interface Core {
   readonly router: Router
   readonly events: EventBus
   readonly redactor: Redactor
+  readonly profiles: ProfileService
   /** Card images for the `card:` protocol and the web host's `/card/` route. */
   readonly images: ImageCache
+  /** The sync engine of the active profile (a new one after a switch). */
   readonly sync: SyncEngine
-  /** Set when the cache file was unreadable and had to be rebuilt at start. */
+  /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
+  close(): Promise<void>
+}
+
+/** What depends on the active profile: its client, cache file, sync engine and brand list. */
+interface ProfileScope {
+  readonly profile: ActiveProfile
+  readonly store: OpenedStore
+  readonly sync: SyncEngine
+  readonly brands: BrandService
   close(): Promise<void>
 }
 
@@ -55,45 +75,91 @@ export interface Core {
 export function createCore(deps: CoreDeps): Core {
   mkdirSync(deps.dataDir, { recursive: true })
   const now = deps.now ?? (() => new Date())
+  const log = deps.log ?? ((message: string) => console.warn(message))
   const events = new EventBus()
   const redactor = new Redactor()
-  const credentials: CredentialSource = async () => {
-    const found = await deps.profile.credentials()
+  const settings = SettingsService.open({
+    dataDir: deps.dataDir,
+    open: deps.openSettings,
+    now,
+    log,
+  })
+  const vault = new Vault({
+    keychain: deps.keychain,
+    ...(deps.keychainService === undefined ? {} : { service: deps.keychainService }),
+    ...(deps.keychainTimeoutMs === undefined ? {} : { timeoutMs: deps.keychainTimeoutMs }),
+    log: (message) => log(redactor.redact(message)),
+  })
+
+  /** Opens everything that belongs to one profile; one cache database per profile (FAULTS 23, 29). */
+  const buildScope = (profile: ActiveProfile): ProfileScope => {
+    const client = new PartnerClient({
+      fetch: deps.fetch,
+      target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
+      credentials: profile.credentials,
+    })
+    const storeFile = storeFileFor(deps.dataDir, profile.summary.id)
+    const store = openStore(storeFile, { now, autoCheckpoint: false })
+    const checkpointer = new Checkpointer(storeFile)
+    const db = () => store.db
+    const sync = new SyncEngine({
+      db,
+      source: clientSyncSource(client),
+      events,
+      now,
+      afterPage: () => checkpointer.request(),
+    })
+    return {
+      profile,
+      store,
+      sync,
+      brands: new BrandService(db, sync),
+      async close() {
+        sync.cancel()
+        await sync.idle()
+        await checkpointer.close()
+        store.db.close()
+      },
+    }
+  }
+
+  const redactSecrets = (found: { apiKey: string; apiSecret: string }): void => {
     redactor.add(found.apiKey)
     redactor.add(found.apiSecret)
-    return found
   }
-  const client = new PartnerClient({
+  redactSecrets(deps.sandbox.credentials)
+
+  let scope: ProfileScope
+  const profiles = new ProfileService({
+    settings,
+    vault,
+    sandbox: deps.sandbox,
     fetch: deps.fetch,
-    target: { baseUrl: deps.profile.summary.baseUrl, partnerId: deps.profile.summary.partnerId },
-    credentials,
+    dataDir: deps.dataDir,
+    onSecret: redactSecrets,
+    onActiveChange: async (active) => {
+      const previous = scope
+      await previous.close()
+      scope = buildScope(active)
+    },
+    onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
-  // One cache database per profile (FAULTS 23, 29: a bad file is moved aside and rebuilt).
-  const storeFile = storeFileFor(deps.dataDir, deps.profile.summary.id)
-  const store = openStore(storeFile, { now, autoCheckpoint: false })
-  const checkpointer = new Checkpointer(storeFile)
-  const db = () => store.db
-  const sync = new SyncEngine({
-    db,
-    source: clientSyncSource(client),
-    events,
-    now,
-    afterPage: () => checkpointer.request(),
-  })
-  const brands = new BrandService(db, sync)
+  scope = buildScope(profiles.active())
+
+  // Card images come only from the active profile's image host (FAULTS 32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
     fetch: deps.fetch,
-    policy: () => createImageHostPolicy(deps.profile.imageOrigins ?? []),
+    policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
   })
-  const withNotice = <T extends object>(status: T) =>
-    store.notice
-      ? {
-          ...status,
-          notice: { code: store.notice.code, message: store.notice.message, at: store.notice.at },
-        }
+
+  const withNotice = <T extends object>(status: T) => {
+    const notice = scope.store.notice
+    return notice
+      ? { ...status, notice: { code: notice.code, message: notice.message, at: notice.at } }
       : status
+  }
 
   const router = createRouter(
     {
@@ -101,48 +167,57 @@ export function createCore(deps: CoreDeps): Core {
         name: APP_NAME,
         version: deps.version,
         host: deps.host,
-        profile: deps.profile.summary,
+        profile: scope.profile.summary,
       }),
-      'brands.search': ({ query }) => brands.search(query),
-      'brands.refresh': () => brands.refresh(),
-      'sync.start': ({ resources, mode }) => withNotice(sync.start(resources, mode)),
-      'sync.cancel': () => withNotice(sync.cancel()),
-      'sync.status': () => withNotice(sync.status()),
+      'brands.search': ({ query }) => scope.brands.search(query),
+      'brands.refresh': () => scope.brands.refresh(),
+      'sync.start': ({ resources, mode }) => withNotice(scope.sync.start(resources, mode)),
+      'sync.cancel': () => withNotice(scope.sync.cancel()),
+      'sync.status': () => withNotice(scope.sync.status()),
       'inspections.query': (query) => {
-        sync.ensureSlice('inspections', {
+        scope.sync.ensureSlice('inspections', {
           ...(query.member ? { refUserId: query.member } : {}),
           ...(typeof query.status === 'string' ? { status: query.status } : {}),
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return queryInspections(store.db, query)
+        return queryInspections(scope.store.db, query)
       },
       'guarantees.query': (query) => {
-        sync.ensureSlice('guarantees', {
+        scope.sync.ensureSlice('guarantees', {
           ...(query.member ? { refUserId: query.member } : {}),
           ...(query.state ? { nftStatus: query.state } : {}),
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return queryGuarantees(store.db, query)
+        return queryGuarantees(scope.store.db, query)
       },
+      'profiles.list': () => profiles.list(),
+      'profiles.save': (input) => profiles.save(input),
+      'profiles.setSecret': (input) => profiles.setSecret(input),
+      'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
+      'profiles.select': ({ id }) => profiles.select(id),
+      'profiles.test': ({ id }) => profiles.test(id),
+      'settings.get': () => ({ notices: settings.notices, path: settings.path }),
     },
-    { redact: (text) => redactor.redact(text) },
+    { redact: (text) => redactor.redact(text), log },
   )
 
   return {
     router,
     events,
     redactor,
+    profiles,
     images,
-    sync,
-    storeNotice: store.notice,
+    get sync() {
+      return scope.sync
+    },
+    get storeNotice() {
+      return scope.store.notice
+    },
     async close() {
-      sync.cancel()
-      await sync.idle()
       images.close()
-      await checkpointer.close()
-      store.db.close()
+      await scope.close()
     },
   }
 }

@@ -2,9 +2,10 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { FetchLike } from './api/http'
 import { createCore, type Core } from './app'
 import type { AppInfo } from '../shared/domain'
+import type { OpenSettingsFile } from './settings/settings-file'
+import type { SecureStore } from './vault/secure-store'
 
-/** The id of the built-in demo profile. */
-export const SANDBOX_PROFILE_ID = 'sandbox'
+export { SANDBOX_PROFILE_ID } from '../shared/profiles'
 
 /** Options of {@link bootWithEmbeddedSandbox}. */
 export interface BootOptions {
@@ -12,18 +13,26 @@ export interface BootOptions {
   readonly dataDir: string
   readonly host: AppInfo['host']
   readonly version: string
+  /** The OS keychain (keytar in both hosts). */
+  readonly keychain: SecureStore
+  /** electron-store in the shell, conf in the web host and tests. */
+  readonly openSettings: OpenSettingsFile
+  readonly keychainService?: string
+  readonly keychainTimeoutMs?: number
+  readonly log?: (message: string) => void
   readonly sandbox?: SandboxOptions
 }
 
-/** A core running on the built-in "Sandbox" profile, with the sandbox it owns. */
+/** A core with the built-in "Sandbox" profile, with the sandbox it owns. */
 export interface BootedCore extends Core {
   readonly sandbox: Sandbox
 }
 
 /**
  * Starts the embedded sandbox on 127.0.0.1 and a free port, and composes core
- * on the built-in "Sandbox" profile, so a new user sees a working app at once.
- * Both hosts (Electron main and the web host) start the app this way.
+ * with it as the built-in "Sandbox" profile (the default on first run, so a
+ * new user sees a working app at once); the last used profile opens
+ * otherwise. Both hosts (Electron main and the web host) start the app this way.
  */
 export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<BootedCore> {
   const sandbox = await startSandbox({ seed: 1, size: 3000, ...options.sandbox })
@@ -32,17 +41,21 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
     dataDir: options.dataDir,
     host: options.host,
     version: options.version,
-    profile: {
-      summary: {
-        id: SANDBOX_PROFILE_ID,
-        name: 'Sandbox',
-        kind: 'sandbox',
-        baseUrl: sandbox.baseUrl,
-        partnerId: sandbox.partnerId,
-        timeZone: 'Asia/Seoul',
-      },
-      credentials: () => Promise.resolve({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
-      imageOrigins: [sandbox.staticUrl],
+    keychain: options.keychain,
+    openSettings: options.openSettings,
+    ...(options.keychainService === undefined ? {} : { keychainService: options.keychainService }),
+    ...(options.keychainTimeoutMs === undefined
+      ? {}
+      : { keychainTimeoutMs: options.keychainTimeoutMs }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+    sandbox: {
+      name: 'Sandbox',
+      baseUrl: sandbox.baseUrl,
+      staticUrl: sandbox.staticUrl,
+      partnerId: sandbox.partnerId,
+      // The sandbox's wallet-link pages end here (an assumption until the wallet flow exists).
+      redirectUri: new URL('/wallet/done', sandbox.baseUrl).toString(),
+      credentials: { apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
     },
   })
   return {

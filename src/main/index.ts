@@ -4,8 +4,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
 import type { AppOrigin } from '../core/security/policy'
 import { handleCardProtocol, registerCardScheme } from './card-protocol'
+import { KeytarStore } from '../core/vault/keytar-store'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
+import { openElectronStoreFile } from './settings-file'
 import { createMainWindow } from './window'
 
 /**
@@ -52,6 +54,8 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       host: 'electron',
       version: app.getVersion(),
+      keychain: new KeytarStore(),
+      openSettings: openElectronStoreFile,
     })
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)

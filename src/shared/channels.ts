@@ -13,10 +13,17 @@ export const CHANNEL_NAMES = [
   'sync.status',
   'inspections.query',
   'guarantees.query',
+  'profiles.list',
+  'profiles.save',
+  'profiles.setSecret',
+  'profiles.remove',
+  'profiles.select',
+  'profiles.test',
+  'settings.get',
 ] as const
 
 /** Events main sends to the renderer. */
-export const EVENT_NAMES = ['data.changed', 'sync.progress'] as const
+export const EVENT_NAMES = ['data.changed', 'sync.progress', 'profiles.changed'] as const
 
 /** An invoke channel name (`domain.action`). */
 export type ChannelName = (typeof CHANNEL_NAMES)[number]

@@ -12,6 +12,14 @@ import {
 } from './cache'
 import type { AppInfo, BrandSearchResult } from './domain'
 import type { Result } from './errors'
+import type {
+  ConnectionTestResult,
+  CredentialStatus,
+  ProfileList,
+  ProfileView,
+  SettingsView,
+} from './profiles'
+import { profileIdSchema, profileInputSchema, secretInputSchema } from './profile-schemas'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
@@ -58,6 +66,23 @@ export const argSchemas = {
   'inspections.query': z.strictObject(listQuery),
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
   'guarantees.query': z.strictObject({ ...listQuery, state: z.enum(GUARANTEE_STATES).optional() }),
+  /** Every profile with its credential status (never a secret) and the active one. */
+  'profiles.list': z.strictObject({}),
+  /** Adds a profile (no `id`) or edits one; answers the saved profile. */
+  'profiles.save': profileInputSchema,
+  /** Stores or replaces a profile's API key and/or secret; answers only whether one is stored. */
+  'profiles.setSecret': secretInputSchema,
+  /** Removes a profile and its keychain entry; its cached data only when `deleteCache` (after the user confirmed). */
+  'profiles.remove': z.strictObject({
+    id: profileIdSchema,
+    deleteCache: z.boolean().default(false),
+  }),
+  /** Makes a profile the active one (remembered for the next start). */
+  'profiles.select': z.strictObject({ id: profileIdSchema }),
+  /** Calls the brand list with the profile's credentials and says what happened. */
+  'profiles.test': z.strictObject({ id: profileIdSchema }),
+  /** Settings notices (e.g. a damaged file was reset) and where the file is. */
+  'settings.get': z.strictObject({}),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -70,6 +95,13 @@ export interface ChannelResults {
   'sync.status': SyncStatus
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
+  'profiles.list': ProfileList
+  'profiles.save': ProfileView
+  'profiles.setSecret': CredentialStatus
+  'profiles.remove': ProfileList
+  'profiles.select': ProfileList
+  'profiles.test': ConnectionTestResult
+  'settings.get': SettingsView
 }
 
 /** Payload of each event. */
@@ -78,6 +110,8 @@ export interface EventPayloads {
   'data.changed': { readonly resource: SyncResourceName }
   /** Progress of a running sync: records fetched, total, pages, rate, time left. */
   'sync.progress': SyncProgress
+  /** The profile list or the active profile changed; views reload. */
+  'profiles.changed': { readonly activeId: string }
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { bootWithEmbeddedSandbox } from '../core/boot'
 import { defaultUserDataDir } from '../core/paths'
+import { openConfFile } from '../core/settings/conf-file'
+import { KeytarStore } from '../core/vault/keytar-store'
 import { startWebHost } from './server'
 
 /**
@@ -35,6 +37,8 @@ const core = await bootWithEmbeddedSandbox({
   dataDir: resolve(values['data-dir'] ?? defaultUserDataDir()),
   host: 'web',
   version: pkg.version,
+  keychain: new KeytarStore(),
+  openSettings: openConfFile,
   ...(size === undefined ? {} : { sandbox: { size } }),
 })
 const host = await startWebHost({

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { bootWithEmbeddedSandbox } from '../../src/core/boot'
+import { MemoryStore } from '../../src/core/vault/memory-store'
+import { openConfFile } from '../../src/core/settings/conf-file'
 import type { BrandSearchResult } from '../../src/shared/domain'
 
 describe('the app on its embedded sandbox', () => {
@@ -14,6 +16,8 @@ describe('the app on its embedded sandbox', () => {
       dataDir,
       host: 'web',
       version: '0.0.0-test',
+      keychain: new MemoryStore(),
+      openSettings: openConfFile,
     })
     const bootMs = performance.now() - started
     try {

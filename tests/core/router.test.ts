@@ -3,7 +3,9 @@ import { CHANNEL_NAMES } from '../../src/shared/channels'
 import { argSchemas } from '../../src/shared/contract'
 import { createRouter, MAX_ARGS_BYTES, type Handlers } from '../../src/core/router'
 import { AppError } from '../../src/core/app-error'
-import { createCore } from '../../src/core/app'
+import { bootWithEmbeddedSandbox } from '../../src/core/boot'
+import { MemoryStore } from '../../src/core/vault/memory-store'
+import { openConfFile } from '../../src/core/settings/conf-file'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,24 +29,17 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
 }
 
 describe('router', () => {
-  it('has exactly one handler and one schema per channel of the contract', () => {
-    const core = createCore({
+  it('has exactly one handler and one schema per channel of the contract', async () => {
+    const core = await bootWithEmbeddedSandbox({
       fetch: globalThis.fetch,
       dataDir: mkdtempSync(join(tmpdir(), 'ad-router-')),
       host: 'web',
       version: '0.0.0',
-      profile: {
-        summary: {
-          id: 'p',
-          name: 'P',
-          kind: 'sandbox',
-          baseUrl: 'http://127.0.0.1:9',
-          partnerId: 'x',
-          timeZone: 'Asia/Seoul',
-        },
-        credentials: () => Promise.resolve({ apiKey: 'k', apiSecret: 's' }),
-      },
+      keychain: new MemoryStore(),
+      openSettings: openConfFile,
+      sandbox: { size: 10 },
     })
+    await core.close()
     expect([...core.router.channels].sort()).toEqual([...CHANNEL_NAMES].sort())
     expect(Object.keys(argSchemas).sort()).toEqual([...CHANNEL_NAMES].sort())
     expect(new Set(CHANNEL_NAMES).size).toBe(CHANNEL_NAMES.length)

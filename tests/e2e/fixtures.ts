@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../src/core/boot'
 import { startWebHost, type WebHost } from '../../src/web-host/server'
+import { openConfFile } from '../../src/core/settings/conf-file'
+import { MemoryStore } from '../../src/core/vault/memory-store'
 
 /** A running app: the embedded sandbox, the real core, and the web host serving the built renderer. */
 export interface RunningApp {
@@ -24,6 +26,9 @@ export const test = base.extend<object, { app: RunningApp }>({
         dataDir,
         host: 'web',
         version: '0.0.0-e2e',
+        // Session-only credentials: the keychain itself is tested against a real one in tests/core.
+        keychain: new MemoryStore(),
+        openSettings: openConfFile,
         sandbox: { size: 500 },
       })
       const host = await startWebHost({

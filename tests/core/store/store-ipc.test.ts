@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { GuaranteeRow, InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
 import type { BrandSearchResult } from '../../../src/shared/domain'
 import type { Result } from '../../../src/shared/errors'
@@ -21,6 +23,8 @@ async function boot(): Promise<BootedCore> {
     dataDir: temp.dir,
     host: 'web',
     version: 'test',
+    keychain: new MemoryStore(),
+    openSettings: openConfFile,
     sandbox: { size: 300 },
   })
   return core

@@ -4,17 +4,15 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host/server'
-import { createCore, type Core } from '../../../src/core/app'
-import type { Sandbox } from '../../../src/sandbox'
-import { useSandbox } from '../../support/sandbox'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { openConfFile } from '../../../src/core/settings/conf-file'
 
-let sandbox: Sandbox
-let core: Core
+let core: BootedCore
 let host: WebHost
 let root: string
 
 beforeAll(async () => {
-  sandbox = await useSandbox()
   root = mkdtempSync(join(tmpdir(), 'ad-webhost-'))
   const rendererDir = join(root, 'renderer')
   mkdirSync(join(rendererDir, 'assets'), { recursive: true })
@@ -22,29 +20,21 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
   writeFileSync(join(rendererDir, '.env'), 'SECRET=1')
   writeFileSync(join(root, 'package.json'), '{"name":"outside"}')
-  core = createCore({
+  core = await bootWithEmbeddedSandbox({
     fetch: globalThis.fetch,
     dataDir: join(root, 'data'),
     host: 'web',
     version: '0.0.0',
-    profile: {
-      summary: {
-        id: 'sandbox',
-        name: 'Sandbox',
-        kind: 'sandbox',
-        baseUrl: sandbox.baseUrl,
-        partnerId: sandbox.partnerId,
-        timeZone: 'Asia/Seoul',
-      },
-      credentials: () => Promise.resolve({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
-    },
+    keychain: new MemoryStore(),
+    openSettings: openConfFile,
+    sandbox: { size: 50 },
   })
   host = await startWebHost({ router: core.router, events: core.events, rendererDir })
 })
 
 afterAll(async () => {
   await host.close()
-  await sandbox.close()
+  await core.close()
 })
 
 interface Answer {

@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { z } from 'zod'
+import type { ProfileSummary } from '../../shared/domain'
+import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
+import {
+  SANDBOX_PROFILE_ID,
+  type ConnectionTestResult,
+  type CredentialStatus,
+  type ProfileList,
+  type ProfileView,
+} from '../../shared/profiles'
+import { PartnerClient, type CredentialSource, type Credentials } from '../api/client'
+import type { FetchLike } from '../api/http'
+import { AppError } from '../app-error'
+import type { SettingsService, StoredProfile } from '../settings/settings'
+import { lastFour, type Vault } from '../vault/vault'
+import { describeConnectionError } from './connection-test'
+
+/** The profile the app works on, with the way to get its credentials (held in main only). */
+export interface ActiveProfile {
+  readonly summary: ProfileSummary
+  readonly staticUrl: string
+  readonly redirectUri: string
+  readonly credentials: CredentialSource
+}
+
+/** The built-in "Sandbox" profile: the embedded sandbox and its demo credentials. */
+export interface BuiltinProfile {
+  readonly name: string
+  readonly baseUrl: string
+  readonly staticUrl: string
+  readonly partnerId: string
+  readonly redirectUri: string
+  readonly credentials: Credentials
+}
+
+/** Options of {@link ProfileService}. */
+export interface ProfileServiceOptions {
+  readonly settings: SettingsService
+  readonly vault: Vault
+  readonly sandbox: BuiltinProfile
+  readonly fetch: FetchLike
+  /** The data folder; cached data of a profile is `cache/<id>.sqlite` in it. */
+  readonly dataDir: string
+  /** Called after the active profile changed (rebuild what depends on it); awaited. */
+  readonly onActiveChange: (active: ActiveProfile) => Promise<void> | void
+  /** Called after the list or the active profile changed (tell the views). */
+  readonly onListChange?: (activeId: string) => void
+  /** Registers each secret read so that logs and messages can redact it. */
+  readonly onSecret?: (credentials: Credentials) => void
+  readonly testTimeoutMs?: number
+}
+
+/** Arguments of `profiles.save` after parsing. */
+export type ProfileInput = z.output<typeof profileInputSchema>
+/** Arguments of `profiles.setSecret` after parsing. */
+export type SecretInput = z.output<typeof secretInputSchema>
+
+/**
+ * Partner profiles: the built-in Sandbox plus the ones the user adds. Owns
+ * which one is active (remembered in settings, so the last used one opens at
+ * start) and gives the client its target and credentials.
+ */
+export class ProfileService {
+  readonly #o: ProfileServiceOptions
+
+  constructor(options: ProfileServiceOptions) {
+    this.#o = options
+  }
+
+  /** The id of the active profile; falls back to the Sandbox when the stored one is gone. */
+  get activeId(): string {
+    const { activeProfileId, profiles } = this.#o.settings.get()
+    return profiles.some((profile) => profile.id === activeProfileId)
+      ? activeProfileId
+      : SANDBOX_PROFILE_ID
+  }
+
+  /** The active profile with its credential source. */
+  active(): ActiveProfile {
+    return this.#activeOf(this.activeId)
+  }
+
+  /** Every profile (Sandbox first) with whether credentials are stored; never a secret. */
+  async list(): Promise<ProfileList> {
+    const stored = this.#o.settings.get().profiles
+    const statuses = await Promise.all(stored.map((profile) => this.#o.vault.status(profile.id)))
+    const views: ProfileView[] = [
+      this.#sandboxView(),
+      ...stored.map((profile, index) => viewOf(profile, statuses[index] ?? { state: 'missing' })),
+    ]
+    return { profiles: views, activeId: this.activeId }
+  }
+
+  /** Adds (no id) or edits a profile; editing the active one re-targets the client. */
+  async save(input: ProfileInput): Promise<ProfileView> {
+    if (input.id === SANDBOX_PROFILE_ID) {
+      throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be edited.')
+    }
+    const id = input.id ?? `p-${randomBytes(6).toString('hex')}`
+    const profile: StoredProfile = {
+      id,
+      name: input.name,
+      baseUrl: input.baseUrl,
+      staticUrl: input.staticUrl,
+      partnerId: input.partnerId,
+      redirectUri: input.redirectUri,
+      timeZone: input.timeZone,
+    }
+    this.#o.settings.update((draft) => {
+      const index = draft.profiles.findIndex((existing) => existing.id === id)
+      if (input.id !== undefined && index < 0) {
+        throw new AppError('not_found', 'That profile no longer exists.')
+      }
+      if (index < 0) draft.profiles.push(profile)
+      else draft.profiles[index] = profile
+    })
+    if (id === this.activeId) await this.#o.onActiveChange(this.active())
+    this.#o.onListChange?.(this.activeId)
+    return viewOf(profile, await this.#o.vault.status(id))
+  }
+
+  /** Stores or replaces a profile's key and/or secret; answers only the status. */
+  async setSecret(input: SecretInput): Promise<CredentialStatus> {
+    this.#storedOrThrow(input.id)
+    // Registered before anything can fail, so no later message can echo them.
+    this.#o.onSecret?.({ apiKey: input.apiKey ?? '', apiSecret: input.apiSecret ?? '' })
+    const status = await this.#o.vault.set(
+      input.id,
+      { apiKey: input.apiKey, apiSecret: input.apiSecret },
+      { sessionOnly: input.sessionOnly },
+    )
+    if (input.id === this.activeId) await this.#o.onActiveChange(this.active())
+    this.#o.onListChange?.(this.activeId)
+    return status
+  }
+
+  /** Makes a profile active and remembers it for the next start. */
+  async select(id: string): Promise<ProfileList> {
+    if (id !== SANDBOX_PROFILE_ID) this.#storedOrThrow(id)
+    this.#o.settings.update((draft) => {
+      draft.activeProfileId = id
+    })
+    await this.#o.onActiveChange(this.active())
+    this.#o.onListChange?.(this.activeId)
+    return this.list()
+  }
+
+  /**
+   * Removes a profile and its keychain entry; with `deleteCache` (the user
+   * confirmed it) also its cached data. The active profile is switched to the
+   * Sandbox first, so its cache file is closed before it is deleted.
+   */
+  async remove(id: string, deleteCache: boolean): Promise<ProfileList> {
+    if (id === SANDBOX_PROFILE_ID) {
+      throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be removed.')
+    }
+    this.#storedOrThrow(id)
+    await this.#o.vault.delete(id)
+    const wasActive = id === this.activeId
+    this.#o.settings.update((draft) => {
+      draft.profiles = draft.profiles.filter((profile) => profile.id !== id)
+      if (draft.activeProfileId === id) draft.activeProfileId = SANDBOX_PROFILE_ID
+    })
+    if (wasActive) await this.#o.onActiveChange(this.active())
+    if (deleteCache) await deleteCacheFiles(this.#o.dataDir, id)
+    this.#o.onListChange?.(this.activeId)
+    return this.list()
+  }
+
+  /** Calls the brand list with the profile's credentials and says in plain words what happened. */
+  async test(id: string): Promise<ConnectionTestResult> {
+    const profile = id === SANDBOX_PROFILE_ID ? null : this.#storedOrThrow(id)
+    const target = this.#activeOf(profile ? profile.id : SANDBOX_PROFILE_ID)
+    const client = new PartnerClient({
+      fetch: this.#o.fetch,
+      target: { baseUrl: target.summary.baseUrl, partnerId: target.summary.partnerId },
+      credentials: target.credentials,
+      timeoutMs: this.#o.testTimeoutMs ?? 15_000,
+    })
+    try {
+      const { items } = await client.listBrands()
+      return { outcome: 'ok', brandCount: items.length }
+    } catch (error) {
+      return describeConnectionError(error)
+    }
+  }
+
+  #storedOrThrow(id: string): StoredProfile {
+    const found = this.#o.settings.get().profiles.find((profile) => profile.id === id)
+    if (!found) throw new AppError('not_found', 'That profile no longer exists.')
+    return found
+  }
+
+  #activeOf(id: string): ActiveProfile {
+    const stored = this.#o.settings.get().profiles.find((profile) => profile.id === id)
+    if (!stored) {
+      const sandbox = this.#o.sandbox
+      return {
+        summary: sandboxSummary(sandbox),
+        staticUrl: sandbox.staticUrl,
+        redirectUri: sandbox.redirectUri,
+        credentials: () => Promise.resolve(this.#registered(sandbox.credentials)),
+      }
+    }
+    return {
+      summary: summaryOf(stored),
+      staticUrl: stored.staticUrl,
+      redirectUri: stored.redirectUri,
+      credentials: async () => this.#registered(await this.#o.vault.get(stored.id)),
+    }
+  }
+
+  #registered(credentials: Credentials): Credentials {
+    this.#o.onSecret?.(credentials)
+    return credentials
+  }
+
+  #sandboxView(): ProfileView {
+    const sandbox = this.#o.sandbox
+    return {
+      ...sandboxSummary(sandbox),
+      staticUrl: sandbox.staticUrl,
+      redirectUri: sandbox.redirectUri,
+      credentials: { state: 'builtin', keyLast4: lastFour(sandbox.credentials.apiKey) },
+    }
+  }
+}
+
+function sandboxSummary(sandbox: BuiltinProfile): ProfileSummary {
+  return {
+    id: SANDBOX_PROFILE_ID,
+    name: sandbox.name,
+    kind: 'sandbox',
+    baseUrl: sandbox.baseUrl,
+    partnerId: sandbox.partnerId,
+    timeZone: 'Asia/Seoul',
+  }
+}
+
+function summaryOf(profile: StoredProfile): ProfileSummary {
+  return {
+    id: profile.id,
+    name: profile.name,
+    kind: 'partner',
+    baseUrl: profile.baseUrl,
+    partnerId: profile.partnerId,
+    timeZone: profile.timeZone,
+  }
+}
+
+function viewOf(profile: StoredProfile, credentials: CredentialStatus): ProfileView {
+  return {
+    ...summaryOf(profile),
+    staticUrl: profile.staticUrl,
+    redirectUri: profile.redirectUri,
+    credentials,
+  }
+}
+
+/** The cache files of a profile: `<dataDir>/cache/<id>.sqlite` and its WAL and shared-memory files. */
+export function cacheFilesOf(dataDir: string, profileId: string): string[] {
+  const db = join(dataDir, 'cache', `${profileId}.sqlite`)
+  return [db, `${db}-wal`, `${db}-shm`]
+}
+
+async function deleteCacheFiles(dataDir: string, profileId: string): Promise<void> {
+  await Promise.all(cacheFilesOf(dataDir, profileId).map((file) => rm(file, { force: true })))
+}

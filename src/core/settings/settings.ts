@@ -1,0 +1,174 @@
+import { existsSync, renameSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
+import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
+import { DEFAULT_TIME_ZONE, SANDBOX_PROFILE_ID, type SettingsNotice } from '../../shared/profiles'
+import type { OpenSettingsFile, SettingsFile } from './settings-file'
+
+/** The settings layout this build writes. */
+export const SETTINGS_VERSION = 1
+
+/** File name (without `.json`) of the settings in the data folder. */
+export const SETTINGS_NAME = 'settings'
+
+/** A partner profile as stored: no secret fields (they live in the keychain). */
+export const storedProfileSchema = z.object({
+  id: profileIdSchema,
+  name: z.string().min(1).max(80),
+  baseUrl: serviceUrlSchema,
+  staticUrl: serviceUrlSchema,
+  partnerId: z.string().min(1).max(200),
+  redirectUri: z.string().max(2000),
+  timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+})
+
+/** A stored partner profile. */
+export type StoredProfile = z.infer<typeof storedProfileSchema>
+
+/**
+ * The settings document. Unknown keys are dropped on load (`z.object`
+ * strips them), so a secret that somehow got into the file is not carried
+ * on: settings never hold a secret.
+ */
+export const settingsSchema = z.object({
+  schemaVersion: z.literal(SETTINGS_VERSION),
+  /** The profile that opens at start (the last one used). */
+  activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
+  profiles: z.array(storedProfileSchema).default([]),
+})
+
+/** The settings document. */
+export type Settings = z.infer<typeof settingsSchema>
+
+/** One step of the settings layout: turns version `to - 1` into version `to`. */
+export interface SettingsMigration {
+  readonly to: number
+  migrate(doc: Record<string, unknown>): Record<string, unknown>
+}
+
+/**
+ * Numbered migrations, applied in order from the file's `schemaVersion`.
+ * Version 0 is a file without a version (an empty file `conf` created, or
+ * one edited by hand): its known keys are kept and the rest is dropped by
+ * the schema. Add a step here whenever {@link settingsSchema} changes shape.
+ */
+export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
+  {
+    to: 1,
+    migrate: (doc) => ({
+      ...(typeof doc['activeProfileId'] === 'string'
+        ? { activeProfileId: doc['activeProfileId'] }
+        : {}),
+      profiles: Array.isArray(doc['profiles'])
+        ? doc['profiles'].map((profile: unknown) =>
+            profile && typeof profile === 'object'
+              ? { timeZone: DEFAULT_TIME_ZONE, ...profile }
+              : profile,
+          )
+        : [],
+    }),
+  },
+]
+
+/** Raised for a file written by a newer version of the app; core keeps it aside. */
+export class NewerSettingsError extends Error {}
+
+/** Brings a document up to {@link SETTINGS_VERSION} through the numbered steps. */
+export function migrateSettings(
+  doc: Record<string, unknown>,
+  migrations: readonly SettingsMigration[] = SETTINGS_MIGRATIONS,
+  target: number = SETTINGS_VERSION,
+): Record<string, unknown> {
+  const raw = doc['schemaVersion']
+  let version = typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? raw : 0
+  if (version > target) throw new NewerSettingsError(`settings version ${version} > ${target}`)
+  let current = doc
+  while (version < target) {
+    const step = migrations.find((migration) => migration.to === version + 1)
+    if (!step) throw new Error(`no settings migration to version ${version + 1}`)
+    current = { ...step.migrate(current), schemaVersion: step.to }
+    version = step.to
+  }
+  return current
+}
+
+/** Options of {@link openSettings}. */
+export interface OpenSettingsOptions {
+  readonly dataDir: string
+  readonly open: OpenSettingsFile
+  readonly now?: () => Date
+  readonly log?: (message: string) => void
+}
+
+/**
+ * The app's settings: validated, migrated, and always openable. A file that
+ * is not JSON, fails the schema, or comes from a newer app is renamed to
+ * `settings.corrupt-<time>.json` (or `.newer-`) beside it, fresh defaults
+ * are used, and a notice tells the user where the old file is.
+ */
+export class SettingsService {
+  readonly #file: SettingsFile
+  readonly notices: readonly SettingsNotice[]
+  #value: Settings
+
+  private constructor(file: SettingsFile, value: Settings, notices: SettingsNotice[]) {
+    this.#file = file
+    this.#value = value
+    this.notices = notices
+  }
+
+  /** Opens the settings in `dataDir`, recovering from a damaged file. */
+  static open(options: OpenSettingsOptions): SettingsService {
+    const now = options.now ?? (() => new Date())
+    const log = options.log ?? ((message: string) => console.warn(message))
+    const notices: SettingsNotice[] = []
+    const attempt = (): { file: SettingsFile; value: Settings; changed: boolean } => {
+      const file = options.open(options.dataDir, SETTINGS_NAME)
+      const raw = file.read()
+      const migrated = migrateSettings(raw)
+      const value = settingsSchema.parse(migrated)
+      return { file, value, changed: JSON.stringify(raw) !== JSON.stringify(value) }
+    }
+    let opened: ReturnType<typeof attempt>
+    try {
+      opened = attempt()
+    } catch (error) {
+      const kind = error instanceof NewerSettingsError ? 'settings_newer' : 'settings_reset'
+      const path = join(options.dataDir, `${SETTINGS_NAME}.json`)
+      const stamp = now().toISOString().replace(/[:.]/g, '-')
+      const keptAs = `${SETTINGS_NAME}.${kind === 'settings_newer' ? 'newer' : 'corrupt'}-${stamp}.json`
+      if (existsSync(path)) renameSync(path, join(dirname(path), keptAs))
+      log(
+        `[settings] ${basename(path)} could not be used (${error instanceof Error ? error.name : 'error'}); kept as ${keptAs} and reset to defaults`,
+      )
+      notices.push({ kind, keptAs })
+      opened = attempt()
+    }
+    const service = new SettingsService(opened.file, opened.value, notices)
+    if (opened.changed) service.#persist()
+    return service
+  }
+
+  /** Absolute path of the settings file. */
+  get path(): string {
+    return this.#file.path
+  }
+
+  /** The current settings (a copy). */
+  get(): Settings {
+    return structuredClone(this.#value)
+  }
+
+  /** Applies a change, validates the result, and writes it. */
+  update(change: (draft: Settings) => void): Settings {
+    const draft = structuredClone(this.#value)
+    change(draft)
+    this.#value = settingsSchema.parse(draft)
+    this.#persist()
+    return this.get()
+  }
+
+  #persist(): void {
+    this.#file.write({ ...this.#value })
+  }
+}

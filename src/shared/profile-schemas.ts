@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { PROFILE_ID_PATTERN } from './profiles'
+
+/** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
+export const MAX_SECRET_CHARS = 4096
+
+/** A profile id: also a file name, so nothing but lowercase letters, digits, `_` and `-`. */
+export const profileIdSchema = z.string().regex(PROFILE_ID_PATTERN, 'not a profile id')
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/**
+ * A service address: https, or http on this computer only (a local sandbox).
+ * No user name or password in it, no query or fragment: credentials travel
+ * in headers, never in the URL.
+ */
+export const serviceUrlSchema = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((value) => {
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      return false
+    }
+    if (url.username || url.password || url.search || url.hash) return false
+    if (url.protocol === 'https:') return true
+    return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
+  }, 'must be an https address (http only for 127.0.0.1 or localhost), without user, query or fragment')
+
+/** An IANA time zone the platform knows, e.g. `Asia/Seoul`. */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((value) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value })
+      return true
+    } catch {
+      return false
+    }
+  }, 'unknown time zone')
+
+/** Arguments of `profiles.save`: no secret fields (those go through `profiles.setSecret`). */
+export const profileInputSchema = z.strictObject({
+  /** Absent for a new profile. */
+  id: profileIdSchema.optional(),
+  name: z.string().trim().min(1).max(80),
+  baseUrl: serviceUrlSchema,
+  staticUrl: serviceUrlSchema,
+  partnerId: z.string().trim().min(1).max(200),
+  redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
+  timeZone: timeZoneSchema.default('Asia/Seoul'),
+})
+
+/** Arguments of `profiles.setSecret`: either or both of the key and secret. */
+export const secretInputSchema = z.strictObject({
+  id: profileIdSchema,
+  apiKey: z.string().trim().min(1).max(MAX_SECRET_CHARS).optional(),
+  apiSecret: z.string().trim().min(1).max(MAX_SECRET_CHARS).optional(),
+  /** Keep them in memory until the app quits instead of the keychain (the user chose it). */
+  sessionOnly: z.boolean().default(false),
+})

@@ -1,0 +1,81 @@
+import type { ErrorData } from './errors'
+import type { ProfileSummary } from './domain'
+
+/** Default time zone label of the service's timestamps (the spec does not say; see README). */
+export const DEFAULT_TIME_ZONE = 'Asia/Seoul'
+
+/** The id of the built-in demo profile. */
+export const SANDBOX_PROFILE_ID = 'sandbox'
+
+/** Profile ids are also file names (`cache/<id>.sqlite`), so they are short and plain. */
+export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+/**
+ * Where a profile's API key and secret are, as the renderer may know it:
+ * never the secret itself, at most the key's last four characters.
+ * - `keychain`: in the OS keychain; `session`: in memory until the app quits;
+ * - `builtin`: the embedded sandbox's demo credentials;
+ * - `missing`: none stored; `unavailable`/`locked`: the keychain could not be read.
+ */
+export type CredentialState =
+  'keychain' | 'session' | 'builtin' | 'missing' | 'unavailable' | 'locked'
+
+/** Whether a profile has credentials, and the API key's last four characters when it does. */
+export interface CredentialStatus {
+  readonly state: CredentialState
+  readonly keyLast4?: string
+  /** Why the keychain could not be read (for `unavailable` and `locked`). */
+  readonly error?: ErrorData
+}
+
+/** A profile as the Accounts screen shows it: everything but the secrets. */
+export interface ProfileView extends ProfileSummary {
+  /** `{static_url}` of the spec: the card-image host. */
+  readonly staticUrl: string
+  /** The page the wallet-link flows end on. */
+  readonly redirectUri: string
+  readonly credentials: CredentialStatus
+}
+
+/** Answer of `profiles.list`, `profiles.select` and `profiles.remove`. */
+export interface ProfileList {
+  readonly profiles: readonly ProfileView[]
+  readonly activeId: string
+}
+
+/** What "Test connection" found, in words the Accounts screen can show. */
+export type ConnectionOutcome =
+  | 'ok'
+  | 'wrong_credentials'
+  | 'wrong_partner'
+  | 'not_found'
+  | 'unreachable'
+  | 'timeout'
+  | 'tls'
+  | 'service_error'
+  | 'bad_response'
+  | 'no_credentials'
+  | 'keychain'
+
+/** Answer of `profiles.test`. */
+export interface ConnectionTestResult {
+  readonly outcome: ConnectionOutcome
+  /** Number of brands the service listed, when the call worked. */
+  readonly brandCount?: number
+  /** The underlying error, when it did not work (secret-free). */
+  readonly error?: ErrorData
+}
+
+/** A notice about settings the user should see once (e.g. a damaged file was reset). */
+export interface SettingsNotice {
+  readonly kind: 'settings_reset' | 'settings_newer'
+  /** File name the damaged or newer settings were kept under, in the data folder. */
+  readonly keptAs: string
+}
+
+/** Answer of `settings.get`. */
+export interface SettingsView {
+  readonly notices: readonly SettingsNotice[]
+  /** The settings file's path, so a user can find the kept-aside copy. */
+  readonly path: string
+}

@@ -1,0 +1,268 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BootedCore } from '../../../src/core/boot'
+import { cacheFilesOf } from '../../../src/core/profiles/profile-service'
+import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import type { ConnectionTestResult, ProfileView } from '../../../src/shared/profiles'
+import type { AddressInfo } from 'node:net'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { bootForTest, call } from '../helpers/core'
+import { keychainForTests } from '../helpers/keychain'
+
+let second: Sandbox
+let kc: Awaited<ReturnType<typeof keychainForTests>>
+const cores: BootedCore[] = []
+
+beforeAll(async () => {
+  second = await startSandbox({ seed: 7, size: 20 })
+  kc = await keychainForTests()
+})
+afterAll(async () => {
+  await second.close()
+})
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close()
+  await kc.cleanup()
+})
+
+async function boot(dataDir?: string): Promise<BootedCore & { dataDir: string }> {
+  const core = await bootForTest({
+    keychain: kc.keychain,
+    keychainService: kc.service,
+    ...(dataDir ? { dataDir } : {}),
+  })
+  cores.push(core)
+  return core
+}
+
+function secondProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: '두 번째 매장',
+    baseUrl: second.baseUrl,
+    staticUrl: second.staticUrl,
+    partnerId: second.partnerId,
+    redirectUri: 'https://shop.example.com/wallet/done',
+    ...overrides,
+  }
+}
+
+async function addSecond(core: BootedCore, withSecret = true): Promise<ProfileView> {
+  const saved = await call(core, 'profiles.save', secondProfile())
+  if (withSecret) {
+    await call(core, 'profiles.setSecret', {
+      id: saved.id,
+      apiKey: second.apiKey,
+      apiSecret: second.apiSecret,
+    })
+  }
+  return saved
+}
+
+describe('profiles', () => {
+  it('first run: only the Sandbox profile, active, labelled as demo with built-in credentials', async () => {
+    const core = await boot()
+    const list = await call(core, 'profiles.list')
+    expect(list.activeId).toBe('sandbox')
+    expect(list.profiles).toHaveLength(1)
+    expect(list.profiles[0]).toMatchObject({
+      id: 'sandbox',
+      kind: 'sandbox',
+      partnerId: core.sandbox.partnerId,
+      timeZone: 'Asia/Seoul',
+      credentials: { state: 'builtin', keyLast4: core.sandbox.apiKey.slice(-4) },
+    })
+    expect((await call(core, 'app.info')).profile.kind).toBe('sandbox')
+  })
+
+  it('adding a profile and its key stores the key in the keychain; the list shows only the last four', async () => {
+    const core = await boot()
+    const saved = await addSecond(core)
+    expect(saved.timeZone).toBe('Asia/Seoul')
+    const list = await call(core, 'profiles.list')
+    const view = list.profiles.find((profile) => profile.id === saved.id)
+    expect(view?.credentials).toEqual({ state: 'keychain', keyLast4: second.apiKey.slice(-4) })
+    expect(await kc.keychain.get(kc.service, `profile:${saved.id}`)).toContain(second.apiSecret)
+  })
+
+  it('switching profiles re-targets the brand list and tells the views', async () => {
+    const core = await boot()
+    const saved = await addSecond(core)
+    const events: unknown[] = []
+    core.events.subscribe((event, payload) => events.push({ event, payload }))
+    await call(core, 'profiles.select', { id: saved.id })
+    expect(events).toContainEqual({ event: 'profiles.changed', payload: { activeId: saved.id } })
+    expect((await call(core, 'app.info')).profile).toMatchObject({
+      id: saved.id,
+      kind: 'partner',
+      partnerId: second.partnerId,
+    })
+    const brands = await call(core, 'brands.refresh')
+    expect(brands.total).toBeGreaterThan(0)
+    expect(brands.freshness.staleBecause).toBeUndefined()
+  })
+
+  it('the last used profile opens at the next start', async () => {
+    const core = await boot()
+    const saved = await addSecond(core)
+    await call(core, 'profiles.select', { id: saved.id })
+    await core.close()
+    cores.splice(cores.indexOf(core), 1)
+    const again = await boot(core.dataDir)
+    expect((await call(again, 'app.info')).profile.id).toBe(saved.id)
+    expect((await call(again, 'brands.refresh')).total).toBeGreaterThan(0)
+  })
+
+  it('a profile without a key says so when its data is asked for', async () => {
+    const core = await boot()
+    const saved = await addSecond(core, false)
+    await call(core, 'profiles.select', { id: saved.id })
+    const answer = await core.router.dispatch('brands.refresh', {})
+    expect(answer.ok).toBe(false)
+    expect(!answer.ok && answer.error.code).toBe('no_credentials')
+  })
+
+  it('the Sandbox profile can be neither edited nor removed', async () => {
+    const core = await boot()
+    const edit = await core.router.dispatch('profiles.save', { ...secondProfile(), id: 'sandbox' })
+    const remove = await core.router.dispatch('profiles.remove', { id: 'sandbox' })
+    expect(!edit.ok && edit.error.code).toBe('invalid_argument')
+    expect(!remove.ok && remove.error.code).toBe('invalid_argument')
+  })
+
+  it('refuses plain http to a remote host and credentials inside the address', async () => {
+    const core = await boot()
+    for (const baseUrl of ['http://partner.example.com', 'https://user:pw@partner.example.com']) {
+      const answer = await core.router.dispatch('profiles.save', secondProfile({ baseUrl }))
+      expect(!answer.ok && answer.error.code).toBe('invalid_argument')
+    }
+    const badId = await core.router.dispatch('profiles.remove', { id: '../../etc' })
+    expect(!badId.ok && badId.error.code).toBe('invalid_argument')
+  })
+
+  it('removing the active profile returns to the Sandbox and deletes its keychain entry; the cache only when confirmed', async () => {
+    const core = await boot()
+    const kept = await addSecond(core)
+    const removed = await addSecond(core)
+    for (const id of [kept.id, removed.id]) {
+      mkdirSync(join(core.dataDir, 'cache'), { recursive: true })
+      for (const file of cacheFilesOf(core.dataDir, id)) writeFileSync(file, 'cache')
+    }
+    await call(core, 'profiles.select', { id: removed.id })
+
+    const list = await call(core, 'profiles.remove', {
+      id: removed.id,
+      deleteCache: true,
+    })
+    expect(list.activeId).toBe('sandbox')
+    expect(list.profiles.map((profile) => profile.id)).toEqual(['sandbox', kept.id])
+    expect(await kc.keychain.get(kc.service, `profile:${removed.id}`)).toBeNull()
+    expect(cacheFilesOf(core.dataDir, removed.id).some((file) => existsSync(file))).toBe(false)
+    expect((await call(core, 'app.info')).profile.id).toBe('sandbox')
+
+    await call(core, 'profiles.remove', { id: kept.id })
+    expect(cacheFilesOf(core.dataDir, kept.id).every((file) => existsSync(file))).toBe(true)
+    expect(await kc.keychain.find(kc.service)).toEqual([])
+  })
+})
+
+describe('test connection says what happened', () => {
+  async function outcome(core: BootedCore, id: string): Promise<ConnectionTestResult> {
+    return call(core, 'profiles.test', { id })
+  }
+
+  it('works: the Sandbox and a good second profile', async () => {
+    const core = await boot()
+    expect(await outcome(core, 'sandbox')).toMatchObject({ outcome: 'ok' })
+    const saved = await addSecond(core)
+    const result = await outcome(core, saved.id)
+    expect(result.outcome).toBe('ok')
+    expect(result.brandCount).toBeGreaterThan(0)
+  })
+
+  it('row 17: wrong secret → wrong_credentials (401)', async () => {
+    const core = await boot()
+    const saved = await addSecond(core)
+    await call(core, 'profiles.setSecret', { id: saved.id, apiSecret: 'wrong_secret_12345678' })
+    expect(await outcome(core, saved.id)).toMatchObject({
+      outcome: 'wrong_credentials',
+      error: { code: 'auth', status: 401 },
+    })
+  })
+
+  it('wrong partner → wrong_partner (403)', async () => {
+    const core = await boot()
+    const saved = await call(core, 'profiles.save', secondProfile({ partnerId: 'demo-shop-9999' }))
+    await call(core, 'profiles.setSecret', {
+      id: saved.id,
+      apiKey: second.apiKey,
+      apiSecret: second.apiSecret,
+    })
+    expect((await outcome(core, saved.id)).outcome).toBe('wrong_partner')
+  })
+
+  it('host unreachable → unreachable', async () => {
+    const core = await boot()
+    const server = createServer()
+    const port = await new Promise<number>((done) =>
+      server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)),
+    )
+    await new Promise((done) => server.close(done))
+    const saved = await call(
+      core,
+      'profiles.save',
+      secondProfile({ baseUrl: `http://127.0.0.1:${port}` }),
+    )
+    await call(core, 'profiles.setSecret', {
+      id: saved.id,
+      apiKey: second.apiKey,
+      apiSecret: second.apiSecret,
+    })
+    expect(await outcome(core, saved.id)).toMatchObject({
+      outcome: 'unreachable',
+      error: { code: 'network' },
+    })
+  })
+
+  it('no key stored → no_credentials', async () => {
+    const core = await boot()
+    const saved = await addSecond(core, false)
+    expect((await outcome(core, saved.id)).outcome).toBe('no_credentials')
+  })
+})
+
+describe('the app starts whatever state settings and keychain are in', () => {
+  it('a damaged settings file: the app starts on the Sandbox and tells the user where the old file is', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'core-'))
+    writeFileSync(join(dataDir, 'settings.json'), '\u0000\u0001 not json')
+    const core = await boot(dataDir)
+    const settings = await call(core, 'settings.get')
+    expect(settings.notices).toHaveLength(1)
+    expect(settings.notices[0]?.kind).toBe('settings_reset')
+    expect(existsSync(join(dataDir, settings.notices[0]!.keptAs))).toBe(true)
+    expect((await call(core, 'brands.refresh')).total).toBeGreaterThan(0)
+  })
+
+  it('row 19: a keychain stuck on an unlock prompt: the list still answers and says it is locked', async () => {
+    // A keychain that never answers: only a fake can hold an unlock prompt open.
+    const hanging = new MemoryStore()
+    hanging.get = () => new Promise<never>(() => undefined)
+    const core = await bootForTest({
+      keychain: hanging,
+      keychainService: 'test',
+      keychainTimeoutMs: 20,
+    })
+    cores.push(core)
+    const saved = await call(core, 'profiles.save', secondProfile())
+    const list = await call(core, 'profiles.list')
+    const view = list.profiles.find((profile) => profile.id === saved.id)
+    expect(view?.credentials.state).toBe('locked')
+    expect(view?.credentials.error?.message).toMatch(/Unlock your keyring/)
+    await call(core, 'profiles.select', { id: saved.id })
+    const answer = await core.router.dispatch('brands.refresh', {})
+    expect(!answer.ok && answer.error.code).toBe('keychain_locked')
+    expect((await call(core, 'profiles.test', { id: saved.id })).outcome).toBe('keychain')
+  })
+})

@@ -1,0 +1,141 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openConfFile } from '../../../src/core/settings/conf-file'
+import {
+  SETTINGS_VERSION,
+  SettingsService,
+  migrateSettings,
+  type SettingsMigration,
+} from '../../../src/core/settings/settings'
+
+const fixedNow = () => new Date('2026-11-22T01:02:03.456Z')
+const profile = {
+  id: 'p-abc',
+  name: '본점',
+  baseUrl: 'https://partner.example.com',
+  staticUrl: 'https://static.example.com',
+  partnerId: 'shop-1',
+  redirectUri: 'https://shop.example.com/done',
+  timeZone: 'Asia/Seoul',
+}
+
+function open(dataDir: string): { settings: SettingsService; logs: string[] } {
+  const logs: string[] = []
+  const settings = SettingsService.open({
+    dataDir,
+    open: openConfFile,
+    now: fixedNow,
+    log: (line) => logs.push(line),
+  })
+  return { settings, logs }
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'settings-'))
+}
+
+describe('settings (conf engine, real files)', () => {
+  it('first run: the Sandbox profile is active and no profile is stored', () => {
+    const dir = tempDir()
+    const { settings } = open(dir)
+    expect(settings.get()).toEqual({
+      schemaVersion: SETTINGS_VERSION,
+      activeProfileId: 'sandbox',
+      profiles: [],
+    })
+    expect(settings.notices).toEqual([])
+  })
+
+  it('keeps profiles and the last used one across restarts', () => {
+    const dir = tempDir()
+    open(dir).settings.update((draft) => {
+      draft.profiles.push(profile)
+      draft.activeProfileId = 'p-abc'
+    })
+    const again = open(dir).settings.get()
+    expect(again.activeProfileId).toBe('p-abc')
+    expect(again.profiles).toEqual([profile])
+  })
+
+  it('a damaged file is kept aside, settings reset with a notice, and the app starts', () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'settings.json'), '{"schemaVersion": 1, "profiles": [')
+    const { settings, logs } = open(dir)
+    expect(settings.get().activeProfileId).toBe('sandbox')
+    const keptAs = 'settings.corrupt-2026-11-22T01-02-03-456Z.json'
+    expect(settings.notices).toEqual([{ kind: 'settings_reset', keptAs }])
+    expect(readFileSync(join(dir, keptAs), 'utf8')).toBe('{"schemaVersion": 1, "profiles": [')
+    expect(logs.join('\n')).toContain(keptAs)
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toMatchObject({
+      schemaVersion: SETTINGS_VERSION,
+    })
+  })
+
+  it('a file that fails the schema is kept aside too', () => {
+    const dir = tempDir()
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ schemaVersion: 1, profiles: 'nope' }),
+    )
+    const { settings } = open(dir)
+    expect(settings.notices[0]?.kind).toBe('settings_reset')
+    expect(settings.get().profiles).toEqual([])
+  })
+
+  it('a file from a newer app version is kept aside, not downgraded', () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ schemaVersion: 99, future: true }))
+    const { settings } = open(dir)
+    expect(settings.notices).toEqual([
+      { kind: 'settings_newer', keptAs: 'settings.newer-2026-11-22T01-02-03-456Z.json' },
+    ])
+    expect(readdirSync(dir).sort()).toEqual([
+      'settings.json',
+      'settings.newer-2026-11-22T01-02-03-456Z.json',
+    ])
+  })
+
+  it('migrates an unversioned file (0 → 1), filling the default time zone', () => {
+    const dir = tempDir()
+    const { timeZone: _dropped, ...withoutZone } = profile
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ activeProfileId: 'p-abc', profiles: [withoutZone] }),
+    )
+    const { settings } = open(dir)
+    expect(settings.notices).toEqual([])
+    expect(settings.get()).toEqual({
+      schemaVersion: 1,
+      activeProfileId: 'p-abc',
+      profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul' }],
+    })
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(1)
+  })
+
+  it('applies numbered migrations in order', () => {
+    const steps: SettingsMigration[] = [
+      { to: 2, migrate: (doc) => ({ ...doc, trail: `${String(doc['trail'])}>2` }) },
+      { to: 1, migrate: (doc) => ({ ...doc, trail: 'start>1' }) },
+    ]
+    expect(migrateSettings({}, steps, 2)).toEqual({ schemaVersion: 2, trail: 'start>1>2' })
+  })
+
+  it('never keeps a secret in the file, even one written into it by hand', () => {
+    const dir = tempDir()
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        activeProfileId: 'p-abc',
+        apiSecret: 'handwritten_secret_1',
+        profiles: [{ ...profile, apiKey: 'handwritten_key_1', apiSecret: 'handwritten_secret_2' }],
+      }),
+    )
+    open(dir)
+    const text = readFileSync(join(dir, 'settings.json'), 'utf8')
+    expect(text).not.toMatch(/handwritten/)
+    expect(JSON.parse(text).profiles).toEqual([profile])
+  })
+})
