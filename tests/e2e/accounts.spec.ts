@@ -1,0 +1,121 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../src/core/boot'
+import { openConfFile } from '../../src/core/settings/conf-file'
+import { MemoryStore } from '../../src/core/vault/memory-store'
+import type { SecureStore } from '../../src/core/vault/secure-store'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { startWebHost, type WebHost } from '../../src/web-host/server'
+
+/**
+ * The Accounts screen in Chromium against the real core and two sandboxes
+ * (needs `npx electron-vite build` first). The keychain is the session
+ * memory store, or one that fails the way keytar does without D-Bus.
+ */
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  },
+})
+
+let second: Sandbox
+test.beforeAll(async () => {
+  second = await startSandbox({ seed: 7, size: 50 })
+})
+test.afterAll(async () => {
+  await second.close()
+})
+
+async function launch(keychain: SecureStore): Promise<{ core: BootedCore; host: WebHost }> {
+  const core = await bootWithEmbeddedSandbox({
+    fetch: globalThis.fetch,
+    dataDir: mkdtempSync(join(tmpdir(), 'e2e-accounts-')),
+    host: 'web',
+    version: '0.0.0-e2e',
+    keychain,
+    keychainService: 'Appraisal Desk e2e',
+    openSettings: openConfFile,
+    log: () => undefined,
+    sandbox: { size: 50 },
+  })
+  const host = await startWebHost({
+    router: core.router,
+    events: core.events,
+    rendererDir: resolve(import.meta.dirname, '../../out/renderer'),
+  })
+  return { core, host }
+}
+
+async function addSecondProfile(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name: '계정', exact: true }).click()
+  await page.getByRole('button', { name: '계정 추가' }).click()
+  const form = page.getByTestId('profile-form')
+  await form.locator('input[name=name]').fill(name)
+  await form.locator('input[name=partnerId]').fill(second.partnerId)
+  await form.locator('input[name=baseUrl]').fill(second.baseUrl)
+  await form.locator('input[name=staticUrl]').fill(second.staticUrl)
+  await form.locator('input[name=redirectUri]').fill('https://shop.example.com/wallet/done')
+  await form.getByRole('button', { name: '저장' }).click()
+  const secret = page.getByTestId('secret-form')
+  await secret.locator('input[name=apiKey]').fill(second.apiKey)
+  await secret.locator('input[name=apiSecret]').fill(second.apiSecret)
+  await secret.getByRole('button', { name: '저장' }).click()
+}
+
+test('add a partner account, test it, switch to it, remove it', async ({ page }) => {
+  const { core, host } = await launch(new MemoryStore())
+  try {
+    await page.goto(host.url)
+    await addSecondProfile(page, '청담 본점')
+    const card = page.locator('[data-testid=profile-card]', { hasText: '청담 본점' })
+    await expect(card.getByTestId('credential-state')).toHaveText(
+      `키체인에 저장됨 · 키 끝자리 ${second.apiKey.slice(-4)}`,
+    )
+    await expect(page.locator('body')).not.toContainText(second.apiSecret)
+
+    await card.getByRole('button', { name: '연결 테스트' }).click()
+    await expect(card.getByTestId('test-result')).toHaveAttribute('data-outcome', 'ok')
+
+    await card.getByRole('button', { name: '이 계정 사용' }).click()
+    await expect(card.getByText('사용 중')).toBeVisible()
+    await page.getByRole('link', { name: '브랜드', exact: true }).click()
+    await expect(page.getByTestId('brand-row').first()).toBeVisible()
+    await expect(page.locator('.sidebar')).toContainText('청담 본점')
+
+    await page.getByRole('link', { name: '계정', exact: true }).click()
+    await card.getByRole('button', { name: '삭제' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: '삭제' }).click()
+    await expect(card).toHaveCount(0)
+    await expect(page.locator('.sidebar')).toContainText('샌드박스')
+  } finally {
+    await host.close()
+    await core.close()
+  }
+})
+
+test('without a keychain: the message names the fix and "this session only" stores the key', async ({
+  page,
+}) => {
+  // keytar's own error without a D-Bus session (seen on this machine).
+  const absent = new MemoryStore()
+  absent.set = () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY'))
+  const { core, host } = await launch(absent)
+  try {
+    await page.goto(host.url)
+    await addSecondProfile(page, '키체인 없음')
+    const banner = page.getByTestId('secret-form').getByTestId('error-banner')
+    await expect(banner).toHaveAttribute('data-code', 'keychain_unavailable')
+    await expect(banner).toContainText('GNOME Keyring or KWallet')
+    await page.getByTestId('session-only').click()
+    const card = page.locator('[data-testid=profile-card]', { hasText: '키체인 없음' })
+    await expect(card.getByTestId('credential-state')).toHaveAttribute('data-state', 'session')
+    await card.getByRole('button', { name: '연결 테스트' }).click()
+    await expect(card.getByTestId('test-result')).toHaveAttribute('data-outcome', 'ok')
+  } finally {
+    await host.close()
+    await core.close()
+  }
+})
