@@ -35,6 +35,7 @@ export const test = base.extend<object, { app: RunningApp }>({
         router: core.router,
         events: core.events,
         rendererDir: resolve('out/renderer'),
+        cards: core.images,
       })
       await use({ core, host, dataDir })
       await host.close()
