@@ -11,15 +11,15 @@ test.describe('brand list', () => {
       if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
         errors.push(message.text())
     })
-    await page.goto(app.host.url)
+    await page.goto(app.host.url.replace('#token=', '#brands&token='))
 
     await expect(page.getByRole('heading', { name: '럭셔리 브랜드' })).toBeVisible()
+    // The token left the address bar; the screen stayed.
+    expect(new URL(page.url()).hash).toBe('#brands')
     await expect(page.getByTestId('brand-row').first()).toBeVisible()
     const all = await page.getByTestId('brand-row').count()
     expect(all).toBeGreaterThan(50)
     await expect(page.getByTestId('brand-count')).toHaveText(`전체 ${all}개`)
-    // The token moved from the address bar into session storage.
-    expect(page.url()).not.toContain('token=')
 
     const search = page.getByRole('searchbox', { name: '브랜드 검색' })
     await search.fill('샤넬')
@@ -45,6 +45,7 @@ test.describe('brand list', () => {
 
   test('switches to English and back', async ({ page, app }) => {
     await page.goto(app.host.url)
+    await page.getByRole('link', { name: '브랜드' }).click()
     await page.getByRole('button', { name: 'English' }).click()
     await expect(page.getByRole('heading', { name: 'Luxury brands' })).toBeVisible()
     await page.getByRole('button', { name: '한국어' }).click()

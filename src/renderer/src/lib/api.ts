@@ -32,10 +32,12 @@ export function cardBase(): string {
 
 /** Reads the token from `#token=…` once, keeps it for reloads, and removes it from the address bar. */
 function takeToken(): string {
-  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash)
-  if (match?.[1]) {
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]))
-    history.replaceState(null, '', location.pathname + location.search)
+  const parts = location.hash.replace(/^#/, '').split('&')
+  const tokenPart = parts.find((part) => part.startsWith('token='))
+  if (tokenPart) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(tokenPart.slice('token='.length)))
+    const rest = parts.filter((part) => part !== tokenPart).join('&')
+    history.replaceState(null, '', location.pathname + location.search + (rest ? `#${rest}` : ''))
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? ''
 }
