@@ -1,6 +1,6 @@
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { FetchLike } from './api/http'
-import { createCore, type Core } from './app'
+import { createCore, type Core, type CoreDeps } from './app'
 import type { AppInfo } from '../shared/domain'
 
 /** The id of the built-in demo profile. */
@@ -13,6 +13,8 @@ export interface BootOptions {
   readonly host: AppInfo['host']
   readonly version: string
   readonly sandbox?: SandboxOptions
+  /** The cache-writer thread entry (see `CoreDeps.writerWorker`). */
+  readonly writerWorker?: CoreDeps['writerWorker']
 }
 
 /** A core running on the built-in "Sandbox" profile, with the sandbox it owns. */
@@ -32,6 +34,7 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
     dataDir: options.dataDir,
     host: options.host,
     version: options.version,
+    ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
     profile: {
       summary: {
         id: SANDBOX_PROFILE_ID,

@@ -52,6 +52,8 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       host: 'electron',
       version: app.getVersion(),
+      // Built next to index.js from src/core/store/writer-worker.ts (electron.vite.config.ts).
+      writerWorker: { url: new URL('./writer-worker.js', import.meta.url) },
     })
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)

@@ -35,6 +35,11 @@ const core = await bootWithEmbeddedSandbox({
   dataDir: resolve(values['data-dir'] ?? defaultUserDataDir()),
   host: 'web',
   version: pkg.version,
+  // Sync writes in their own thread; the entry is TypeScript here, loaded through tsx.
+  writerWorker: {
+    url: new URL('../core/store/writer-worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  },
   ...(size === undefined ? {} : { sandbox: { size } }),
 })
 const host = await startWebHost({
