@@ -12,7 +12,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          // The cache writer runs in a worker thread; it needs its own entry file.
+          'writer-worker': resolve('src/core/store/writer-worker.ts'),
+        },
+      },
     },
   },
   preload: {

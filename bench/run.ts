@@ -9,6 +9,7 @@ import { PartnerClient } from '../src/core/api/client'
 import { readInspection } from '../src/core/api/records'
 import { EventBus } from '../src/core/events'
 import { Checkpointer } from '../src/core/store/checkpointer'
+import { workerPageWriter } from '../src/core/store/page-writer'
 import { openStore, storeFileFor, transaction } from '../src/core/store/database'
 import { queryInspections, type ListQuery } from '../src/core/store/queries'
 import type { InspectionRecord } from '../src/core/store/records'
@@ -110,6 +111,13 @@ async function benchSync(): Promise<void> {
     // Set up as the app does: checkpoints in a worker, not on the syncing thread.
     const store = openStore(storeFileFor(dir, 'bench'), { autoCheckpoint: false })
     const checkpointer = new Checkpointer(storeFileFor(dir, 'bench'))
+    // ...and pages written by the writer thread, as the app does.
+    const writer = workerPageWriter({
+      file: storeFileFor(dir, 'bench'),
+      workerUrl: new URL('../src/core/store/writer-worker.ts', import.meta.url),
+      execArgv: ['--import', 'tsx'],
+      mainDb: () => store.db,
+    })
     const loop = monitorEventLoopDelay({ resolution: 5 })
     const engine = new SyncEngine({
       db: () => store.db,
@@ -117,6 +125,7 @@ async function benchSync(): Promise<void> {
       events: new EventBus(),
       concurrency: CONCURRENCY,
       afterPage: () => checkpointer.request(),
+      writer,
     })
     const rssBefore = process.memoryUsage().rss
     let peak = rssBefore
@@ -136,6 +145,7 @@ async function benchSync(): Promise<void> {
     const bare2 = performance.now() - t
     const bareMs = (bare1 + bare2) / 2
 
+    await writer.close()
     await checkpointer.close()
     store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     const file = storeFileFor(dir, 'bench')
@@ -149,7 +159,7 @@ async function benchSync(): Promise<void> {
     record('sync_ms', syncMs, 'ms')
     record('sync_vs_bare_ratio', syncMs / bareMs, 'ratio', '<= 1.25')
     record('sync_records_per_s', (SYNC_SIZE / syncMs) * 1000, 'rec/s')
-    record('sync_max_page_write_ms', outcome.maxStepMs ?? NaN, 'ms', '< ~20 (per step)')
+    record('sync_max_main_thread_write_ms', outcome.maxStepMs ?? NaN, 'ms', '< ~20 (per step)')
     record('sync_max_event_loop_block_ms', loop.max / 1e6, 'ms')
     record('sync_peak_rss_mb', peak / 2 ** 20, 'MB')
     record('sync_peak_rss_growth_mb', (peak - rssBefore) / 2 ** 20, 'MB')

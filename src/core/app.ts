@@ -9,6 +9,7 @@ import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { Checkpointer } from './store/checkpointer'
 import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
+import { inlinePageWriter, workerPageWriter } from './store/page-writer'
 import { queryGuarantees, queryInspections } from './store/queries'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
@@ -45,6 +46,8 @@ export interface CoreDeps {
   readonly log?: (message: string) => void
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
+  /** The built cache-writer thread; without it sync writes on the main thread. */
+  readonly writerWorker?: { readonly url: URL; readonly execArgv?: readonly string[] }
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -102,11 +105,21 @@ export function createCore(deps: CoreDeps): Core {
     const store = openStore(storeFile, { now, autoCheckpoint: false })
     const checkpointer = new Checkpointer(storeFile)
     const db = () => store.db
+    // Sync writes in its own thread when the host gives one, so the main process never blocks.
+    const writer = deps.writerWorker
+      ? workerPageWriter({
+          file: storeFile,
+          workerUrl: deps.writerWorker.url,
+          ...(deps.writerWorker.execArgv ? { execArgv: deps.writerWorker.execArgv } : {}),
+          mainDb: db,
+        })
+      : inlinePageWriter(db)
     const sync = new SyncEngine({
       db,
       source: clientSyncSource(client),
       events,
       now,
+      writer,
       afterPage: () => checkpointer.request(),
     })
     return {
@@ -117,6 +130,7 @@ export function createCore(deps: CoreDeps): Core {
       async close() {
         sync.cancel()
         await sync.idle()
+        await writer.close()
         await checkpointer.close()
         store.db.close()
       },

@@ -1,6 +1,6 @@
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { FetchLike } from './api/http'
-import { createCore, type Core } from './app'
+import { createCore, type Core, type CoreDeps } from './app'
 import type { AppInfo } from '../shared/domain'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
@@ -21,6 +21,8 @@ export interface BootOptions {
   readonly keychainTimeoutMs?: number
   readonly log?: (message: string) => void
   readonly sandbox?: SandboxOptions
+  /** The cache-writer thread entry (see `CoreDeps.writerWorker`). */
+  readonly writerWorker?: CoreDeps['writerWorker']
 }
 
 /** A core with the built-in "Sandbox" profile, with the sandbox it owns. */
@@ -41,6 +43,7 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
     dataDir: options.dataDir,
     host: options.host,
     version: options.version,
+    ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
     keychain: options.keychain,
     openSettings: options.openSettings,
     ...(options.keychainService === undefined ? {} : { keychainService: options.keychainService }),
@@ -58,12 +61,15 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
       credentials: { apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
     },
   })
-  return {
-    ...core,
-    sandbox,
-    async close() {
-      await core.close()
-      await sandbox.close()
+  // Not a spread: `sync` and `storeNotice` are getters that follow the active profile.
+  const closeCore = core.close.bind(core)
+  return Object.defineProperties(core, {
+    sandbox: { value: sandbox, enumerable: true },
+    close: {
+      value: async () => {
+        await closeCore()
+        await sandbox.close()
+      },
     },
-  }
+  }) as BootedCore
 }

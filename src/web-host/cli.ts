@@ -39,6 +39,11 @@ const core = await bootWithEmbeddedSandbox({
   version: pkg.version,
   keychain: new KeytarStore(),
   openSettings: openConfFile,
+  // Sync writes in their own thread; the entry is TypeScript here, loaded through tsx.
+  writerWorker: {
+    url: new URL('../core/store/writer-worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  },
   ...(size === undefined ? {} : { sandbox: { size } }),
 })
 const host = await startWebHost({

@@ -12,7 +12,8 @@ import { transaction } from '../store/database'
 import { recordCount } from '../store/queries'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
 import { readSyncState, writeSyncState } from '../store/sync-state'
-import { markUnseenGone, replaceBrands, upsertGuarantees, upsertInspections } from '../store/writes'
+import { markUnseenGone, replaceBrands } from '../store/writes'
+import { inlinePageWriter, type PageWriter } from '../store/page-writer'
 import type { PageQuery, SourcePage, SyncSource } from './source'
 
 /** How a run fetches. */
@@ -44,6 +45,10 @@ export interface SyncEngineOptions {
   readonly targetedPages?: number
   /** Rows written per transaction; a larger page is split (default 1000). */
   readonly maxRowsPerTransaction?: number
+  /** Where pages are written (default: inline on this thread). */
+  readonly writer?: PageWriter
+  /** Pages fetched but not yet committed, at most (default 3). */
+  readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
   readonly afterPage?: (resource: PagedResource, page: number) => void
 }
@@ -71,7 +76,9 @@ const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
  * as gone (never deletes them). Progress goes out as `sync.progress` events.
  */
 export class SyncEngine {
-  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage'>> & Pick<SyncEngineOptions, 'afterPage'>
+  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'writer'>> &
+    Pick<SyncEngineOptions, 'afterPage'>
+  readonly #writer: PageWriter
   readonly #running = new Map<SyncResourceName, { mode: SyncMode; controller: AbortController }>()
   readonly #slices = new Set<string>()
   #job: Promise<RunOutcome[]> | null = null
@@ -84,8 +91,10 @@ export class SyncEngine {
       windowDays: 30,
       targetedPages: 5,
       maxRowsPerTransaction: 1000,
+      maxPendingWrites: 3,
       ...options,
     }
+    this.#writer = options.writer ?? inlinePageWriter(options.db)
   }
 
   /**
@@ -241,6 +250,8 @@ export class SyncEngine {
     let fetchedNow = 0
     let pages = 0
     let maxStepMs = 0
+    const writes: Promise<void>[] = []
+    this.#writer.reset()
     const started = performance.now()
     const startedAt = this.#o.now().toISOString()
 
@@ -357,24 +368,34 @@ export class SyncEngine {
         const chunks = chunk(result.items, this.#o.maxRowsPerTransaction)
         for (const [n, rows] of chunks.entries()) {
           if (n > 0) await new Promise((resolve) => setImmediate(resolve))
+          const last = n === chunks.length - 1
           const stepStart = performance.now()
-          transaction(db, () => {
-            if (resource === 'guarantees') {
-              upsertGuarantees(db, rows as GuaranteeRecord[], pass, at)
-            } else {
-              upsertInspections(db, rows as InspectionRecord[], pass, at)
-            }
-            if (mode === 'full' && n === chunks.length - 1) {
-              writeSyncState(db, resource, {
-                checkpoint: { nextPage: page + 1, pageSize, total, fetched: seen },
-                rejected,
-              })
-            }
-          })
+          const pending = this.#writer
+            .write({
+              resource,
+              items: rows,
+              pass,
+              at,
+              ...(mode === 'full' && last
+                ? {
+                    state: {
+                      checkpoint: { nextPage: page + 1, pageSize, total, fetched: seen },
+                      rejected,
+                    },
+                  }
+                : {}),
+            })
+            .then(() => {
+              if (!last) return
+              this.#o.afterPage?.(resource, page)
+              this.#o.events.emit('data.changed', { resource })
+            })
+          pending.catch(() => undefined)
+          writes.push(pending)
           maxStepMs = Math.max(maxStepMs, performance.now() - stepStart)
+          // Bounded: a few pages may wait for the writer, never the whole list.
+          while (writes.length > this.#o.maxPendingWrites) await writes.shift()
         }
-        this.#o.afterPage?.(resource, page)
-        this.#o.events.emit('data.changed', { resource })
         progress('running')
         if (total !== null && seen >= total) {
           complete = true
@@ -382,6 +403,7 @@ export class SyncEngine {
         }
       }
       controller.abort()
+      for (const pending of writes.splice(0)) await pending
 
       const at = this.#o.now().toISOString()
       const consistent = complete && !totalChanged
@@ -408,6 +430,7 @@ export class SyncEngine {
     } catch (error) {
       const reason: unknown = controller.signal.reason
       controller.abort()
+      await Promise.allSettled(writes)
       const cause = isAppError(reason, 'cancelled') ? reason : error
       return this.#fail(resource, mode, cause, fetchedNow, rejected, {
         total,

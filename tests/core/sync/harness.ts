@@ -4,6 +4,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { openStore, storeFileFor } from '../../../src/core/store/database'
+import { workerPageWriter } from '../../../src/core/store/page-writer'
 import { clientSyncSource } from '../../../src/core/sync/client-source'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
@@ -76,7 +77,7 @@ export async function startFaultProxy(
 
 /** A sandbox, a fault proxy, a temp store and an engine wired like the app's. */
 export async function startHarness(
-  options: { size?: number; engine?: Partial<SyncEngineOptions> } = {},
+  options: { size?: number; engine?: Partial<SyncEngineOptions>; workerWriter?: boolean } = {},
 ) {
   const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450 })
   const proxy = await startFaultProxy(sandbox)
@@ -96,11 +97,20 @@ export async function startHarness(
     timeoutMs: 5000,
   })
   const db = (): DatabaseSync => store.db
+  const writer = options.workerWriter
+    ? workerPageWriter({
+        file: storeFileFor(temp.dir, 'sandbox'),
+        workerUrl: new URL('../../../src/core/store/writer-worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+        mainDb: db,
+      })
+    : undefined
   const engine = new SyncEngine({
     db,
     source: clientSyncSource(client),
     events,
     pageSize: 500,
+    ...(writer ? { writer } : {}),
     ...options.engine,
   })
   return {
@@ -122,6 +132,7 @@ export async function startHarness(
     async close() {
       engine.cancel()
       await engine.idle()
+      await writer?.close()
       store.db.close()
       await proxy.close()
       await sandbox.close()
