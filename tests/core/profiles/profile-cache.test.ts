@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BootedCore } from '../../../src/core/boot'
+import { storeFileFor } from '../../../src/core/store/database'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
+import { bootForTest, call } from '../helpers/core'
+
+/**
+ * Each profile has its own cache file and sync engine: switching profiles
+ * must switch what the lists show, and switching back must find the first
+ * profile's cache as it was left (offline work per account).
+ */
+let second: Sandbox
+const cores: BootedCore[] = []
+
+beforeAll(async () => {
+  second = await startSandbox({ seed: 7, size: 30 })
+})
+afterAll(() => second.close())
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close()
+})
+
+async function syncInspections(core: BootedCore): Promise<void> {
+  await call(core, 'sync.start', { resources: ['inspections'], mode: 'full' })
+  await core.sync.idle()
+  const status: SyncStatus = await call(core, 'sync.status', {})
+  expect(status.resources.find((entry) => entry.resource === 'inspections')?.status).toBe('idle')
+}
+
+async function inspectionNumbers(core: BootedCore): Promise<string[]> {
+  const page: QueryPage<InspectionRow> = await call(core, 'inspections.query', { limit: 500 })
+  return page.rows.map((row) => row.inspectionNum)
+}
+
+describe('per-profile cache', () => {
+  it('switching profiles switches the cache file and sync engine, and keeps each cache', async () => {
+    const core = await bootForTest({
+      keychain: new MemoryStore(),
+      keychainService: 'test-profile-cache',
+    })
+    cores.push(core)
+    await syncInspections(core)
+    const sandboxRows = await inspectionNumbers(core)
+    expect(sandboxRows).toHaveLength(50)
+    const firstEngine = core.sync
+
+    const saved = await call(core, 'profiles.save', {
+      name: '두 번째 매장',
+      baseUrl: second.baseUrl,
+      staticUrl: second.staticUrl,
+      partnerId: second.partnerId,
+      redirectUri: 'https://shop.example.com/wallet/done',
+    })
+    await call(core, 'profiles.setSecret', {
+      id: saved.id,
+      apiKey: second.apiKey,
+      apiSecret: second.apiSecret,
+      sessionOnly: true,
+    })
+    await call(core, 'profiles.select', { id: saved.id })
+    expect(core.sync).not.toBe(firstEngine)
+    expect(await inspectionNumbers(core)).toEqual([])
+
+    await syncInspections(core)
+    const secondRows = await inspectionNumbers(core)
+    expect(secondRows).toHaveLength(30)
+    expect(existsSync(storeFileFor(core.dataDir, saved.id))).toBe(true)
+
+    await call(core, 'profiles.select', { id: 'sandbox' })
+    expect(await inspectionNumbers(core)).toEqual(sandboxRows)
+  })
+})
