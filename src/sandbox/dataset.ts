@@ -47,9 +47,13 @@ import {
  */
 
 /** Timestamps are wall-clock times (the spec shows no zone; the app labels them Asia/Seoul). */
-const FIRST_SECOND = Date.UTC(2022, 0, 3, 9, 0, 0) / 1000
-/** The newest registration time of any dataset; fixed so data never depends on today. */
-const LAST_SECOND = Date.UTC(2025, 9, 31, 18, 0, 0) / 1000
+const FIRST_SECOND = Date.UTC(2023, 0, 2, 9, 0, 0) / 1000
+/**
+ * The newest registration time of any dataset: fixed so data never depends on
+ * today, and recent (late 2026) so the demo looks current and an incremental
+ * sync's recent window has records in it.
+ */
+const LAST_SECOND = Date.UTC(2026, 10, 20, 18, 0, 0) / 1000
 
 /** Length of the repeating pattern of status labels. */
 export const STATUS_PERIOD = 20
