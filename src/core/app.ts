@@ -48,6 +48,11 @@ export interface CoreDeps {
   readonly imageCacheBytes?: number
   /** The built cache-writer thread; without it sync writes on the main thread. */
   readonly writerWorker?: { readonly url: URL; readonly execArgv?: readonly string[] }
+  /**
+   * Sync the active profile in the background at start and after every
+   * switch (the hosts turn it on; tests leave it off and sync explicitly).
+   */
+  readonly autoSync?: boolean
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -155,10 +160,12 @@ export function createCore(deps: CoreDeps): Core {
       const previous = scope
       await previous.close()
       scope = buildScope(active)
+      if (deps.autoSync) scope.sync.start()
     },
     onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
   scope = buildScope(profiles.active())
+  if (deps.autoSync) scope.sync.start()
 
   // Card images come only from the active profile's image host (FAULTS 32).
   const images = new ImageCache({

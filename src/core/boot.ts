@@ -21,6 +21,8 @@ export interface BootOptions {
   readonly keychainTimeoutMs?: number
   readonly log?: (message: string) => void
   readonly sandbox?: SandboxOptions
+  /** Sync in the background at start and after a profile switch (see `CoreDeps.autoSync`). */
+  readonly autoSync?: boolean
   /** The cache-writer thread entry (see `CoreDeps.writerWorker`). */
   readonly writerWorker?: CoreDeps['writerWorker']
 }
@@ -44,6 +46,7 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
     host: options.host,
     version: options.version,
     ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
+    ...(options.autoSync ? { autoSync: true } : {}),
     keychain: options.keychain,
     openSettings: options.openSettings,
     ...(options.keychainService === undefined ? {} : { keychainService: options.keychainService }),

@@ -56,6 +56,7 @@ if (!app.requestSingleInstanceLock()) {
       version: app.getVersion(),
       keychain: new KeytarStore(),
       openSettings: openElectronStoreFile,
+      autoSync: true,
       // Built next to index.js from src/core/store/writer-worker.ts (electron.vite.config.ts).
       writerWorker: { url: new URL('./writer-worker.js', import.meta.url) },
     })

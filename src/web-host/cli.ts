@@ -39,6 +39,7 @@ const core = await bootWithEmbeddedSandbox({
   version: pkg.version,
   keychain: new KeytarStore(),
   openSettings: openConfFile,
+  autoSync: true,
   // Sync writes in their own thread; the entry is TypeScript here, loaded through tsx.
   writerWorker: {
     url: new URL('../core/store/writer-worker.ts', import.meta.url),

@@ -1,6 +1,9 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { openConfFile } from '../../../src/core/settings/conf-file'
 import { storeFileFor } from '../../../src/core/store/database'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
@@ -71,5 +74,25 @@ describe('per-profile cache', () => {
 
     await call(core, 'profiles.select', { id: 'sandbox' })
     expect(await inspectionNumbers(core)).toEqual(sandboxRows)
+  })
+})
+
+describe('automatic sync', () => {
+  it('with autoSync the app fills the active profile’s cache by itself at start', async () => {
+    const core = await bootWithEmbeddedSandbox({
+      fetch: globalThis.fetch,
+      dataDir: mkdtempSync(join(tmpdir(), 'ad-autosync-')),
+      host: 'web',
+      version: '0.0.0-test',
+      keychain: new MemoryStore(),
+      openSettings: openConfFile,
+      sandbox: { size: 40 },
+      autoSync: true,
+    })
+    cores.push(core)
+    await core.sync.idle()
+    expect(await inspectionNumbers(core)).toHaveLength(40)
+    const guarantees = await call(core, 'guarantees.query', {})
+    expect(guarantees.total).toBe(40)
   })
 })
