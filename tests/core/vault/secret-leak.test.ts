@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import { startWebHost, type WebHost } from '../../../src/web-host/server'
+import { cardImageSrc } from '../../../src/shared/card-url'
 import { bootForTest } from '../helpers/core'
 import { keychainForTests } from '../helpers/keychain'
 
@@ -51,6 +52,7 @@ describe('secrets never leave main', () => {
       router: core.router,
       events: core.events,
       rendererDir: mkdtempSync(join(tmpdir(), 'renderer-')),
+      cards: core.images,
     })
     const answers: string[] = []
     const secrets = [second.apiKey, second.apiSecret, core.sandbox.apiKey, core.sandbox.apiSecret]
@@ -93,6 +95,21 @@ describe('secrets never leave main', () => {
       await web('profiles.test', { id })
       await web('profiles.select', { id })
       await web('brands.refresh', {})
+      // A full sync of this account, the lists read back, and a card image through the cache.
+      await web('sync.start', { mode: 'full' })
+      await core.sync.idle()
+      const synced = (await web('sync.status', {})) as unknown as {
+        value: { resources: { resource: string; recordCount: number }[] }
+      }
+      expect(synced.value.resources.find((r) => r.resource === 'guarantees')?.recordCount).toBe(20)
+      await web('inspections.query', { q: '샤넬' })
+      const page = (await web('guarantees.query', {})) as unknown as {
+        value: { rows: { cardUrl: string }[] }
+      }
+      const card = await fetch(
+        `http://127.0.0.1:${host.port}${cardImageSrc('/card', page.value.rows[0]!.cardUrl)}`,
+      )
+      expect(card.status).toBe(200)
       await web('brands.search', { query: 'ㅅㄴ' })
       await ipc('brands.search', { query: 'chanel' })
       await ipc('app.info', {})
@@ -108,7 +125,8 @@ describe('secrets never leave main', () => {
       await web('profiles.setSecret', { id, apiKey: second.apiKey, apiSecret: second.apiSecret })
       await web('profiles.select', { id: 'sandbox' })
       await web('brands.refresh', {})
-      await web('profiles.remove', { id, deleteCache: true })
+      // The synced cache of the removed account stays on disk, so it is searched below too.
+      await web('profiles.remove', { id, deleteCache: false })
 
       let eventText = ''
       const timer = setTimeout(() => void eventReader.cancel(), 200)
@@ -130,6 +148,9 @@ describe('secrets never leave main', () => {
 
     const files = filesUnder(core.dataDir)
     expect(files.some((file) => file.endsWith('settings.json'))).toBe(true)
+    // The synced caches (the removed account's included) and the card images are searched too.
+    expect(files.filter((file) => /\/cache\/[^/]+\.sqlite$/.test(file)).length).toBe(2)
+    expect(files.filter((file) => file.includes('/images/')).length).toBeGreaterThan(0)
     const haystacks: Array<[string, string]> = [
       ...files.map((file): [string, string] => [file, readFileSync(file).toString('latin1')]),
       ['logs', captured.join('\n')],
