@@ -1,30 +1,11 @@
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
-import type { FetchLike } from './api/http'
 import { createCore, type Core, type CoreDeps } from './app'
-import type { AppInfo } from '../shared/domain'
-import type { OpenSettingsFile } from './settings/settings-file'
-import type { SecureStore } from './vault/secure-store'
 
 export { SANDBOX_PROFILE_ID } from '../shared/profiles'
 
-/** Options of {@link bootWithEmbeddedSandbox}. */
-export interface BootOptions {
-  readonly fetch: FetchLike
-  readonly dataDir: string
-  readonly host: AppInfo['host']
-  readonly version: string
-  /** The OS keychain (keytar in both hosts). */
-  readonly keychain: SecureStore
-  /** electron-store in the shell, conf in the web host and tests. */
-  readonly openSettings: OpenSettingsFile
-  readonly keychainService?: string
-  readonly keychainTimeoutMs?: number
-  readonly log?: (message: string) => void
+/** Options of {@link bootWithEmbeddedSandbox}: core's parts, with the embedded sandbox's options in place of a profile. */
+export interface BootOptions extends Omit<CoreDeps, 'sandbox'> {
   readonly sandbox?: SandboxOptions
-  /** Sync in the background at start and after a profile switch (see `CoreDeps.autoSync`). */
-  readonly autoSync?: boolean
-  /** The cache-writer thread entry (see `CoreDeps.writerWorker`). */
-  readonly writerWorker?: CoreDeps['writerWorker']
 }
 
 /** A core with the built-in "Sandbox" profile, with the sandbox it owns. */
@@ -39,21 +20,10 @@ export interface BootedCore extends Core {
  * otherwise. Both hosts (Electron main and the web host) start the app this way.
  */
 export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<BootedCore> {
-  const sandbox = await startSandbox({ seed: 1, size: 3000, ...options.sandbox })
+  const { sandbox: sandboxOptions, ...deps } = options
+  const sandbox = await startSandbox({ seed: 1, size: 3000, ...sandboxOptions })
   const core = createCore({
-    fetch: options.fetch,
-    dataDir: options.dataDir,
-    host: options.host,
-    version: options.version,
-    ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
-    ...(options.autoSync ? { autoSync: true } : {}),
-    keychain: options.keychain,
-    openSettings: options.openSettings,
-    ...(options.keychainService === undefined ? {} : { keychainService: options.keychainService }),
-    ...(options.keychainTimeoutMs === undefined
-      ? {}
-      : { keychainTimeoutMs: options.keychainTimeoutMs }),
-    ...(options.log === undefined ? {} : { log: options.log }),
+    ...deps,
     sandbox: {
       name: 'Sandbox',
       baseUrl: sandbox.baseUrl,
