@@ -23,7 +23,12 @@ const line = await new Promise<string>((resolve) => {
     if (text.startsWith('SANDBOX=')) resolve(text.slice('SANDBOX='.length))
   })
 })
-const sandbox = JSON.parse(line) as { baseUrl: string; partnerId: string; apiKey: string; apiSecret: string }
+const sandbox = JSON.parse(line) as {
+  baseUrl: string
+  partnerId: string
+  apiKey: string
+  apiSecret: string
+}
 const headers = { 'X-Service-API-Key': sandbox.apiKey, Authorization: sandbox.apiSecret }
 
 function rssMb(): number {
@@ -44,13 +49,20 @@ for (let n = 0; n < pages; n += 1) {
   // Spread the pages over the whole dataset: start, middle and end.
   const page = 1 + ((n * 7919) % Math.max(1, Math.floor(size / 100 / 4)))
   const started = performance.now()
-  const response = await fetch(`${sandbox.baseUrl}/v1/partner/${sandbox.partnerId}/${query}${page}`, { headers })
+  const response = await fetch(
+    `${sandbox.baseUrl}/v1/partner/${sandbox.partnerId}/${query}${page}`,
+    { headers },
+  )
   await response.arrayBuffer()
   times.push(performance.now() - started)
-  if ((n + 1) % Math.max(1, Math.floor(pages / 5)) === 0) memory.push(`after ${n + 1} pages ${rssMb().toFixed(1)} MB`)
+  if ((n + 1) % Math.max(1, Math.floor(pages / 5)) === 0)
+    memory.push(`after ${n + 1} pages ${rssMb().toFixed(1)} MB`)
 }
 times.sort((a, b) => a - b)
-const at = (q: number): string => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(2)
-console.log(`size ${size}, ${pages} pages of 100: median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`)
+const at = (q: number): string =>
+  (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(2)
+console.log(
+  `size ${size}, ${pages} pages of 100: median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`,
+)
 console.log(`sandbox RSS: ${memory.join('; ')}`)
 child.kill('SIGTERM')

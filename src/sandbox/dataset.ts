@@ -294,14 +294,23 @@ export class Dataset {
     return this.#statePattern[i % STATUS_PERIOD] ?? 'complete'
   }
 
+  /**
+   * The first draws of guarantee `i`: product and card kind. Shared by
+   * {@link guarantee} and {@link cardFacts}, which must agree; the caller
+   * keeps drawing from `rng` for the rest of the record.
+   */
+  #guaranteeHead(i: number) {
+    const rng = createRng(mix(this.seed, 1, i))
+    const product = this.#product(rng)
+    return { rng, ...product, animated: rng() < 0.12 }
+  }
+
   /** Guarantee record `i` (0-based; its `idx` is `i + 1`). */
   guarantee(i: number): RawGuarantee {
-    const rng = createRng(mix(this.seed, 1, i))
     const idx = i + 1
     const registered = this.#registeredSecond(0, i)
-    const { brand, category, name, code } = this.#product(rng)
+    const { rng, brand, category, name, code, animated } = this.#guaranteeHead(i)
     const slot = this.#guaranteeSlots.slot(i)
-    const animated = rng() < 0.12
     const day = formatSecond(registered).slice(0, 10).replaceAll('-', '')
     const orderId = `${day}${pad(Math.floor(rng() * 1_000_000), 6)}`
     const hasOrder = rng() < 0.92
@@ -334,16 +343,8 @@ export class Dataset {
   /** What the card image of guarantee `idx` shows, or null when there is no such guarantee. */
   cardFacts(idx: number): CardFacts | null {
     if (!Number.isInteger(idx) || idx < 1 || idx > this.size) return null
-    const i = idx - 1
-    const rng = createRng(mix(this.seed, 1, i))
-    const { brand, category } = this.#product(rng)
-    return {
-      idx,
-      brand,
-      categoryCode: category.code,
-      state: this.stateOf(i),
-      animated: rng() < 0.12,
-    }
+    const { brand, category, animated } = this.#guaranteeHead(idx - 1)
+    return { idx, brand, categoryCode: category.code, state: this.stateOf(idx - 1), animated }
   }
 
   /** The `guaranteeToken` of guarantee `idx` (from the detail operation the spec does not list). */

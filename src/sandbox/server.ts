@@ -7,7 +7,7 @@ import { FaultState, type Fault, type FaultKind } from './faults'
 import { handleStatic } from './images'
 import { parseListQuery, type ListKind } from './query'
 import { demoCredentials, type DemoCredentials } from './seed'
-import { handleWallet, renderIndex } from './wallet'
+import { handleWallet, renderIndex, sendPage } from './wallet'
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -114,7 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return
     }
     if (url.pathname === '/') {
-      sendHtml(res, 200, renderIndex(dataset, credentials, faults.faults))
+      sendPage(res, 200, renderIndex(dataset, credentials, faults.faults))
       return
     }
     if (handleWallet(dataset, credentials, url, res)) return
@@ -211,7 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return true
     }
     if (hit.has('html502')) {
-      sendHtml(
+      sendPage(
         res,
         502,
         '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
@@ -301,16 +301,6 @@ function withExtraFields(item: Record<string, unknown>, count: number): Record<s
   })
   copy['constructor'] = { prototype: { polluted: 'yes' } }
   return copy
-}
-
-function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': Buffer.byteLength(html),
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-    'Cache-Control': 'no-store',
-  })
-  res.end(html)
 }
 
 /** Sends a JSON text through the transport faults: truncation, bad JSON, wrong type, slow body. */

@@ -49,7 +49,13 @@ function page(title: string, body: string, imageOrigin?: string): string {
 <title>${escapeHtml(title)}</title><style>${STYLE}</style><body>${body}</body></html>`
 }
 
-function sendPage(res: ServerResponse, status: number, html: string, imageOrigin?: string): void {
+/** Sends an HTML page with a CSP that allows no script (images only from `imageOrigin`, if given). */
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  imageOrigin?: string,
+): void {
   res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(html),

@@ -11,7 +11,7 @@ import { Redactor } from '../redact'
 import { DEFAULT_TIMEOUT_MS, getJson, type FetchLike } from './http'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
 import { systemTiming, withRetries, type RetryPolicy, type Timing } from './retry'
-import { readGuarantee, readInspection, readPage } from './records'
+import { readGuarantee, readInspection, readPage, type ItemReader } from './records'
 import { pathSegment } from './wallet-urls'
 import { brandListSchema, brandSchema } from './schemas'
 
@@ -127,26 +127,24 @@ export class PartnerClient {
     )
   }
 
-  async #guaranteePage(params: GuaranteeQuery, signal?: AbortSignal) {
-    const body = await this.#get(
-      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/guarantee${queryString(params)}`,
-      signal,
-    )
-    return {
-      ...readPage(body, params.page ?? 1, readGuarantee),
-      fingerprint: fingerprintOf(dataOf(body)),
-    }
+  #guaranteePage(params: GuaranteeQuery, signal?: AbortSignal) {
+    return this.#page('guarantee', params, readGuarantee, signal)
   }
 
-  async #inspectionPage(params: InspectionQuery, signal?: AbortSignal) {
-    const body = await this.#get(
-      `v1/partner/${pathSegment(this.#options.target.partnerId, 'partnerId')}/inspection${queryString(params)}`,
-      signal,
-    )
-    return {
-      ...readPage(body, params.page ?? 1, readInspection),
-      fingerprint: fingerprintOf(dataOf(body)),
-    }
+  #inspectionPage(params: InspectionQuery, signal?: AbortSignal) {
+    return this.#page('inspection', params, readInspection, signal)
+  }
+
+  /** One page of a list, parsed, with the fingerprint the walker uses to spot a repeated page. */
+  async #page<T>(
+    list: 'guarantee' | 'inspection',
+    params: GuaranteeQuery | InspectionQuery,
+    read: ItemReader<T>,
+    signal?: AbortSignal,
+  ): Promise<ListPage<T> & { readonly fingerprint: string }> {
+    const partner = pathSegment(this.#options.target.partnerId, 'partnerId')
+    const body = await this.#get(`v1/partner/${partner}/${list}${queryString(params)}`, signal)
+    return { ...readPage(body, params.page ?? 1, read), fingerprint: fingerprintOf(dataOf(body)) }
   }
 
   /** One GET of operations 1–3 with the two credential headers, retried per the policy. */

@@ -88,7 +88,7 @@ const short = (value: unknown): string => {
 }
 
 /** Collects problems and warnings while one item is read. */
-class ItemReader {
+class FieldReader {
   readonly problems: string[] = []
   readonly warnings: string[] = []
   readonly known = new Set<string>()
@@ -161,7 +161,10 @@ class ItemReader {
 }
 
 /** The result of reading one item: the record, or why it was rejected. */
-type ItemResult<T> = { ok: true; value: T } | { ok: false; reject: RejectedItem }
+export type ItemResult<T> = { ok: true; value: T } | { ok: false; reject: RejectedItem }
+
+/** Reads the item at `position` of a page's `data`. */
+export type ItemReader<T> = (item: unknown, position: number) => ItemResult<T>
 
 function rejectOf(item: unknown, position: number, problems: string[]): ItemResult<never> {
   const idx = isObject(item) ? (asInteger(own(item, 'idx')) ?? null) : null
@@ -172,7 +175,7 @@ function rejectOf(item: unknown, position: number, problems: string[]): ItemResu
 export function readGuarantee(item: unknown, position: number): ItemResult<Guarantee> {
   const path = `data[${position}]`
   if (!isObject(item)) return rejectOf(item, position, [`${path}: not an object`])
-  const r = new ItemReader(item, path)
+  const r = new FieldReader(item, path)
   const idx = r.integer('idx')
   const status = r.required('status')
   const productName = r.required('productName')
@@ -209,7 +212,7 @@ export function readGuarantee(item: unknown, position: number): ItemResult<Guara
 export function readInspection(item: unknown, position: number): ItemResult<Inspection> {
   const path = `data[${position}]`
   if (!isObject(item)) return rejectOf(item, position, [`${path}: not an object`])
-  const r = new ItemReader(item, path)
+  const r = new FieldReader(item, path)
   const idx = r.integer('idx')
   const inspectionNum = r.required('inspectionNum')
   const productName = r.required('productName')
@@ -242,11 +245,7 @@ export function readInspection(item: unknown, position: number): ItemResult<Insp
  * A wrong envelope is a `bad_response` naming the JSON path (no body text,
  * which could be large or carry anything).
  */
-export function readPage<T>(
-  body: unknown,
-  askedPage: number,
-  read: (item: unknown, position: number) => ItemResult<T>,
-): ListPage<T> {
+export function readPage<T>(body: unknown, askedPage: number, read: ItemReader<T>): ListPage<T> {
   if (!isObject(body)) {
     throw new AppError('bad_response', `The list answer is not an object (got ${kindOf(body)}).`)
   }

@@ -241,7 +241,6 @@ const BRANDS: ReadonlyArray<readonly [idx: number, name: string, englishName: st
   [231, '몽클레르', 'MONCLER GRENOBLE'],
   [232, '구찌', 'GUCCI VINTAGE '],
   [233, '에르메스', 'HERMÈS'],
-  [234, '루이비통', 'LOUIS VUITTON MALLETIER '],
   [235, '프라다', 'PRADA LINEA ROSSA'],
   [236, '펜디', 'FENDI CASA '],
 ]
