@@ -84,7 +84,10 @@ export class SyncEngine {
     { mode: 'full' | 'incremental'; controller: AbortController }
   >()
   readonly #slices = new Set<string>()
-  readonly #targeted = new Map<PagedResource, { controller: AbortController; done: Promise<unknown> }>()
+  readonly #targeted = new Map<
+    PagedResource,
+    { controller: AbortController; done: Promise<unknown> }
+  >()
   #job: Promise<RunOutcome[]> | null = null
 
   constructor(options: SyncEngineOptions) {
