@@ -4,7 +4,7 @@ import { AppError } from '../app-error'
 import { transaction } from './database'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { writeSyncState, type SyncStateRow } from './sync-state'
-import { bumpDataVersion, upsertGuarantees, upsertInspections } from './writes'
+import { bumpDataVersion, markUnseenGone, upsertGuarantees, upsertInspections } from './writes'
 
 /** One page of a sync: its records and the sync-state change that goes with them. */
 export interface PageWrite {
@@ -14,6 +14,8 @@ export interface PageWrite {
   readonly at: string
   /** Written in the same transaction (the checkpoint moves with the page). */
   readonly state?: Partial<Omit<SyncStateRow, 'resource'>>
+  /** End of a complete full pass: mark records not seen in `pass` as gone (a full scan). */
+  readonly markGone?: boolean
 }
 
 /**
@@ -31,11 +33,12 @@ export interface PageWriter {
 
 /** Applies one page inside the caller's transaction. */
 export function applyPageWrite(db: DatabaseSync, page: PageWrite): void {
-  if (page.resource === 'guarantees') {
+  if (page.items.length > 0 && page.resource === 'guarantees') {
     upsertGuarantees(db, page.items as GuaranteeRecord[], page.pass, page.at)
-  } else {
+  } else if (page.items.length > 0) {
     upsertInspections(db, page.items as InspectionRecord[], page.pass, page.at)
   }
+  if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at)
   if (page.state) writeSyncState(db, page.resource, page.state)
 }
 

@@ -2,11 +2,13 @@ import { isChoseongQuery } from '../text/hangul-search'
 
 /**
  * What the store indexes for text search, and how a query becomes an FTS5
- * expression. Text is NFC and lower-cased; each Hangul syllable is a token
- * of its own (so a phrase of syllables is a substring search, spaces
- * ignored: `루이 비통` finds `루이비통`), other characters stay words that
- * `unicode61` splits on punctuation and matches by prefix. Fields are
- * separated by a token no query produces, so a phrase never spans two fields.
+ * expression. Text is NFC and lower-cased; a run of Hangul syllables is
+ * indexed as its overlapping pairs plus its last syllable (`루이비통` →
+ * `루이 이비 비통 통`), so a phrase of pairs is a substring search of any
+ * length, spaces ignored (`루이 비통` finds `루이비통`); other characters
+ * stay words that `unicode61` splits on punctuation and matches by prefix.
+ * Fields are separated by a token no query produces, so a phrase never spans
+ * two fields.
  */
 
 const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'
@@ -24,21 +26,49 @@ export interface SearchDocument {
   readonly c: string
 }
 
-/** Syllables split apart, words kept; returns the tokens text and the initials. */
-function tokenize(text: string): { tokens: string; initials: string[] } {
+type Segment =
+  { readonly kind: 'run'; readonly syllables: string[] } | { readonly kind: 'word'; text: string }
+
+/**
+ * Splits folded text into runs of Hangul syllables (whitespace does not
+ * break a run: `루이 비통` is one run) and stretches of everything else.
+ */
+function segment(text: string): { segments: Segment[]; initials: string[] } {
   const folded = text.normalize('NFC').toLowerCase()
-  let tokens = ''
+  const segments: Segment[] = []
   const initials: string[] = []
-  for (let i = 0; i < folded.length; i += 1) {
-    const code = folded.charCodeAt(i)
+  let current: Segment | null = null
+  for (const char of folded) {
+    const code = char.charCodeAt(0)
     if (code >= SYLLABLE_FIRST && code <= SYLLABLE_LAST) {
-      tokens += ` ${folded[i]} `
       initials.push(INITIALS[Math.floor((code - SYLLABLE_FIRST) / SYLLABLES_PER_INITIAL)]!)
+      if (current?.kind === 'run') current.syllables.push(char)
+      else segments.push((current = { kind: 'run', syllables: [char] }))
+    } else if (/\s/u.test(char)) {
+      if (current?.kind === 'word') current.text += ' '
+    } else if (current?.kind === 'word') {
+      current.text += char
     } else {
-      tokens += folded[i]
+      segments.push((current = { kind: 'word', text: char }))
     }
   }
-  return { tokens, initials }
+  return { segments, initials }
+}
+
+/** Overlapping syllable pairs of a run: short posting lists even for common syllables. */
+function pairsOf(syllables: readonly string[]): string[] {
+  return syllables.slice(1).map((syllable, i) => syllables[i]! + syllable)
+}
+
+const WORD = /[\p{L}\p{N}]+/gu
+
+/** Index tokens: each run as pairs plus its last syllable alone, words as they are. */
+function documentTokens(segments: readonly Segment[]): string {
+  return segments
+    .map((seg) =>
+      seg.kind === 'run' ? [...pairsOf(seg.syllables), seg.syllables.at(-1)!].join(' ') : seg.text,
+    )
+    .join(' ')
 }
 
 /** Builds the indexed text of a record from its searchable fields. */
@@ -47,8 +77,8 @@ export function searchDocument(fields: readonly (string | null | undefined)[]): 
   const c: string[] = []
   for (const field of fields) {
     if (!field) continue
-    const { tokens, initials } = tokenize(field)
-    t.push(tokens)
+    const { segments, initials } = segment(field)
+    t.push(documentTokens(segments))
     if (initials.length > 0) c.push(initialPairs(initials))
   }
   return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `) }
@@ -87,12 +117,30 @@ export function planSearch(query: string): SearchPlan {
     const pairs = initials.slice(1).map((initial, i) => initials[i]! + initial)
     return { kind: 'match', match: `c : ${quote(pairs.join(' '))}` }
   }
-  const { tokens } = tokenize(trimmed.replace(/\s+/gu, ' '))
-  const words = tokens.match(/[\p{L}\p{N}]+/gu)
-  if (!words || words.length === 0) return { kind: 'none' }
-  const last = trimmed.at(-1) ?? ''
-  const endsInSyllable = last >= '\uac00' && last <= '\ud7a3'
-  return { kind: 'match', match: `t : ${quote(words.join(' '))}${endsInSyllable ? '' : ' *'}` }
+  // The query's tokens mirror the index: a run inside the query ends where
+  // the record's run ends (pairs plus its last syllable); the query's last
+  // run may continue in the record (pairs only, or one syllable as a prefix);
+  // the last word is a prefix.
+  const segments = segment(trimmed).segments.filter(
+    (seg) => seg.kind === 'run' || seg.text.match(WORD) !== null,
+  )
+  if (segments.length === 0) return { kind: 'none' }
+  const tokens: string[] = []
+  let prefix = false
+  segments.forEach((seg, i) => {
+    const last = i === segments.length - 1
+    if (seg.kind === 'word') {
+      tokens.push(...(seg.text.match(WORD) ?? []))
+      prefix = last
+    } else if (seg.syllables.length === 1) {
+      tokens.push(seg.syllables[0]!)
+      prefix = last
+    } else {
+      tokens.push(...pairsOf(seg.syllables))
+      if (!last) tokens.push(seg.syllables.at(-1)!)
+    }
+  })
+  return { kind: 'match', match: `t : ${quote(tokens.join(' '))}${prefix ? ' *' : ''}` }
 }
 
 /** An FTS5 string literal: the query is data, never syntax. */

@@ -12,7 +12,7 @@ import { transaction } from '../store/database'
 import { recordCount } from '../store/queries'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
 import { readSyncState, writeSyncState } from '../store/sync-state'
-import { markUnseenGone, replaceBrands } from '../store/writes'
+import { replaceBrands } from '../store/writes'
 import { inlinePageWriter, type PageWriter } from '../store/page-writer'
 import type { PageQuery, SourcePage, SyncSource } from './source'
 
@@ -79,8 +79,15 @@ export class SyncEngine {
   readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'writer'>> &
     Pick<SyncEngineOptions, 'afterPage'>
   readonly #writer: PageWriter
-  readonly #running = new Map<SyncResourceName, { mode: SyncMode; controller: AbortController }>()
+  readonly #running = new Map<
+    SyncResourceName,
+    { mode: 'full' | 'incremental'; controller: AbortController }
+  >()
   readonly #slices = new Set<string>()
+  readonly #targeted = new Map<
+    PagedResource,
+    { controller: AbortController; done: Promise<unknown> }
+  >()
   #job: Promise<RunOutcome[]> | null = null
 
   constructor(options: SyncEngineOptions) {
@@ -122,6 +129,12 @@ export class SyncEngine {
     const outcomes: RunOutcome[] = []
     for (const resource of resources) {
       if (this.#running.has(resource)) continue
+      // A slice fetched for a filter gives way to the real sync of its list.
+      const slice = resource === 'brands' ? undefined : this.#targeted.get(resource)
+      if (slice) {
+        slice.controller.abort(new AppError('cancelled', 'Superseded by a full sync.'))
+        await slice.done
+      }
       if (resource === 'brands') {
         outcomes.push(await this.#syncBrands())
         continue
@@ -141,7 +154,7 @@ export class SyncEngine {
 
   /** Cancels running syncs; stored pages stay and a full pass resumes from its checkpoint. */
   cancel(): SyncStatus {
-    for (const { controller } of this.#running.values()) {
+    for (const { controller } of [...this.#running.values(), ...this.#targeted.values()]) {
       controller.abort(new AppError('cancelled', 'Sync cancelled.'))
     }
     return this.status()
@@ -156,8 +169,8 @@ export class SyncEngine {
       const stored = state.status === 'syncing' ? 'idle' : state.status
       return {
         resource,
-        status: running ? 'syncing' : stored,
-        mode: running ? (running.mode === 'targeted' ? 'incremental' : running.mode) : state.mode,
+        status: running || this.#targeted.has(resource as PagedResource) ? 'syncing' : stored,
+        mode: running ? running.mode : state.mode,
         lastSyncAt: state.lastSuccessAt,
         lastFullSyncAt: state.lastFullAt,
         resumable: state.checkpoint !== null,
@@ -179,7 +192,7 @@ export class SyncEngine {
     const state = readSyncState(this.#o.db(), resource)
     if (state.lastFullAt) return
     const key = `${resource}:${JSON.stringify(filter)}`
-    if (this.#slices.has(key) || this.#running.get(resource)?.mode === 'targeted') return
+    if (this.#slices.has(key) || this.#running.has(resource) || this.#targeted.has(resource)) return
     this.#slices.add(key)
     void this.#syncPaged(resource, 'targeted', filter).then((outcome) => {
       if (outcome.phase !== 'done') this.#slices.delete(key)
@@ -237,7 +250,15 @@ export class SyncEngine {
     filter: SliceFilter = {},
   ): Promise<RunOutcome> {
     const controller = new AbortController()
-    this.#running.set(resource, { mode, controller })
+    let finished: () => void = () => undefined
+    if (mode === 'targeted') {
+      this.#targeted.set(resource, {
+        controller,
+        done: new Promise<void>((resolve) => (finished = resolve)),
+      })
+    } else {
+      this.#running.set(resource, { mode, controller })
+    }
     const db = this.#o.db()
     const state = readSyncState(db, resource)
     const resume = mode === 'full' && state.checkpoint !== null && state.mode === 'full'
@@ -407,15 +428,20 @@ export class SyncEngine {
 
       const at = this.#o.now().toISOString()
       const consistent = complete && !totalChanged
-      transaction(db, () => {
-        if (mode === 'full' && consistent) markUnseenGone(db, resource, pass, at)
-        writeSyncState(db, resource, {
+      // Through the writer too: marking unseen records scans the whole list.
+      await this.#writer.write({
+        resource,
+        items: [],
+        pass,
+        at,
+        markGone: mode === 'full' && consistent,
+        state: {
           status: 'idle',
           lastError: null,
           ...(mode === 'targeted' ? {} : { lastSuccessAt: at }),
           ...(mode === 'full' ? { checkpoint: null, rejected } : {}),
           ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
-        })
+        },
       })
       this.#o.events.emit('data.changed', { resource })
       progress('done')
@@ -439,7 +465,12 @@ export class SyncEngine {
         started,
       })
     } finally {
-      this.#running.delete(resource)
+      if (mode === 'targeted') {
+        this.#targeted.delete(resource)
+        finished()
+      } else {
+        this.#running.delete(resource)
+      }
     }
   }
 

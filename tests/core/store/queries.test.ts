@@ -65,6 +65,11 @@ describe('text search over inspections', () => {
 
   it('ignores spaces and case, and searches member ids, inspection numbers and ref codes', () => {
     expect(found('루이 비통')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('루이비')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('통 네버')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('네버풀 mm')).toEqual(['루이비통 네버풀 MM'])
+    expect(found('플랩백')).toEqual(['샤넬 클래식 플랩백'])
+    expect(found('랩')).toEqual(['샤넬 클래식 플랩백'])
     expect(found('hermès birkin')).toEqual(['Hermès Birkin 30'])
     expect(found('BIRKIN')).toEqual(['Hermès Birkin 30'])
     expect(found('lee_02')).toHaveLength(3)

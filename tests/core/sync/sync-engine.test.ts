@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import { readSyncState } from '../../../src/core/store/sync-state'
+import { createMatcher } from '../../../src/core/text/hangul-search'
 import { startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>
@@ -47,6 +48,31 @@ describe('full sync against the sandbox', () => {
     )
     const status = h.engine.status()
     expect(status.resources.every((r) => r.status === 'idle' && !r.resumable)).toBe(true)
+  })
+
+  it('search over synced sandbox data finds exactly what a plain substring/초성 match finds', async () => {
+    h = await startHarness({ size: 600 })
+    await h.engine.run(['inspections'])
+    const names = (
+      h.db.prepare('SELECT product_name FROM inspections').all() as { product_name: string }[]
+    ).map((row) => row.product_name)
+    for (const q of [
+      '샤넬',
+      '백',
+      '루이비통',
+      'ㄹㅇㅂㅌ',
+      'ㅅㄴ',
+      'ㅂ',
+      '지갑',
+      '클래식 플랩',
+      '미니 캐',
+    ]) {
+      const matches = createMatcher(q)
+      expect([q, queryInspections(h.db, { q }).total]).toEqual([
+        q,
+        names.filter((name) => matches(name)).length,
+      ])
+    }
   })
 
   it('a later run is incremental: it re-reads only the recent window', async () => {
