@@ -3,6 +3,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/**
+ * What only Electron runs: the window, the CommonJS preload, IPC sender
+ * checks, the `card:` protocol, the writer thread's built entry, and the
+ * navigation and window-open guards. Needs a real Electron binary.
+ */
 let app: ElectronApplication
 
 test.beforeAll(async () => {
@@ -17,12 +22,26 @@ test.afterAll(async () => {
   await app?.close()
 })
 
-test('opens on the built-in sandbox and shows the brand list', async () => {
+test('opens on the built-in sandbox and syncs it by itself', async () => {
   const page = await app.firstWindow()
-  await expect(page.getByRole('heading', { name: '럭셔리 브랜드' })).toBeVisible()
-  await expect(page.getByTestId('brand-row').first()).toBeVisible()
+  await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
+  // The background sync (through the writer thread) fills the list without a click.
+  await expect(page.getByTestId('inspection-row').first()).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText('데모 데이터', { exact: false }).first()).toBeVisible()
+})
+
+test('brand search works over IPC', async () => {
+  const page = await app.firstWindow()
+  await page.getByRole('link', { name: '브랜드' }).click()
   await page.getByRole('searchbox').fill('샤넬')
   await expect(page.getByTestId('brand-row')).toHaveCount(2)
+})
+
+test('card images load through the card: protocol', async () => {
+  const page = await app.firstWindow()
+  await page.getByRole('link', { name: '보증서' }).click()
+  await expect(page.getByTestId('guarantee-row').first()).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('card-image').first()).toHaveAttribute('data-state', 'loaded')
 })
 
 test('the renderer sees window.api only, and no Node', async () => {
@@ -47,7 +66,7 @@ test('window.open and navigation away are denied', async () => {
   expect(page.url()).toMatch(/^file:/)
 })
 
-test('a second launch focuses the running app instead of opening another', async () => {
+test('one window: the single-instance lock holds', async () => {
   const count = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)
   expect(count).toBe(1)
 })
