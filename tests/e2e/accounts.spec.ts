@@ -14,13 +14,6 @@ import { startWebHost, type WebHost } from '../../src/web-host/server'
  * (needs `npx electron-vite build` first). The keychain is the session
  * memory store, or one that fails the way keytar does without D-Bus.
  */
-test.use({
-  launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  },
-})
-
 let second: Sandbox
 test.beforeAll(async () => {
   second = await startSandbox({ seed: 7, size: 50 })
