@@ -95,6 +95,8 @@ export interface ResourceSyncStatus {
   readonly status: SyncStatusName
   /** `full` or `incremental` of the running or last sync. */
   readonly mode: 'full' | 'incremental' | null
+  /** Waiting behind another resource's sync in the same job. */
+  readonly queued: boolean
   readonly lastSyncAt: string | null
   readonly lastFullSyncAt: string | null
   /** A full pass was interrupted and will resume from its checkpoint. */

@@ -89,6 +89,8 @@ export class SyncEngine {
     { controller: AbortController; done: Promise<unknown> }
   >()
   #job: Promise<RunOutcome[]> | null = null
+  /** Resources waiting for the running job, in order, each with its mode. */
+  #queue: Array<{ resource: SyncResourceName; mode: 'auto' | 'full' | 'incremental' }> = []
 
   constructor(options: SyncEngineOptions) {
     this.#o = {
@@ -113,12 +115,26 @@ export class SyncEngine {
     resources: readonly SyncResourceName[] = ['brands', 'inspections', 'guarantees'],
     mode: 'auto' | 'full' | 'incremental' = 'auto',
   ): SyncStatus {
+    // A resource asked for while another runs is queued behind it, never dropped.
+    for (const resource of resources) {
+      const waiting = this.#queue.some((entry) => entry.resource === resource)
+      if (!waiting && !this.#running.has(resource)) this.#queue.push({ resource, mode })
+    }
     if (!this.#job) {
-      this.#job = this.run(resources, mode).finally(() => {
+      this.#job = this.#drain().finally(() => {
         this.#job = null
       })
     }
     return this.status()
+  }
+
+  /** Runs queued resources one after another until the queue is empty. */
+  async #drain(): Promise<RunOutcome[]> {
+    const outcomes: RunOutcome[] = []
+    for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
+      outcomes.push(...(await this.run([next.resource], next.mode)))
+    }
+    return outcomes
   }
 
   /** Runs the resources one after another and resolves with how each ended. */
@@ -154,6 +170,7 @@ export class SyncEngine {
 
   /** Cancels running syncs; stored pages stay and a full pass resumes from its checkpoint. */
   cancel(): SyncStatus {
+    this.#queue = []
     for (const { controller } of [...this.#running.values(), ...this.#targeted.values()]) {
       controller.abort(new AppError('cancelled', 'Sync cancelled.'))
     }
@@ -170,6 +187,7 @@ export class SyncEngine {
       return {
         resource,
         status: running || this.#targeted.has(resource as PagedResource) ? 'syncing' : stored,
+        queued: this.#queue.some((entry) => entry.resource === resource),
         mode: running ? running.mode : state.mode,
         lastSyncAt: state.lastSuccessAt,
         lastFullSyncAt: state.lastFullAt,

@@ -43,8 +43,13 @@ export class ListController<Row> {
     return this.page?.nextCursor != null
   }
 
-  /** Marks the list as about to reload (filters changed; the reload is debounced). */
+  /**
+   * Marks the list as about to reload (filters changed; the reload is
+   * debounced). Answers still in flight were asked with the old filters, so
+   * they are discarded when they arrive.
+   */
   markPending(): void {
+    this.#generation += 1
     this.loading = true
   }
 
