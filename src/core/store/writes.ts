@@ -1,7 +1,13 @@
-import { createHash } from 'node:crypto'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
-import { searchDocument, type SearchDocument } from './search-text'
+import type { SearchDocument } from './search-text'
+import {
+  guaranteeRaw,
+  guaranteeSearchFields,
+  inspectionRaw,
+  inspectionSearchFields,
+  searchOf,
+} from './stored-raw'
 
 /**
  * Writes of synced records. Callers wrap a page in one `transaction()`;
@@ -83,16 +89,6 @@ function statements(db: DatabaseSync): Statements {
   return found
 }
 
-/** The indexed text of a record and a short hash of it. */
-function searchOf(fields: readonly (string | null | undefined)[]): {
-  doc: SearchDocument
-  key: string
-} {
-  const doc = searchDocument(fields)
-  const key = createHash('md5').update(`${doc.t}\u0001${doc.c}`).digest('base64url')
-  return { doc, key }
-}
-
 /**
  * Rewrites a record's FTS rows only when its indexed text changed: a new
  * record is inserted, a changed one replaced, an unchanged one (most of a
@@ -125,15 +121,7 @@ export function upsertGuarantees(
   const s = statements(db)
   for (const g of items) {
     const previous = previousKeyOf(s, 'guarantees', g.idx)
-    const search = searchOf([
-      g.productName,
-      g.refUserId,
-      g.refOrderId,
-      g.refOrderDetailId,
-      g.refProductCode,
-      g.refCategoryCode,
-      g.refBrandCode,
-    ])
+    const search = searchOf(guaranteeSearchFields(g))
     s.guarantee.run(
       g.idx,
       g.status,
@@ -147,7 +135,7 @@ export function upsertGuarantees(
       g.refBrandCode ?? null,
       g.registeredAt ?? '',
       g.modifiedAt,
-      JSON.stringify(g),
+      guaranteeRaw(g),
       pass,
       storedAt,
       search.key,
@@ -167,14 +155,7 @@ export function upsertInspections(
   const s = statements(db)
   for (const i of items) {
     const previous = previousKeyOf(s, 'inspections', i.idx)
-    const search = searchOf([
-      i.productName,
-      i.inspectionNum,
-      i.refUserId,
-      i.refOrderId,
-      i.refOrderDetailId,
-      i.refProductCode,
-    ])
+    const search = searchOf(inspectionSearchFields(i))
     s.inspection.run(
       i.idx,
       i.inspectionNum,
@@ -187,7 +168,7 @@ export function upsertInspections(
       i.refProductCode ?? '',
       i.registeredAt ?? '',
       i.modifiedAt,
-      JSON.stringify(i),
+      inspectionRaw(i),
       pass,
       storedAt,
       search.key,

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { up as initial } from './0001-initial'
 import { up as search } from './0002-search'
+import { up as compact } from './0003-compact'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -13,6 +14,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', up: initial },
   { version: 2, name: 'search', up: search },
+  { version: 3, name: 'compact', up: compact },
 ]
 
 /** The schema version this build writes. */
