@@ -65,11 +65,7 @@ function isEmpty(value: unknown): boolean {
   return false
 }
 
-function compact(
-  record: object,
-  columns: ReadonlySet<string>,
-  notNull: readonly string[],
-): string {
+function compact(record: object, columns: ReadonlySet<string>, notNull: readonly string[]): string {
   const entries: [string, unknown][] = []
   const fields = record as Record<string, unknown>
   for (const key of notNull) if (fields[key] === null) entries.push([key, null])
