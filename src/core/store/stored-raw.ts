@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { GuaranteeRecord, InspectionRecord } from './records'
-import { searchDocument, type SearchDocument } from './search-text'
+import { SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
 
 /**
  * What a record row keeps besides its typed columns, and what it indexes.
@@ -167,6 +167,27 @@ export function expandInspection(row: InspectionColumns): Record<string, unknown
   }
 }
 
+/** The `guarantees` columns of {@link guaranteeSearchFields}, in the same order. */
+export const GUARANTEE_SEARCH_COLUMNS = [
+  'product_name',
+  'ref_user_id',
+  'ref_order_id',
+  'ref_order_detail_id',
+  'ref_product_code',
+  'ref_category_code',
+  'ref_brand_code',
+] as const
+
+/** The `inspections` columns of {@link inspectionSearchFields}, in the same order. */
+export const INSPECTION_SEARCH_COLUMNS = [
+  'product_name',
+  'inspection_num',
+  'ref_user_id',
+  'ref_order_id',
+  'ref_order_detail_id',
+  'ref_product_code',
+] as const
+
 /** The searchable fields of a guarantee, in index order. */
 export function guaranteeSearchFields(
   g: Pick<
@@ -213,12 +234,15 @@ export function inspectionSearchFields(
   ]
 }
 
-/** The indexed text of a record and a short hash of it (`search_key`). */
+/**
+ * The indexed text of a record and a short hash of it (`search_key`),
+ * prefixed with {@link SEARCH_FORMAT}.
+ */
 export function searchOf(fields: readonly (string | null | undefined)[]): {
   doc: SearchDocument
   key: string
 } {
   const doc = searchDocument(fields)
-  const key = createHash('md5').update(`${doc.t}\u0001${doc.c}`).digest('base64url')
-  return { doc, key }
+  const hash = createHash('md5').update(`${doc.t}\u0001${doc.c}`).digest('base64url')
+  return { doc, key: SEARCH_FORMAT + hash }
 }

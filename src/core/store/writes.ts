@@ -1,9 +1,12 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
 import type { SearchDocument } from './search-text'
+import { SEARCH_FORMAT } from './search-text'
 import {
+  GUARANTEE_SEARCH_COLUMNS,
   guaranteeRaw,
   guaranteeSearchFields,
+  INSPECTION_SEARCH_COLUMNS,
   inspectionRaw,
   inspectionSearchFields,
   searchOf,
@@ -17,11 +20,15 @@ import {
 interface Statements {
   readonly guarantee: StatementSync
   readonly inspection: StatementSync
-  readonly searchKey: Record<string, StatementSync>
+  /** A stored record's `search_key` and searchable columns (as `f0`, `f1`, …). */
+  readonly previous: Record<string, StatementSync>
   readonly ftsDelete: Record<string, StatementSync>
   readonly ftsInsert: Record<string, StatementSync>
   readonly brand: StatementSync
 }
+
+/** Aliases of the searchable columns in {@link Statements.previous}. */
+const FIELD_NAMES = ['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6'] as const
 
 const cache = new WeakMap<DatabaseSync, Statements>()
 const versions = new WeakMap<DatabaseSync, number>()
@@ -41,9 +48,13 @@ function statements(db: DatabaseSync): Statements {
   if (found) return found
   const ftsDelete: Record<string, StatementSync> = {}
   const ftsInsert: Record<string, StatementSync> = {}
-  const searchKey: Record<string, StatementSync> = {}
+  const previous: Record<string, StatementSync> = {}
   for (const table of ['guarantees', 'inspections']) {
-    searchKey[table] = db.prepare(`SELECT search_key FROM ${table} WHERE idx = ?`)
+    const columns = table === 'guarantees' ? GUARANTEE_SEARCH_COLUMNS : INSPECTION_SEARCH_COLUMNS
+    previous[table] = db.prepare(
+      `SELECT search_key, ${columns.map((c, i) => `${c} AS ${FIELD_NAMES[i]}`).join(', ')}
+       FROM ${table} WHERE idx = ?`,
+    )
     ftsDelete[table] = db.prepare(`DELETE FROM ${table}_fts WHERE rowid = ?`)
     ftsInsert[table] = db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`)
   }
@@ -75,7 +86,7 @@ function statements(db: DatabaseSync): Statements {
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
         stored_at = excluded.stored_at, search_key = excluded.search_key`),
-    searchKey,
+    previous,
     ftsDelete,
     ftsInsert,
     brand: db.prepare(`
@@ -89,8 +100,41 @@ function statements(db: DatabaseSync): Statements {
   return found
 }
 
+/** The search part of a write: a stored key is reused when the indexed fields did not change. */
+interface Search {
+  /** Null when the key was reused (nothing to index). */
+  readonly doc: SearchDocument | null
+  readonly key: string
+}
+
 /**
- * Rewrites a record's FTS rows only when its indexed text changed: a new
+ * The record's `search_key` before this write (undefined for a new record)
+ * and its search now. When every searchable field equals the stored column
+ * and the stored key has the current {@link SEARCH_FORMAT}, the key is
+ * reused without building the document (most of a re-sync).
+ */
+function searchFor(
+  s: Statements,
+  table: string,
+  idx: number,
+  fields: readonly (string | null | undefined)[],
+): { previousKey: string | null | undefined; search: Search } {
+  const row = s.previous[table]?.get(idx) as Record<string, string | null> | undefined
+  if (row === undefined) return { previousKey: undefined, search: searchOf(fields) }
+  const previousKey = row['search_key'] ?? null
+  if (previousKey?.startsWith(SEARCH_FORMAT)) {
+    let same = true
+    for (let i = 0; i < fields.length && same; i += 1) {
+      // searchDocument skips empty fields: null and '' index alike.
+      same = (row[FIELD_NAMES[i]!] || '') === (fields[i] || '')
+    }
+    if (same) return { previousKey, search: { doc: null, key: previousKey } }
+  }
+  return { previousKey, search: searchOf(fields) }
+}
+
+/**
+ * Rewrites a record's FTS row only when its indexed text changed: a new
  * record is inserted, a changed one replaced, an unchanged one (most of a
  * re-sync) left alone.
  */
@@ -99,16 +143,11 @@ function writeSearch(
   table: string,
   idx: number,
   previousKey: string | null | undefined,
-  search: { doc: SearchDocument; key: string },
+  search: Search,
 ): void {
-  if (previousKey === search.key) return
+  if (previousKey === search.key || search.doc === null) return
   if (previousKey !== undefined) s.ftsDelete[table]?.run(idx)
   s.ftsInsert[table]?.run(idx, search.doc.t, search.doc.c)
-}
-
-function previousKeyOf(s: Statements, table: string, idx: number): string | null | undefined {
-  const row = s.searchKey[table]?.get(idx) as { search_key: string | null } | undefined
-  return row ? row.search_key : undefined
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -120,8 +159,7 @@ export function upsertGuarantees(
 ): void {
   const s = statements(db)
   for (const g of items) {
-    const previous = previousKeyOf(s, 'guarantees', g.idx)
-    const search = searchOf(guaranteeSearchFields(g))
+    const { previousKey, search } = searchFor(s, 'guarantees', g.idx, guaranteeSearchFields(g))
     s.guarantee.run(
       g.idx,
       g.status,
@@ -140,7 +178,7 @@ export function upsertGuarantees(
       storedAt,
       search.key,
     )
-    writeSearch(s, 'guarantees', g.idx, previous, search)
+    writeSearch(s, 'guarantees', g.idx, previousKey, search)
   }
   bumpDataVersion(db)
 }
@@ -154,8 +192,7 @@ export function upsertInspections(
 ): void {
   const s = statements(db)
   for (const i of items) {
-    const previous = previousKeyOf(s, 'inspections', i.idx)
-    const search = searchOf(inspectionSearchFields(i))
+    const { previousKey, search } = searchFor(s, 'inspections', i.idx, inspectionSearchFields(i))
     s.inspection.run(
       i.idx,
       i.inspectionNum,
@@ -173,7 +210,7 @@ export function upsertInspections(
       storedAt,
       search.key,
     )
-    writeSearch(s, 'inspections', i.idx, previous, search)
+    writeSearch(s, 'inspections', i.idx, previousKey, search)
   }
   bumpDataVersion(db)
 }
