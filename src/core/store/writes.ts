@@ -1,4 +1,4 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
 import type { SearchDocument } from './search-text'
 import { SEARCH_FORMAT } from './search-text'
@@ -18,17 +18,47 @@ import {
  */
 
 interface Statements {
-  readonly guarantee: StatementSync
-  readonly inspection: StatementSync
-  /** A stored record's `search_key` and searchable columns (as `f0`, `f1`, …). */
+  /** The upsert of each table: `idx`, the stored columns, `seen_pass`, `stored_at`, `search_key`. */
+  readonly upsert: Record<string, StatementSync>
+  /** A stored record's `search_key` and {@link STORED_COLUMNS}. */
   readonly previous: Record<string, StatementSync>
+  /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
+  readonly touch: Record<string, StatementSync>
   readonly ftsDelete: Record<string, StatementSync>
   readonly ftsInsert: Record<string, StatementSync>
   readonly brand: StatementSync
 }
 
-/** Aliases of the searchable columns in {@link Statements.previous}. */
-const FIELD_NAMES = ['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6'] as const
+/** The record columns an upsert writes after `idx`, in the order of its parameters. */
+const STORED_COLUMNS = {
+  guarantees: [
+    'status',
+    'product_name',
+    'card_url',
+    'ref_user_id',
+    'ref_order_id',
+    'ref_order_detail_id',
+    'ref_product_code',
+    'ref_category_code',
+    'ref_brand_code',
+    'registered_at',
+    'modified_at',
+    'raw',
+  ],
+  inspections: [
+    'inspection_num',
+    'status',
+    'result',
+    'product_name',
+    'ref_user_id',
+    'ref_order_id',
+    'ref_order_detail_id',
+    'ref_product_code',
+    'registered_at',
+    'modified_at',
+    'raw',
+  ],
+} as const
 
 const cache = new WeakMap<DatabaseSync, Statements>()
 const versions = new WeakMap<DatabaseSync, number>()
@@ -49,17 +79,20 @@ function statements(db: DatabaseSync): Statements {
   const ftsDelete: Record<string, StatementSync> = {}
   const ftsInsert: Record<string, StatementSync> = {}
   const previous: Record<string, StatementSync> = {}
-  for (const table of ['guarantees', 'inspections']) {
-    const columns = table === 'guarantees' ? GUARANTEE_SEARCH_COLUMNS : INSPECTION_SEARCH_COLUMNS
+  const touch: Record<string, StatementSync> = {}
+  for (const table of ['guarantees', 'inspections'] as const) {
     previous[table] = db.prepare(
-      `SELECT search_key, ${columns.map((c, i) => `${c} AS ${FIELD_NAMES[i]}`).join(', ')}
-       FROM ${table} WHERE idx = ?`,
+      `SELECT search_key, ${STORED_COLUMNS[table].join(', ')} FROM ${table} WHERE idx = ?`,
+    )
+    touch[table] = db.prepare(
+      `UPDATE ${table} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
+       WHERE idx = ?`,
     )
     ftsDelete[table] = db.prepare(`DELETE FROM ${table}_fts WHERE rowid = ?`)
     ftsInsert[table] = db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`)
   }
-  found = {
-    guarantee: db.prepare(`
+  const upsert: Record<string, StatementSync> = {
+    guarantees: db.prepare(`
       INSERT INTO guarantees (idx, status, product_name, card_url, ref_user_id, ref_order_id,
         ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at,
         modified_at, raw, seen_pass, gone_at, stored_at, search_key)
@@ -73,7 +106,7 @@ function statements(db: DatabaseSync): Statements {
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
         stored_at = excluded.stored_at, search_key = excluded.search_key`),
-    inspection: db.prepare(`
+    inspections: db.prepare(`
       INSERT INTO inspections (idx, inspection_num, status, result, product_name, ref_user_id,
         ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, raw,
         seen_pass, gone_at, stored_at, search_key)
@@ -86,7 +119,11 @@ function statements(db: DatabaseSync): Statements {
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
         stored_at = excluded.stored_at, search_key = excluded.search_key`),
+  }
+  found = {
+    upsert,
     previous,
+    touch,
     ftsDelete,
     ftsInsert,
     brand: db.prepare(`
@@ -107,30 +144,61 @@ interface Search {
   readonly key: string
 }
 
-/**
- * The record's `search_key` before this write (undefined for a new record)
- * and its search now. When every searchable field equals the stored column
- * and the stored key has the current {@link SEARCH_FORMAT}, the key is
- * reused without building the document (most of a re-sync).
- */
-function searchFor(
-  s: Statements,
-  table: string,
-  idx: number,
+type StoredRow = Record<string, SQLOutputValue>
+
+/** The stored columns of each table's searchable fields, in index order. */
+const SEARCH_COLUMNS = {
+  guarantees: GUARANTEE_SEARCH_COLUMNS,
+  inspections: INSPECTION_SEARCH_COLUMNS,
+} as const
+
+/** True when every searchable field equals its stored column (null and '' index alike). */
+function sameSearchFields(
+  row: StoredRow,
+  columns: readonly string[],
   fields: readonly (string | null | undefined)[],
-): { previousKey: string | null | undefined; search: Search } {
-  const row = s.previous[table]?.get(idx) as Record<string, string | null> | undefined
-  if (row === undefined) return { previousKey: undefined, search: searchOf(fields) }
-  const previousKey = row['search_key'] ?? null
-  if (previousKey?.startsWith(SEARCH_FORMAT)) {
-    let same = true
-    for (let i = 0; i < fields.length && same; i += 1) {
-      // searchDocument skips empty fields: null and '' index alike.
-      same = (row[FIELD_NAMES[i]!] || '') === (fields[i] || '')
-    }
-    if (same) return { previousKey, search: { doc: null, key: previousKey } }
+): boolean {
+  for (let i = 0; i < fields.length; i += 1) {
+    if ((row[columns[i]!] || '') !== (fields[i] || '')) return false
   }
-  return { previousKey, search: searchOf(fields) }
+  return true
+}
+
+/** True when every value an upsert would write equals the stored one. */
+function sameRow(row: StoredRow, columns: readonly string[], values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i += 1) if (row[columns[i]!] !== values[i]) return false
+  return true
+}
+
+/**
+ * Writes one record: an unchanged one (most of a re-sync) is only marked
+ * seen, without rewriting the row, its indexes or its FTS row; a changed
+ * one is upserted, and its FTS row rewritten only when its indexed text
+ * changed. A stored `search_key` counts only with the current
+ * {@link SEARCH_FORMAT}; otherwise the document is built and compared.
+ */
+function writeRecord(
+  s: Statements,
+  table: 'guarantees' | 'inspections',
+  idx: number,
+  values: readonly SQLInputValue[],
+  fields: readonly (string | null | undefined)[],
+  pass: number,
+  storedAt: string,
+): void {
+  const row = s.previous[table]?.get(idx) as StoredRow | undefined
+  const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
+  const current = previousKey?.startsWith(SEARCH_FORMAT) === true
+  if (row !== undefined && current && sameRow(row, STORED_COLUMNS[table], values)) {
+    s.touch[table]?.run(pass, storedAt, idx)
+    return
+  }
+  const search: Search =
+    row !== undefined && current && sameSearchFields(row, SEARCH_COLUMNS[table], fields)
+      ? { doc: null, key: previousKey! }
+      : searchOf(fields)
+  s.upsert[table]?.run(idx, ...values, pass, storedAt, search.key)
+  writeSearch(s, table, idx, previousKey, search)
 }
 
 /**
@@ -159,9 +227,7 @@ export function upsertGuarantees(
 ): void {
   const s = statements(db)
   for (const g of items) {
-    const { previousKey, search } = searchFor(s, 'guarantees', g.idx, guaranteeSearchFields(g))
-    s.guarantee.run(
-      g.idx,
+    const values = [
       g.status,
       g.productName,
       g.nftCardImg ?? '',
@@ -174,11 +240,8 @@ export function upsertGuarantees(
       g.registeredAt ?? '',
       g.modifiedAt,
       guaranteeRaw(g),
-      pass,
-      storedAt,
-      search.key,
-    )
-    writeSearch(s, 'guarantees', g.idx, previousKey, search)
+    ]
+    writeRecord(s, 'guarantees', g.idx, values, guaranteeSearchFields(g), pass, storedAt)
   }
   bumpDataVersion(db)
 }
@@ -192,9 +255,7 @@ export function upsertInspections(
 ): void {
   const s = statements(db)
   for (const i of items) {
-    const { previousKey, search } = searchFor(s, 'inspections', i.idx, inspectionSearchFields(i))
-    s.inspection.run(
-      i.idx,
+    const values = [
       i.inspectionNum,
       i.inspectionStatus ?? null,
       i.inspectionResult ?? null,
@@ -206,11 +267,8 @@ export function upsertInspections(
       i.registeredAt ?? '',
       i.modifiedAt,
       inspectionRaw(i),
-      pass,
-      storedAt,
-      search.key,
-    )
-    writeSearch(s, 'inspections', i.idx, previousKey, search)
+    ]
+    writeRecord(s, 'inspections', i.idx, values, inspectionSearchFields(i), pass, storedAt)
   }
   bumpDataVersion(db)
 }

@@ -30,8 +30,10 @@ const quickCheck = (db: DatabaseSync): string =>
 const ftsRows = (db: DatabaseSync, table: string): number =>
   (db.prepare(`SELECT count(*) AS n FROM ${table}_fts`).get() as { n: number }).n
 
-const guaranteeRow = (db: DatabaseSync, idx: number): GuaranteeColumns =>
-  db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as unknown as GuaranteeColumns
+const guaranteeRow = (db: DatabaseSync, idx: number): GuaranteeColumns & { search_key: string } =>
+  db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as unknown as GuaranteeColumns & {
+    search_key: string
+  }
 
 const inspectionRow = (db: DatabaseSync, idx: number): InspectionColumns =>
   db.prepare('SELECT * FROM inspections WHERE idx = ?').get(idx) as unknown as InspectionColumns
@@ -340,6 +342,46 @@ describe('the compact format on a fresh cache', () => {
     expect(foundInspections(db, '루이')).toEqual([1])
     expect(foundInspections(db, '보이백')).toEqual([2])
     expect(quickCheck(db)).toBe('ok')
+  })
+
+  it('a re-sync rewrites only what changed: status, extras, or the indexed text', () => {
+    const first = fullGuarantee(1, { productName: '샤넬 보이백', status: '발급대기' })
+    transaction(db, () => upsertGuarantees(db, [first], 1, 'then'))
+    const key = guaranteeRow(db, 1).search_key
+    const changes = (): number =>
+      (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
+
+    // Unchanged: only marked seen (one row change, no FTS write).
+    let before = changes()
+    transaction(db, () => upsertGuarantees(db, [first], 2, 'now'))
+    expect(changes() - before).toBe(1)
+    expect(db.prepare('SELECT seen_pass, stored_at FROM guarantees WHERE idx = 1').get()).toEqual({
+      seen_pass: 2,
+      stored_at: 'now',
+    })
+
+    // Status and extras changed, indexed text not: the row is rewritten, the FTS row kept.
+    const second = fullGuarantee(1, {
+      productName: '샤넬 보이백',
+      status: '발급완료',
+      refEtcData2: '보증서 재발급',
+      raw: { newField: 1 },
+    })
+    before = changes()
+    transaction(db, () => upsertGuarantees(db, [second], 3, 'later'))
+    expect(changes() - before).toBe(1)
+    expect(guaranteeRow(db, 1)).toMatchObject({ status: '발급완료', search_key: key })
+    expect(expandGuarantee(guaranteeRow(db, 1))).toEqual(JSON.parse(JSON.stringify(second)))
+    expect(foundGuarantees(db, '보이백')).toEqual([1])
+    expect(ftsRows(db, 'guarantees')).toBe(1)
+
+    // A search_key of another format is never trusted: the record is indexed again.
+    db.prepare('DELETE FROM guarantees_fts WHERE rowid = 1').run()
+    db.prepare("UPDATE guarantees SET search_key = 'old-format' WHERE idx = 1").run()
+    expect(foundGuarantees(db, '보이백')).toEqual([])
+    transaction(db, () => upsertGuarantees(db, [second], 4, 'later'))
+    expect(foundGuarantees(db, '보이백')).toEqual([1])
+    expect(guaranteeRow(db, 1).search_key).toBe(key)
   })
 
   it('a record gone from the service drops out of search; its FTS row can be deleted', () => {
