@@ -207,6 +207,8 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
     const { db } = openStore(oldCache())
     expect(userVersion(db)).toBe(3)
     expect(quickCheck(db)).toBe('ok')
+    // Rebuilt after the migration: no free pages left behind.
+    expect(db.prepare('PRAGMA freelist_count').get()).toEqual({ freelist_count: 0 })
 
     const schema = db
       .prepare("SELECT sql FROM sqlite_master WHERE name IN ('guarantees_fts', 'inspections_fts')")
