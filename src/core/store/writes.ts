@@ -1,7 +1,6 @@
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
-import type { SearchDocument } from './search-text'
-import { SEARCH_FORMAT } from './search-text'
+import { SEARCH_FORMAT, type SearchDocument } from './search-text'
 import {
   GUARANTEE_SEARCH_COLUMNS,
   guaranteeRaw,
