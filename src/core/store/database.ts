@@ -127,15 +127,36 @@ export function userVersion(db: DatabaseSync): number {
   return row.user_version
 }
 
-/** Applies every migration above the current version, each in its own transaction. */
-export function migrate(db: DatabaseSync, targetVersion = LATEST_VERSION): void {
+/**
+ * Applies every migration above the current version, each in its own
+ * transaction. True when one of them asked for a `VACUUM` afterwards (and
+ * the database was not new: a fresh file has nothing to reclaim).
+ */
+export function migrate(db: DatabaseSync, targetVersion = LATEST_VERSION): boolean {
   const current = userVersion(db)
+  let vacuum = false
   for (const migration of MIGRATIONS) {
     if (migration.version <= current || migration.version > targetVersion) continue
     transaction(db, () => {
       migration.up(db)
       db.exec(`PRAGMA user_version = ${migration.version}`)
     })
+    if (migration.vacuumAfter === true && current > 0) vacuum = true
+  }
+  return vacuum
+}
+
+/**
+ * Rebuilds the file after a migration that shrank its rows, so the space
+ * comes back to the disk. Best effort: the data is already migrated, so a
+ * failure (no room for the copy, a busy database) leaves a larger file,
+ * never a broken one.
+ */
+function vacuum(db: DatabaseSync): void {
+  try {
+    db.exec('VACUUM')
+  } catch {
+    // The file stays as it was: valid, only larger.
   }
 }
 
@@ -185,7 +206,7 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
       // A newer app wrote this file; never migrate downwards (FAULTS row 29).
       throw new CorruptStoreError('written by a newer version')
     }
-    migrate(db, options.targetVersion ?? LATEST_VERSION)
+    if (migrate(db, options.targetVersion ?? LATEST_VERSION)) vacuum(db)
     return db
   } catch (error) {
     try {

@@ -1,12 +1,14 @@
 /**
  * The records the store writes: the typed fields the app relies on, and the
- * item exactly as the service sent it (`raw`), so unknown fields are kept.
+ * fields the service sent that the app does not know (`raw`), so nothing is
+ * lost.
  */
 
 /**
  * A guarantee item as the client parsed it (absent optional fields null, one
  * timestamp spelling, `null` for a timestamp that was not a date); `raw`
- * holds the fields the app does not know. The whole record is stored as JSON.
+ * holds the fields the app does not know. The `raw` column stores what the
+ * typed columns do not hold (`stored-raw.ts`).
  */
 export interface GuaranteeRecord {
   readonly idx: number

@@ -18,6 +18,13 @@ const SYLLABLES_PER_INITIAL = 588
 /** Between fields: a letter (so `unicode61` keeps it as a token) that no one types. */
 const FIELD_BREAK = 'ǂ'
 
+/**
+ * Starts every `search_key`. Change it whenever {@link searchDocument}'s
+ * output changes: stored keys then no longer match, so a re-sync re-indexes
+ * every record instead of trusting unchanged fields.
+ */
+export const SEARCH_FORMAT = '1.'
+
 /** The FTS row of one record. */
 export interface SearchDocument {
   /** Syllable and word tokens. */

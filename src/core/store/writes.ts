@@ -1,7 +1,15 @@
-import { createHash } from 'node:crypto'
-import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
-import { searchDocument, type SearchDocument } from './search-text'
+import { SEARCH_FORMAT, type SearchDocument } from './search-text'
+import {
+  GUARANTEE_SEARCH_COLUMNS,
+  guaranteeRaw,
+  guaranteeSearchFields,
+  INSPECTION_SEARCH_COLUMNS,
+  inspectionRaw,
+  inspectionSearchFields,
+  searchOf,
+} from './stored-raw'
 
 /**
  * Writes of synced records. Callers wrap a page in one `transaction()`;
@@ -9,13 +17,47 @@ import { searchDocument, type SearchDocument } from './search-text'
  */
 
 interface Statements {
-  readonly guarantee: StatementSync
-  readonly inspection: StatementSync
-  readonly searchKey: Record<string, StatementSync>
+  /** The upsert of each table: `idx`, the stored columns, `seen_pass`, `stored_at`, `search_key`. */
+  readonly upsert: Record<string, StatementSync>
+  /** A stored record's `search_key` and {@link STORED_COLUMNS}. */
+  readonly previous: Record<string, StatementSync>
+  /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
+  readonly touch: Record<string, StatementSync>
   readonly ftsDelete: Record<string, StatementSync>
   readonly ftsInsert: Record<string, StatementSync>
   readonly brand: StatementSync
 }
+
+/** The record columns an upsert writes after `idx`, in the order of its parameters. */
+const STORED_COLUMNS = {
+  guarantees: [
+    'status',
+    'product_name',
+    'card_url',
+    'ref_user_id',
+    'ref_order_id',
+    'ref_order_detail_id',
+    'ref_product_code',
+    'ref_category_code',
+    'ref_brand_code',
+    'registered_at',
+    'modified_at',
+    'raw',
+  ],
+  inspections: [
+    'inspection_num',
+    'status',
+    'result',
+    'product_name',
+    'ref_user_id',
+    'ref_order_id',
+    'ref_order_detail_id',
+    'ref_product_code',
+    'registered_at',
+    'modified_at',
+    'raw',
+  ],
+} as const
 
 const cache = new WeakMap<DatabaseSync, Statements>()
 const versions = new WeakMap<DatabaseSync, number>()
@@ -35,14 +77,21 @@ function statements(db: DatabaseSync): Statements {
   if (found) return found
   const ftsDelete: Record<string, StatementSync> = {}
   const ftsInsert: Record<string, StatementSync> = {}
-  const searchKey: Record<string, StatementSync> = {}
-  for (const table of ['guarantees', 'inspections']) {
-    searchKey[table] = db.prepare(`SELECT search_key FROM ${table} WHERE idx = ?`)
+  const previous: Record<string, StatementSync> = {}
+  const touch: Record<string, StatementSync> = {}
+  for (const table of ['guarantees', 'inspections'] as const) {
+    previous[table] = db.prepare(
+      `SELECT search_key, ${STORED_COLUMNS[table].join(', ')} FROM ${table} WHERE idx = ?`,
+    )
+    touch[table] = db.prepare(
+      `UPDATE ${table} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
+       WHERE idx = ?`,
+    )
     ftsDelete[table] = db.prepare(`DELETE FROM ${table}_fts WHERE rowid = ?`)
     ftsInsert[table] = db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`)
   }
-  found = {
-    guarantee: db.prepare(`
+  const upsert: Record<string, StatementSync> = {
+    guarantees: db.prepare(`
       INSERT INTO guarantees (idx, status, product_name, card_url, ref_user_id, ref_order_id,
         ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at,
         modified_at, raw, seen_pass, gone_at, stored_at, search_key)
@@ -56,7 +105,7 @@ function statements(db: DatabaseSync): Statements {
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
         stored_at = excluded.stored_at, search_key = excluded.search_key`),
-    inspection: db.prepare(`
+    inspections: db.prepare(`
       INSERT INTO inspections (idx, inspection_num, status, result, product_name, ref_user_id,
         ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, raw,
         seen_pass, gone_at, stored_at, search_key)
@@ -69,7 +118,11 @@ function statements(db: DatabaseSync): Statements {
         modified_at = excluded.modified_at, raw = excluded.raw,
         seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
         stored_at = excluded.stored_at, search_key = excluded.search_key`),
-    searchKey,
+  }
+  found = {
+    upsert,
+    previous,
+    touch,
     ftsDelete,
     ftsInsert,
     brand: db.prepare(`
@@ -83,18 +136,72 @@ function statements(db: DatabaseSync): Statements {
   return found
 }
 
-/** The indexed text of a record and a short hash of it. */
-function searchOf(fields: readonly (string | null | undefined)[]): {
-  doc: SearchDocument
-  key: string
-} {
-  const doc = searchDocument(fields)
-  const key = createHash('md5').update(`${doc.t}\u0001${doc.c}`).digest('base64url')
-  return { doc, key }
+/** The search part of a write: a stored key is reused when the indexed fields did not change. */
+interface Search {
+  /** Null when the key was reused (nothing to index). */
+  readonly doc: SearchDocument | null
+  readonly key: string
+}
+
+type StoredRow = Record<string, SQLOutputValue>
+
+/** The stored columns of each table's searchable fields, in index order. */
+const SEARCH_COLUMNS = {
+  guarantees: GUARANTEE_SEARCH_COLUMNS,
+  inspections: INSPECTION_SEARCH_COLUMNS,
+} as const
+
+/** True when every searchable field equals its stored column (null and '' index alike). */
+function sameSearchFields(
+  row: StoredRow,
+  columns: readonly string[],
+  fields: readonly (string | null | undefined)[],
+): boolean {
+  for (let i = 0; i < fields.length; i += 1) {
+    if ((row[columns[i]!] || '') !== (fields[i] || '')) return false
+  }
+  return true
+}
+
+/** True when every value an upsert would write equals the stored one. */
+function sameRow(row: StoredRow, columns: readonly string[], values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i += 1) if (row[columns[i]!] !== values[i]) return false
+  return true
 }
 
 /**
- * Rewrites a record's FTS rows only when its indexed text changed: a new
+ * Writes one record: an unchanged one (most of a re-sync) is only marked
+ * seen, without rewriting the row, its indexes or its FTS row; a changed
+ * one is upserted, and its FTS row rewritten only when its indexed text
+ * changed. A stored `search_key` counts only with the current
+ * {@link SEARCH_FORMAT}; otherwise the document is built and compared.
+ */
+function writeRecord(
+  s: Statements,
+  table: 'guarantees' | 'inspections',
+  idx: number,
+  values: readonly SQLInputValue[],
+  fields: readonly (string | null | undefined)[],
+  pass: number,
+  storedAt: string,
+): void {
+  const row = s.previous[table]?.get(idx) as StoredRow | undefined
+  const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
+  const current = previousKey?.startsWith(SEARCH_FORMAT) === true
+  if (row !== undefined && current && sameRow(row, STORED_COLUMNS[table], values)) {
+    s.touch[table]?.run(pass, storedAt, idx)
+    return
+  }
+  const search: Search =
+    row !== undefined && current && sameSearchFields(row, SEARCH_COLUMNS[table], fields)
+      ? { doc: null, key: previousKey! }
+      : searchOf(fields)
+  s.upsert[table]?.run(idx, ...values, pass, storedAt, search.key)
+  writeSearch(s, table, idx, previousKey, search)
+}
+
+/**
+ * Rewrites a record's FTS row only when its indexed text changed: a new
  * record is inserted, a changed one replaced, an unchanged one (most of a
  * re-sync) left alone.
  */
@@ -103,16 +210,11 @@ function writeSearch(
   table: string,
   idx: number,
   previousKey: string | null | undefined,
-  search: { doc: SearchDocument; key: string },
+  search: Search,
 ): void {
-  if (previousKey === search.key) return
+  if (previousKey === search.key || search.doc === null) return
   if (previousKey !== undefined) s.ftsDelete[table]?.run(idx)
   s.ftsInsert[table]?.run(idx, search.doc.t, search.doc.c)
-}
-
-function previousKeyOf(s: Statements, table: string, idx: number): string | null | undefined {
-  const row = s.searchKey[table]?.get(idx) as { search_key: string | null } | undefined
-  return row ? row.search_key : undefined
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -124,18 +226,7 @@ export function upsertGuarantees(
 ): void {
   const s = statements(db)
   for (const g of items) {
-    const previous = previousKeyOf(s, 'guarantees', g.idx)
-    const search = searchOf([
-      g.productName,
-      g.refUserId,
-      g.refOrderId,
-      g.refOrderDetailId,
-      g.refProductCode,
-      g.refCategoryCode,
-      g.refBrandCode,
-    ])
-    s.guarantee.run(
-      g.idx,
+    const values = [
       g.status,
       g.productName,
       g.nftCardImg ?? '',
@@ -147,12 +238,9 @@ export function upsertGuarantees(
       g.refBrandCode ?? null,
       g.registeredAt ?? '',
       g.modifiedAt,
-      JSON.stringify(g),
-      pass,
-      storedAt,
-      search.key,
-    )
-    writeSearch(s, 'guarantees', g.idx, previous, search)
+      guaranteeRaw(g),
+    ]
+    writeRecord(s, 'guarantees', g.idx, values, guaranteeSearchFields(g), pass, storedAt)
   }
   bumpDataVersion(db)
 }
@@ -166,17 +254,7 @@ export function upsertInspections(
 ): void {
   const s = statements(db)
   for (const i of items) {
-    const previous = previousKeyOf(s, 'inspections', i.idx)
-    const search = searchOf([
-      i.productName,
-      i.inspectionNum,
-      i.refUserId,
-      i.refOrderId,
-      i.refOrderDetailId,
-      i.refProductCode,
-    ])
-    s.inspection.run(
-      i.idx,
+    const values = [
       i.inspectionNum,
       i.inspectionStatus ?? null,
       i.inspectionResult ?? null,
@@ -187,12 +265,9 @@ export function upsertInspections(
       i.refProductCode ?? '',
       i.registeredAt ?? '',
       i.modifiedAt,
-      JSON.stringify(i),
-      pass,
-      storedAt,
-      search.key,
-    )
-    writeSearch(s, 'inspections', i.idx, previous, search)
+      inspectionRaw(i),
+    ]
+    writeRecord(s, 'inspections', i.idx, values, inspectionSearchFields(i), pass, storedAt)
   }
   bumpDataVersion(db)
 }

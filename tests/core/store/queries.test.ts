@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections, searchBrands } from '../../../src/core/store/queries'
+import { expandInspection, type InspectionColumns } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
 import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { guarantee, inspection, tempDir } from './fixtures'
@@ -156,9 +157,21 @@ describe('filters, counts and paging', () => {
     expect(freshness.staleBecause?.code).toBe('network')
   })
 
-  it('keeps the raw item, unknown fields included', () => {
-    const row = db.prepare('SELECT raw FROM inspections WHERE idx = 1').get() as { raw: string }
-    expect(JSON.parse(row.raw)).toMatchObject({ idx: 1, raw: { extraField: 'kept' } })
+  it('keeps the raw item, unknown fields included: raw holds what the columns do not', () => {
+    const row = db
+      .prepare('SELECT * FROM inspections WHERE idx = 1')
+      .get() as unknown as InspectionColumns
+    expect(JSON.parse(row.raw)).toEqual({ raw: { extraField: 'kept' } })
+    expect(expandInspection(row)).toEqual({
+      ...inspection(1, {
+        productName: names[0]!,
+        refUserId: 'kim01',
+        inspectionStatus: '배송완료',
+        registeredAt: '2025-03-01 12:00:00',
+      }),
+      inspectionResult: null,
+      warnings: [],
+    })
   })
 })
 

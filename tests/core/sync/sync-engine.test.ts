@@ -119,8 +119,18 @@ describe('faults during sync (FAULTS 6–11)', () => {
     })
     await h.engine.run(['inspections'])
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
-    const raw = h.db.prepare('SELECT raw FROM inspections LIMIT 1').get() as { raw: string }
-    expect(JSON.parse(raw.raw).raw).toMatchObject({ extraNote: 'x' })
+    const rows = h.db.prepare('SELECT raw FROM inspections').all() as { raw: string }[]
+    expect(rows).toHaveLength(20)
+    for (const row of rows) {
+      // raw keeps what the typed columns do not: here the unknown fields.
+      const stored = JSON.parse(row.raw) as { raw: Record<string, unknown> }
+      expect(stored).not.toHaveProperty('productName')
+      expect(stored.raw).toMatchObject({ extraNote: 'x' })
+      expect(Object.hasOwn(stored.raw, '__proto__')).toBe(true)
+      expect(Object.getOwnPropertyDescriptor(stored.raw, '__proto__')?.value).toEqual({
+        polluted: 1,
+      })
+    }
   })
 
   it('a service repeating the same page stops with pagination_stuck; no duplicates (9)', async () => {

@@ -1,18 +1,25 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { up as initial } from './0001-initial'
 import { up as search } from './0002-search'
+import { up as compact } from './0003-compact'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
   readonly version: number
   readonly name: string
   up(db: DatabaseSync): void
+  /**
+   * Rewrites so much that the file should be rebuilt afterwards (`VACUUM`,
+   * outside the migration's transaction), or the space stays in the file.
+   */
+  readonly vacuumAfter?: boolean
 }
 
 /** Every migration, in order. Append only: a released migration never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', up: initial },
   { version: 2, name: 'search', up: search },
+  { version: 3, name: 'compact', up: compact, vacuumAfter: true },
 ]
 
 /** The schema version this build writes. */
