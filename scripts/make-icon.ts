@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
+import { pngChunk } from '../src/sandbox/images'
 
 /**
  * Draws the app icon (a dark rounded tile with a gold appraisal diamond) as a
@@ -42,24 +43,6 @@ const raw = Buffer.alloc(SIZE * (SIZE * 4 + 1))
 for (let y = 0; y < SIZE; y++)
   pixels.copy(raw, y * (SIZE * 4 + 1) + 1, y * SIZE * 4, (y + 1) * SIZE * 4)
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-function crc32(data: Buffer): number {
-  let c = 0xffffffff
-  for (const byte of data) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'ascii')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
-  return Buffer.concat([head, data, crc])
-}
 const ihdr = Buffer.alloc(13)
 ihdr.writeUInt32BE(SIZE, 0)
 ihdr.writeUInt32BE(SIZE, 4)
@@ -69,8 +52,8 @@ writeFileSync(
   'resources/icon.png',
   Buffer.concat([
     Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]),
 )

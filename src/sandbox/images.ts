@@ -204,7 +204,8 @@ function crc32(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0
 }
 
-function pngChunk(type: string, data: Uint8Array): Buffer {
+/** One PNG chunk: length, type, data and CRC-32. */
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8)
   head.writeUInt32BE(data.length, 0)
   head.write(type, 4, 'ascii')

@@ -1,6 +1,7 @@
 import 'pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css'
 import './styles.css'
 import './list-page.css'
+import './form-panel.css'
 import { mount } from 'svelte'
 import App from './App.svelte'
 
