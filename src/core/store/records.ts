@@ -1,3 +1,5 @@
+import type { Guarantee, Inspection } from '../../shared/domain'
+
 /**
  * The records the store writes: the typed fields the app relies on, and the
  * fields the service sent that the app does not know (`raw`), so nothing is
@@ -6,39 +8,43 @@
 
 /**
  * A guarantee item as the client parsed it (absent optional fields null, one
- * timestamp spelling, `null` for a timestamp that was not a date); `raw`
- * holds the fields the app does not know. The `raw` column stores what the
- * typed columns do not hold (`stored-raw.ts`).
+ * timestamp spelling, `null` for a timestamp that was not a date): the
+ * client's {@link Guarantee} fields the store keeps in typed columns, with
+ * `raw` holding the fields the app does not know. The `raw` column stores
+ * what the typed columns do not hold (`stored-raw.ts`).
  */
-export interface GuaranteeRecord {
-  readonly idx: number
-  readonly status: string
-  readonly productName: string
-  readonly nftCardImg: string | null
-  readonly refUserId: string | null
-  readonly refOrderId?: string | null
-  readonly refOrderDetailId?: string | null
-  readonly refProductCode?: string | null
-  readonly refCategoryCode?: string | null
-  readonly refBrandCode?: string | null
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
+export interface GuaranteeRecord
+  extends
+    Pick<
+      Guarantee,
+      'idx' | 'status' | 'productName' | 'nftCardImg' | 'refUserId' | 'registeredAt' | 'modifiedAt'
+    >,
+    Partial<
+      Pick<
+        Guarantee,
+        'refOrderId' | 'refOrderDetailId' | 'refProductCode' | 'refCategoryCode' | 'refBrandCode'
+      >
+    > {
   readonly raw: unknown
 }
 
-/** An inspection item as the client parsed it; `inspectionStatus` may be null. */
-export interface InspectionRecord {
-  readonly idx: number
-  readonly inspectionNum: string
-  readonly inspectionStatus: string | null
-  readonly inspectionResult?: string | null
-  readonly productName: string
-  readonly refUserId: string | null
-  readonly refOrderId: string | null
-  readonly refOrderDetailId: string | null
-  readonly refProductCode: string | null
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
+/** An inspection item as the client parsed it ({@link Inspection}); `inspectionStatus` may be null. */
+export interface InspectionRecord
+  extends
+    Pick<
+      Inspection,
+      | 'idx'
+      | 'inspectionNum'
+      | 'inspectionStatus'
+      | 'productName'
+      | 'refUserId'
+      | 'refOrderId'
+      | 'refOrderDetailId'
+      | 'refProductCode'
+      | 'registeredAt'
+      | 'modifiedAt'
+    >,
+    Partial<Pick<Inspection, 'inspectionResult'>> {
   readonly raw: unknown
 }
 
