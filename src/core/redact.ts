@@ -67,7 +67,13 @@ const REDACTED = '[redacted]'
  */
 function formsOf(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8')
-  const forms = [secret, encodeURIComponent(secret), bytes.toString('hex')]
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    // Every byte escaped, as some gateways log headers.
+    [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
+    bytes.toString('hex'),
+  ]
   for (let offset = 0; offset < 3; offset += 1) {
     const shifted = Buffer.concat([Buffer.alloc(offset), bytes])
     for (const encoding of ['base64', 'base64url'] as const) {

@@ -208,6 +208,17 @@ export function charsetOf(contentType: string | null): string | undefined {
 }
 
 /**
+ * Names Korean services use for Microsoft's extension of EUC-KR that the
+ * Encoding Standard does not list; its `euc-kr` decoder is that extension.
+ */
+const CHARSET_ALIASES: Readonly<Record<string, string>> = {
+  cp949: 'euc-kr',
+  ms949: 'euc-kr',
+  'x-windows-949': 'euc-kr',
+  uhc: 'euc-kr',
+}
+
+/**
  * The body as text in the charset its `Content-Type` declares (UTF-8 when it
  * declares none, as JSON's own default), with a leading BOM dropped. An
  * unknown charset, or bytes that are not valid in the declared one, fail
@@ -215,10 +226,11 @@ export function charsetOf(contentType: string | null): string | undefined {
  */
 export function decodeBody(bytes: Uint8Array, contentType: string | null, status?: number): string {
   const charset = charsetOf(contentType) ?? 'utf-8'
+  const label = CHARSET_ALIASES[charset.toLowerCase()] ?? charset
   const where = status === undefined ? {} : { status }
   let decoder: InstanceType<typeof TextDecoder>
   try {
-    decoder = new TextDecoder(charset, { fatal: true })
+    decoder = new TextDecoder(label, { fatal: true })
   } catch {
     throw new AppError(
       'bad_response',
