@@ -105,6 +105,7 @@ export function createCore(deps: CoreDeps): Core {
       fetch: deps.fetch,
       target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
       credentials: profile.credentials,
+      timeoutMs: profile.timeoutMs,
     })
     const storeFile = storeFileFor(deps.dataDir, profile.summary.id)
     const store = openStore(storeFile, { now, autoCheckpoint: false })
@@ -220,6 +221,7 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
       'settings.get': () => ({ notices: settings.notices, path: settings.path }),
+      'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
     },
     { redact: (text) => redactor.redact(text), log },
   )

@@ -20,6 +20,7 @@ export const CHANNEL_NAMES = [
   'profiles.select',
   'profiles.test',
   'settings.get',
+  'images.status',
 ] as const
 
 /** Events main sends to the renderer. */

@@ -11,7 +11,7 @@ import {
   type SyncStatus,
 } from './cache'
 import type { AppInfo, BrandSearchResult } from './domain'
-import type { Result } from './errors'
+import type { ErrorData, Result } from './errors'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -83,6 +83,8 @@ export const argSchemas = {
   'profiles.test': z.strictObject({ id: profileIdSchema }),
   /** Settings notices (e.g. a damaged file was reset) and where the file is. */
   'settings.get': z.strictObject({}),
+  /** Why a card image was not shown (e.g. too large to show safely), or null when nothing is known. */
+  'images.status': z.strictObject({ url: z.string().min(1).max(4096) }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -102,6 +104,7 @@ export interface ChannelResults {
   'profiles.select': ProfileList
   'profiles.test': ConnectionTestResult
   'settings.get': SettingsView
+  'images.status': { readonly problem: ErrorData | null }
 }
 
 /** Payload of each event. */

@@ -31,6 +31,11 @@ export interface BrandSearchResult {
   /** Number of brands known in all, before the query filtered them. */
   readonly total: number
   readonly freshness: Freshness
+  /**
+   * The list was never fetched: the answer is empty, not "no match". A fetch
+   * has been started in the background; `data.changed` tells when it lands.
+   */
+  readonly notLoaded?: boolean
 }
 
 /** The active profile as the renderer sees it: never a secret. */

@@ -45,6 +45,9 @@ export const timeZoneSchema = z
     }
   }, 'unknown time zone')
 
+/** Deadline of one request (headers and body), in whole seconds: 1 s to 5 minutes. */
+export const requestTimeoutSecondsSchema = z.number().int().min(1).max(300)
+
 /** Arguments of `profiles.save`: no secret fields (those go through `profiles.setSecret`). */
 export const profileInputSchema = z.strictObject({
   /** Absent for a new profile. */
@@ -55,6 +58,8 @@ export const profileInputSchema = z.strictObject({
   partnerId: z.string().trim().min(1).max(200),
   redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
   timeZone: timeZoneSchema.default('Asia/Seoul'),
+  /** Absent: keep the profile's current deadline (30 s for a new one). */
+  timeoutSeconds: requestTimeoutSecondsSchema.optional(),
 })
 
 /** Arguments of `profiles.setSecret`: either or both of the key and secret. */

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import type { ProfileSummary } from '../../shared/domain'
 import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
 import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
   SANDBOX_PROFILE_ID,
   type ConnectionTestResult,
   type CredentialStatus,
@@ -23,6 +24,8 @@ export interface ActiveProfile {
   readonly summary: ProfileSummary
   readonly staticUrl: string
   readonly redirectUri: string
+  /** Deadline of one request, headers and body together. */
+  readonly timeoutMs: number
   readonly credentials: CredentialSource
 }
 
@@ -100,6 +103,7 @@ export class ProfileService {
       throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be edited.')
     }
     const id = input.id ?? `p-${randomBytes(6).toString('hex')}`
+    const before = this.#o.settings.get().profiles.find((existing) => existing.id === id)
     const profile: StoredProfile = {
       id,
       name: input.name,
@@ -108,6 +112,8 @@ export class ProfileService {
       partnerId: input.partnerId,
       redirectUri: input.redirectUri,
       timeZone: input.timeZone,
+      timeoutSeconds:
+        input.timeoutSeconds ?? before?.timeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS,
     }
     this.#o.settings.update((draft) => {
       const index = draft.profiles.findIndex((existing) => existing.id === id)
@@ -202,6 +208,7 @@ export class ProfileService {
         summary: sandboxSummary(sandbox),
         staticUrl: sandbox.staticUrl,
         redirectUri: sandbox.redirectUri,
+        timeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
         credentials: () => Promise.resolve(this.#registered(sandbox.credentials)),
       }
     }
@@ -209,6 +216,7 @@ export class ProfileService {
       summary: summaryOf(stored),
       staticUrl: stored.staticUrl,
       redirectUri: stored.redirectUri,
+      timeoutMs: stored.timeoutSeconds * 1000,
       credentials: async () => this.#registered(await this.#o.vault.get(stored.id)),
     }
   }
@@ -224,6 +232,7 @@ export class ProfileService {
       ...sandboxSummary(sandbox),
       staticUrl: sandbox.staticUrl,
       redirectUri: sandbox.redirectUri,
+      timeoutSeconds: DEFAULT_REQUEST_TIMEOUT_SECONDS,
       credentials: { state: 'builtin', keyLast4: lastFour(sandbox.credentials.apiKey) },
     }
   }
@@ -256,6 +265,7 @@ function viewOf(profile: StoredProfile, credentials: CredentialStatus): ProfileV
     ...summaryOf(profile),
     staticUrl: profile.staticUrl,
     redirectUri: profile.redirectUri,
+    timeoutSeconds: profile.timeoutSeconds,
     credentials,
   }
 }

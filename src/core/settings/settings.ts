@@ -1,8 +1,18 @@
 import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
-import { DEFAULT_TIME_ZONE, SANDBOX_PROFILE_ID, type SettingsNotice } from '../../shared/profiles'
+import {
+  profileIdSchema,
+  requestTimeoutSecondsSchema,
+  serviceUrlSchema,
+  timeZoneSchema,
+} from '../../shared/profile-schemas'
+import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_TIME_ZONE,
+  SANDBOX_PROFILE_ID,
+  type SettingsNotice,
+} from '../../shared/profiles'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
@@ -20,6 +30,8 @@ export const storedProfileSchema = z.object({
   partnerId: z.string().min(1).max(200),
   redirectUri: z.string().max(2000),
   timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+  /** Added after version 1 without a new layout: a file without it (or with a bad value) gets the default. */
+  timeoutSeconds: requestTimeoutSecondsSchema.catch(DEFAULT_REQUEST_TIMEOUT_SECONDS),
 })
 
 /** A stored partner profile. */
