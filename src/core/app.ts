@@ -11,6 +11,7 @@ import { Checkpointer } from './store/checkpointer'
 import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
 import { inlinePageWriter, workerPageWriter } from './store/page-writer'
 import { queryGuarantees, queryInspections } from './store/queries'
+import { localTimestamp, setReview } from './store/reviews'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
@@ -212,6 +213,19 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.to ? { to: query.to } : {}),
         })
         return queryGuarantees(scope.store.db, query)
+      },
+      'reviews.set': ({ resource, idx, mark, note }) => {
+        const reviewer = settings.get().reviewerName.trim()
+        const saved = setReview(scope.store.db, {
+          resource,
+          idx,
+          mark,
+          note,
+          by: reviewer === '' ? null : reviewer,
+          at: localTimestamp(now(), scope.profile.summary.timeZone),
+        })
+        events.emit('data.changed', { resource })
+        return saved
       },
       'profiles.list': () => profiles.list(),
       'profiles.save': (input) => profiles.save(input),

@@ -15,6 +15,25 @@ export const SYNC_RESOURCES = ['guarantees', 'inspections', 'brands'] as const
 /** One of {@link SYNC_RESOURCES}. */
 export type SyncResourceName = (typeof SYNC_RESOURCES)[number]
 
+/** Review marks staff set on a record; `none` keeps only a note. */
+export const REVIEW_MARKS = ['reviewed', 'follow_up', 'none'] as const
+/** One of {@link REVIEW_MARKS}. */
+export type ReviewMarkName = (typeof REVIEW_MARKS)[number]
+
+/** A record's review mark, kept per profile and surviving every sync. */
+export interface ReviewMark {
+  readonly mark: ReviewMarkName
+  /** Free text; empty when none. */
+  readonly note: string
+  /** The reviewer's name from the settings at the time, or null when none was set. */
+  readonly by: string | null
+  /** When it was set, local time `YYYY-MM-DD HH:MM:SS` in the profile's zone. */
+  readonly at: string
+}
+
+/** Records of the current filter per review mark (`none`: no mark, or only a note). */
+export type ReviewCounts = Readonly<Record<ReviewMarkName, number>>
+
 /** How fresh a cached answer is. */
 export interface CacheFreshness {
   /** When the last sync of this resource finished successfully (ISO), or null if never. */
@@ -40,6 +59,8 @@ export interface QueryPage<R> {
   readonly total: number
   /** Per status label, for the filter without its status part (tabs / chips). */
   readonly counts: readonly StatusCount[]
+  /** Per review mark, for the filter without its review part (filter-bar counts). */
+  readonly reviewCounts: ReviewCounts
   /** Pass as `cursor` to get the next page; null on the last page. */
   readonly nextCursor: string | null
   readonly freshness: CacheFreshness
@@ -66,6 +87,8 @@ export interface GuaranteeRow {
   readonly modifiedAt: string | null
   /** The service stopped returning it in a complete full pass. */
   readonly gone: boolean
+  /** The staff's review mark, or null when never marked. */
+  readonly review: ReviewMark | null
 }
 
 /** An inspection as listed. */
@@ -84,6 +107,8 @@ export interface InspectionRow {
   readonly registeredAt: string | null
   readonly modifiedAt: string | null
   readonly gone: boolean
+  /** The staff's review mark, or null when never marked. */
+  readonly review: ReviewMark | null
 }
 
 /** Sync status of one resource. */

@@ -13,6 +13,7 @@ export const CHANNEL_NAMES = [
   'sync.status',
   'inspections.query',
   'guarantees.query',
+  'reviews.set',
   'profiles.list',
   'profiles.save',
   'profiles.setSecret',

@@ -2,10 +2,12 @@ import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import {
   GUARANTEE_STATES,
+  REVIEW_MARKS,
   SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
   type QueryPage,
+  type ReviewMark,
   type SyncProgress,
   type SyncResourceName,
   type SyncStatus,
@@ -33,6 +35,8 @@ const listQuery = {
   member: z.string().min(1).max(200).optional(),
   from: day.optional(),
   to: day.optional(),
+  /** Records with this review mark (`none`: unmarked, or only a note). */
+  review: z.enum(REVIEW_MARKS).optional(),
   sort: z.enum(['latest', 'oldest']).default('latest'),
   limit: z.number().int().min(1).max(500).default(50),
   /** `nextCursor` of the previous page. */
@@ -66,6 +70,14 @@ export const argSchemas = {
   'inspections.query': z.strictObject(listQuery),
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
   'guarantees.query': z.strictObject({ ...listQuery, state: z.enum(GUARANTEE_STATES).optional() }),
+  /** Sets a record's review mark and note (the reviewer's name comes from the settings). */
+  'reviews.set': z.strictObject({
+    resource: z.enum(['inspections', 'guarantees']),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    mark: z.enum(REVIEW_MARKS),
+    /** Omitted: the stored note stays. */
+    note: z.string().max(2000).optional(),
+  }),
   /** Every profile with its credential status (never a secret) and the active one. */
   'profiles.list': z.strictObject({}),
   /** Adds a profile (no `id`) or edits one; answers the saved profile. */
@@ -95,6 +107,7 @@ export interface ChannelResults {
   'sync.status': SyncStatus
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
+  'reviews.set': ReviewMark
   'profiles.list': ProfileList
   'profiles.save': ProfileView
   'profiles.setSecret': CredentialStatus

@@ -35,6 +35,8 @@ export const settingsSchema = z.object({
   /** The profile that opens at start (the last one used). */
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
   profiles: z.array(storedProfileSchema).default([]),
+  /** The name review marks are signed with (empty: unsigned). */
+  reviewerName: z.string().max(80).catch('').default(''),
 })
 
 /** The settings document. */

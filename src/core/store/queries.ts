@@ -5,6 +5,7 @@ import type {
   GuaranteeState,
   InspectionRow,
   QueryPage,
+  ReviewMarkName,
   StatusCount,
 } from '../../shared/cache'
 import type { BrandRow } from '../../shared/domain'
@@ -12,6 +13,7 @@ import { AppError } from '../app-error'
 import { createMatcher } from '../text/hangul-search'
 import type { PagedResource } from './records'
 import { planSearch } from './search-text'
+import { readReview, reviewClause, reviewColumn, reviewCounts } from './reviews'
 import { readSyncState } from './sync-state'
 import { dataVersion } from './writes'
 
@@ -32,6 +34,8 @@ export interface ListQuery {
   /** Registration date range, inclusive, `YYYY-MM-DD`. */
   readonly from?: string
   readonly to?: string
+  /** Records with this review mark. */
+  readonly review?: ReviewMarkName
   readonly sort?: 'latest' | 'oldest'
   readonly limit?: number
   readonly cursor?: string
@@ -94,6 +98,12 @@ function withStatus(where: Where, status: string | null | undefined): Where {
   if (status === undefined) return where
   if (status === null) return { ...where, clauses: [...where.clauses, 'status IS NULL'] }
   return { clauses: [...where.clauses, 'status = ?'], params: [...where.params, status] }
+}
+
+function withReview(table: PagedResource, where: Where, mark: ReviewMarkName | undefined): Where {
+  if (mark === undefined) return where
+  const { clause, params } = reviewClause(table, mark)
+  return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
 }
 
 function checkDate(text: string): string {
@@ -177,9 +187,11 @@ function listPage<R>(
 ): QueryPage<R> {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
   const sort = query.sort ?? 'latest'
-  const base = baseWhere(table, query)
+  const unreviewed = baseWhere(table, query)
+  const base = withReview(table, unreviewed, query.review)
   const counts = statusCounts(db, table, base)
   const filtered = withStatus(base, status)
+  const forReviews = withStatus(unreviewed, status)
   const clauses = [...filtered.clauses]
   const params = [...filtered.params]
   if (query.cursor) {
@@ -190,7 +202,7 @@ function listPage<R>(
   const direction = sort === 'latest' ? 'DESC' : 'ASC'
   const rows = db
     .prepare(
-      `SELECT ${columns} FROM ${table} WHERE ${clauses.join(' AND ')}
+      `SELECT ${columns}, ${reviewColumn(table)} FROM ${table} WHERE ${clauses.join(' AND ')}
        ORDER BY registered_at ${direction}, idx ${direction} LIMIT ?`,
     )
     .all(...params, limit + 1) as Record<string, unknown>[]
@@ -201,6 +213,7 @@ function listPage<R>(
     rows: page.map(toRow),
     total: totalOf(counts, status),
     counts,
+    reviewCounts: reviewCounts(db, table, forReviews.clauses.join(' AND '), forReviews.params),
     nextCursor:
       more && last ? encodeCursor(String(last['registered_at']), Number(last['idx'])) : null,
     freshness: freshnessOf(db, table),
@@ -228,6 +241,7 @@ export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryP
     registeredAt: (r['registered_at'] as string) || null,
     modifiedAt: (r['modified_at'] as string | null) ?? null,
     gone: r['gone_at'] !== null,
+    review: readReview(r['review']),
   }))
 }
 
@@ -249,6 +263,7 @@ export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<
     registeredAt: (r['registered_at'] as string) || null,
     modifiedAt: (r['modified_at'] as string | null) ?? null,
     gone: r['gone_at'] !== null,
+    review: readReview(r['review']),
   }))
 }
 

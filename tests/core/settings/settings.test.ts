@@ -44,6 +44,7 @@ describe('settings (conf engine, real files)', () => {
       schemaVersion: SETTINGS_VERSION,
       activeProfileId: 'sandbox',
       profiles: [],
+      reviewerName: '',
     })
     expect(settings.notices).toEqual([])
   })
@@ -110,6 +111,7 @@ describe('settings (conf engine, real files)', () => {
       schemaVersion: 1,
       activeProfileId: 'p-abc',
       profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul' }],
+      reviewerName: '',
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(1)
   })

@@ -3,6 +3,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readGuarantee, readInspection } from '../../../src/core/api/records'
 import { openStore, storeFileFor, transaction, userVersion } from '../../../src/core/store/database'
+import { LATEST_VERSION } from '../../../src/core/store/migrations'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
 import { searchDocument } from '../../../src/core/store/search-text'
@@ -205,7 +206,7 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
 
   it('keeps every record whole, searchable and counted, in the compact format', () => {
     const { db } = openStore(oldCache())
-    expect(userVersion(db)).toBe(3)
+    expect(userVersion(db)).toBe(LATEST_VERSION)
     expect(quickCheck(db)).toBe('ok')
     // Rebuilt after the migration: no free pages left behind.
     expect(db.prepare('PRAGMA freelist_count').get()).toEqual({ freelist_count: 0 })
