@@ -10,7 +10,7 @@ import type {
 } from '../../shared/cache'
 import type { BrandRow } from '../../shared/domain'
 import { AppError } from '../app-error'
-import { createMatcher } from '../text/hangul-search'
+import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
 import { planSearch } from './search-text'
 import { readReview, reviewClause, reviewColumn, reviewCounts } from './reviews'
@@ -69,7 +69,7 @@ interface Where {
   readonly params: SQLInputValue[]
 }
 
-function baseWhere(table: PagedResource, query: ListQuery): Where {
+function baseWhere(db: DatabaseSync, table: PagedResource, query: ListQuery): Where {
   const clauses = ['gone_at IS NULL']
   const params: SQLInputValue[] = []
   if (query.member) {
@@ -84,7 +84,7 @@ function baseWhere(table: PagedResource, query: ListQuery): Where {
     clauses.push('registered_at < ?')
     params.push(`${nextDay(checkDate(query.to))} 00:00:00`)
   }
-  const plan = planSearch(query.q ?? '')
+  const plan = planSearch(query.q ?? '', brandAliases(db, query.q ?? ''))
   if (plan.kind === 'match') {
     clauses.push(`idx IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`)
     params.push(plan.match)
@@ -187,7 +187,7 @@ function listPage<R>(
 ): QueryPage<R> {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
   const sort = query.sort ?? 'latest'
-  const unreviewed = baseWhere(table, query)
+  const unreviewed = baseWhere(db, table, query)
   const base = withReview(table, unreviewed, query.review)
   const counts = statusCounts(db, table, base)
   const filtered = withStatus(base, status)
@@ -267,22 +267,64 @@ export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<
   }))
 }
 
-/** Stored brands matching `query` (Korean, 초성 or English), in the service's order. */
-export function searchBrands(
-  db: DatabaseSync,
-  query: string,
-): { items: BrandRow[]; total: number } {
+/**
+ * The other names of a brand the query names exactly (any case, accents and
+ * spacing aside): its Korean name for its English one and back, so `chanel`
+ * also finds products named `샤넬 …`. Empty when the query names no brand.
+ */
+export function brandAliases(db: DatabaseSync, query: string): string[] {
+  const folded = foldForSearch(query)
+  if (folded.length < 2) return []
+  const aliases = new Set<string>()
+  for (const brand of storedBrands(db)) {
+    if (foldForSearch(brand.english_name) === folded) aliases.add(brand.name.trim())
+    else if (foldForSearch(brand.name) === folded) aliases.add(brand.english_name.trim())
+  }
+  aliases.delete('')
+  return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
+}
+
+interface StoredBrand {
+  readonly idx: number
+  readonly name: string
+  readonly english_name: string
+  readonly same: number
+}
+
+const brandCache = new WeakMap<DatabaseSync, { version: number; rows: StoredBrand[] }>()
+
+/** The stored brand list in the service's order, read once per data version. */
+function storedBrands(db: DatabaseSync): StoredBrand[] {
+  const version = dataVersion(db)
+  const hit = brandCache.get(db)
+  if (hit?.version === version) return hit.rows
   const rows = db
     .prepare(
       `SELECT b.idx, b.name, b.english_name,
          (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
        FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
     )
-    .all() as { idx: number; name: string; english_name: string; same: number }[]
-  const matches = createMatcher(query)
+    .all() as unknown as StoredBrand[]
+  brandCache.set(db, { version, rows })
+  return rows
+}
+
+/**
+ * Stored brands matching `query` (Korean, 초성 or English, accents aside),
+ * best first: exact names, then names starting with it, then 초성 matches,
+ * then matches inside a name; the service's order within each rank.
+ */
+export function searchBrands(
+  db: DatabaseSync,
+  query: string,
+): { items: BrandRow[]; total: number } {
+  const rows = storedBrands(db)
+  const rank = createRanker(query)
   const items = rows
-    .filter((row) => matches(row.name, row.english_name))
-    .map((row) => ({
+    .map((row, position) => ({ row, position, rank: rank(row.name, row.english_name) }))
+    .filter((entry) => entry.rank !== null)
+    .sort((a, b) => a.rank! - b.rank! || a.position - b.position)
+    .map(({ row }) => ({
       idx: row.idx,
       name: row.name,
       englishName: row.english_name,

@@ -174,7 +174,8 @@ function sameRow(row: StoredRow, columns: readonly string[], values: readonly un
  * seen, without rewriting the row, its indexes or its FTS row; a changed
  * one is upserted, and its FTS row rewritten only when its indexed text
  * changed. A stored `search_key` counts only with the current
- * {@link SEARCH_FORMAT}; otherwise the document is built and compared.
+ * {@link SEARCH_FORMAT}; otherwise the document is built and compared. The
+ * record's `idx` is indexed too, so its digits are searchable.
  */
 function writeRecord(
   s: Statements,
@@ -195,7 +196,7 @@ function writeRecord(
   const search: Search =
     row !== undefined && current && sameSearchFields(row, SEARCH_COLUMNS[table], fields)
       ? { doc: null, key: previousKey! }
-      : searchOf(fields)
+      : searchOf([...fields, String(idx)])
   s.upsert[table]?.run(idx, ...values, pass, storedAt, search.key)
   writeSearch(s, table, idx, previousKey, search)
 }
