@@ -1,5 +1,6 @@
 import { getContext, setContext } from 'svelte'
 import { assertNever, type ErrorCode, type ErrorData } from '../../../shared/errors'
+import { STATUS_LABELS_EN } from './status'
 
 /** UI languages: Korean first (the users are Korean), English second. */
 export type Locale = 'ko' | 'en'
@@ -192,6 +193,47 @@ const ko = {
   'error.disk_full': '디스크 공간이 부족합니다.',
   'error.store_busy': '다른 앱 창이 로컬 캐시를 사용 중입니다.',
   'error.internal': '예상하지 못한 오류가 발생했습니다.',
+  'nav.settings': '설정',
+  'settings.title': '설정',
+  'settings.lead': '화면과 검토 서명에 쓰는 설정입니다. 이 컴퓨터에만 저장됩니다.',
+  'settings.language': '언어',
+  'settings.theme': '테마',
+  'settings.theme.system': '시스템 설정 따르기',
+  'settings.theme.light': '밝게',
+  'settings.theme.dark': '어둡게',
+  'settings.reviewer': '검토자 이름',
+  'settings.reviewerHint': '검토 표시에 이 이름이 함께 기록됩니다. 비워 두면 이름 없이 기록됩니다.',
+  'settings.save': '저장',
+  'settings.saved': '저장했습니다.',
+  'settings.files': '데이터 위치',
+  'settings.dataDir': '데이터 폴더',
+  'settings.dataDirHint': '설정, 오프라인 캐시, 카드 이미지가 이 폴더에 있습니다.',
+  'settings.file': '설정 파일',
+  'conn.offline': '서비스에 연결할 수 없습니다. 이 기기에 저장된 자료를 보여 드립니다.',
+  'conn.error': '서비스에서 오류가 났습니다. 이 기기에 저장된 자료를 보여 드립니다.',
+  'conn.lastGood': '마지막 정상 동기화 {time}',
+  'conn.lastAttempt': '마지막 시도 {time}',
+  'conn.neverGood': '정상 동기화한 적 없음',
+  'conn.state.online': '연결됨',
+  'conn.state.syncing': '동기화 중',
+  'conn.state.offline': '오프라인',
+  'conn.state.error': '오류',
+  'conn.state.never': '동기화 전',
+  'conn.statusBar': '연결 상태',
+  'common.details': '자세히',
+  'profile.kind.production': '운영',
+  'profile.kind.test': '테스트',
+  'profile.kind.sandbox': '데모',
+  'accounts.field.kind': '환경',
+  'accounts.kindHint': '운영 계정은 빨간 띠, 테스트 계정은 파란 띠로 표시됩니다.',
+  'form.required': '입력해 주세요.',
+  'form.tooLong': '{max}자 이하로 입력해 주세요.',
+  'form.url': 'http:// 또는 https:// 로 시작하는 주소를 입력해 주세요.',
+  'form.serviceUrl':
+    'https:// 주소를 입력해 주세요(http://는 127.0.0.1·localhost만). 사용자 이름, ?, #는 넣을 수 없습니다.',
+  'form.timeZone': '알 수 없는 시간대입니다. 예: Asia/Seoul',
+  'form.invalid': '올바른 값이 아닙니다.',
+  'form.fix': '표시된 칸을 고쳐 주세요.',
 } as const
 
 /** A message key. */
@@ -385,6 +427,47 @@ const en: Record<MessageKey, string> = {
   'error.disk_full': 'The disk is full.',
   'error.store_busy': 'Another copy of the app is using the local cache.',
   'error.internal': 'An unexpected error occurred.',
+  'nav.settings': 'Settings',
+  'settings.title': 'Settings',
+  'settings.lead': 'Display and review preferences, kept on this computer only.',
+  'settings.language': 'Language',
+  'settings.theme': 'Theme',
+  'settings.theme.system': 'Follow the system',
+  'settings.theme.light': 'Light',
+  'settings.theme.dark': 'Dark',
+  'settings.reviewer': 'Reviewer’s name',
+  'settings.reviewerHint': 'Review marks are signed with this name. Leave it empty to sign none.',
+  'settings.save': 'Save',
+  'settings.saved': 'Saved.',
+  'settings.files': 'Where data is kept',
+  'settings.dataDir': 'Data folder',
+  'settings.dataDirHint': 'Settings, the offline caches and card images are in this folder.',
+  'settings.file': 'Settings file',
+  'conn.offline': 'Cannot reach the service. Showing the data saved on this computer.',
+  'conn.error': 'The service answered with an error. Showing the data saved on this computer.',
+  'conn.lastGood': 'Last good sync {time}',
+  'conn.lastAttempt': 'Last attempt {time}',
+  'conn.neverGood': 'No successful sync yet',
+  'conn.state.online': 'Connected',
+  'conn.state.syncing': 'Syncing',
+  'conn.state.offline': 'Offline',
+  'conn.state.error': 'Error',
+  'conn.state.never': 'Not synced yet',
+  'conn.statusBar': 'Connection status',
+  'common.details': 'Details',
+  'profile.kind.production': 'Production',
+  'profile.kind.test': 'Test',
+  'profile.kind.sandbox': 'Demo',
+  'accounts.field.kind': 'Environment',
+  'accounts.kindHint': 'Production accounts show a red bar, test accounts a blue one.',
+  'form.required': 'Required.',
+  'form.tooLong': 'At most {max} characters.',
+  'form.url': 'Enter an address starting with http:// or https://.',
+  'form.serviceUrl':
+    'Enter an https:// address (http:// only for 127.0.0.1 or localhost), without a user name, ? or #.',
+  'form.timeZone': 'Unknown time zone, e.g. Asia/Seoul.',
+  'form.invalid': 'Not a valid value.',
+  'form.fix': 'Please fix the marked fields.',
 }
 
 const catalogs: Record<Locale, Record<MessageKey, string>> = { ko, en }
@@ -411,6 +494,9 @@ export class I18n {
     const template = catalogs[this.locale][key]
     return template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`))
   }
+
+  /** A status or result label of the service in the current language; unknown labels as sent. */
+  label = (text: string): string => (this.locale === 'en' ? (STATUS_LABELS_EN[text] ?? text) : text)
 
   /** The user-facing sentence for an error, by code (exhaustive). */
   errorText = (error: ErrorData): string => this.t(errorKey(error.code))

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/cache'
 import type { ErrorData } from '../../../shared/errors'
 import type { AppApi } from '../../../shared/contract'
+import { connectionOf, type Connection } from './connection'
 
 /**
  * The sync engine as the views see it: the latest status per resource, the
@@ -16,6 +17,8 @@ export class SyncState {
   status = $state.raw<SyncStatus | null>(null)
   progress = $state.raw<Partial<Record<SyncResourceName, SyncProgress>>>({})
   lastError = $state.raw<ErrorData | null>(null)
+  /** The one app-wide connection state: the banner, the sidebar dot and the status bar show this. */
+  readonly connection: Connection = $derived(connectionOf(this.status, this.lastError))
   readonly #api: AppApi
 
   constructor(api: AppApi) {
