@@ -187,7 +187,8 @@ const ko = {
   'error.pagination_stuck': '서비스가 같은 페이지를 반복해 보냈습니다.',
   'error.cancelled': '취소되었습니다.',
   'error.no_credentials': '이 계정에 저장된 API 키가 없습니다.',
-  'error.keychain_unavailable': 'OS 키체인을 사용할 수 없습니다.',
+  'error.keychain_unavailable':
+    'OS 키체인을 사용할 수 없습니다. 키체인(macOS 키체인, Windows 자격 증명 관리자, Linux의 GNOME Keyring·KWallet)이 설치되어 있고 잠금이 풀려 있는지 확인하세요.',
   'error.keychain_locked': '키체인이 잠겨 있습니다. 잠금을 해제한 뒤 다시 시도하세요.',
   'error.store_corrupt': '로컬 캐시가 손상되어 새로 만들었습니다.',
   'error.disk_full': '디스크 공간이 부족합니다.',
@@ -421,7 +422,8 @@ const en: Record<MessageKey, string> = {
   'error.pagination_stuck': 'The service kept sending the same page.',
   'error.cancelled': 'Cancelled.',
   'error.no_credentials': 'No API key is stored for this account.',
-  'error.keychain_unavailable': 'The OS keychain is not available.',
+  'error.keychain_unavailable':
+    'The OS keychain is not available. Make sure a keychain (macOS Keychain, Windows Credential Manager, GNOME Keyring or KWallet on Linux) is installed and unlocked.',
   'error.keychain_locked': 'The keychain is locked. Unlock it and try again.',
   'error.store_corrupt': 'The local cache was damaged and has been rebuilt.',
   'error.disk_full': 'The disk is full.',

@@ -29,8 +29,10 @@ export class SyncState {
   connect(): () => void {
     void this.refresh()
     return this.#api.on('sync.progress', (event) => {
+      // A sync started elsewhere (automatic, or another window) shows at its first event.
+      const started = event.phase === 'running' && this.of(event.resource)?.status !== 'syncing'
       this.progress = { ...this.progress, [event.resource]: event }
-      if (event.phase !== 'running') void this.refresh()
+      if (event.phase !== 'running' || started) void this.refresh()
     })
   }
 
