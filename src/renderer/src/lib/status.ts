@@ -48,12 +48,12 @@ export const GUARANTEE_STATUSES = ['발급대기', '발급완료', '발급취소
  */
 export const STATUS_LABELS_EN: Readonly<Record<string, string>> = {
   감정접수: 'Received',
-  '감정승인(배송중)': 'Approved (in transit)',
+  '감정승인(배송중)': 'Approved (shipping)',
   배송완료: 'Delivered',
   발급대기: 'Awaiting issuance',
   발급완료: 'Issued',
   발급취소: 'Cancelled',
-  정품: 'Authentic',
+  정품: 'Genuine',
   가품: 'Counterfeit',
   감정불가: 'Cannot be appraised',
 }
