@@ -93,16 +93,24 @@ test.afterEach(async ({ app }) => {
   await setTheme(app, 'system')
 })
 
-test('every view meets WCAG AA contrast in the light and the dark theme (axe)', async ({
+test('every view meets WCAG AA contrast in both themes and both languages (axe)', async ({
   page,
   app,
 }) => {
   await page.goto(app.host.url)
   await syncAll(page, app)
-  for (const theme of ['light', 'dark'] as const) {
+  const runs = [
+    ['light', 'ko'],
+    ['dark', 'ko'],
+    ['light', 'en'],
+    ['dark', 'en'],
+  ] as const
+  for (const [theme, language] of runs) {
     await setTheme(app, theme)
+    await page.evaluate((locale) => localStorage.setItem('appraisal-desk.locale', locale), language)
     await page.reload()
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+    await expect(page.locator('html')).toHaveAttribute('lang', language)
     for (const view of VIEWS) {
       await openView(page, view)
       if (view === 'inspections')
@@ -111,8 +119,8 @@ test('every view meets WCAG AA contrast in the light and the dark theme (axe)', 
         await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
       if (view === 'brands') await expect(page.getByTestId('brand-row').first()).toBeVisible()
       if (view === 'settings') await expect(page.getByTestId('data-dir')).toContainText(app.dataDir)
-      expect(await contrastViolations(page), `${view} in the ${theme} theme`).toEqual([])
-      await page.screenshot({ path: `test-results/shell-${theme}-${view}.png` })
+      expect(await contrastViolations(page), `${view}, ${theme} theme, ${language}`).toEqual([])
+      await page.screenshot({ path: `test-results/shell-${theme}-${language}-${view}.png` })
     }
   }
 })
@@ -288,8 +296,19 @@ test('profile kind: a colour bar per profile; form errors sit next to their fiel
     .getByTestId('profile-bar')
     .evaluate((bar) => getComputedStyle(bar).backgroundColor)
   expect(blue).toBe('rgb(47, 111, 208)')
+  // No key stored for it: the banner says so in plain words and leads to Accounts, not to Retry.
+  await app.core.router.dispatch('sync.start', { resources: ['inspections'] })
+  const banner = page.getByTestId('connection-banner')
+  await expect(banner).toHaveAttribute('data-state', 'error')
+  await expect(banner).toContainText('이 계정에 저장된 API 키가 없습니다')
+  await expect(banner.getByRole('link', { name: '계정 설정 열기' })).toHaveAttribute(
+    'href',
+    '#accounts',
+  )
+  await expect(page.getByTestId('sidebar-dot')).toHaveAttribute('data-state', 'error')
   await page.screenshot({ path: 'test-results/shell-profile-test.png' })
   await app.core.router.dispatch('profiles.select', { id: 'sandbox' })
+  await expect(banner).toBeHidden()
   await app.core.router.dispatch('profiles.remove', { id: saved!.id })
   await expect(page.getByTestId('profile-bar')).toHaveAttribute('data-kind', 'sandbox')
 })
