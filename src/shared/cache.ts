@@ -1,4 +1,5 @@
 import type { ErrorData } from './errors'
+import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
 /**
  * Types of the offline cache as the renderer sees it: list queries, their
@@ -66,46 +67,24 @@ export interface QueryPage<R> {
   readonly freshness: CacheFreshness
 }
 
-/** A guarantee as listed. */
-export interface GuaranteeRow {
-  readonly idx: number
-  /** The service's label, e.g. `발급완료`. */
-  readonly status: string
+/**
+ * A guarantee as listed: the fields `GUARANTEE_FIELDS` lists (`status` is
+ * the service's label, e.g. `발급완료`; `cardUrl` the card-image URL, empty
+ * when it sent none, loaded through the image cache; `registeredAt` null
+ * when the service sent no readable date), and what the store adds.
+ */
+export interface GuaranteeRow extends RowOf<typeof GUARANTEE_FIELDS> {
   /** The API state matching the label, when known. */
   readonly state: GuaranteeState | null
-  readonly productName: string
-  /** The service's card-image URL (load it through the image cache); empty when it sent none. */
-  readonly cardUrl: string
-  readonly refUserId: string | null
-  readonly refOrderId: string | null
-  readonly refOrderDetailId: string | null
-  readonly refProductCode: string | null
-  readonly refCategoryCode: string | null
-  readonly refBrandCode: string | null
-  /** Null when the service sent no readable date. */
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
   /** The service stopped returning it in a complete full pass. */
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
 }
 
-/** An inspection as listed. */
-export interface InspectionRow {
-  readonly idx: number
-  readonly inspectionNum: string
-  /** Absent on some items: null. */
-  readonly status: string | null
-  readonly result: string | null
-  readonly productName: string
-  readonly refUserId: string
-  readonly refOrderId: string
-  readonly refOrderDetailId: string
-  readonly refProductCode: string
-  /** Null when the service sent no readable date. */
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
+/** An inspection as listed: the fields `INSPECTION_FIELDS` lists, and what the store adds. */
+export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
+  /** The service stopped returning it in a complete full pass. */
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null

@@ -9,9 +9,11 @@ import type {
   StatusCount,
 } from '../../shared/cache'
 import type { BrandRow } from '../../shared/domain'
+import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
+import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
 import { planSearch } from './search-text'
 import { readReview, reviewClause, reviewColumn, reviewCounts } from './reviews'
 import { readSyncState } from './sync-state'
@@ -220,48 +222,50 @@ function listPage<R>(
   }
 }
 
-const GUARANTEE_COLUMNS =
-  'idx, status, product_name, card_url, ref_user_id, ref_order_id, ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at, modified_at, gone_at'
+/** The columns a list query selects: the declared listed fields', and `gone_at`. */
+function listedColumns(table: RecordTable): string {
+  return [...table.fields.filter((f) => f.row !== undefined).map((f) => f.column), 'gone_at'].join(
+    ', ',
+  )
+}
+
+/**
+ * The declared part of a listed row, each column checked against its
+ * declaration (`storedValue`); `''` of a `blank-null` field is null.
+ */
+function listedRow<R>(table: RecordTable, r: Record<string, unknown>): R {
+  const row: Record<string, unknown> = {}
+  for (const f of table.fields) {
+    if (f.row === undefined) continue
+    const value = storedValue(table.name, f, r)
+    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
+  }
+  // Built from the same declaration as the row type (`RowOf`).
+  return row as R
+}
+
+const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 
 /** A page of guarantees for the filter. */
 export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
-  return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => ({
-    idx: Number(r['idx']),
-    status: String(r['status']),
-    state: STATE_OF_LABEL.get(String(r['status'])) ?? null,
-    productName: String(r['product_name']),
-    cardUrl: String(r['card_url']),
-    refUserId: (r['ref_user_id'] as string | null) ?? null,
-    refOrderId: (r['ref_order_id'] as string | null) ?? null,
-    refOrderDetailId: (r['ref_order_detail_id'] as string | null) ?? null,
-    refProductCode: (r['ref_product_code'] as string | null) ?? null,
-    refCategoryCode: (r['ref_category_code'] as string | null) ?? null,
-    refBrandCode: (r['ref_brand_code'] as string | null) ?? null,
-    registeredAt: (r['registered_at'] as string) || null,
-    modifiedAt: (r['modified_at'] as string | null) ?? null,
-    gone: r['gone_at'] !== null,
-    review: readReview(r['review']),
-  }))
+  return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
+    const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>(RECORD_TABLES.guarantees, r)
+    return {
+      ...row,
+      state: STATE_OF_LABEL.get(row.status) ?? null,
+      gone: r['gone_at'] !== null,
+      review: readReview(r['review']),
+    }
+  })
 }
 
-const INSPECTION_COLUMNS =
-  'idx, inspection_num, status, result, product_name, ref_user_id, ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, gone_at'
+const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 
 /** A page of inspections for the filter. */
 export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
-    idx: Number(r['idx']),
-    inspectionNum: String(r['inspection_num']),
-    status: (r['status'] as string | null) ?? null,
-    result: (r['result'] as string | null) ?? null,
-    productName: String(r['product_name']),
-    refUserId: String(r['ref_user_id']),
-    refOrderId: String(r['ref_order_id']),
-    refOrderDetailId: String(r['ref_order_detail_id']),
-    refProductCode: String(r['ref_product_code']),
-    registeredAt: (r['registered_at'] as string) || null,
-    modifiedAt: (r['modified_at'] as string | null) ?? null,
+    ...listedRow<RowOf<typeof INSPECTION_FIELDS>>(RECORD_TABLES.inspections, r),
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
   }))
