@@ -90,6 +90,42 @@ export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
   readonly review: ReviewMark | null
 }
 
+/** The resources whose records a sync may refuse and keep (`sync.rejected`). */
+export const PAGED_RESOURCES = ['guarantees', 'inspections'] as const
+/** One of {@link PAGED_RESOURCES}. */
+export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
+
+/** A record a sync refused, as kept (`sync.rejected`). */
+export interface RejectedRecord {
+  /** Newest has the highest id; pass the last one as `before` for the next page. */
+  readonly id: number
+  readonly resource: PagedResourceName
+  /** The record's `idx` when it had a readable one. */
+  readonly idx: number | null
+  /** The page of the list it came in, and its position in that page's `data`. */
+  readonly page: number
+  readonly position: number
+  /** The first wrong field (`''` when the item itself was not an object) and why. */
+  readonly field: string
+  readonly reason: string
+  /** Every problem, as a JSON path with a reason (`data[3].productName: missing`). */
+  readonly problems: readonly string[]
+  /** The item as the service sent it, as JSON, cut to a few KB. */
+  readonly raw: string
+  readonly rawTruncated: boolean
+  /** When it was refused (ISO). */
+  readonly rejectedAt: string
+}
+
+/** Answer of `sync.rejected`: newest first. */
+export interface RejectedPage {
+  readonly items: readonly RejectedRecord[]
+  /** Kept refused records of the filter, in all. */
+  readonly total: number
+  /** Pass as `before` for the next (older) page; null on the last. */
+  readonly nextBefore: number | null
+}
+
 /** Sync status of one resource. */
 export type SyncStatusName = 'idle' | 'syncing' | 'offline' | 'error'
 

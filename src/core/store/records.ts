@@ -1,3 +1,4 @@
+import type { PagedResourceName } from '../../shared/cache'
 import type {
   BRAND_FIELDS,
   GUARANTEE_FIELDS,
@@ -29,7 +30,7 @@ export type InspectionRecord = StoreRecordOf<typeof INSPECTION_FIELDS> & Extras
 export type BrandRecord = StoreRecordOf<typeof BRAND_FIELDS> & Extras
 
 /** The two paged resources the sync engine fills. */
-export type PagedResource = 'guarantees' | 'inspections'
+export type PagedResource = PagedResourceName
 
 /** Every resource with a sync state. */
 export type SyncResource = PagedResource | 'brands'
