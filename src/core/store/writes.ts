@@ -52,18 +52,17 @@ export function upsertSql(
     ON CONFLICT (idx) DO UPDATE SET ${[...updates, ...extra].join(', ')}`
 }
 
-function recordUpsert(db: DatabaseSync, table: RecordTable): StatementSync {
+/** The upsert of a record table: its declared columns, `raw`, and the sync's own columns. */
+export function recordUpsertSql(table: RecordTable): string {
   const columns = [...storedColumns(table), 'seen_pass', 'stored_at', 'search_key']
-  return db.prepare(
-    upsertSql(table.name, columns, {
-      seen_pass: 'max(seen_pass, excluded.seen_pass)',
-      gone_at: 'NULL',
-    }),
-  )
+  return upsertSql(table.name, columns, {
+    seen_pass: 'max(seen_pass, excluded.seen_pass)',
+    gone_at: 'NULL',
+  })
 }
 
 /** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
-const BRAND_COLUMNS = [...BRAND_FIELDS.map((f) => f.column), 'position', 'raw', 'seen_pass']
+export const BRAND_COLUMNS = [...BRAND_FIELDS.map((f) => f.column), 'position', 'raw', 'seen_pass']
 
 const cache = new WeakMap<DatabaseSync, Statements>()
 const versions = new WeakMap<DatabaseSync, number>()
@@ -86,10 +85,7 @@ function statements(db: DatabaseSync): Statements {
     inspections: db.prepare(sql(RECORD_TABLES.inspections)),
   })
   found = {
-    upsert: {
-      guarantees: recordUpsert(db, RECORD_TABLES.guarantees),
-      inspections: recordUpsert(db, RECORD_TABLES.inspections),
-    },
+    upsert: each(recordUpsertSql),
     previous: each(
       (t) => `SELECT search_key, ${storedColumns(t).join(', ')} FROM ${t.name} WHERE idx = ?`,
     ),
