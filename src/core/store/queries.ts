@@ -8,8 +8,14 @@ import type {
   ReviewMarkName,
   StatusCount,
 } from '../../shared/cache'
-import type { BrandRow } from '../../shared/domain'
-import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from '../../shared/record-fields'
+import type { Brand, BrandRow } from '../../shared/domain'
+import {
+  BRAND_FIELDS,
+  GUARANTEE_FIELDS,
+  INSPECTION_FIELDS,
+  type FieldSpec,
+  type RowOf,
+} from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
@@ -233,11 +239,11 @@ function listedColumns(table: RecordTable): string {
  * The declared part of a listed row, each column checked against its
  * declaration (`storedValue`); `''` of a `blank-null` field is null.
  */
-function listedRow<R>(table: RecordTable, r: Record<string, unknown>): R {
+function listedRow<R>(table: string, fields: readonly FieldSpec[], r: Record<string, unknown>): R {
   const row: Record<string, unknown> = {}
-  for (const f of table.fields) {
+  for (const f of fields) {
     if (f.row === undefined) continue
-    const value = storedValue(table.name, f, r)
+    const value = storedValue(table, f, r)
     row[f.row] = f.null === 'blank-null' && value === '' ? null : value
   }
   // Built from the same declaration as the row type (`RowOf`).
@@ -250,7 +256,7 @@ const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
   return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
-    const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>(RECORD_TABLES.guarantees, r)
+    const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>('guarantees', GUARANTEE_FIELDS, r)
     return {
       ...row,
       state: STATE_OF_LABEL.get(row.status) ?? null,
@@ -265,7 +271,7 @@ const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 /** A page of inspections for the filter. */
 export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
-    ...listedRow<RowOf<typeof INSPECTION_FIELDS>>(RECORD_TABLES.inspections, r),
+    ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
   }))
@@ -281,17 +287,15 @@ export function brandAliases(db: DatabaseSync, query: string): string[] {
   if (folded.length < 2) return []
   const aliases = new Set<string>()
   for (const brand of storedBrands(db)) {
-    if (foldForSearch(brand.english_name) === folded) aliases.add(brand.name.trim())
-    else if (foldForSearch(brand.name) === folded) aliases.add(brand.english_name.trim())
+    if (foldForSearch(brand.englishName) === folded) aliases.add(brand.name.trim())
+    else if (foldForSearch(brand.name) === folded) aliases.add(brand.englishName.trim())
   }
   aliases.delete('')
   return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
 }
 
-interface StoredBrand {
-  readonly idx: number
-  readonly name: string
-  readonly english_name: string
+/** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
+interface StoredBrand extends Brand {
   readonly same: number
 }
 
@@ -304,11 +308,12 @@ function storedBrands(db: DatabaseSync): StoredBrand[] {
   if (hit?.version === version) return hit.rows
   const rows = db
     .prepare(
-      `SELECT b.idx, b.name, b.english_name,
+      `SELECT ${BRAND_FIELDS.map((f) => `b.${f.column}`).join(', ')},
          (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
        FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
     )
-    .all() as unknown as StoredBrand[]
+    .all()
+    .map((r) => ({ ...listedRow<Brand>('brands', BRAND_FIELDS, r), same: Number(r['same']) }))
   brandCache.set(db, { version, rows })
   return rows
 }
@@ -325,13 +330,13 @@ export function searchBrands(
   const rows = storedBrands(db)
   const rank = createRanker(query)
   const items = rows
-    .map((row, position) => ({ row, position, rank: rank(row.name, row.english_name) }))
+    .map((row, position) => ({ row, position, rank: rank(row.name, row.englishName) }))
     .filter((entry) => entry.rank !== null)
     .sort((a, b) => a.rank! - b.rank! || a.position - b.position)
     .map(({ row }) => ({
       idx: row.idx,
       name: row.name,
-      englishName: row.english_name,
+      englishName: row.englishName,
       sameNameCount: row.same,
     }))
   return { items, total: rows.length }

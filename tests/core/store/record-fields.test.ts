@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
+import { readSyncState, writeSyncState } from '../../../src/core/store/sync-state'
 import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import {
   BRAND_COLUMNS,
@@ -211,5 +212,33 @@ describe('a damaged stored row', () => {
     ).toThrow(/not a JSON object/)
     // The list never reads raw: it still answers.
     expect(queryGuarantees(db, {}).rows.map((r) => r.idx)).toEqual([9])
+  })
+  it('a damaged sync state: an unreadable checkpoint or error reads as none, a wrong row is store_corrupt', () => {
+    writeSyncState(db, 'inspections', {
+      status: 'syncing',
+      mode: 'full',
+      pass: 2,
+      checkpoint: { nextPage: 3, pageSize: 100, total: 450, fetched: 200 },
+    })
+    expect(readSyncState(db, 'inspections').checkpoint).toEqual({
+      nextPage: 3,
+      pageSize: 100,
+      total: 450,
+      fetched: 200,
+    })
+    db.prepare(
+      `UPDATE sync_state SET checkpoint = '{"nextPage":"x"}', last_error = '{oops', mode = 'sideways'`,
+    ).run()
+    expect(readSyncState(db, 'inspections')).toMatchObject({
+      status: 'syncing',
+      mode: null,
+      pass: 2,
+      checkpoint: null,
+      lastError: null,
+    })
+    db.prepare(`UPDATE sync_state SET pass = -4`).run()
+    expect(() => readSyncState(db, 'inspections')).toThrow(
+      expect.objectContaining({ code: 'store_corrupt' }),
+    )
   })
 })
