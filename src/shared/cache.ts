@@ -141,7 +141,7 @@ export interface ResourceSyncStatus {
   readonly lastFullSyncAt: string | null
   /** A full pass was interrupted and will resume from its checkpoint. */
   readonly resumable: boolean
-  /** Items of the last sync that missed a required field (counted, not stored). */
+  /** Items of the last sync that missed a required field (each kept: `sync.rejected`). */
   readonly rejected: number
   readonly error?: ErrorData
   readonly recordCount: number
