@@ -11,8 +11,10 @@ export const CHANNEL_NAMES = [
   'sync.start',
   'sync.cancel',
   'sync.status',
+  'sync.rejected',
   'inspections.query',
   'guarantees.query',
+  'reviews.set',
   'profiles.list',
   'profiles.save',
   'profiles.setSecret',
@@ -21,6 +23,7 @@ export const CHANNEL_NAMES = [
   'profiles.test',
   'settings.get',
   'images.status',
+  'settings.set',
 ] as const
 
 /** Events main sends to the renderer. */

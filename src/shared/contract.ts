@@ -2,10 +2,14 @@ import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import {
   GUARANTEE_STATES,
+  PAGED_RESOURCES,
+  REVIEW_MARKS,
   SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
   type QueryPage,
+  type RejectedPage,
+  type ReviewMark,
   type SyncProgress,
   type SyncResourceName,
   type SyncStatus,
@@ -19,7 +23,12 @@ import type {
   ProfileView,
   SettingsView,
 } from './profiles'
-import { profileIdSchema, profileInputSchema, secretInputSchema } from './profile-schemas'
+import {
+  profileIdSchema,
+  profileInputSchema,
+  secretInputSchema,
+  settingsInputSchema,
+} from './profile-schemas'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
@@ -33,6 +42,8 @@ const listQuery = {
   member: z.string().min(1).max(200).optional(),
   from: day.optional(),
   to: day.optional(),
+  /** Records with this review mark (`none`: unmarked, or only a note). */
+  review: z.enum(REVIEW_MARKS).optional(),
   sort: z.enum(['latest', 'oldest']).default('latest'),
   limit: z.number().int().min(1).max(500).default(50),
   /** `nextCursor` of the previous page. */
@@ -62,10 +73,25 @@ export const argSchemas = {
   'sync.cancel': z.strictObject({}),
   /** Sync status of every resource. */
   'sync.status': z.strictObject({}),
+  /** Records a sync refused, newest first, with why and as sent; a resource filter is optional. */
+  'sync.rejected': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    /** `nextBefore` of the previous page. */
+    before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
   /** A page of stored inspections for a filter, with counts per status and freshness. */
   'inspections.query': z.strictObject(listQuery),
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
   'guarantees.query': z.strictObject({ ...listQuery, state: z.enum(GUARANTEE_STATES).optional() }),
+  /** Sets a record's review mark and note (the reviewer's name comes from the settings). */
+  'reviews.set': z.strictObject({
+    resource: z.enum(['inspections', 'guarantees']),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    mark: z.enum(REVIEW_MARKS),
+    /** Omitted: the stored note stays. */
+    note: z.string().max(2000).optional(),
+  }),
   /** Every profile with its credential status (never a secret) and the active one. */
   'profiles.list': z.strictObject({}),
   /** Adds a profile (no `id`) or edits one; answers the saved profile. */
@@ -81,10 +107,12 @@ export const argSchemas = {
   'profiles.select': z.strictObject({ id: profileIdSchema }),
   /** Calls the brand list with the profile's credentials and says what happened. */
   'profiles.test': z.strictObject({ id: profileIdSchema }),
-  /** Settings notices (e.g. a damaged file was reset) and where the file is. */
+  /** Preferences (theme, reviewer's name), notices (e.g. a damaged file was reset) and where the files are. */
   'settings.get': z.strictObject({}),
   /** Why a card image was not shown (e.g. too large to show safely), or null when nothing is known. */
   'images.status': z.strictObject({ url: z.string().min(1).max(4096) }),
+  /** Changes preferences (theme, reviewer's name); answers the settings as `settings.get` does. */
+  'settings.set': settingsInputSchema,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -95,8 +123,10 @@ export interface ChannelResults {
   'sync.start': SyncStatus
   'sync.cancel': SyncStatus
   'sync.status': SyncStatus
+  'sync.rejected': RejectedPage
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
+  'reviews.set': ReviewMark
   'profiles.list': ProfileList
   'profiles.save': ProfileView
   'profiles.setSecret': CredentialStatus
@@ -105,6 +135,7 @@ export interface ChannelResults {
   'profiles.test': ConnectionTestResult
   'settings.get': SettingsView
   'images.status': { readonly problem: ErrorData | null }
+  'settings.set': SettingsView
 }
 
 /** Payload of each event. */

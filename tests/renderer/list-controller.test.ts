@@ -10,6 +10,7 @@ function page(rows: string[]): Result<QueryPage<{ idx: number; name: string }>> 
       rows: rows.map((name, idx) => ({ idx, name })),
       total: rows.length,
       counts: [],
+      reviewCounts: { reviewed: 0, follow_up: 0, none: rows.length },
       nextCursor: null,
       freshness: { lastSyncAt: null, lastFullSyncAt: null, syncing: false },
     },

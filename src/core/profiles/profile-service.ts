@@ -114,6 +114,7 @@ export class ProfileService {
       timeZone: input.timeZone,
       timeoutSeconds:
         input.timeoutSeconds ?? before?.timeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS,
+      kind: input.kind,
     }
     this.#o.settings.update((draft) => {
       const index = draft.profiles.findIndex((existing) => existing.id === id)
@@ -253,7 +254,7 @@ function summaryOf(profile: StoredProfile): ProfileSummary {
   return {
     id: profile.id,
     name: profile.name,
-    kind: 'partner',
+    kind: profile.kind,
     baseUrl: profile.baseUrl,
     partnerId: profile.partnerId,
     timeZone: profile.timeZone,

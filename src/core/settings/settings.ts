@@ -7,16 +7,18 @@ import {
   serviceUrlSchema,
   timeZoneSchema,
 } from '../../shared/profile-schemas'
+import { PARTNER_KINDS } from '../../shared/domain'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
   SANDBOX_PROFILE_ID,
+  THEMES,
   type SettingsNotice,
 } from '../../shared/profiles'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
-export const SETTINGS_VERSION = 1
+export const SETTINGS_VERSION = 2
 
 /** File name (without `.json`) of the settings in the data folder. */
 export const SETTINGS_NAME = 'settings'
@@ -32,6 +34,8 @@ export const storedProfileSchema = z.object({
   timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
   /** Added after version 1 without a new layout: a file without it (or with a bad value) gets the default. */
   timeoutSeconds: requestTimeoutSecondsSchema.catch(DEFAULT_REQUEST_TIMEOUT_SECONDS),
+  /** Production or test; an unreadable value counts as production (the careful choice). */
+  kind: z.enum(PARTNER_KINDS).catch('production'),
 })
 
 /** A stored partner profile. */
@@ -47,6 +51,10 @@ export const settingsSchema = z.object({
   /** The profile that opens at start (the last one used). */
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
   profiles: z.array(storedProfileSchema).default([]),
+  /** The name review marks are signed with (empty: unsigned). */
+  reviewerName: z.string().max(80).catch('').default(''),
+  /** Colour theme; an unreadable value falls back to following the system. */
+  theme: z.enum(THEMES).catch('system').default('system'),
 })
 
 /** The settings document. */
@@ -78,6 +86,20 @@ export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
               : profile,
           )
         : [],
+    }),
+  },
+  {
+    // Profiles gain a kind (production / test); existing ones are taken as production,
+    // so a wallet flow on them still asks first. The theme starts by following the system.
+    to: 2,
+    migrate: (doc) => ({
+      ...doc,
+      profiles: Array.isArray(doc['profiles'])
+        ? doc['profiles'].map((profile: unknown) =>
+            profile && typeof profile === 'object' ? { kind: 'production', ...profile } : profile,
+          )
+        : doc['profiles'],
+      theme: 'system',
     }),
   },
 ]

@@ -5,13 +5,23 @@ import type {
   GuaranteeState,
   InspectionRow,
   QueryPage,
+  ReviewMarkName,
   StatusCount,
 } from '../../shared/cache'
-import type { BrandRow } from '../../shared/domain'
+import type { Brand, BrandRow } from '../../shared/domain'
+import {
+  BRAND_FIELDS,
+  GUARANTEE_FIELDS,
+  INSPECTION_FIELDS,
+  type FieldSpec,
+  type RowOf,
+} from '../../shared/record-fields'
 import { AppError } from '../app-error'
-import { createMatcher } from '../text/hangul-search'
+import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
+import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
 import { planSearch } from './search-text'
+import { readReview, reviewClause, reviewColumn, reviewCounts } from './reviews'
 import { readSyncState } from './sync-state'
 import { dataVersion } from './writes'
 
@@ -32,6 +42,8 @@ export interface ListQuery {
   /** Registration date range, inclusive, `YYYY-MM-DD`. */
   readonly from?: string
   readonly to?: string
+  /** Records with this review mark. */
+  readonly review?: ReviewMarkName
   readonly sort?: 'latest' | 'oldest'
   readonly limit?: number
   readonly cursor?: string
@@ -65,7 +77,7 @@ interface Where {
   readonly params: SQLInputValue[]
 }
 
-function baseWhere(table: PagedResource, query: ListQuery): Where {
+function baseWhere(db: DatabaseSync, table: PagedResource, query: ListQuery): Where {
   const clauses = ['gone_at IS NULL']
   const params: SQLInputValue[] = []
   if (query.member) {
@@ -80,7 +92,7 @@ function baseWhere(table: PagedResource, query: ListQuery): Where {
     clauses.push('registered_at < ?')
     params.push(`${nextDay(checkDate(query.to))} 00:00:00`)
   }
-  const plan = planSearch(query.q ?? '')
+  const plan = planSearch(query.q ?? '', brandAliases(db, query.q ?? ''))
   if (plan.kind === 'match') {
     clauses.push(`idx IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`)
     params.push(plan.match)
@@ -94,6 +106,12 @@ function withStatus(where: Where, status: string | null | undefined): Where {
   if (status === undefined) return where
   if (status === null) return { ...where, clauses: [...where.clauses, 'status IS NULL'] }
   return { clauses: [...where.clauses, 'status = ?'], params: [...where.params, status] }
+}
+
+function withReview(table: PagedResource, where: Where, mark: ReviewMarkName | undefined): Where {
+  if (mark === undefined) return where
+  const { clause, params } = reviewClause(table, mark)
+  return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
 }
 
 function checkDate(text: string): string {
@@ -177,9 +195,11 @@ function listPage<R>(
 ): QueryPage<R> {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
   const sort = query.sort ?? 'latest'
-  const base = baseWhere(table, query)
+  const unreviewed = baseWhere(db, table, query)
+  const base = withReview(table, unreviewed, query.review)
   const counts = statusCounts(db, table, base)
   const filtered = withStatus(base, status)
+  const forReviews = withStatus(unreviewed, status)
   const clauses = [...filtered.clauses]
   const params = [...filtered.params]
   if (query.cursor) {
@@ -190,7 +210,7 @@ function listPage<R>(
   const direction = sort === 'latest' ? 'DESC' : 'ASC'
   const rows = db
     .prepare(
-      `SELECT ${columns} FROM ${table} WHERE ${clauses.join(' AND ')}
+      `SELECT ${columns}, ${reviewColumn(table)} FROM ${table} WHERE ${clauses.join(' AND ')}
        ORDER BY registered_at ${direction}, idx ${direction} LIMIT ?`,
     )
     .all(...params, limit + 1) as Record<string, unknown>[]
@@ -201,76 +221,122 @@ function listPage<R>(
     rows: page.map(toRow),
     total: totalOf(counts, status),
     counts,
+    reviewCounts: reviewCounts(db, table, forReviews.clauses.join(' AND '), forReviews.params),
     nextCursor:
       more && last ? encodeCursor(String(last['registered_at']), Number(last['idx'])) : null,
     freshness: freshnessOf(db, table),
   }
 }
 
-const GUARANTEE_COLUMNS =
-  'idx, status, product_name, card_url, ref_user_id, ref_order_id, ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at, modified_at, gone_at'
+/** The columns a list query selects: the declared listed fields', and `gone_at`. */
+function listedColumns(table: RecordTable): string {
+  return [...table.fields.filter((f) => f.row !== undefined).map((f) => f.column), 'gone_at'].join(
+    ', ',
+  )
+}
+
+/**
+ * The declared part of a listed row, each column checked against its
+ * declaration (`storedValue`); `''` of a `blank-null` field is null.
+ */
+function listedRow<R>(table: string, fields: readonly FieldSpec[], r: Record<string, unknown>): R {
+  const row: Record<string, unknown> = {}
+  for (const f of fields) {
+    if (f.row === undefined) continue
+    const value = storedValue(table, f, r)
+    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
+  }
+  // Built from the same declaration as the row type (`RowOf`).
+  return row as R
+}
+
+const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 
 /** A page of guarantees for the filter. */
 export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
-  return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => ({
-    idx: Number(r['idx']),
-    status: String(r['status']),
-    state: STATE_OF_LABEL.get(String(r['status'])) ?? null,
-    productName: String(r['product_name']),
-    cardUrl: String(r['card_url']),
-    refUserId: (r['ref_user_id'] as string | null) ?? null,
-    refOrderId: (r['ref_order_id'] as string | null) ?? null,
-    refOrderDetailId: (r['ref_order_detail_id'] as string | null) ?? null,
-    refProductCode: (r['ref_product_code'] as string | null) ?? null,
-    refCategoryCode: (r['ref_category_code'] as string | null) ?? null,
-    refBrandCode: (r['ref_brand_code'] as string | null) ?? null,
-    registeredAt: (r['registered_at'] as string) || null,
-    modifiedAt: (r['modified_at'] as string | null) ?? null,
-    gone: r['gone_at'] !== null,
-  }))
+  return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
+    const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>('guarantees', GUARANTEE_FIELDS, r)
+    return {
+      ...row,
+      state: STATE_OF_LABEL.get(row.status) ?? null,
+      gone: r['gone_at'] !== null,
+      review: readReview(r['review']),
+    }
+  })
 }
 
-const INSPECTION_COLUMNS =
-  'idx, inspection_num, status, result, product_name, ref_user_id, ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, gone_at'
+const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 
 /** A page of inspections for the filter. */
 export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
-    idx: Number(r['idx']),
-    inspectionNum: String(r['inspection_num']),
-    status: (r['status'] as string | null) ?? null,
-    result: (r['result'] as string | null) ?? null,
-    productName: String(r['product_name']),
-    refUserId: String(r['ref_user_id']),
-    refOrderId: String(r['ref_order_id']),
-    refOrderDetailId: String(r['ref_order_detail_id']),
-    refProductCode: String(r['ref_product_code']),
-    registeredAt: (r['registered_at'] as string) || null,
-    modifiedAt: (r['modified_at'] as string | null) ?? null,
+    ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
+    review: readReview(r['review']),
   }))
 }
 
-/** Stored brands matching `query` (Korean, 초성 or English), in the service's order. */
+/**
+ * The other names of a brand the query names exactly (any case, accents and
+ * spacing aside): its Korean name for its English one and back, so `chanel`
+ * also finds products named `샤넬 …`. Empty when the query names no brand.
+ */
+export function brandAliases(db: DatabaseSync, query: string): string[] {
+  const folded = foldForSearch(query)
+  if (folded.length < 2) return []
+  const aliases = new Set<string>()
+  for (const brand of storedBrands(db)) {
+    if (foldForSearch(brand.englishName) === folded) aliases.add(brand.name.trim())
+    else if (foldForSearch(brand.name) === folded) aliases.add(brand.englishName.trim())
+  }
+  aliases.delete('')
+  return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
+}
+
+/** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
+interface StoredBrand extends Brand {
+  readonly same: number
+}
+
+const brandCache = new WeakMap<DatabaseSync, { version: number; rows: StoredBrand[] }>()
+
+/** The stored brand list in the service's order, read once per data version. */
+function storedBrands(db: DatabaseSync): StoredBrand[] {
+  const version = dataVersion(db)
+  const hit = brandCache.get(db)
+  if (hit?.version === version) return hit.rows
+  const rows = db
+    .prepare(
+      `SELECT ${BRAND_FIELDS.map((f) => `b.${f.column}`).join(', ')},
+         (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
+       FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
+    )
+    .all()
+    .map((r) => ({ ...listedRow<Brand>('brands', BRAND_FIELDS, r), same: Number(r['same']) }))
+  brandCache.set(db, { version, rows })
+  return rows
+}
+
+/**
+ * Stored brands matching `query` (Korean, 초성 or English, accents aside),
+ * best first: exact names, then names starting with it, then 초성 matches,
+ * then matches inside a name; the service's order within each rank.
+ */
 export function searchBrands(
   db: DatabaseSync,
   query: string,
 ): { items: BrandRow[]; total: number } {
-  const rows = db
-    .prepare(
-      `SELECT b.idx, b.name, b.english_name,
-         (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
-       FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
-    )
-    .all() as { idx: number; name: string; english_name: string; same: number }[]
-  const matches = createMatcher(query)
+  const rows = storedBrands(db)
+  const rank = createRanker(query)
   const items = rows
-    .filter((row) => matches(row.name, row.english_name))
-    .map((row) => ({
+    .map((row, position) => ({ row, position, rank: rank(row.name, row.englishName) }))
+    .filter((entry) => entry.rank !== null)
+    .sort((a, b) => a.rank! - b.rank! || a.position - b.position)
+    .map(({ row }) => ({
       idx: row.idx,
       name: row.name,
-      englishName: row.english_name,
+      englishName: row.englishName,
       sameNameCount: row.same,
     }))
   return { items, total: rows.length }

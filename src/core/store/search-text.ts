@@ -1,4 +1,4 @@
-import { isChoseongQuery } from '../text/hangul-search'
+import { foldText, isChoseongQuery } from '../text/hangul-search'
 
 /**
  * What the store indexes for text search, and how a query becomes an FTS5
@@ -8,7 +8,10 @@ import { isChoseongQuery } from '../text/hangul-search'
  * length, spaces ignored (`루이 비통` finds `루이비통`); other characters
  * stay words that `unicode61` splits on punctuation and matches by prefix.
  * Fields are separated by a token no query produces, so a phrase never spans
- * two fields.
+ * two fields. Latin accents are dropped (`HERMÈS` is found as `hermes`).
+ * Every run of three or more digits also gets its suffixes as tokens, after
+ * the fields, so a prefix query finds digits anywhere inside a number
+ * (`2999` finds `202411299990`).
  */
 
 const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'
@@ -23,7 +26,7 @@ const FIELD_BREAK = 'ǂ'
  * output changes: stored keys then no longer match, so a re-sync re-indexes
  * every record instead of trusting unchanged fields.
  */
-export const SEARCH_FORMAT = '1.'
+export const SEARCH_FORMAT = '2.'
 
 /** The FTS row of one record. */
 export interface SearchDocument {
@@ -41,7 +44,7 @@ type Segment =
  * break a run: `루이 비통` is one run) and stretches of everything else.
  */
 function segment(text: string): { segments: Segment[]; initials: string[] } {
-  const folded = text.normalize('NFC').toLowerCase()
+  const folded = foldText(text)
   const segments: Segment[] = []
   const initials: string[] = []
   let current: Segment | null = null
@@ -82,13 +85,25 @@ function documentTokens(segments: readonly Segment[]): string {
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
   const t: string[] = []
   const c: string[] = []
+  const suffixes: string[] = []
   for (const field of fields) {
     if (!field) continue
     const { segments, initials } = segment(field)
     t.push(documentTokens(segments))
     if (initials.length > 0) c.push(initialPairs(initials))
+    for (const digits of field.match(DIGIT_RUN) ?? []) suffixes.push(...digitSuffixes(digits))
   }
+  if (suffixes.length > 0) t.push(suffixes.join(' '))
   return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `) }
+}
+
+const DIGIT_RUN = /\d{3,}/gu
+
+/** `12345` → `2345 345 45`: with a prefix query, digits match anywhere inside the run. */
+function digitSuffixes(digits: string): string[] {
+  const out: string[] = []
+  for (let i = 1; i <= digits.length - 2; i += 1) out.push(digits.slice(i))
+  return out
 }
 
 /**
@@ -111,11 +126,22 @@ export type SearchPlan =
   | { readonly kind: 'match'; readonly match: string }
 
 /**
- * The FTS5 expression of a query: always one quoted phrase (never FTS
- * syntax from the user), over initials for a 초성-only query, else over the
- * tokens, with a prefix match when it ends in a word (`birk` finds Birkin).
+ * The FTS5 expression of a query: quoted phrases only (never FTS syntax from
+ * the user), over initials for a 초성-only query, else over the tokens, with
+ * a prefix match when it ends in a word (`birk` finds Birkin). `aliases` are
+ * other names of the same thing (a brand's Korean name for its English one):
+ * a record matching any of them matches.
  */
-export function planSearch(query: string): SearchPlan {
+export function planSearch(query: string, aliases: readonly string[] = []): SearchPlan {
+  const plans = [query, ...aliases].map(planOne)
+  const matches = plans.flatMap((plan) => (plan.kind === 'match' ? [plan.match] : []))
+  if (plans[0]?.kind === 'all') return plans[0]
+  if (matches.length === 0) return { kind: 'none' }
+  if (matches.length === 1) return { kind: 'match', match: matches[0]! }
+  return { kind: 'match', match: matches.map((match) => `(${match})`).join(' OR ') }
+}
+
+function planOne(query: string): SearchPlan {
   const trimmed = query.normalize('NFC').trim()
   if (trimmed.length === 0) return { kind: 'all' }
   if (isChoseongQuery(trimmed)) {

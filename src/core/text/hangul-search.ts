@@ -8,9 +8,23 @@ import { getChoseong } from 'es-hangul'
 
 const CHOSEONG_ONLY = /^[\u3131-\u314e\s]+$/u
 
-/** Lower-cased, NFC, whitespace removed: the form both sides are compared in. */
+/** Latin letters that may carry accents (Latin-1 Supplement, Extended-A/B, Extended Additional). */
+const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/gu
+
+/**
+ * Lower-cased NFC text with the accents of Latin letters dropped (`HERMÈS`
+ * → `hermes`). Only Latin letters are decomposed: Hangul stays whole.
+ */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(ACCENTED, (char) => char.normalize('NFD').replace(/\p{M}+/gu, ''))
+}
+
+/** {@link foldText} with whitespace removed: the form both sides are compared in. */
 export function foldForSearch(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/\s+/gu, '')
+  return foldText(text).replace(/\s+/gu, '')
 }
 
 /** True when the query is made only of initial consonants (ㄱ…ㅎ). */
@@ -25,10 +39,41 @@ export function choseongOf(text: string): string {
 
 /** A prepared matcher for one query; an empty query matches everything. */
 export function createMatcher(query: string): (...fields: readonly string[]) => boolean {
+  const rank = createRanker(query)
+  return (...fields) => rank(...fields) !== null
+}
+
+/** How well a field matches a query; lower is better, `null` is no match. */
+export type MatchRank = 0 | 1 | 2 | 3
+
+/**
+ * A prepared ranker for one query: 0 when a field equals it, 1 when a field
+ * starts with it, 2 for an initial-consonant (초성) match, 3 for a match
+ * inside a field; the best rank over the fields wins. Empty query: all 0.
+ */
+export function createRanker(query: string): (...fields: readonly string[]) => MatchRank | null {
   const folded = foldForSearch(query)
-  if (folded.length === 0) return () => true
-  if (isChoseongQuery(query)) {
-    return (...fields) => fields.some((field) => choseongOf(field).includes(folded))
+  if (folded.length === 0) return () => 0
+  const choseong = isChoseongQuery(query)
+  return (...fields) => {
+    let best: MatchRank | null = null
+    for (const field of fields) {
+      const rank = choseong ? choseongRank(folded, field) : textRank(folded, field)
+      if (rank !== null && (best === null || rank < best)) best = rank
+    }
+    return best
   }
-  return (...fields) => fields.some((field) => foldForSearch(field).includes(folded))
+}
+
+function textRank(folded: string, field: string): MatchRank | null {
+  const text = foldForSearch(field)
+  if (text === folded) return 0
+  if (text.startsWith(folded)) return 1
+  return text.includes(folded) ? 3 : null
+}
+
+function choseongRank(folded: string, field: string): MatchRank | null {
+  const initials = choseongOf(field)
+  if (initials.startsWith(folded)) return 2
+  return initials.includes(folded) ? 3 : null
 }

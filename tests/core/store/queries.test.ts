@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections, searchBrands } from '../../../src/core/store/queries'
-import { expandInspection, type InspectionColumns } from '../../../src/core/store/stored-raw'
+import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
 import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { guarantee, inspection, tempDir } from './fixtures'
@@ -105,6 +105,54 @@ describe('text search over inspections', () => {
   })
 })
 
+describe('search finds what staff type', () => {
+  it('digits match anywhere inside inspection numbers, order ids and idx', () => {
+    transaction(db, () =>
+      upsertInspections(
+        db,
+        [
+          inspection(8123457, {
+            productName: '디올 새들백',
+            inspectionNum: '202411299990',
+            refOrderId: 'ORD-77310045',
+          }),
+        ],
+        1,
+        '2025-03-10T00:00:00Z',
+      ),
+    )
+    expect(found('2999')).toEqual(['디올 새들백'])
+    expect(found('11299990')).toEqual(['디올 새들백'])
+    expect(found('7310')).toEqual(['디올 새들백'])
+    expect(found('3457')).toEqual(['디올 새들백'])
+    expect(found('8123457')).toEqual(['디올 새들백'])
+    expect(found('5555')).toEqual([])
+    // A number's start still works as before.
+    expect(found('2024112')).toEqual(['디올 새들백'])
+  })
+
+  it('an English brand name also finds products named with its Korean name, and back', () => {
+    transaction(db, () =>
+      replaceBrands(
+        db,
+        [
+          { idx: 1, name: '샤넬', englishName: 'CHANEL ', raw: {} },
+          { idx: 2, name: '에르메스', englishName: 'HERMÈS', raw: {} },
+        ],
+        1,
+        '2025-03-10T00:00:00Z',
+      ),
+    )
+    expect(found('chanel')).toEqual(['샤넬 보이백', '샤넬 클래식 플랩백'])
+    expect(found('Chanel')).toEqual(['샤넬 보이백', '샤넬 클래식 플랩백'])
+    expect(found('hermes')).toEqual(['에르메스 켈리 지갑', 'Hermès Birkin 30'])
+    expect(found('에르메스')).toEqual(['에르메스 켈리 지갑', 'Hermès Birkin 30'])
+    // Only an exact brand name is widened: a prefix stays a plain search.
+    expect(found('chan')).toEqual([])
+    expect(queryInspections(db, { q: 'chanel' }).total).toBe(2)
+  })
+})
+
 describe('filters, counts and paging', () => {
   it('filters by status label, "no status", member and date range, with counts per status', () => {
     const page = queryInspections(db, { member: 'kim01' })
@@ -158,11 +206,12 @@ describe('filters, counts and paging', () => {
   })
 
   it('keeps the raw item, unknown fields included: raw holds what the columns do not', () => {
-    const row = db
-      .prepare('SELECT * FROM inspections WHERE idx = 1')
-      .get() as unknown as InspectionColumns
-    expect(JSON.parse(row.raw)).toEqual({ raw: { extraField: 'kept' } })
-    expect(expandInspection(row)).toEqual({
+    const row = db.prepare('SELECT * FROM inspections WHERE idx = 1').get() as Record<
+      string,
+      unknown
+    >
+    expect(JSON.parse(String(row['raw']))).toEqual({ raw: { extraField: 'kept' } })
+    expect(expandRecord(RECORD_TABLES.inspections, row)).toEqual({
       ...inspection(1, {
         productName: names[0]!,
         refUserId: 'kim01',
@@ -211,5 +260,30 @@ describe('guarantees and brands', () => {
       [4, 2],
     ])
     expect(searchBrands(db, '').total).toBe(3)
+  })
+
+  it('ranks brands: exact name, then prefix, then 초성, then inside a name; accents folded', () => {
+    transaction(db, () =>
+      replaceBrands(
+        db,
+        [
+          { idx: 1, name: '가브리엘 샤넬', englishName: 'Gabrielle Chanel', raw: {} },
+          { idx: 2, name: '샤넬 뷰티', englishName: 'Chanel Beauty', raw: {} },
+          { idx: 3, name: '샤넬', englishName: 'CHANEL ', raw: {} },
+          { idx: 4, name: '에르메스', englishName: 'HERMÈS', raw: {} },
+          { idx: 5, name: '셀린느', englishName: 'CELINE', raw: {} },
+          { idx: 6, name: '생로랑', englishName: 'Saint Laurent', raw: {} },
+        ],
+        1,
+        'now',
+      ),
+    )
+    const ranked = (q: string) => searchBrands(db, q).items.map((b) => b.idx)
+    expect(ranked('chanel')).toEqual([3, 2, 1])
+    expect(ranked('샤넬')).toEqual([3, 2, 1])
+    expect(ranked('hermes')).toEqual([4])
+    expect(ranked('HERMES')).toEqual([4])
+    // 초성: names starting with it before names containing it.
+    expect(ranked('ㅅ')).toEqual([2, 3, 5, 6, 1, 4])
   })
 })

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { choseongOf, createMatcher, isChoseongQuery } from '../../../src/core/text/hangul-search'
+import {
+  choseongOf,
+  createMatcher,
+  createRanker,
+  foldText,
+  isChoseongQuery,
+} from '../../../src/core/text/hangul-search'
 
 describe('Korean and English matching', () => {
   it.each([
@@ -25,5 +31,24 @@ describe('Korean and English matching', () => {
     expect(isChoseongQuery('ㄹㅇㅂㅌ')).toBe(true)
     expect(isChoseongQuery('루이')).toBe(false)
     expect(choseongOf('루이 비통')).toBe('ㄹㅇㅂㅌ')
+  })
+
+  it('folds Latin accents and case but keeps Hangul whole (NFD input recomposed)', () => {
+    expect(foldText('HERMÈS')).toBe('hermes')
+    expect(foldText('Céline Ångström Œuvre')).toBe('celine angstrom œuvre')
+    expect(foldText('샤넬'.normalize('NFD'))).toBe('샤넬')
+    expect(createMatcher('hermes')('HERMÈS')).toBe(true)
+    expect(createMatcher('HERMÈS')('hermes paris')).toBe(true)
+  })
+
+  it('ranks exact, prefix, 초성 and inside matches', () => {
+    const rank = createRanker('샤넬')
+    expect(rank('샤넬')).toBe(0)
+    expect(rank('샤넬 뷰티')).toBe(1)
+    expect(rank('가브리엘 샤넬')).toBe(3)
+    expect(rank('구찌')).toBeNull()
+    expect(createRanker('ㅅㄴ')('샤넬')).toBe(2)
+    expect(createRanker('ㅅㄴ')('가브리엘 샤넬')).toBe(3)
+    expect(createRanker('')('anything')).toBe(0)
   })
 })

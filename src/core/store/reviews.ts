@@ -1,0 +1,145 @@
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { ReviewCounts, ReviewMark, ReviewMarkName } from '../../shared/cache'
+import { AppError } from '../app-error'
+import type { PagedResource } from './records'
+import { bumpDataVersion } from './writes'
+
+/**
+ * Review marks: staff's own data, kept per profile in `review_marks` keyed by
+ * (resource, idx). They are never touched by a sync, so a mark survives every
+ * re-sync and a record going gone and coming back. A mark of `none` with an
+ * empty note removes the row.
+ */
+
+/** What {@link setReview} stores. */
+export interface ReviewInput {
+  readonly resource: PagedResource
+  readonly idx: number
+  readonly mark: ReviewMarkName
+  /** Undefined: keep the stored note. */
+  readonly note?: string | undefined
+  readonly by: string | null
+  /** Local time text, `YYYY-MM-DD HH:MM:SS`. */
+  readonly at: string
+}
+
+/**
+ * Stores a mark for a record the cache holds (a mark for an unknown record
+ * is refused, so a typo in an id never creates an orphan) and answers it.
+ */
+export function setReview(db: DatabaseSync, input: ReviewInput): ReviewMark {
+  const known = db.prepare(`SELECT 1 FROM ${input.resource} WHERE idx = ?`).get(input.idx)
+  if (!known) throw new AppError('not_found', `No stored record ${input.idx}.`)
+  const previous = db
+    .prepare('SELECT note FROM review_marks WHERE resource = ? AND record_idx = ?')
+    .get(input.resource, input.idx) as { note: string | null } | undefined
+  const note = (input.note ?? previous?.note ?? '').trim()
+  if (input.mark === 'none' && note === '') {
+    db.prepare('DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
+      input.resource,
+      input.idx,
+    )
+  } else {
+    db.prepare(
+      `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (resource, record_idx) DO UPDATE SET
+         mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
+         reviewed_by = excluded.reviewed_by`,
+    ).run(input.resource, input.idx, input.mark, note, input.at, input.by)
+  }
+  bumpDataVersion(db)
+  return { mark: input.mark, note, by: input.by, at: input.at }
+}
+
+/**
+ * A column expression giving each listed row its mark as JSON text
+ * (`[mark, note, at, by]`), or NULL; `idx` is the list table's own column.
+ */
+export function reviewColumn(resource: PagedResource): string {
+  return `(SELECT json_array(mark, note, updated_at, reviewed_by) FROM review_marks
+     WHERE resource = '${resource}' AND record_idx = idx) AS review`
+}
+
+/** A WHERE clause selecting the rows with `mark` (`none`: no row, or a row marked `none`). */
+export function reviewClause(
+  resource: PagedResource,
+  mark: ReviewMarkName,
+): { clause: string; params: SQLInputValue[] } {
+  if (mark === 'none') {
+    return {
+      clause: `NOT EXISTS (SELECT 1 FROM review_marks WHERE resource = '${resource}' AND record_idx = idx AND mark <> 'none')`,
+      params: [],
+    }
+  }
+  return {
+    clause: `EXISTS (SELECT 1 FROM review_marks WHERE resource = '${resource}' AND record_idx = idx AND mark = ?)`,
+    params: [mark],
+  }
+}
+
+const MARKS = new Set<string>(['reviewed', 'follow_up', 'none'])
+
+/** Reads the {@link reviewColumn} value back; a malformed value reads as no mark. */
+export function readReview(value: unknown): ReviewMark | null {
+  if (typeof value !== 'string') return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    return null
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) return null
+  const [mark, note, at, by] = parsed as unknown[]
+  if (typeof mark !== 'string' || !MARKS.has(mark) || typeof at !== 'string') return null
+  return {
+    mark: mark as ReviewMarkName,
+    note: typeof note === 'string' ? note : '',
+    by: typeof by === 'string' && by !== '' ? by : null,
+    at,
+  }
+}
+
+/** Records of a filter per mark; `where` is the filter's WHERE clause over the list table. */
+export function reviewCounts(
+  db: DatabaseSync,
+  resource: PagedResource,
+  where: string,
+  params: readonly SQLInputValue[],
+): ReviewCounts {
+  const rows = db
+    .prepare(
+      `SELECT r.mark AS mark, count(*) AS n FROM ${resource} t
+       JOIN review_marks r ON r.resource = '${resource}' AND r.record_idx = t.idx AND r.mark <> 'none'
+       WHERE t.idx IN (SELECT idx FROM ${resource} WHERE ${where})
+       GROUP BY r.mark`,
+    )
+    .all(...params) as { mark: string; n: number }[]
+  const total = (
+    db.prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as {
+      n: number
+    }
+  ).n
+  const reviewed = rows.find((row) => row.mark === 'reviewed')?.n ?? 0
+  const followUp = rows.find((row) => row.mark === 'follow_up')?.n ?? 0
+  return { reviewed, follow_up: followUp, none: total - reviewed - followUp }
+}
+
+/** `date` as local time text `YYYY-MM-DD HH:MM:SS` in `timeZone`, the way the service writes its timestamps. */
+export function localTimestamp(date: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  )
+  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']}`
+}
