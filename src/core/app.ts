@@ -49,6 +49,8 @@ export interface CoreDeps {
   readonly log?: (message: string) => void
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
+  /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
+  readonly imageMaxPixels?: number
   /** The built cache-writer thread; without it sync writes on the main thread. */
   readonly writerWorker?: { readonly url: URL; readonly execArgv?: readonly string[] }
   /**
@@ -177,6 +179,7 @@ export function createCore(deps: CoreDeps): Core {
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
+    ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
   })
 
   const withNotice = <T extends object>(status: T) => {

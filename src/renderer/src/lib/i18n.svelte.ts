@@ -103,6 +103,9 @@ const ko = {
   'accounts.field.partnerId': '파트너 ID',
   'accounts.field.redirectUri': '지갑 연동 후 이동할 주소 (redirectUri)',
   'accounts.field.timeZone': '서비스 시각의 시간대',
+  'accounts.field.timeoutSeconds': '요청 제한 시간(초)',
+  'accounts.timeoutHint':
+    '응답 헤더와 본문을 모두 받을 때까지 기다리는 최대 시간입니다. 기본값 30초.',
   'accounts.field.apiKey': 'API 키',
   'accounts.field.apiSecret': 'API 시크릿',
   'accounts.keyHint': '비워 두면 저장된 값을 그대로 둡니다.',
@@ -237,6 +240,7 @@ const ko = {
   'form.serviceUrl':
     'https:// 주소를 입력해 주세요(http://는 127.0.0.1·localhost만). 사용자 이름, ?, #는 넣을 수 없습니다.',
   'form.timeZone': '알 수 없는 시간대입니다. 예: Asia/Seoul',
+  'form.timeoutSeconds': '1초에서 300초 사이의 정수로 입력하세요.',
   'form.invalid': '올바른 값이 아닙니다.',
   'form.fix': '표시된 칸을 고쳐 주세요.',
   'nav.rejected': '받지 못한 기록',
@@ -368,6 +372,9 @@ const en: Record<MessageKey, string> = {
   'accounts.field.partnerId': 'Partner ID',
   'accounts.field.redirectUri': 'Page after wallet linking (redirectUri)',
   'accounts.field.timeZone': 'Time zone of the service’s timestamps',
+  'accounts.field.timeoutSeconds': 'Request deadline (seconds)',
+  'accounts.timeoutHint':
+    'The longest wait for one answer, headers and body together. Default 30 s.',
   'accounts.field.apiKey': 'API key',
   'accounts.field.apiSecret': 'API secret',
   'accounts.keyHint': 'Leave empty to keep the stored value.',
@@ -501,6 +508,7 @@ const en: Record<MessageKey, string> = {
   'form.serviceUrl':
     'Enter an https:// address (http:// only for 127.0.0.1 or localhost), without a user name, ? or #.',
   'form.timeZone': 'Unknown time zone, e.g. Asia/Seoul.',
+  'form.timeoutSeconds': 'Enter whole seconds from 1 to 300.',
   'form.invalid': 'Not a valid value.',
   'form.fix': 'Please fix the marked fields.',
   'nav.rejected': 'Rejected records',
