@@ -8,7 +8,8 @@ export const MAX_SECRET_CHARS = 4096
 /** A profile id: also a file name, so nothing but lowercase letters, digits, `_` and `-`. */
 export const profileIdSchema = z.string().regex(PROFILE_ID_PATTERN, 'not a profile id')
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+/** Host names (as `URL.hostname` spells them) of this computer: plain http is allowed only to these. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /**
  * A service address: https, or http on this computer only (a local sandbox).

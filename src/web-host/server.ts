@@ -8,6 +8,7 @@ import { cardHeaders, type CardResponse } from '../core/images/image-cache'
 import type { Router } from '../core/router'
 import { MAX_ARGS_BYTES } from '../core/router'
 import { APP_CSP } from '../core/security/policy'
+import { LOOPBACK_HOSTS } from '../shared/profile-schemas'
 
 /**
  * The web host: the built renderer served to an ordinary browser, and the
@@ -76,7 +77,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const streams = new Set<ServerResponse>()
 
   const allowedHosts = (): Set<string> =>
-    new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+    new Set([...LOOPBACK_HOSTS].map((host) => `${host}:${port}`))
   const allowedOrigins = (): Set<string> =>
     new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
 

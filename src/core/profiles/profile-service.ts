@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { z } from 'zod'
 import type { ProfileSummary } from '../../shared/domain'
 import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
@@ -15,6 +14,7 @@ import {
 import { PartnerClient, type CredentialSource, type Credentials } from '../api/client'
 import type { FetchLike } from '../api/http'
 import { AppError } from '../app-error'
+import { storeFileFor } from '../store/database'
 import type { SettingsService, StoredProfile } from '../settings/settings'
 import { lastFour, type Vault } from '../vault/vault'
 import { describeConnectionError } from './connection-test'
@@ -273,7 +273,7 @@ function viewOf(profile: StoredProfile, credentials: CredentialStatus): ProfileV
 
 /** The cache files of a profile: `<dataDir>/cache/<id>.sqlite` and its WAL and shared-memory files. */
 export function cacheFilesOf(dataDir: string, profileId: string): string[] {
-  const db = join(dataDir, 'cache', `${profileId}.sqlite`)
+  const db = storeFileFor(dataDir, profileId)
   return [db, `${db}-wal`, `${db}-shm`]
 }
 
