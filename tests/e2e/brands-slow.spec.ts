@@ -1,46 +1,25 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { openConfFile } from '../../src/core/settings/conf-file'
-import { MemoryStore } from '../../src/core/vault/memory-store'
-import { startWebHost, type WebHost } from '../../src/web-host/server'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
+import { startApp } from './fixtures'
 
 /**
  * The brand list on a service that trickles its answer (issue 10.9): the
  * screen answers at once and says the list is not loaded yet, instead of a
  * spinner for a minute or an empty "no match".
  */
-let core: BootedCore
-let host: WebHost
+let app: Awaited<ReturnType<typeof startApp>>
 test.beforeAll(async () => {
-  core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir: mkdtempSync(join(tmpdir(), 'e2e-brands-slow-')),
-    host: 'web',
-    version: '0.0.0-e2e',
-    keychain: new MemoryStore(),
-    openSettings: openConfFile,
-    log: () => undefined,
+  app = await startApp({
     sandbox: { size: 20, faults: [{ kind: 'slow_body', route: 'brand', bytes: 32, ms: 500 }] },
-  })
-  host = await startWebHost({
-    router: core.router,
-    events: core.events,
-    rendererDir: resolve(import.meta.dirname, '../../out/renderer'),
-    cards: core.images,
   })
 })
 test.afterAll(async () => {
-  await host.close()
-  await core.close()
+  await app.close()
 })
 
 test('says "not loaded yet" at once while the brand list trickles in, in Korean and English', async ({
   page,
 }) => {
-  await page.goto(host.url.replace('#token=', '#brands&token='))
+  await page.goto(app.host.url.replace('#token=', '#brands&token='))
   const notLoaded = page.getByTestId('brands-not-loaded')
   await expect(notLoaded).toContainText('브랜드 목록을 아직 불러오지 않았습니다.', {
     timeout: 3000,

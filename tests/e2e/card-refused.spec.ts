@@ -1,11 +1,5 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { openConfFile } from '../../src/core/settings/conf-file'
-import { MemoryStore } from '../../src/core/vault/memory-store'
-import { startWebHost, type WebHost } from '../../src/web-host/server'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
+import { startApp } from './fixtures'
 
 /**
  * A card image main refuses because decoding it would cost too much memory
@@ -13,36 +7,18 @@ import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
  * missing. The pixel cap is set below the sandbox's 320×200 cards, so every
  * card is "too large" here.
  */
-let core: BootedCore
-let host: WebHost
+let app: Awaited<ReturnType<typeof startApp>>
 test.beforeAll(async () => {
-  core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir: mkdtempSync(join(tmpdir(), 'e2e-card-refused-')),
-    host: 'web',
-    version: '0.0.0-e2e',
-    keychain: new MemoryStore(),
-    openSettings: openConfFile,
-    log: () => undefined,
-    sandbox: { size: 40 },
-    imageMaxPixels: 10_000,
-  })
-  host = await startWebHost({
-    router: core.router,
-    events: core.events,
-    rendererDir: resolve(import.meta.dirname, '../../out/renderer'),
-    cards: core.images,
-  })
+  app = await startApp({ sandbox: { size: 40 }, imageMaxPixels: 10_000 })
 })
 test.afterAll(async () => {
-  await host.close()
-  await core.close()
+  await app.close()
 })
 
 test('a refused card image says it is too large to show safely, in Korean and English', async ({
   page,
 }) => {
-  await page.goto(host.url)
+  await page.goto(app.host.url)
   await page.getByRole('link', { name: '보증서' }).click()
   await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
   await page.getByTestId('guarantee-row').first().click()
