@@ -12,6 +12,7 @@ import { Checkpointer } from './store/checkpointer'
 import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
 import { inlinePageWriter, workerPageWriter } from './store/page-writer'
 import { queryGuarantees, queryInspections } from './store/queries'
+import { listRejected } from './store/rejected'
 import { localTimestamp, setReview } from './store/reviews'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
@@ -208,6 +209,7 @@ export function createCore(deps: CoreDeps): Core {
       'sync.start': ({ resources, mode }) => withNotice(scope.sync.start(resources, mode)),
       'sync.cancel': () => withNotice(scope.sync.cancel()),
       'sync.status': () => withNotice(scope.sync.status()),
+      'sync.rejected': (query) => listRejected(scope.store.db, query),
       'inspections.query': (query) => {
         scope.sync.ensureSlice('inspections', {
           ...(query.member ? { refUserId: query.member } : {}),
