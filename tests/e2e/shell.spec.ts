@@ -100,7 +100,7 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   await page.goto(app.host.url)
   await syncAll(page, app)
   // Four theme/language runs over six views: more than the default 30 s on a busy machine.
-  test.setTimeout(120_000)
+  test.setTimeout(180_000)
   const runs = [
     ['light', 'ko'],
     ['dark', 'ko'],
