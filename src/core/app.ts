@@ -15,6 +15,7 @@ import { localTimestamp, setReview } from './store/reviews'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
+import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
 import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
@@ -68,6 +69,8 @@ export interface Core {
   readonly sync: SyncEngine
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
+  /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
+  linkOrigins(): string[]
   close(): Promise<void>
 }
 
@@ -250,6 +253,8 @@ export function createCore(deps: CoreDeps): Core {
     get storeNotice() {
       return scope.store.notice
     },
+    linkOrigins: () =>
+      linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     async close() {
       images.close()
       await scope.close()

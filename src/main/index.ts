@@ -1,10 +1,12 @@
-import { app, BrowserWindow, ipcMain, net, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
-import type { AppOrigin } from '../core/security/policy'
+import { dialogLocale } from '../core/security/link-messages'
+import { APP_DOCS_ORIGIN, type AppOrigin } from '../core/security/policy'
 import { handleCardProtocol, registerCardScheme } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
@@ -23,6 +25,17 @@ const origin: AppOrigin = devServer
 
 let core: BootedCore | null = null
 let mainWindow: BrowserWindow | null = null
+
+const openLink = createExternalLinkOpener({
+  showMessageBox: (options) => {
+    const parent = BrowserWindow.getFocusedWindow()
+    return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)
+  },
+  openExternal: (url) => shell.openExternal(url),
+  origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
+  locale: () => dialogLocale(app.getLocale()),
+  log: (message) => console.warn(message),
+})
 
 function openWindow(booted: BootedCore): void {
   mainWindow = createMainWindow({
@@ -48,7 +61,7 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   void app.whenReady().then(async () => {
-    installSecurityDefaults(session.defaultSession, origin)
+    installSecurityDefaults(session.defaultSession, origin, openLink)
     core = await bootWithEmbeddedSandbox({
       fetch: (input, init) => net.fetch(input, init),
       dataDir: app.getPath('userData'),
