@@ -2,6 +2,7 @@ import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
+import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
 import { DEFAULT_TIME_ZONE, SANDBOX_PROFILE_ID, type SettingsNotice } from '../../shared/profiles'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
@@ -11,16 +12,26 @@ export const SETTINGS_VERSION = 1
 /** File name (without `.json`) of the settings in the data folder. */
 export const SETTINGS_NAME = 'settings'
 
-/** A partner profile as stored: no secret fields (they live in the keychain). */
-export const storedProfileSchema = z.object({
-  id: profileIdSchema,
-  name: z.string().min(1).max(80),
-  baseUrl: serviceUrlSchema,
-  staticUrl: serviceUrlSchema,
-  partnerId: z.string().min(1).max(200),
-  redirectUri: z.string().max(2000),
-  timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
-})
+/**
+ * A partner profile as stored: no secret fields (they live in the keychain).
+ * A name with control or text-direction characters (an old or hand-edited
+ * file) loses them on load rather than the whole profile; an empty result
+ * falls back to the id.
+ */
+export const storedProfileSchema = z
+  .object({
+    id: profileIdSchema,
+    name: z.string().min(1).max(1000),
+    baseUrl: serviceUrlSchema,
+    staticUrl: serviceUrlSchema,
+    partnerId: z.string().min(1).max(200),
+    redirectUri: z.string().max(2000),
+    timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+  })
+  .transform((profile) => ({
+    ...profile,
+    name: stripUnsafeText(profile.name, MAX_PROFILE_NAME_CHARS) || profile.id,
+  }))
 
 /** A stored partner profile. */
 export type StoredProfile = z.infer<typeof storedProfileSchema>
@@ -36,7 +47,12 @@ export const settingsSchema = z.object({
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
   profiles: z.array(storedProfileSchema).default([]),
   /** The name review marks are signed with (empty: unsigned). */
-  reviewerName: z.string().max(80).catch('').default(''),
+  reviewerName: z
+    .string()
+    .max(80)
+    .transform((name) => stripUnsafeText(name, 80))
+    .catch('')
+    .default(''),
 })
 
 /** The settings document. */
