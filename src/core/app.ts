@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import { PartnerClient } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
+import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { Checkpointer } from './store/checkpointer'
@@ -85,7 +85,8 @@ interface ProfileScope {
 
 /** The composition root: builds every core service once from injected parts. */
 export function createCore(deps: CoreDeps): Core {
-  mkdirSync(deps.dataDir, { recursive: true })
+  // Owner-only data folder (0700, files 0600); one left open by an older version is tightened.
+  tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
   const events = new EventBus()

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { AppError, isAppError } from '../app-error'
 import { classifyFetchError, errorForStatus, type FetchLike } from '../api/http'
+import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { cachedFilePath, parseCardPath } from './card-path'
 import { nodeImageFs, type ImageFs, type WritableFile } from './image-fs'
 import { imageDimensions, sniffImage, SNIFF_BYTES, type ImageType } from './magic'
@@ -96,13 +97,15 @@ export class ImageCache {
     }
     this.#fs = options.fs ?? nodeImageFs
     this.#now = options.now ?? Date.now
-    mkdirSync(this.#o.dir, { recursive: true })
+    ensurePrivateDir(this.#o.dir)
     this.#index = this.#openIndex()
     this.#ready = this.#prepare()
   }
 
   #openIndex(): DatabaseSync {
-    const db = new DatabaseSync(join(this.#o.dir, 'index.sqlite'))
+    const file = join(this.#o.dir, 'index.sqlite')
+    ensurePrivateFile(file)
+    const db = new DatabaseSync(file)
     db.exec(`
       PRAGMA journal_mode = WAL;
       CREATE TABLE IF NOT EXISTS files (
