@@ -6,7 +6,7 @@ import { extname, join, resolve, sep } from 'node:path'
 import type { EventBus } from '../core/events'
 import { cardHeaders, type CardResponse } from '../core/images/image-cache'
 import type { Router } from '../core/router'
-import { MAX_ARGS_BYTES } from '../core/router'
+import { MAX_ARGS_BYTES, OVERSIZE_ARGS_MESSAGE } from '../core/router'
 import { APP_CSP } from '../core/security/policy'
 
 /**
@@ -112,11 +112,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const type = req.headers['content-type'] ?? ''
     if (!/^application\/json\b/i.test(type))
       return deny(res, 415, 'Content-Type must be application/json.')
-    let body: string
-    try {
-      body = await readBody(req, MAX_ARGS_BYTES)
-    } catch {
-      return deny(res, 413, 'Body too large.')
+    const declared = Number(req.headers['content-length'] ?? 0)
+    const body = declared > MAX_ARGS_BYTES ? null : await readBody(req, MAX_ARGS_BYTES)
+    if (body === null) {
+      // Answered at once; the rest of the body is read and dropped so the
+      // client gets this answer, not a reset connection (issue 14.4).
+      drain(req, MAX_DRAIN_BYTES)
+      return sendJson(res, 413, {
+        ok: false,
+        error: { code: 'invalid_argument', message: OVERSIZE_ARGS_MESSAGE },
+      })
     }
     let args: unknown
     try {
@@ -274,25 +279,42 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/** Past this many bytes of an oversized body the connection is closed instead of drained. */
+const MAX_DRAIN_BYTES = 256 * 1024 * 1024
+
 /**
- * Reads a request body up to `limit` bytes. Past the limit the rest is
- * drained and discarded so the 413 answer reaches the client; a body past
- * 16 times the limit closes the connection instead.
+ * Reads a request body up to `limit` bytes: its text, or null as soon as it
+ * goes past the limit (without waiting for the rest). Rejects when the
+ * client aborts.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit * 16) req.destroy()
-      else if (size <= limit) chunks.push(chunk)
-    })
-    req.on('end', () =>
-      size > limit
-        ? reject(new Error('too large'))
-        : resolveBody(Buffer.concat(chunks).toString('utf8')),
-    )
+      if (size <= limit) {
+        chunks.push(chunk)
+        return
+      }
+      req.off('data', onData)
+      req.off('end', onEnd)
+      resolveBody(null)
+    }
+    const onEnd = () => resolveBody(Buffer.concat(chunks).toString('utf8'))
+    req.on('data', onData)
+    req.on('end', onEnd)
     req.on('error', reject)
   })
+}
+
+/** Reads and drops the rest of a refused body; a body past `cap` closes the connection. */
+function drain(req: IncomingMessage, cap: number): void {
+  let size = 0
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > cap) req.destroy()
+  })
+  req.on('error', () => undefined)
+  req.resume()
 }

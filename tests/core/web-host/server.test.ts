@@ -7,6 +7,7 @@ import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
+import { MAX_ARGS_BYTES } from '../../../src/core/router'
 
 let core: BootedCore
 let host: WebHost
@@ -128,6 +129,76 @@ describe('web host', () => {
     })
     const huge = await ipc('brands.search', { query: 'x'.repeat(100_000) })
     expect(huge.status).toBe(413)
+  })
+
+  describe('a body over the limit gets a 413 with a JSON error, not a reset connection (issue 14.4)', () => {
+    const expected = {
+      ok: false,
+      error: {
+        code: 'invalid_argument',
+        message: `Arguments are larger than ${MAX_ARGS_BYTES} bytes.`,
+      },
+    }
+
+    it.each([
+      ['just over the limit', MAX_ARGS_BYTES + 1],
+      ['1 MB', 1024 * 1024],
+      ['32 MB', 32 * 1024 * 1024],
+    ])('%s, sent with fetch', async (_name, size) => {
+      const response = await fetch(`http://127.0.0.1:${host.port}/ipc/brands.search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-app-token': host.token },
+        body: JSON.stringify({ query: 'x'.repeat(size) }),
+      })
+      expect(response.status).toBe(413)
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+      expect(await response.json()).toEqual(expected)
+    })
+
+    it('streamed in chunks without a Content-Length', async () => {
+      const answer = await new Promise<Answer>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: host.port,
+            method: 'POST',
+            path: '/ipc/brands.search',
+            headers: {
+              host: `127.0.0.1:${host.port}`,
+              'content-type': 'application/json',
+              'x-app-token': host.token,
+              'transfer-encoding': 'chunked',
+            },
+          },
+          (res) => {
+            let body = ''
+            res.setEncoding('utf8')
+            res.on('data', (chunk: string) => (body += chunk))
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
+            )
+          },
+        )
+        req.on('error', reject)
+        const chunk = 'x'.repeat(64 * 1024)
+        let sent = 0
+        const pump = () => {
+          while (sent < 8 * 1024 * 1024) {
+            sent += chunk.length
+            if (!req.write(chunk)) return req.once('drain', pump)
+          }
+          req.end()
+        }
+        pump()
+      })
+      expect(answer.status).toBe(413)
+      expect(JSON.parse(answer.body)).toEqual(expected)
+    })
+
+    it('the connection stays usable for the next call', async () => {
+      expect((await ipc('brands.search', { query: 'x'.repeat(200_000) })).status).toBe(413)
+      expect((await ipc('brands.search', { query: '샤넬' })).status).toBe(200)
+    })
   })
 
   it('requires the token: missing or wrong → 401 (FAULTS 43)', async () => {
