@@ -67,7 +67,7 @@ describe('IPC sender validation (FAULTS 40)', () => {
   })
 })
 
-describe('navigation (FAULTS 33, issue 14.3)', () => {
+describe('navigation (issue 14.3)', () => {
   it('treats only the app page as in-app', () => {
     expect(isAppUrl('https://example.com', built)).toBe(false)
     expect(isAppUrl('javascript:alert(1)', built)).toBe(false)
