@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { request } from 'node:http'
+import { request, type ClientRequest } from 'node:http'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,6 +50,8 @@ function raw(options: {
   path: string
   headers?: Record<string, string>
   body?: string
+  /** Writes the body itself (e.g. in chunks) and ends the request. */
+  send?: (req: ClientRequest) => void
 }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -68,7 +70,8 @@ function raw(options: {
       },
     )
     req.on('error', reject)
-    req.end(options.body)
+    if (options.send) options.send(req)
+    else req.end(options.body)
   })
 }
 
@@ -156,40 +159,29 @@ describe('web host', () => {
     })
 
     it('streamed in chunks without a Content-Length', async () => {
-      const answer = await new Promise<Answer>((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port: host.port,
-            method: 'POST',
-            path: '/ipc/brands.search',
-            headers: {
-              host: `127.0.0.1:${host.port}`,
-              'content-type': 'application/json',
-              'x-app-token': host.token,
-              'transfer-encoding': 'chunked',
-            },
-          },
-          (res) => {
-            let body = ''
-            res.setEncoding('utf8')
-            res.on('data', (chunk: string) => (body += chunk))
-            res.on('end', () =>
-              resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
-            )
-          },
-        )
-        req.on('error', reject)
-        const chunk = 'x'.repeat(64 * 1024)
-        let sent = 0
-        const pump = () => {
-          while (sent < 8 * 1024 * 1024) {
-            sent += chunk.length
-            if (!req.write(chunk)) return req.once('drain', pump)
+      const chunk = 'x'.repeat(64 * 1024)
+      const answer = await raw({
+        method: 'POST',
+        path: '/ipc/brands.search',
+        headers: {
+          'content-type': 'application/json',
+          'x-app-token': host.token,
+          'transfer-encoding': 'chunked',
+        },
+        send: (req) => {
+          let sent = 0
+          const pump = (): void => {
+            while (sent < 8 * 1024 * 1024) {
+              sent += chunk.length
+              if (!req.write(chunk)) {
+                req.once('drain', pump)
+                return
+              }
+            }
+            req.end()
           }
-          req.end()
-        }
-        pump()
+          pump()
+        },
       })
       expect(answer.status).toBe(413)
       expect(JSON.parse(answer.body)).toEqual(expected)
