@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
+import type { SettingsView } from '../shared/profiles'
 import { PartnerClient } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
@@ -187,6 +188,17 @@ export function createCore(deps: CoreDeps): Core {
       : status
   }
 
+  const settingsView = (): SettingsView => {
+    const { theme, reviewerName } = settings.get()
+    return {
+      notices: settings.notices,
+      path: settings.path,
+      dataDir: deps.dataDir,
+      theme,
+      reviewerName,
+    }
+  }
+
   const router = createRouter(
     {
       'app.info': () => ({
@@ -237,7 +249,14 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
-      'settings.get': () => ({ notices: settings.notices, path: settings.path }),
+      'settings.get': () => settingsView(),
+      'settings.set': ({ theme, reviewerName }) => {
+        settings.update((draft) => {
+          if (theme !== undefined) draft.theme = theme
+          if (reviewerName !== undefined) draft.reviewerName = reviewerName
+        })
+        return settingsView()
+      },
     },
     { redact: (text) => redactor.redact(text), log },
   )

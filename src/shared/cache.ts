@@ -122,7 +122,10 @@ export interface ResourceSyncStatus {
   readonly mode: 'full' | 'incremental' | null
   /** Waiting behind another resource's sync in the same job. */
   readonly queued: boolean
+  /** When the last successful sync finished (ISO): the "last good sync", kept when later attempts fail. */
   readonly lastSyncAt: string | null
+  /** When the last attempt ended, failed or not (ISO); a failure is remembered for this session only. */
+  readonly lastAttemptAt: string | null
   readonly lastFullSyncAt: string | null
   /** A full pass was interrupted and will resume from its checkpoint. */
   readonly resumable: boolean

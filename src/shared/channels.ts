@@ -21,6 +21,7 @@ export const CHANNEL_NAMES = [
   'profiles.select',
   'profiles.test',
   'settings.get',
+  'settings.set',
 ] as const
 
 /** Events main sends to the renderer. */

@@ -21,7 +21,12 @@ import type {
   ProfileView,
   SettingsView,
 } from './profiles'
-import { profileIdSchema, profileInputSchema, secretInputSchema } from './profile-schemas'
+import {
+  profileIdSchema,
+  profileInputSchema,
+  secretInputSchema,
+  settingsInputSchema,
+} from './profile-schemas'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
@@ -93,8 +98,10 @@ export const argSchemas = {
   'profiles.select': z.strictObject({ id: profileIdSchema }),
   /** Calls the brand list with the profile's credentials and says what happened. */
   'profiles.test': z.strictObject({ id: profileIdSchema }),
-  /** Settings notices (e.g. a damaged file was reset) and where the file is. */
+  /** Preferences (theme, reviewer's name), notices (e.g. a damaged file was reset) and where the files are. */
   'settings.get': z.strictObject({}),
+  /** Changes preferences (theme, reviewer's name); answers the settings as `settings.get` does. */
+  'settings.set': settingsInputSchema,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -115,6 +122,7 @@ export interface ChannelResults {
   'profiles.select': ProfileList
   'profiles.test': ConnectionTestResult
   'settings.get': SettingsView
+  'settings.set': SettingsView
 }
 
 /** Payload of each event. */

@@ -33,11 +33,18 @@ export interface BrandSearchResult {
   readonly freshness: Freshness
 }
 
+/** What a partner account connects to; staff see it as a colour bar (production red, test blue). */
+export const PARTNER_KINDS = ['production', 'test'] as const
+/** One of {@link PARTNER_KINDS}. */
+export type PartnerKind = (typeof PARTNER_KINDS)[number]
+/** A profile's kind: the built-in sandbox (demo data) or a partner account's environment. */
+export type ProfileKind = 'sandbox' | PartnerKind
+
 /** The active profile as the renderer sees it: never a secret. */
 export interface ProfileSummary {
   readonly id: string
   readonly name: string
-  readonly kind: 'sandbox' | 'partner'
+  readonly kind: ProfileKind
   readonly baseUrl: string
   readonly partnerId: string
   /** IANA zone of the service's timestamps. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { PROFILE_ID_PATTERN } from './profiles'
+import { PARTNER_KINDS } from './domain'
+import { PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
@@ -15,21 +16,23 @@ const TEXT_PROBLEM_MESSAGES: Record<Exclude<TextProblem, 'too_long'>, string> = 
 }
 
 /**
- * A one-line name shown in the app (profile name, partner id): refused when
- * it holds control or text-direction characters, normalised to NFC and
- * trimmed, at most `max` characters.
+ * A one-line name shown in the app (profile name, partner id, reviewer
+ * name): refused when it holds control or text-direction characters,
+ * normalised to NFC and trimmed, at most `max` characters. The issue's
+ * `params` say which {@link TextProblem} it was (and `max`), so a form can
+ * word it in its own language.
  */
-export function plainTextSchema(max: number) {
+export function plainTextSchema(max: number, options: { allowEmpty?: boolean } = {}) {
   return z.string().transform((value, ctx) => {
     const problem = textProblem(value, max)
-    if (problem) {
+    if (problem && !(problem === 'empty' && options.allowEmpty)) {
       ctx.addIssue({
         code: 'custom',
         message:
           problem === 'too_long'
             ? `is longer than ${max} characters`
             : TEXT_PROBLEM_MESSAGES[problem],
-        params: { problem },
+        params: { problem, max },
       })
       return z.NEVER
     }
@@ -85,6 +88,8 @@ export const profileInputSchema = z.strictObject({
   partnerId: plainTextSchema(200),
   redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
   timeZone: timeZoneSchema.default('Asia/Seoul'),
+  /** Production or test environment (production asks before a wallet flow). */
+  kind: z.enum(PARTNER_KINDS).default('production'),
 })
 
 /** Arguments of `profiles.setSecret`: either or both of the key and secret. */
@@ -94,4 +99,10 @@ export const secretInputSchema = z.strictObject({
   apiSecret: z.string().trim().min(1).max(MAX_SECRET_CHARS).optional(),
   /** Keep them in memory until the app quits instead of the keychain (the user chose it). */
   sessionOnly: z.boolean().default(false),
+})
+
+/** Arguments of `settings.set`: the preferences to change (absent ones stay). */
+export const settingsInputSchema = z.strictObject({
+  theme: z.enum(THEMES).optional(),
+  reviewerName: plainTextSchema(MAX_PROFILE_NAME_CHARS, { allowEmpty: true }).optional(),
 })

@@ -102,7 +102,12 @@ test('without a keychain: the message names the fix and "this session only" stor
     await addSecondProfile(page, '키체인 없음')
     const banner = page.getByTestId('secret-form').getByTestId('error-banner')
     await expect(banner).toHaveAttribute('data-code', 'keychain_unavailable')
-    await expect(banner).toContainText('GNOME Keyring or KWallet')
+    // Plain Korean words name the fix; the keychain's own English text waits behind "자세히".
+    await expect(banner.locator('strong')).toContainText('GNOME Keyring·KWallet')
+    const details = banner.getByTestId('tech-details')
+    await expect(details.locator('pre')).toBeHidden()
+    await details.getByText('자세히').click()
+    await expect(details.locator('pre')).toContainText('D-Bus')
     await page.getByTestId('session-only').click()
     const card = page.locator('[data-testid=profile-card]', { hasText: '키체인 없음' })
     await expect(card.getByTestId('credential-state')).toHaveAttribute('data-state', 'session')
@@ -129,10 +134,13 @@ test('a name with a right-to-left override gets a field error next to the name a
     await form.locator('input[name=baseUrl]').fill(second.baseUrl)
     await form.locator('input[name=staticUrl]').fill(second.staticUrl)
     await form.locator('input[name=redirectUri]').fill('https://shop.example.com/wallet/done')
-    const error = form.getByTestId('field-error-name')
+    const error = form
+      .locator('label', { has: page.locator('input[name=name]') })
+      .getByTestId('field-error')
+    const save = form.getByRole('button', { name: '저장' })
+    await save.click()
     await expect(error).toHaveText('글자 방향을 바꾸는 제어 문자(U+202E 등)는 쓸 수 없습니다.')
     await expect(name).toHaveAttribute('aria-invalid', 'true')
-    await form.getByRole('button', { name: '저장' }).click()
     await expect(page.getByTestId('secret-form')).toHaveCount(0)
     if (process.env['SCREENSHOT_DIR']) {
       await form.screenshot({ path: join(process.env['SCREENSHOT_DIR'], 'name-error.png') })
@@ -142,9 +150,12 @@ test('a name with a right-to-left override gets a field error next to the name a
     expect(names).toEqual(['Sandbox'])
 
     await name.fill('Shop\u0000A')
+    await save.click()
     await expect(error).toHaveText('제어 문자(NUL, 탭, 줄바꿈 등)는 쓸 수 없습니다.')
     await name.fill('청담 본점')
+    await save.click()
     await expect(error).toHaveCount(0)
+    await expect(page.getByTestId('secret-form')).toBeVisible()
   } finally {
     await host.close()
     await core.close()

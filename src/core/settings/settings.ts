@@ -2,12 +2,18 @@ import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
+import { PARTNER_KINDS } from '../../shared/domain'
+import {
+  DEFAULT_TIME_ZONE,
+  SANDBOX_PROFILE_ID,
+  THEMES,
+  type SettingsNotice,
+} from '../../shared/profiles'
 import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
-import { DEFAULT_TIME_ZONE, SANDBOX_PROFILE_ID, type SettingsNotice } from '../../shared/profiles'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
-export const SETTINGS_VERSION = 1
+export const SETTINGS_VERSION = 2
 
 /** File name (without `.json`) of the settings in the data folder. */
 export const SETTINGS_NAME = 'settings'
@@ -27,6 +33,8 @@ export const storedProfileSchema = z
     partnerId: z.string().min(1).max(200),
     redirectUri: z.string().max(2000),
     timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+    /** Production or test; an unreadable value counts as production (the careful choice). */
+    kind: z.enum(PARTNER_KINDS).catch('production'),
   })
   .transform((profile) => ({
     ...profile,
@@ -53,6 +61,8 @@ export const settingsSchema = z.object({
     .transform((name) => stripUnsafeText(name, 80))
     .catch('')
     .default(''),
+  /** Colour theme; an unreadable value falls back to following the system. */
+  theme: z.enum(THEMES).catch('system').default('system'),
 })
 
 /** The settings document. */
@@ -84,6 +94,20 @@ export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
               : profile,
           )
         : [],
+    }),
+  },
+  {
+    // Profiles gain a kind (production / test); existing ones are taken as production,
+    // so a wallet flow on them still asks first. The theme starts by following the system.
+    to: 2,
+    migrate: (doc) => ({
+      ...doc,
+      profiles: Array.isArray(doc['profiles'])
+        ? doc['profiles'].map((profile: unknown) =>
+            profile && typeof profile === 'object' ? { kind: 'production', ...profile } : profile,
+          )
+        : doc['profiles'],
+      theme: 'system',
     }),
   },
 ]

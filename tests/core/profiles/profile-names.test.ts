@@ -70,6 +70,19 @@ describe('profile names (issue 14.4)', () => {
     expect(answer.ok || answer.error.message).toMatch(/partnerId: .*text-direction/)
   })
 
+  it('refuses the same characters in the reviewer name that signs review marks; empty stays allowed', async () => {
+    const core = await boot()
+    const bad = await core.router.dispatch('settings.set', { reviewerName: '김\u202E감정' })
+    expect(bad.ok || bad.error.message).toMatch(
+      /^Invalid arguments: reviewerName: .*text-direction/,
+    )
+    const nul = await core.router.dispatch('settings.set', { reviewerName: '김\u0000' })
+    expect(nul.ok).toBe(false)
+    expect((await call(core, 'settings.set', { reviewerName: '' })).reviewerName).toBe('')
+    const named = await call(core, 'settings.set', { reviewerName: ' 김감정 '.normalize('NFD') })
+    expect(named.reviewerName).toBe('김감정')
+  })
+
   it('stores the name NFC-normalised and trimmed, and accepts 80 characters', async () => {
     const core = await boot()
     const decomposed = ' 명품 감정'.normalize('NFD') + ' '
