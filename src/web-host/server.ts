@@ -18,6 +18,8 @@ import { APP_CSP } from '../core/security/policy'
  * time; a Host allowlist against DNS rebinding; Origin checked on every
  * request; no CORS at all (preflights are refused); state changes only by
  * `POST` with `application/json`; static files only from the renderer folder.
+ * Card images, which `<img>` loads without the token header, need a cookie
+ * the host sets only on answers to token holders.
  */
 export interface WebHostOptions {
   readonly router: Router
@@ -71,6 +73,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
   const token = options.token ?? randomBytes(32).toString('base64url')
   const tokenBytes = Buffer.from(token)
+  // A second secret for `<img>` requests: an HttpOnly, SameSite=Strict cookie
+  // scoped to /card/, handed out with answers to token holders only.
+  const cardKey = Buffer.from(randomBytes(32).toString('base64url'))
   const rendererDir = resolve(options.rendererDir)
   let port = 0
   const streams = new Set<ServerResponse>()
@@ -81,10 +86,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
 
   function tokenOk(req: IncomingMessage): boolean {
-    const given = req.headers['x-app-token']
-    if (typeof given !== 'string') return false
-    const bytes = Buffer.from(given)
-    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes)
+    return sameSecret(req.headers['x-app-token'], tokenBytes)
+  }
+
+  /** Cookies are not isolated by port, so the name carries it (two hosts never clash). */
+  const cardCookieName = () => `ad_card_${port}`
+  const cardCookie = () =>
+    `${cardCookieName()}=${cardKey.toString()}; HttpOnly; SameSite=Strict; Path=/card/`
+
+  function cardCookieOk(req: IncomingMessage): boolean {
+    const prefix = `${cardCookieName()}=`
+    const value = (req.headers.cookie ?? '')
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(prefix))
+    return sameSecret(value?.slice(prefix.length), cardKey)
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -139,7 +155,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       channel = ''
     }
     const result = await options.router.dispatch(channel, args)
-    sendJson(res, 200, result)
+    sendJson(res, 200, result, { 'Set-Cookie': cardCookie() })
   }
 
   /**
@@ -158,6 +174,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (site !== undefined && site !== 'same-origin' && site !== 'none') {
       return deny(res, 403, 'Cross-site image requests are not allowed.')
     }
+    if (!cardCookieOk(req)) return deny(res, 401, 'Missing or wrong card cookie.')
     if (!options.cards) return deny(res, 404, 'Not found.')
     const answer = await options.cards.serve(cardPath)
     if (!answer.ok) return deny(res, answer.status, answer.code)
@@ -178,6 +195,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       ...SECURITY_HEADERS,
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
+      'Set-Cookie': cardCookie(),
     })
     res.write(': connected\n\n')
     streams.add(res)
@@ -268,10 +286,23 @@ function deny(res: ServerResponse, status: number, message: string): void {
   res.end(message)
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/** Constant-time comparison of a header value with a secret. */
+function sameSecret(given: string | string[] | undefined, secret: Buffer): boolean {
+  if (typeof given !== 'string') return false
+  const bytes = Buffer.from(given)
+  return bytes.length === secret.length && timingSafeEqual(bytes, secret)
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {
     ...SECURITY_HEADERS,
+    ...headers,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
