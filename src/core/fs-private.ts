@@ -1,4 +1,12 @@
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+} from 'node:fs'
 import { join } from 'node:path'
 
 /**
@@ -38,15 +46,22 @@ export function ensurePrivateFile(file: string): void {
  * how many entries were changed.
  */
 export function tightenDataDir(dir: string): number {
-  if (process.platform === 'win32') return 0
-  const mode = modeOf(dir)
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  if (process.platform === 'win32') return 0
+  // The folder itself may be a link the user made to another disk: follow it.
+  const mode = statSync(dir).mode & 0o777
   if (mode === PRIVATE_DIR_MODE) return 0
-  return walk(dir, 0)
+  try {
+    chmodSync(dir, PRIVATE_DIR_MODE)
+  } catch {
+    return 0
+  }
+  return 1 + walk(dir, 0)
 }
 
+/** Tightens what is inside `dir`, `depth` folders below the data folder. */
 function walk(dir: string, depth: number): number {
-  let changed = tighten(dir, PRIVATE_DIR_MODE) ? 1 : 0
+  let changed = 0
   if (depth > 4) return changed
   let names: string[]
   try {
@@ -62,8 +77,10 @@ function walk(dir: string, depth: number): number {
     } catch {
       continue
     }
-    if (stat.isDirectory()) changed += walk(path, depth + 1)
-    else if (stat.isFile() && tighten(path, PRIVATE_FILE_MODE)) changed += 1
+    if (stat.isDirectory()) {
+      if (tighten(path, PRIVATE_DIR_MODE)) changed += 1
+      changed += walk(path, depth + 1)
+    } else if (stat.isFile() && tighten(path, PRIVATE_FILE_MODE)) changed += 1
   }
   return changed
 }
@@ -78,13 +95,5 @@ function tighten(path: string, mode: number): boolean {
     return true
   } catch {
     return false
-  }
-}
-
-function modeOf(path: string): number | null {
-  try {
-    return lstatSync(path).mode & 0o777
-  } catch {
-    return null
   }
 }

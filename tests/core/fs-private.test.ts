@@ -1,7 +1,16 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { BootedCore } from '../../src/core/boot'
+import { tightenDataDir } from '../../src/core/fs-private'
 import { ImageCache } from '../../src/core/images/image-cache'
 import { createImageHostPolicy } from '../../src/core/images/url-policy'
 import { storeFileFor } from '../../src/core/store/database'
@@ -134,5 +143,24 @@ describe.skipIf(process.platform === 'win32')('private data folder (issue 14.4)'
     for (const entry of modes(dataDir)) expect(entry).toMatch(/ 0(700|600)$/)
     expect(existsSync(join(dataDir, 'images', 'ab', 'old-card.png'))).toBe(true)
     expect((await call(again, 'profiles.list')).activeId).toBe(SANDBOX_PROFILE_ID)
+  })
+
+  it('follows a data folder that is a link to another disk, but no link inside it', async () => {
+    const temp = tempDir()
+    temps.push(temp)
+    const real = join(temp.dir, 'elsewhere')
+    const outside = join(temp.dir, 'outside.txt')
+    mkdirSync(real, { mode: 0o755 })
+    writeFileSync(join(real, 'settings.json'), '{}', { mode: 0o644 })
+    writeFileSync(outside, 'not ours', { mode: 0o644 })
+    symlinkSync(outside, join(real, 'link-out'))
+    const link = join(temp.dir, 'Appraisal Desk')
+    symlinkSync(real, link)
+
+    expect(tightenDataDir(link)).toBe(2)
+    expect(mode(real)).toBe(0o700)
+    expect(mode(join(real, 'settings.json'))).toBe(0o600)
+    expect(mode(outside)).toBe(0o644)
+    expect(tightenDataDir(link)).toBe(0)
   })
 })
