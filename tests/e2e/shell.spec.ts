@@ -97,11 +97,10 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   page,
   app,
 }) => {
-  // Sixteen axe scans and screenshots: several times one test's usual budget.
-  test.setTimeout(150_000)
   await page.goto(app.host.url)
   await syncAll(page, app)
-  // Four theme/language runs over six views: more than the default 30 s on a busy machine.
+  // Four theme/language runs over six views (24 axe scans and screenshots): several times
+  // one test's usual budget on a busy machine.
   test.setTimeout(180_000)
   const runs = [
     ['light', 'ko'],
