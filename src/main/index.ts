@@ -1,7 +1,7 @@
 import { app, BrowserWindow, ipcMain, net, session } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
+import { createCore, type Core } from '../core/app'
 import type { AppOrigin } from '../core/security/policy'
 import { handleCardProtocol, registerCardScheme } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
@@ -9,6 +9,7 @@ import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
 import { createMainWindow } from './window'
+import { startEmbeddedSandbox, type Sandbox } from '../sandbox'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -21,10 +22,11 @@ const origin: AppOrigin = devServer
   ? { devServerOrigin: devServer }
   : { indexFileUrl: pathToFileURL(rendererIndex).toString() }
 
-let core: BootedCore | null = null
+let core: Core | null = null
+let sandbox: Sandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
-function openWindow(booted: BootedCore): void {
+function openWindow(booted: Core): void {
   mainWindow = createMainWindow({
     preload: join(here, '../preload/index.cjs'),
     events: booted.events,
@@ -49,7 +51,10 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     installSecurityDefaults(session.defaultSession, origin)
-    core = await bootWithEmbeddedSandbox({
+    // The shell starts the embedded sandbox and hands core its description (core never imports it).
+    const embedded = await startEmbeddedSandbox()
+    sandbox = embedded.sandbox
+    core = createCore({
       fetch: (input, init) => net.fetch(input, init),
       dataDir: app.getPath('userData'),
       host: 'electron',
@@ -59,6 +64,7 @@ if (!app.requestSingleInstanceLock()) {
       autoSync: true,
       // Built next to index.js from src/core/store/writer-worker.ts (electron.vite.config.ts).
       writerWorker: { url: new URL('./writer-worker.js', import.meta.url) },
+      sandbox: embedded.profile,
     })
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
@@ -73,6 +79,6 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   app.on('will-quit', () => {
-    void core?.close()
+    void core?.close().finally(() => sandbox?.close())
   })
 }
