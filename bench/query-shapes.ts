@@ -53,12 +53,13 @@ export function queryShapes(db: DatabaseSync): { name: string; query: ListQuery;
     { name: '초성 ㄹㅇㅂㅌ', query: { q: 'ㄹㅇㅂㅌ' } },
     { name: 'digits inside numbers', query: { q: '2999' } },
     { name: 'status+text', query: { status: '배송완료', q: '루이비통' } },
-    { name: 'member+text', query: { member: middle.ref_user_id, q: '백' } },
+    { name: 'member+text', query: { member: middle.ref_user_id, q: '샤넬' } },
     { name: 'from/to+text', query: { ...month, q: '샤넬' } },
     { name: 'review+text', query: { review: 'reviewed', q: '샤넬' } },
     { name: 'one syllable 백', query: { q: '백' }, one: true },
     { name: 'one consonant ㅂ', query: { q: 'ㅂ' }, one: true },
     { name: 'status+one syllable', query: { status: '감정접수', q: '백' }, one: true },
+    { name: 'member+one syllable', query: { member: middle.ref_user_id, q: '백' }, one: true },
   ]
 }
 

@@ -185,8 +185,9 @@ function withText(table: PagedResource, where: Where, text: Text, perRow: boolea
  * Which index a page walks: a member's rows (`<list>_by_member`, a few
  * each); text in FTS rowid order while that is the list's order
  * ({@link inIdxOrder}), else its matches sorted; the records with a review
- * mark (`review_marks_by_mark`); else `<list>_by_status` or `<list>_by_time`,
- * both in the list's order already.
+ * mark (`review_marks_by_mark`, with or without text of two or more
+ * characters); else `<list>_by_status` or `<list>_by_time`, both in the
+ * list's order already.
  */
 function driverOf(
   db: DatabaseSync,
@@ -196,8 +197,12 @@ function driverOf(
   status: string | null | undefined,
 ): ListDriver {
   if (query.member) return 'member'
+  const marked = query.review !== undefined && query.review !== 'none'
+  // Marked records are few: walk them and probe the text's matches, unless
+  // one character makes those matches most of the list.
+  if (marked && !text.oneCharacter) return 'review'
   if (text.plan.kind === 'match') return inIdxOrder(db, table) ? 'text' : 'text-sorted'
-  if (query.review !== undefined && query.review !== 'none') return 'review'
+  if (marked) return 'review'
   return status === undefined ? 'time' : 'status'
 }
 

@@ -139,6 +139,12 @@ const SHAPES: { name: string; query: ListQuery; driver: ListDriver; uses: string
     uses: 'SCAN f VIRTUAL TABLE INDEX 192:M2><',
   },
   {
+    name: 'review mark and text',
+    query: { review: 'reviewed', q: '샤넬' },
+    driver: 'review',
+    uses: 'SEARCH r USING COVERING INDEX review_marks_by_mark (resource=? AND mark=?',
+  },
+  {
     name: 'member and text',
     query: { member: 'member7', q: '백' },
     driver: 'member',
