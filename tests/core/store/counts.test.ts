@@ -223,49 +223,40 @@ describe('list order', () => {
     const items = Array.from({ length: 12 }, (_, i) =>
       inspection(i + 1, { productName: `샤넬 백 ${i + 1}`, registeredAt: at(i + 1) }),
     )
+    const put = (idx: number, productName: string, day: number): void => {
+      const item = inspection(idx, { productName, registeredAt: at(day) })
+      transaction(db, () => upsertInspections(db, [item], 1, 'now'))
+    }
+    const expectListOrder = (): void => {
+      for (const sort of ['latest', 'oldest'] as const) {
+        expect(paged({ q: '샤넬', sort })).toEqual(sorted({ q: '샤넬', sort }))
+      }
+    }
     transaction(db, () => upsertInspections(db, items.slice().reverse(), 1, 'now'))
     expect(inIdxOrder(db, 'inspections')).toBe(true)
-    for (const sort of ['latest', 'oldest'] as const) {
-      expect(paged({ q: '샤넬', sort })).toEqual(sorted({ q: '샤넬', sort }))
-    }
+    expectListOrder()
 
     // A record registered out of order: the list sorts its matches instead.
-    transaction(db, () =>
-      upsertInspections(
-        db,
-        [inspection(13, { productName: '샤넬 지갑', registeredAt: at(2) })],
-        1,
-        'now',
-      ),
-    )
+    put(13, '샤넬 지갑', 2)
     expect(inIdxOrder(db, 'inspections')).toBe(false)
-    for (const sort of ['latest', 'oldest'] as const) {
-      expect(paged({ q: '샤넬', sort })).toEqual(sorted({ q: '샤넬', sort }))
-    }
+    expectListOrder()
     expect(paged({ q: '샤넬' }).slice(-4)).toEqual([3, 13, 2, 1])
 
     // Its date corrected: idx order again.
-    transaction(db, () =>
-      upsertInspections(
-        db,
-        [inspection(13, { productName: '샤넬 지갑', registeredAt: at(20) })],
-        1,
-        'now',
-      ),
-    )
+    put(13, '샤넬 지갑', 20)
     expect(inIdxOrder(db, 'inspections')).toBe(true)
-    // An out-of-order record inserted in the middle, then deleted.
-    transaction(db, () =>
-      upsertInspections(
-        db,
-        [inspection(7, { productName: '샤넬 7', registeredAt: at(25) })],
-        1,
-        'now',
-      ),
-    )
+    // A stored record's date moved out of order, then the record deleted.
+    put(7, '샤넬 7', 25)
     expect(inIdxOrder(db, 'inspections')).toBe(false)
-    expect(paged({ q: '샤넬' })).toEqual(sorted({ q: '샤넬' }))
+    expectListOrder()
     db.prepare('DELETE FROM inspections WHERE idx = 7').run()
+    db.prepare('DELETE FROM inspections_fts WHERE rowid = 7').run()
+    expect(inIdxOrder(db, 'inspections')).toBe(true)
+    // A new record inserted between two others, out of order.
+    put(7, '샤넬 7', 1)
+    expect(inIdxOrder(db, 'inspections')).toBe(false)
+    expectListOrder()
+    put(7, '샤넬 7', 7)
     expect(inIdxOrder(db, 'inspections')).toBe(true)
     expect(paged({ q: '샤넬', sort: 'oldest' })).toEqual(sorted({ q: '샤넬', sort: 'oldest' }))
   })
