@@ -1,10 +1,12 @@
-import { app, BrowserWindow, ipcMain, net, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createCore, type Core } from '../core/app'
-import type { AppOrigin } from '../core/security/policy'
+import { dialogLocale } from '../core/security/link-messages'
+import { APP_DOCS_ORIGIN, type AppOrigin } from '../core/security/policy'
 import { handleCardProtocol, registerCardScheme } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
@@ -25,6 +27,17 @@ const origin: AppOrigin = devServer
 let core: Core | null = null
 let sandbox: Sandbox | null = null
 let mainWindow: BrowserWindow | null = null
+
+const openLink = createExternalLinkOpener({
+  showMessageBox: (options) => {
+    const parent = BrowserWindow.getFocusedWindow()
+    return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)
+  },
+  openExternal: (url) => shell.openExternal(url),
+  origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
+  locale: () => dialogLocale(app.getLocale()),
+  log: (message) => console.warn(message),
+})
 
 function openWindow(booted: Core): void {
   mainWindow = createMainWindow({
@@ -50,7 +63,7 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   void app.whenReady().then(async () => {
-    installSecurityDefaults(session.defaultSession, origin)
+    installSecurityDefaults(session.defaultSession, origin, openLink)
     // The shell starts the embedded sandbox and hands core its description (core never imports it).
     const embedded = await startEmbeddedSandbox()
     sandbox = embedded.sandbox

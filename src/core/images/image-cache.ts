@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { AppError, isAppError } from '../app-error'
@@ -10,6 +10,7 @@ import {
   RequestDeadline,
   type FetchLike,
 } from '../api/http'
+import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { cachedFilePath, parseCardPath } from './card-path'
 import { nodeImageFs, type ImageFs, type WritableFile } from './image-fs'
 import { decodedPixels, imageGeometry, sniffImage, SNIFF_BYTES, type ImageType } from './magic'
@@ -110,13 +111,15 @@ export class ImageCache {
     }
     this.#fs = options.fs ?? nodeImageFs
     this.#now = options.now ?? Date.now
-    mkdirSync(this.#o.dir, { recursive: true })
+    ensurePrivateDir(this.#o.dir)
     this.#index = this.#openIndex()
     this.#ready = this.#prepare()
   }
 
   #openIndex(): DatabaseSync {
-    const db = new DatabaseSync(join(this.#o.dir, 'index.sqlite'))
+    const file = join(this.#o.dir, 'index.sqlite')
+    ensurePrivateFile(file)
+    const db = new DatabaseSync(file)
     db.exec(`
       PRAGMA journal_mode = WAL;
       CREATE TABLE IF NOT EXISTS files (
