@@ -151,10 +151,10 @@ describe('stored counts follow every write', () => {
     expectCountsMatch(d, 'guarantees')
   })
 
-  it('migration 6 builds the counts of an existing database', () => {
+  it('migration 7 builds the counts of an existing database', () => {
     temp = tempDir()
     const file = storeFileFor(temp.dir, 'sandbox')
-    const old = openStore(file, { targetVersion: 5 }).db
+    const old = openStore(file, { targetVersion: 6 }).db
     transaction(old, () =>
       upsertInspections(
         old,
