@@ -37,6 +37,8 @@ export const settingsSchema = z.object({
   profiles: z.array(storedProfileSchema).default([]),
   /** The name review marks are signed with (empty: unsigned). */
   reviewerName: z.string().max(80).catch('').default(''),
+  /** Minutes a wallet-link window may stay open before the flow ends `timed_out`. */
+  walletTimeoutMinutes: z.number().int().min(1).max(120).catch(10).default(10),
 })
 
 /** The settings document. */

@@ -45,6 +45,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'sandbox',
       profiles: [],
       reviewerName: '',
+      walletTimeoutMinutes: 10,
     })
     expect(settings.notices).toEqual([])
   })
@@ -112,6 +113,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'p-abc',
       profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul' }],
       reviewerName: '',
+      walletTimeoutMinutes: 10,
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(1)
   })
