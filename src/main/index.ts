@@ -1,4 +1,5 @@
-import { app, BrowserWindow, ipcMain, net, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, session } from 'electron'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
@@ -8,6 +9,7 @@ import { KeytarStore } from '../core/vault/keytar-store'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
+import { electronWalletHost, isWalletSession } from './wallet-window'
 import { createMainWindow } from './window'
 
 /**
@@ -35,6 +37,17 @@ function openWindow(booted: BootedCore): void {
   })
 }
 
+/** Exports go through the system's save dialog; answers the path, or null when cancelled. */
+async function saveWithDialog(fileName: string, text: string): Promise<string | null> {
+  const options = { defaultPath: fileName, filters: [{ name: 'CSV', extensions: ['csv'] }] }
+  const chosen = mainWindow
+    ? await dialog.showSaveDialog(mainWindow, options)
+    : await dialog.showSaveDialog(options)
+  if (chosen.canceled || !chosen.filePath) return null
+  await writeFile(chosen.filePath, text, 'utf8')
+  return chosen.filePath
+}
+
 registerCardScheme()
 
 if (!app.requestSingleInstanceLock()) {
@@ -48,7 +61,9 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   void app.whenReady().then(async () => {
-    installSecurityDefaults(session.defaultSession, origin)
+    installSecurityDefaults(session.defaultSession, origin, (contents) =>
+      isWalletSession(contents.session),
+    )
     core = await bootWithEmbeddedSandbox({
       fetch: (input, init) => net.fetch(input, init),
       dataDir: app.getPath('userData'),
@@ -59,7 +74,16 @@ if (!app.requestSingleInstanceLock()) {
       autoSync: true,
       // Built next to index.js from src/core/store/writer-worker.ts (electron.vite.config.ts).
       writerWorker: { url: new URL('./writer-worker.js', import.meta.url) },
+      saveFile: saveWithDialog,
     })
+    core.wallet.useWindowHost(
+      electronWalletHost({
+        session: (partition) => session.fromPartition(partition),
+        createWindow: (options) =>
+          new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
+        log: (message) => console.warn(message),
+      }),
+    )
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
     openWindow(core)

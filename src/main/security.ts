@@ -1,4 +1,4 @@
-import { app, shell, type Session } from 'electron'
+import { app, shell, type Session, type WebContents } from 'electron'
 import { APP_CSP, isAppUrl, isExternalLinkAllowed, type AppOrigin } from '../core/security/policy'
 
 /**
@@ -8,7 +8,12 @@ import { APP_CSP, isAppUrl, isExternalLinkAllowed, type AppOrigin } from '../cor
  * and the CSP header on every response of the app's session.
  * https://www.electronjs.org/docs/latest/tutorial/security
  */
-export function installSecurityDefaults(session: Session, origin: AppOrigin): void {
+export function installSecurityDefaults(
+  session: Session,
+  origin: AppOrigin,
+  /** Wallet windows: their own flow decides their navigation (`wallet-window.ts`). */
+  ownGuard: (contents: WebContents) => boolean = () => false,
+): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
   session.webRequest.onHeadersReceived((details, callback) => {
@@ -22,6 +27,7 @@ export function installSecurityDefaults(session: Session, origin: AppOrigin): vo
   })
 
   app.on('web-contents-created', (_event, contents) => {
+    if (ownGuard(contents)) return
     contents.on('will-navigate', (navigation) => {
       if (!isAppUrl(navigation.url, origin)) navigation.preventDefault()
     })
