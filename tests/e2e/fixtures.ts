@@ -36,6 +36,7 @@ export const test = base.extend<object, { app: RunningApp }>({
         events: core.events,
         rendererDir: resolve('out/renderer'),
         cards: core.images,
+        wallet: core.wallet,
       })
       await use({ core, host, dataDir })
       await host.close()
