@@ -194,7 +194,7 @@ export class WalletService {
       popupUrl: this.#host ? null : url,
     }
     this.#o.log(
-      `[wallet] ${id} ${input.flow} started for ${this.#o.redact(refUserId)}${guaranteeIdx === null ? '' : ` #${guaranteeIdx}`}`,
+XX
     )
     try {
       this.#host?.open(handle)
