@@ -193,9 +193,8 @@ export class WalletService {
       settle,
       popupUrl: this.#host ? null : url,
     }
-    this.#o.log(
-XX
-    )
+    // The member id stays out of the log: a flow id and its kind are enough to follow it.
+    this.#o.log(`[wallet] ${id} ${input.flow} started`)
     try {
       this.#host?.open(handle)
     } catch (error) {
