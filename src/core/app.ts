@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
+import type { SettingsView } from '../shared/profiles'
 import { PartnerClient } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
@@ -11,6 +12,7 @@ import { Checkpointer } from './store/checkpointer'
 import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
 import { inlinePageWriter, workerPageWriter } from './store/page-writer'
 import { queryGuarantees, queryInspections } from './store/queries'
+import { listRejected } from './store/rejected'
 import { localTimestamp, setReview } from './store/reviews'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
@@ -205,6 +207,17 @@ export function createCore(deps: CoreDeps): Core {
       : status
   }
 
+  const settingsView = (): SettingsView => {
+    const { theme, reviewerName } = settings.get()
+    return {
+      notices: settings.notices,
+      path: settings.path,
+      dataDir: deps.dataDir,
+      theme,
+      reviewerName,
+    }
+  }
+
   const router = createRouter(
     {
       'app.info': () => ({
@@ -218,6 +231,7 @@ export function createCore(deps: CoreDeps): Core {
       'sync.start': ({ resources, mode }) => withNotice(scope.sync.start(resources, mode)),
       'sync.cancel': () => withNotice(scope.sync.cancel()),
       'sync.status': () => withNotice(scope.sync.status()),
+      'sync.rejected': (query) => listRejected(scope.store.db, query),
       'inspections.query': (query) => {
         scope.sync.ensureSlice('inspections', {
           ...(query.member ? { refUserId: query.member } : {}),
@@ -255,7 +269,14 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
-      'settings.get': () => ({ notices: settings.notices, path: settings.path }),
+      'settings.get': () => settingsView(),
+      'settings.set': ({ theme, reviewerName }) => {
+        settings.update((draft) => {
+          if (theme !== undefined) draft.theme = theme
+          if (reviewerName !== undefined) draft.reviewerName = reviewerName
+        })
+        return settingsView()
+      },
       'wallet.start': (input) => wallet.start(input),
       'wallet.cancel': ({ flowId, closed }) => ({ cancelled: wallet.cancel(flowId, closed) }),
       'wallet.history': ({ limit, ...filter }) => ({

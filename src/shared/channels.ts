@@ -11,6 +11,7 @@ export const CHANNEL_NAMES = [
   'sync.start',
   'sync.cancel',
   'sync.status',
+  'sync.rejected',
   'inspections.query',
   'guarantees.query',
   'reviews.set',
@@ -25,6 +26,7 @@ export const CHANNEL_NAMES = [
   'wallet.cancel',
   'wallet.history',
   'wallet.export',
+  'settings.set',
 ] as const
 
 /** Events main sends to the renderer. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { PROFILE_ID_PATTERN } from './profiles'
+import { PARTNER_KINDS } from './domain'
+import { PROFILE_ID_PATTERN, THEMES } from './profiles'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
 export const MAX_SECRET_CHARS = 4096
@@ -55,6 +56,8 @@ export const profileInputSchema = z.strictObject({
   partnerId: z.string().trim().min(1).max(200),
   redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
   timeZone: timeZoneSchema.default('Asia/Seoul'),
+  /** Production or test environment (production asks before a wallet flow). */
+  kind: z.enum(PARTNER_KINDS).default('production'),
 })
 
 /** Arguments of `profiles.setSecret`: either or both of the key and secret. */
@@ -64,4 +67,10 @@ export const secretInputSchema = z.strictObject({
   apiSecret: z.string().trim().min(1).max(MAX_SECRET_CHARS).optional(),
   /** Keep them in memory until the app quits instead of the keychain (the user chose it). */
   sessionOnly: z.boolean().default(false),
+})
+
+/** Arguments of `settings.set`: the preferences to change (absent ones stay). */
+export const settingsInputSchema = z.strictObject({
+  theme: z.enum(THEMES).optional(),
+  reviewerName: z.string().trim().max(80).optional(),
 })

@@ -78,10 +78,7 @@ test.describe('wallet link', () => {
     const window = await popup
     await expect(window.getByText(`#${guarantee.idx}`)).toBeVisible()
     await window.getByRole('link', { name: /완료/ }).click()
-    await expect(actions.getByTestId('wallet-outcome')).toHaveAttribute(
-      'data-outcome',
-      'completed',
-    )
+    await expect(actions.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'completed')
     await page.screenshot({ path: `${SHOTS}/wallet-completed-sync.png` })
     await page.keyboard.press('Escape')
     await page.getByRole('link', { name: '지갑 연동' }).click()

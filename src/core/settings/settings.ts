@@ -2,11 +2,17 @@ import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
-import { DEFAULT_TIME_ZONE, SANDBOX_PROFILE_ID, type SettingsNotice } from '../../shared/profiles'
+import { PARTNER_KINDS } from '../../shared/domain'
+import {
+  DEFAULT_TIME_ZONE,
+  SANDBOX_PROFILE_ID,
+  THEMES,
+  type SettingsNotice,
+} from '../../shared/profiles'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
-export const SETTINGS_VERSION = 1
+export const SETTINGS_VERSION = 2
 
 /** File name (without `.json`) of the settings in the data folder. */
 export const SETTINGS_NAME = 'settings'
@@ -20,6 +26,8 @@ export const storedProfileSchema = z.object({
   partnerId: z.string().min(1).max(200),
   redirectUri: z.string().max(2000),
   timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+  /** Production or test; an unreadable value counts as production (the careful choice). */
+  kind: z.enum(PARTNER_KINDS).catch('production'),
 })
 
 /** A stored partner profile. */
@@ -39,6 +47,8 @@ export const settingsSchema = z.object({
   reviewerName: z.string().max(80).catch('').default(''),
   /** Minutes a wallet-link window may stay open before the flow ends `timed_out`. */
   walletTimeoutMinutes: z.number().int().min(1).max(120).catch(10).default(10),
+  /** Colour theme; an unreadable value falls back to following the system. */
+  theme: z.enum(THEMES).catch('system').default('system'),
 })
 
 /** The settings document. */
@@ -70,6 +80,20 @@ export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
               : profile,
           )
         : [],
+    }),
+  },
+  {
+    // Profiles gain a kind (production / test); existing ones are taken as production,
+    // so a wallet flow on them still asks first. The theme starts by following the system.
+    to: 2,
+    migrate: (doc) => ({
+      ...doc,
+      profiles: Array.isArray(doc['profiles'])
+        ? doc['profiles'].map((profile: unknown) =>
+            profile && typeof profile === 'object' ? { kind: 'production', ...profile } : profile,
+          )
+        : doc['profiles'],
+      theme: 'system',
     }),
   },
 ]
