@@ -131,4 +131,46 @@ test.describe('wallet link', () => {
     await page.getByRole('button', { name: 'English' }).click()
     await page.screenshot({ path: `${SHOTS}/wallet-history-en.png`, fullPage: true })
   })
+
+  test('a production account asks before opening anything', async ({ page, app }) => {
+    const call = async (channel: string, args: Record<string, unknown>) => {
+      const result = await app.core.router.dispatch(channel, args)
+      if (!result.ok) throw new Error(result.error.message)
+      return result.value as { id: string }
+    }
+    const saved = await call('profiles.save', {
+      name: '운영 매장',
+      baseUrl: app.core.sandbox.baseUrl,
+      staticUrl: app.core.sandbox.staticUrl,
+      partnerId: app.core.sandbox.partnerId,
+      redirectUri: 'https://shop.example.com/wallet/done',
+      kind: 'production',
+    })
+    await call('profiles.setSecret', {
+      id: saved.id,
+      apiKey: app.core.sandbox.apiKey,
+      apiSecret: app.core.sandbox.apiSecret,
+      sessionOnly: true,
+    })
+    await call('profiles.select', { id: saved.id })
+    await openWallet(page, app.host.url)
+    const form = page.getByTestId('wallet-presync-form')
+    await form.getByLabel('회원 ID (refUserId)').fill('member-prod')
+    await form.getByRole('button', { name: '지갑 연결 시작' }).click()
+    const dialog = page.getByTestId('wallet-confirm')
+    await expect(dialog).toContainText('운영 계정입니다')
+    await expect(dialog).toContainText('member-prod')
+    await page.screenshot({ path: `${SHOTS}/wallet-confirm.png` })
+    await dialog.getByRole('button', { name: '돌아가기' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page.getByTestId('wallet-running')).toHaveCount(0)
+
+    await form.getByRole('button', { name: '지갑 연결 시작' }).click()
+    const popup = page.waitForEvent('popup')
+    await dialog.getByRole('button', { name: '계속' }).click()
+    const window = await popup
+    await expect(page.getByTestId('wallet-running')).toContainText('member-prod')
+    await window.close()
+    await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'cancelled')
+  })
 })
