@@ -72,6 +72,7 @@ test.describe('wallet link', () => {
     // The sandbox's list carries no token: the detail asks for it.
     const token = actions.getByLabel('보증서 토큰 (guaranteeToken)')
     await expect(token).toBeVisible()
+    await page.screenshot({ path: `${SHOTS}/wallet-token-asked.png` })
     await token.fill(app.core.sandbox.tokenFor(guarantee.idx))
     const popup = page.waitForEvent('popup')
     await actions.getByRole('button', { name: '지갑 연동' }).click()
