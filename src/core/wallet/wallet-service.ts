@@ -116,12 +116,7 @@ export class WalletService {
 
   /** Starts a flow; answers its id and how it opens. */
   async start(input: WalletStartInput): Promise<WalletStarted> {
-    if (this.#current) {
-      throw new AppError(
-        'invalid_argument',
-        'A wallet link is already open. Finish or cancel it before starting another.',
-      )
-    }
+    this.#ensureIdle()
     const profile = this.#o.profile()
     if (walletNeedsConfirmation(profile.summary.kind) && !input.confirmed) {
       throw new AppError(
@@ -147,6 +142,8 @@ export class WalletService {
       }
     }
     const { apiKey } = await profile.credentials()
+    // Another start may have won while the keychain answered: still one flow at a time.
+    this.#ensureIdle()
     const sandboxReturn = profile.summary.kind === 'sandbox' ? this.#sandboxRedirect : null
     const redirectUri = sandboxReturn ?? profile.redirectUri
     const target = { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId }
@@ -252,6 +249,15 @@ export class WalletService {
   /** The profile's past flows, newest first. */
   history(filter: WalletHistoryFilter): WalletHistoryPage {
     return queryWalletLinks(this.#o.db(), filter)
+  }
+
+  #ensureIdle(): void {
+    if (this.#current) {
+      throw new AppError(
+        'invalid_argument',
+        'A wallet link is already open. Finish or cancel it before starting another.',
+      )
+    }
   }
 
   #feed(flowId: string, event: WalletEvent): WalletVerdict {

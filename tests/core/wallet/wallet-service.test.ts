@@ -257,3 +257,14 @@ describe('wallet flows', () => {
     expectNoKey()
   })
 })
+
+describe('wallet flows started at once', () => {
+  it('opens only one of two starts that race', async () => {
+    const answers = await Promise.all([
+      core.router.dispatch('wallet.start', { flow: 'pre-sync', refUserId: 'a' }),
+      core.router.dispatch('wallet.start', { flow: 'pre-sync', refUserId: 'b' }),
+    ])
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1)
+    expect(opened).toHaveLength(1)
+  })
+})
