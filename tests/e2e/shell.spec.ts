@@ -21,7 +21,7 @@ const AXE_SOURCE = readFileSync(
 )
 
 /** Every view of the sidebar, by its URL fragment. */
-const VIEWS = ['inspections', 'guarantees', 'brands', 'accounts', 'settings'] as const
+const VIEWS = ['inspections', 'guarantees', 'wallet', 'brands', 'accounts', 'settings'] as const
 
 interface ContrastViolation {
   readonly target: string
@@ -97,6 +97,8 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   page,
   app,
 }) => {
+  // Six views in four theme/language runs: over a minute on a busy two-core machine.
+  test.setTimeout(180_000)
   await page.goto(app.host.url)
   await syncAll(page, app)
   const runs = [
@@ -118,6 +120,7 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
       if (view === 'guarantees')
         await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
       if (view === 'brands') await expect(page.getByTestId('brand-row').first()).toBeVisible()
+      if (view === 'wallet') await expect(page.getByTestId('wallet-sync-form')).toBeVisible()
       if (view === 'settings') await expect(page.getByTestId('data-dir')).toContainText(app.dataDir)
       expect(await contrastViolations(page), `${view}, ${theme} theme, ${language}`).toEqual([])
       await page.screenshot({ path: `test-results/shell-${theme}-${language}-${view}.png` })
