@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import type { SettingsView } from '../shared/profiles'
@@ -6,6 +5,7 @@ import { PartnerClient } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
+import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { Checkpointer } from './store/checkpointer'
@@ -17,6 +17,7 @@ import { localTimestamp, setReview } from './store/reviews'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
+import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
 import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
@@ -80,6 +81,8 @@ export interface Core {
   readonly storeNotice: StoreNotice | null
   /** The wallet-link flows (hosts wire their window or popup to it). */
   readonly wallet: WalletService
+  /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
+  linkOrigins(): string[]
   close(): Promise<void>
 }
 
@@ -94,7 +97,8 @@ interface ProfileScope {
 
 /** The composition root: builds every core service once from injected parts. */
 export function createCore(deps: CoreDeps): Core {
-  mkdirSync(deps.dataDir, { recursive: true })
+  // Owner-only data folder (0700, files 0600); one left open by an older version is tightened.
+  tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
   const events = new EventBus()
@@ -310,6 +314,8 @@ export function createCore(deps: CoreDeps): Core {
       return scope.store.notice
     },
     wallet,
+    linkOrigins: () =>
+      linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     async close() {
       wallet.cancelAll()
       images.close()

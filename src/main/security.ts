@@ -1,16 +1,18 @@
-import { app, shell, type Session, type WebContents } from 'electron'
-import { APP_CSP, isAppUrl, isExternalLinkAllowed, type AppOrigin } from '../core/security/policy'
+import { app, type Session, type WebContents } from 'electron'
+import { APP_CSP, isAppUrl, type AppOrigin } from '../core/security/policy'
 
 /**
  * App-wide security defaults, installed before any window exists:
- * navigation and new windows denied except the app's own pages (external
- * http(s) links go to the system browser), every permission request denied,
+ * navigation and new windows denied except the app's own pages (links a
+ * page wants opened go to `openLink`, which asks before the system browser
+ * opens an allowlisted https link), every permission request denied,
  * and the CSP header on every response of the app's session.
  * https://www.electronjs.org/docs/latest/tutorial/security
  */
 export function installSecurityDefaults(
   session: Session,
   origin: AppOrigin,
+  openLink: (url: string) => unknown,
   /** Wallet windows: their own flow decides their navigation (`wallet-window.ts`). */
   ownGuard: (contents: WebContents) => boolean = () => false,
 ): void {
@@ -33,7 +35,7 @@ export function installSecurityDefaults(
     })
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
-      if (isExternalLinkAllowed(url)) void shell.openExternal(url)
+      void openLink(url)
       return { action: 'deny' }
     })
   })

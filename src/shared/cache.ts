@@ -58,6 +58,12 @@ export interface QueryPage<R> {
   readonly rows: readonly R[]
   /** Records matching the whole filter. */
   readonly total: number
+  /**
+   * Set only when counting every match would take too long (one-character
+   * text): there are more than `total` matches, and `counts` and
+   * `reviewCounts` were counted over the first `total` only (show "N+").
+   */
+  readonly totalIsLowerBound?: boolean
   /** Per status label, for the filter without its status part (tabs / chips). */
   readonly counts: readonly StatusCount[]
   /** Per review mark, for the filter without its review part (filter-bar counts). */

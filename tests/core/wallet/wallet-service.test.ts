@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { BootedCore } from '../../../src/core/boot'
+import type { BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { WalletFlowHandle } from '../../../src/core/wallet/wallet-service'
 import { FOREIGN_WALLET_URL } from '../../../src/sandbox/wallet'
