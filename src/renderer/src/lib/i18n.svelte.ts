@@ -1,5 +1,6 @@
-import { getContext, setContext } from 'svelte'
+import { createContext } from 'svelte'
 import { assertNever, type ErrorCode, type ErrorData } from '../../../shared/errors'
+import { enReview, koReview } from './messages-review'
 
 /** UI languages: Korean first (the users are Korean), English second. */
 export type Locale = 'ko' | 'en'
@@ -192,6 +193,7 @@ const ko = {
   'error.disk_full': '디스크 공간이 부족합니다.',
   'error.store_busy': '다른 앱 창이 로컬 캐시를 사용 중입니다.',
   'error.internal': '예상하지 못한 오류가 발생했습니다.',
+  ...koReview,
 } as const
 
 /** A message key. */
@@ -385,6 +387,7 @@ const en: Record<MessageKey, string> = {
   'error.disk_full': 'The disk is full.',
   'error.store_busy': 'Another copy of the app is using the local cache.',
   'error.internal': 'An unexpected error occurred.',
+  ...enReview,
 }
 
 const catalogs: Record<Locale, Record<MessageKey, string>> = { ko, en }
@@ -448,14 +451,10 @@ export function errorKey(code: ErrorCode): MessageKey {
   }
 }
 
-const KEY = Symbol('i18n')
+const [getI18n, provideI18n] = createContext<I18n>()
 
 /** Provides the i18n object to the component tree. */
-export function setI18n(i18n: I18n): I18n {
-  return setContext(KEY, i18n)
-}
+export const setI18n = provideI18n
 
 /** The i18n object of the nearest ancestor that set one. */
-export function useI18n(): I18n {
-  return getContext<I18n>(KEY)
-}
+export const useI18n = getI18n
