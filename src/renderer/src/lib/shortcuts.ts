@@ -71,7 +71,7 @@ export function isTypingTarget(target: EventTarget | null | undefined): boolean 
   const element = target as HTMLElement
   if (element.isContentEditable) return true
   return (
-    element.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]') !==
+    element.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])') !==
     null
   )
 }
