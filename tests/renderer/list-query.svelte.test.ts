@@ -91,7 +91,7 @@ function setup() {
 
 describe('list query layer', () => {
   it('builds typed arguments, leaving empty filters out', () => {
-    expect(listArgs(emptyFilters(), null)).toEqual({ sort: 'latest', limit: 200 })
+    expect(listArgs(emptyFilters(), null)).toEqual({ sort: 'latest', limit: 500 })
     expect(
       listArgs(
         {

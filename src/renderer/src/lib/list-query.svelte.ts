@@ -33,8 +33,10 @@ export interface ListFilters {
   sort: 'latest' | 'oldest'
 }
 
-/** Rows per keyset page: large enough that scrolling never waits on a page boundary. */
-export const PAGE_SIZE = 200
+/** Rows of the first page: what fills a screen or two, so the first rows come fast. */
+export const FIRST_PAGE_SIZE = 100
+/** Rows of every later keyset page: large, so a fast scroll rarely waits on a page boundary. */
+export const PAGE_SIZE = 500
 
 /** Filters with nothing narrowing the list. */
 export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters {
@@ -92,10 +94,20 @@ export class ListQuery<R extends ListResource> {
       () => ({
         queryKey: listKey(resource, this.filters),
         queryFn: ({ pageParam }) =>
-          client.call(channel, listArgs<R>($state.snapshot(this.filters), pageParam)),
+          client.call(
+            channel,
+            listArgs<R>(
+              $state.snapshot(this.filters),
+              pageParam,
+              pageParam ? PAGE_SIZE : FIRST_PAGE_SIZE,
+            ),
+          ),
         initialPageParam: null,
         getNextPageParam: (last) => last.nextCursor,
         placeholderData: keepPreviousData,
+        // Pages are only ever appended; comparing every loaded row on each new page
+        // (TanStack's structural sharing) would cost O(rows loaded) per page.
+        structuralSharing: false,
       }),
       queryClient ? () => queryClient : undefined,
     )

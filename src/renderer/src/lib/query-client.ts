@@ -26,13 +26,16 @@ export function createQueryClient(): QueryClient {
   })
 }
 
+/** Query key of every brand search (`[...brandsKey, text]`). */
+export const brandsKey = ['brands'] as const
+
 function isList(resource: string): resource is ListResource {
   return resource === 'inspections' || resource === 'guarantees'
 }
 
 /**
  * Wires the core's events to the cache: `data.changed` invalidates every list
- * of that resource; `sync.progress` refreshes that resource's lists while its
+ * (or brand search) of that resource; `sync.progress` refreshes that resource's lists while its
  * sync runs (throttled, and only lists near their top, so a deep scroll is not
  * reloaded page by page) and all of them once it ends; `profiles.changed`
  * resets everything (another profile is another cache). Returns the unsubscribe.
@@ -41,7 +44,9 @@ export function connectInvalidation(client: Client, queryClient: QueryClient): (
   const lastRefresh = new Map<ListResource, number>()
   const offs = [
     client.on('data.changed', ({ resource }) => {
-      if (isList(resource)) void queryClient.invalidateQueries({ queryKey: listKey(resource) })
+      void queryClient.invalidateQueries({
+        queryKey: isList(resource) ? listKey(resource) : brandsKey,
+      })
     }),
     client.on('sync.progress', (event) => {
       if (!isList(event.resource)) return
