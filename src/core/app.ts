@@ -1,20 +1,23 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
+import type { SettingsView } from '../shared/profiles'
 import { PartnerClient } from './api/client'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
+import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { Checkpointer } from './store/checkpointer'
 import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
 import { inlinePageWriter, workerPageWriter } from './store/page-writer'
 import { queryGuarantees, queryInspections } from './store/queries'
+import { listRejected } from './store/rejected'
 import { localTimestamp, setReview } from './store/reviews'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
+import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
 import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
@@ -68,6 +71,8 @@ export interface Core {
   readonly sync: SyncEngine
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
+  /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
+  linkOrigins(): string[]
   close(): Promise<void>
 }
 
@@ -82,7 +87,8 @@ interface ProfileScope {
 
 /** The composition root: builds every core service once from injected parts. */
 export function createCore(deps: CoreDeps): Core {
-  mkdirSync(deps.dataDir, { recursive: true })
+  // Owner-only data folder (0700, files 0600); one left open by an older version is tightened.
+  tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
   const events = new EventBus()
@@ -183,6 +189,17 @@ export function createCore(deps: CoreDeps): Core {
       : status
   }
 
+  const settingsView = (): SettingsView => {
+    const { theme, reviewerName } = settings.get()
+    return {
+      notices: settings.notices,
+      path: settings.path,
+      dataDir: deps.dataDir,
+      theme,
+      reviewerName,
+    }
+  }
+
   const router = createRouter(
     {
       'app.info': () => ({
@@ -196,6 +213,7 @@ export function createCore(deps: CoreDeps): Core {
       'sync.start': ({ resources, mode }) => withNotice(scope.sync.start(resources, mode)),
       'sync.cancel': () => withNotice(scope.sync.cancel()),
       'sync.status': () => withNotice(scope.sync.status()),
+      'sync.rejected': (query) => listRejected(scope.store.db, query),
       'inspections.query': (query) => {
         scope.sync.ensureSlice('inspections', {
           ...(query.member ? { refUserId: query.member } : {}),
@@ -233,7 +251,14 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
-      'settings.get': () => ({ notices: settings.notices, path: settings.path }),
+      'settings.get': () => settingsView(),
+      'settings.set': ({ theme, reviewerName }) => {
+        settings.update((draft) => {
+          if (theme !== undefined) draft.theme = theme
+          if (reviewerName !== undefined) draft.reviewerName = reviewerName
+        })
+        return settingsView()
+      },
     },
     { redact: (text) => redactor.redact(text), log },
   )
@@ -250,6 +275,8 @@ export function createCore(deps: CoreDeps): Core {
     get storeNotice() {
       return scope.store.notice
     },
+    linkOrigins: () =>
+      linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     async close() {
       images.close()
       await scope.close()

@@ -11,6 +11,7 @@ export const CHANNEL_NAMES = [
   'sync.start',
   'sync.cancel',
   'sync.status',
+  'sync.rejected',
   'inspections.query',
   'guarantees.query',
   'reviews.set',
@@ -21,6 +22,7 @@ export const CHANNEL_NAMES = [
   'profiles.select',
   'profiles.test',
   'settings.get',
+  'settings.set',
 ] as const
 
 /** Events main sends to the renderer. */

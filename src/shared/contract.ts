@@ -2,11 +2,13 @@ import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import {
   GUARANTEE_STATES,
+  PAGED_RESOURCES,
   REVIEW_MARKS,
   SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
   type QueryPage,
+  type RejectedPage,
   type ReviewMark,
   type SyncProgress,
   type SyncResourceName,
@@ -21,7 +23,12 @@ import type {
   ProfileView,
   SettingsView,
 } from './profiles'
-import { profileIdSchema, profileInputSchema, secretInputSchema } from './profile-schemas'
+import {
+  profileIdSchema,
+  profileInputSchema,
+  secretInputSchema,
+  settingsInputSchema,
+} from './profile-schemas'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
@@ -66,6 +73,13 @@ export const argSchemas = {
   'sync.cancel': z.strictObject({}),
   /** Sync status of every resource. */
   'sync.status': z.strictObject({}),
+  /** Records a sync refused, newest first, with why and as sent; a resource filter is optional. */
+  'sync.rejected': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    /** `nextBefore` of the previous page. */
+    before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
   /** A page of stored inspections for a filter, with counts per status and freshness. */
   'inspections.query': z.strictObject(listQuery),
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
@@ -93,8 +107,10 @@ export const argSchemas = {
   'profiles.select': z.strictObject({ id: profileIdSchema }),
   /** Calls the brand list with the profile's credentials and says what happened. */
   'profiles.test': z.strictObject({ id: profileIdSchema }),
-  /** Settings notices (e.g. a damaged file was reset) and where the file is. */
+  /** Preferences (theme, reviewer's name), notices (e.g. a damaged file was reset) and where the files are. */
   'settings.get': z.strictObject({}),
+  /** Changes preferences (theme, reviewer's name); answers the settings as `settings.get` does. */
+  'settings.set': settingsInputSchema,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -105,6 +121,7 @@ export interface ChannelResults {
   'sync.start': SyncStatus
   'sync.cancel': SyncStatus
   'sync.status': SyncStatus
+  'sync.rejected': RejectedPage
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark
@@ -115,6 +132,7 @@ export interface ChannelResults {
   'profiles.select': ProfileList
   'profiles.test': ConnectionTestResult
   'settings.get': SettingsView
+  'settings.set': SettingsView
 }
 
 /** Payload of each event. */

@@ -73,9 +73,19 @@ export interface SettingsNotice {
   readonly keptAs: string
 }
 
-/** Answer of `settings.get`. */
+/** Colour themes: follow the system, or always light / dark. */
+export const THEMES = ['system', 'light', 'dark'] as const
+/** One of {@link THEMES}. */
+export type ThemeName = (typeof THEMES)[number]
+
+/** Answer of `settings.get` and `settings.set`. */
 export interface SettingsView {
   readonly notices: readonly SettingsNotice[]
   /** The settings file's path, so a user can find the kept-aside copy. */
   readonly path: string
+  /** The data folder: settings, the offline caches and card images. */
+  readonly dataDir: string
+  readonly theme: ThemeName
+  /** The name review marks are signed with (empty: unsigned). */
+  readonly reviewerName: string
 }

@@ -108,6 +108,7 @@ export class ProfileService {
       partnerId: input.partnerId,
       redirectUri: input.redirectUri,
       timeZone: input.timeZone,
+      kind: input.kind,
     }
     this.#o.settings.update((draft) => {
       const index = draft.profiles.findIndex((existing) => existing.id === id)
@@ -244,7 +245,7 @@ function summaryOf(profile: StoredProfile): ProfileSummary {
   return {
     id: profile.id,
     name: profile.name,
-    kind: 'partner',
+    kind: profile.kind,
     baseUrl: profile.baseUrl,
     partnerId: profile.partnerId,
     timeZone: profile.timeZone,

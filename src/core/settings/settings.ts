@@ -2,25 +2,44 @@ import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
-import { DEFAULT_TIME_ZONE, SANDBOX_PROFILE_ID, type SettingsNotice } from '../../shared/profiles'
+import { PARTNER_KINDS } from '../../shared/domain'
+import {
+  DEFAULT_TIME_ZONE,
+  SANDBOX_PROFILE_ID,
+  THEMES,
+  type SettingsNotice,
+} from '../../shared/profiles'
+import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
-export const SETTINGS_VERSION = 1
+export const SETTINGS_VERSION = 2
 
 /** File name (without `.json`) of the settings in the data folder. */
 export const SETTINGS_NAME = 'settings'
 
-/** A partner profile as stored: no secret fields (they live in the keychain). */
-export const storedProfileSchema = z.object({
-  id: profileIdSchema,
-  name: z.string().min(1).max(80),
-  baseUrl: serviceUrlSchema,
-  staticUrl: serviceUrlSchema,
-  partnerId: z.string().min(1).max(200),
-  redirectUri: z.string().max(2000),
-  timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
-})
+/**
+ * A partner profile as stored: no secret fields (they live in the keychain).
+ * A name with control or text-direction characters (an old or hand-edited
+ * file) loses them on load rather than the whole profile; an empty result
+ * falls back to the id.
+ */
+export const storedProfileSchema = z
+  .object({
+    id: profileIdSchema,
+    name: z.string().min(1).max(1000),
+    baseUrl: serviceUrlSchema,
+    staticUrl: serviceUrlSchema,
+    partnerId: z.string().min(1).max(200),
+    redirectUri: z.string().max(2000),
+    timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+    /** Production or test; an unreadable value counts as production (the careful choice). */
+    kind: z.enum(PARTNER_KINDS).catch('production'),
+  })
+  .transform((profile) => ({
+    ...profile,
+    name: stripUnsafeText(profile.name, MAX_PROFILE_NAME_CHARS) || profile.id,
+  }))
 
 /** A stored partner profile. */
 export type StoredProfile = z.infer<typeof storedProfileSchema>
@@ -36,7 +55,14 @@ export const settingsSchema = z.object({
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
   profiles: z.array(storedProfileSchema).default([]),
   /** The name review marks are signed with (empty: unsigned). */
-  reviewerName: z.string().max(80).catch('').default(''),
+  reviewerName: z
+    .string()
+    .max(80)
+    .transform((name) => stripUnsafeText(name, 80))
+    .catch('')
+    .default(''),
+  /** Colour theme; an unreadable value falls back to following the system. */
+  theme: z.enum(THEMES).catch('system').default('system'),
 })
 
 /** The settings document. */
@@ -68,6 +94,20 @@ export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
               : profile,
           )
         : [],
+    }),
+  },
+  {
+    // Profiles gain a kind (production / test); existing ones are taken as production,
+    // so a wallet flow on them still asks first. The theme starts by following the system.
+    to: 2,
+    migrate: (doc) => ({
+      ...doc,
+      profiles: Array.isArray(doc['profiles'])
+        ? doc['profiles'].map((profile: unknown) =>
+            profile && typeof profile === 'object' ? { kind: 'production', ...profile } : profile,
+          )
+        : doc['profiles'],
+      theme: 'system',
     }),
   },
 ]

@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { AppError } from '../app-error'
+import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
+import { indexUnindexed } from './writes'
 
 /** Told to the user once after the cache file had to be rebuilt. */
 export interface StoreNotice {
@@ -171,7 +173,7 @@ function vacuum(db: DatabaseSync): void {
  */
 export function openStore(file: string, options: OpenStoreOptions = {}): OpenedStore {
   const now = options.now ?? (() => new Date())
-  mkdirSync(dirname(file), { recursive: true })
+  ensurePrivateDir(dirname(file))
   try {
     return { db: openChecked(file, options), file, notice: null }
   } catch (error) {
@@ -195,6 +197,8 @@ export function openStore(file: string, options: OpenStoreOptions = {}): OpenedS
 function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
   let db: DatabaseSync | null = null
   try {
+    // Created 0600 before SQLite opens it, so its -wal and -shm files get that mode too.
+    ensurePrivateFile(file)
     db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5000 })
     db.exec('PRAGMA journal_mode = WAL')
     db.exec('PRAGMA synchronous = NORMAL')
@@ -206,8 +210,14 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
       // A newer app wrote this file; never migrate downwards (FAULTS row 29).
       throw new CorruptStoreError('written by a newer version')
     }
+    const before = userVersion(db)
     if (migrate(db, options.targetVersion ?? LATEST_VERSION)) vacuum(db)
-    return db
+    // A migration may clear the search index; it is rebuilt with today's search code.
+    const migrated = db
+    if (userVersion(migrated) !== before && userVersion(migrated) >= 2) {
+      transaction(migrated, () => indexUnindexed(migrated))
+    }
+    return migrated
   } catch (error) {
     try {
       db?.close()

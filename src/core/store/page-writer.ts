@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads'
 import { AppError } from '../app-error'
 import { transaction } from './database'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
+import { clearAccepted, storeRejected, type PageRejects } from './rejected'
 import { writeSyncState, type SyncStateRow } from './sync-state'
 import { bumpDataVersion, markUnseenGone, upsertGuarantees, upsertInspections } from './writes'
 
@@ -16,6 +17,8 @@ export interface PageWrite {
   readonly state?: Partial<Omit<SyncStateRow, 'resource'>>
   /** End of a complete full pass: mark records not seen in `pass` as gone (a full scan). */
   readonly markGone?: boolean
+  /** The page's refused items, kept for `sync.rejected` (see `rejected.ts`). */
+  readonly rejects?: PageRejects
 }
 
 /**
@@ -38,6 +41,12 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): void {
   } else if (page.items.length > 0) {
     upsertInspections(db, page.items as InspectionRecord[], page.pass, page.at)
   }
+  clearAccepted(
+    db,
+    page.resource,
+    page.items.map((item) => item.idx),
+  )
+  if (page.rejects) storeRejected(db, page.resource, page.rejects, page.at)
   if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at)
   if (page.state) writeSyncState(db, page.resource, page.state)
 }

@@ -89,6 +89,8 @@ export class SyncEngine {
     { controller: AbortController; done: Promise<unknown> }
   >()
   #job: Promise<RunOutcome[]> | null = null
+  /** When each resource's last attempt failed, this session (ISO); cleared by a success. */
+  readonly #failedAt = new Map<SyncResourceName, string>()
   /** Resources waiting for the running job, in order, each with its mode. */
   #queue: Array<{ resource: SyncResourceName; mode: 'auto' | 'full' | 'incremental' }> = []
 
@@ -190,6 +192,7 @@ export class SyncEngine {
         queued: this.#queue.some((entry) => entry.resource === resource),
         mode: running ? running.mode : state.mode,
         lastSyncAt: state.lastSuccessAt,
+        lastAttemptAt: this.#failedAt.get(resource) ?? state.lastSuccessAt,
         lastFullSyncAt: state.lastFullAt,
         resumable: state.checkpoint !== null,
         rejected: state.rejected,
@@ -244,6 +247,7 @@ export class SyncEngine {
           rejected,
         })
       })
+      this.#failedAt.delete('brands')
       this.#emit({ ...base, phase: 'done', fetched: items.length, total: items.length, rejected })
       this.#o.events.emit('data.changed', { resource: 'brands' })
       return { resource: 'brands', phase: 'done', complete: true, fetched: items.length, rejected }
@@ -415,6 +419,10 @@ export class SyncEngine {
               items: rows,
               pass,
               at,
+              // Refused items are kept with the page's last chunk (rejected.ts).
+              ...(last && result.rejects?.length
+                ? { rejects: { page, items: result.rejects } }
+                : {}),
               ...(mode === 'full' && last
                 ? {
                     state: {
@@ -461,6 +469,7 @@ export class SyncEngine {
           ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
         },
       })
+      if (mode !== 'targeted') this.#failedAt.delete(resource)
       this.#o.events.emit('data.changed', { resource })
       progress('done')
       return {
@@ -505,6 +514,7 @@ export class SyncEngine {
       : new AppError('internal', 'Sync failed unexpectedly.', { cause: error })
     const cancelled = typed.code === 'cancelled'
     const offline = typed.code === 'network' || typed.code === 'timeout'
+    if (!cancelled) this.#failedAt.set(resource, this.#o.now().toISOString())
     const db = this.#o.db()
     try {
       transaction(db, () =>

@@ -4,6 +4,16 @@ import './list-page.css'
 import './form-panel.css'
 import { mount } from 'svelte'
 import App from './App.svelte'
+import { paintTheme } from './lib/preferences.svelte'
+import { THEME_STORAGE_KEY, parseTheme, resolveTheme } from './lib/theme'
+
+// Paint the remembered theme before the first frame, so a dark-theme user never sees a light flash.
+paintTheme(
+  resolveTheme(
+    parseTheme(localStorage.getItem(THEME_STORAGE_KEY)),
+    matchMedia('(prefers-color-scheme: dark)').matches,
+  ),
+)
 
 const target = document.getElementById('app')
 if (!target) throw new Error('#app is missing from index.html')

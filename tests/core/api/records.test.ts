@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../src/core/app-error'
 import { readGuarantee, readInspection, readPage } from '../../../src/core/api/records'
+import { REJECTED_RAW_MAX } from '../../../src/shared/domain'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS } from '../../../src/shared/record-fields'
 
 const guarantee = {
   idx: 7,
@@ -76,7 +78,35 @@ describe('record parsing (FAULTS rows 5–8)', () => {
     const result = readInspection(rest, 4)
     expect(result).toEqual({
       ok: false,
-      reject: { position: 4, idx: 9, problems: ['data[4].registeredAt: missing'] },
+      reject: {
+        position: 4,
+        idx: 9,
+        problems: ['data[4].registeredAt: missing'],
+        field: 'registeredAt',
+        reason: 'missing',
+        raw: JSON.stringify(rest),
+        rawTruncated: false,
+      },
+    })
+  })
+
+  it('keeps a refused item as sent, cut to REJECTED_RAW_MAX characters', () => {
+    const huge = { ...guarantee, productName: undefined, note: 'x'.repeat(REJECTED_RAW_MAX * 2) }
+    const result = readGuarantee(huge, 0)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reject).toMatchObject({
+      idx: guarantee.idx,
+      field: 'productName',
+      reason: 'missing',
+    })
+    expect(result.reject.raw).toHaveLength(REJECTED_RAW_MAX)
+    expect(result.reject.raw.startsWith(JSON.stringify(huge).slice(0, 100))).toBe(true)
+    expect(result.reject.rawTruncated).toBe(true)
+    const notObject = readGuarantee([1, 2], 3)
+    expect(notObject).toMatchObject({
+      ok: false,
+      reject: { idx: null, field: '', reason: 'not an object', raw: '[1,2]' },
     })
   })
 
@@ -142,5 +172,20 @@ describe('record parsing (FAULTS rows 5–8)', () => {
 
   it('falls back to the asked page when the envelope has none', () => {
     expect(readPage({ total: 0, data: [] }, 3, readGuarantee).page).toBe(3)
+  })
+
+  it('reads exactly the declared fields of each kind, the rest into raw', () => {
+    for (const [read, fields, item] of [
+      [readGuarantee, GUARANTEE_FIELDS, guarantee],
+      [readInspection, INSPECTION_FIELDS, inspection],
+    ] as const) {
+      const result = read({ ...item, somethingNew: 1 }, 0)
+      expect(result.ok).toBe(true)
+      if (!result.ok) continue
+      expect(Object.keys(result.value).sort()).toEqual(
+        [...fields.map((f) => f.api), 'raw', 'warnings'].sort(),
+      )
+      expect(result.value.raw).toEqual({ somethingNew: 1 })
+    }
   })
 })

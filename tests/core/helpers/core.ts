@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import type { ChannelName } from '../../../src/shared/channels'
@@ -42,4 +42,32 @@ export async function call<C extends ChannelName>(
   const result = await core.router.dispatch(channel, args)
   if (!result.ok) throw new Error(`${channel} failed: ${result.error.code} ${result.error.message}`)
   return result.value as ChannelResult<C>
+}
+
+/** Saves a profile for `service` with its credentials and makes it the active one; returns its id. */
+export async function selectService(
+  core: BootedCore,
+  service: {
+    baseUrl: string
+    staticUrl: string
+    partnerId: string
+    apiKey: string
+    apiSecret: string
+  },
+  name = 'Partner service',
+): Promise<string> {
+  const { id } = await call(core, 'profiles.save', {
+    name,
+    baseUrl: service.baseUrl,
+    staticUrl: service.staticUrl,
+    partnerId: service.partnerId,
+    redirectUri: 'https://shop.example.com/done',
+  })
+  await call(core, 'profiles.setSecret', {
+    id,
+    apiKey: service.apiKey,
+    apiSecret: service.apiSecret,
+  })
+  await call(core, 'profiles.select', { id })
+  return id
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { BootedCore } from '../../../src/core/boot'
+import type { BootedCore } from '../../support/boot'
 import { cacheFilesOf } from '../../../src/core/profiles/profile-service'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { ConnectionTestResult, ProfileView } from '../../../src/shared/profiles'
@@ -96,12 +96,45 @@ describe('profiles', () => {
     expect(events).toContainEqual({ event: 'profiles.changed', payload: { activeId: saved.id } })
     expect((await call(core, 'app.info')).profile).toMatchObject({
       id: saved.id,
-      kind: 'partner',
+      kind: 'production',
       partnerId: second.partnerId,
     })
     const brands = await call(core, 'brands.refresh')
     expect(brands.total).toBeGreaterThan(0)
     expect(brands.freshness.staleBecause).toBeUndefined()
+  })
+
+  it('a profile is production unless saved as test; the kind is kept and an unknown kind is refused', async () => {
+    const core = await boot()
+    const saved = await addSecond(core, false)
+    expect(saved.kind).toBe('production')
+    const edited = await call(core, 'profiles.save', secondProfile({ id: saved.id, kind: 'test' }))
+    expect(edited.kind).toBe('test')
+    const listed = (await call(core, 'profiles.list')).profiles.find((p) => p.id === saved.id)
+    expect(listed?.kind).toBe('test')
+    const bad = await core.router.dispatch('profiles.save', secondProfile({ kind: 'staging' }))
+    expect(bad.ok).toBe(false)
+    expect(!bad.ok && bad.error.code).toBe('invalid_argument')
+    expect((await call(core, 'profiles.list')).profiles).toHaveLength(2)
+  })
+
+  it('settings.set keeps the theme and reviewer name across restarts and refuses bad input', async () => {
+    const core = await boot()
+    const first = await call(core, 'settings.get')
+    expect(first).toMatchObject({ theme: 'system', reviewerName: '', dataDir: core.dataDir })
+    expect(first.path).toBe(join(core.dataDir, 'settings.json'))
+    const set = await call(core, 'settings.set', { theme: 'dark', reviewerName: '  김감정  ' })
+    expect(set).toMatchObject({ theme: 'dark', reviewerName: '김감정' })
+    const bad = await core.router.dispatch('settings.set', { theme: 'neon' })
+    expect(bad.ok).toBe(false)
+    expect(!bad.ok && bad.error.code).toBe('invalid_argument')
+    await core.close()
+    cores.splice(cores.indexOf(core), 1)
+    const again = await boot(core.dataDir)
+    expect(await call(again, 'settings.get')).toMatchObject({
+      theme: 'dark',
+      reviewerName: '김감정',
+    })
   })
 
   it('the last used profile opens at the next start', async () => {

@@ -19,6 +19,7 @@ const profile = {
   partnerId: 'shop-1',
   redirectUri: 'https://shop.example.com/done',
   timeZone: 'Asia/Seoul',
+  kind: 'test' as const,
 }
 
 function open(dataDir: string): { settings: SettingsService; logs: string[] } {
@@ -45,6 +46,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'sandbox',
       profiles: [],
       reviewerName: '',
+      theme: 'system',
     })
     expect(settings.notices).toEqual([])
   })
@@ -98,9 +100,9 @@ describe('settings (conf engine, real files)', () => {
     ])
   })
 
-  it('migrates an unversioned file (0 → 1), filling the default time zone', () => {
+  it('migrates an unversioned file (0 → 2), filling the default time zone and kind', () => {
     const dir = tempDir()
-    const { timeZone: _dropped, ...withoutZone } = profile
+    const { timeZone: _dropped, kind: _kind, ...withoutZone } = profile
     writeFileSync(
       join(dir, 'settings.json'),
       JSON.stringify({ activeProfileId: 'p-abc', profiles: [withoutZone] }),
@@ -108,12 +110,58 @@ describe('settings (conf engine, real files)', () => {
     const { settings } = open(dir)
     expect(settings.notices).toEqual([])
     expect(settings.get()).toEqual({
-      schemaVersion: 1,
+      schemaVersion: 2,
       activeProfileId: 'p-abc',
-      profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul' }],
+      profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul', kind: 'production' }],
       reviewerName: '',
+      theme: 'system',
     })
-    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(1)
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(2)
+  })
+
+  it('migrates a version 1 file (1 → 2): profiles become production, the theme follows the system', () => {
+    const dir = tempDir()
+    const { kind: _kind, ...v1Profile } = profile
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        activeProfileId: 'p-abc',
+        profiles: [v1Profile],
+        reviewerName: '김감정',
+      }),
+    )
+    const { settings } = open(dir)
+    expect(settings.notices).toEqual([])
+    expect(settings.get()).toEqual({
+      schemaVersion: 2,
+      activeProfileId: 'p-abc',
+      profiles: [{ ...v1Profile, kind: 'production' }],
+      reviewerName: '김감정',
+      theme: 'system',
+    })
+  })
+
+  it('keeps the theme across restarts; an unreadable theme or kind falls back without losing the rest', () => {
+    const dir = tempDir()
+    open(dir).settings.update((draft) => {
+      draft.theme = 'dark'
+      draft.profiles.push(profile)
+    })
+    expect(open(dir).settings.get().theme).toBe('dark')
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        schemaVersion: 2,
+        activeProfileId: 'p-abc',
+        profiles: [{ ...profile, kind: 'staging' }],
+        theme: 'purple',
+      }),
+    )
+    const { settings } = open(dir)
+    expect(settings.notices).toEqual([])
+    expect(settings.get().theme).toBe('system')
+    expect(settings.get().profiles).toEqual([{ ...profile, kind: 'production' }])
   })
 
   it('applies numbered migrations in order', () => {
@@ -129,7 +177,7 @@ describe('settings (conf engine, real files)', () => {
     writeFileSync(
       join(dir, 'settings.json'),
       JSON.stringify({
-        schemaVersion: 1,
+        schemaVersion: 2,
         activeProfileId: 'p-abc',
         apiSecret: 'handwritten_secret_1',
         profiles: [{ ...profile, apiKey: 'handwritten_key_1', apiSecret: 'handwritten_secret_2' }],

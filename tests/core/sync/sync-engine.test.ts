@@ -231,6 +231,26 @@ describe('faults during sync (FAULTS 6–11)', () => {
     expect(h.count('inspections')).toBe(100)
   })
 
+  it('a failed attempt is shown apart from the last good sync, which it never replaces', async () => {
+    let clock = Date.parse('2026-11-23T01:00:00.000Z')
+    h = await startHarness({ size: 100, engine: { now: () => new Date(clock) } })
+    await h.engine.run(['inspections'])
+    const good = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    expect(good).toMatchObject({
+      lastSyncAt: '2026-11-23T01:00:00.000Z',
+      lastAttemptAt: '2026-11-23T01:00:00.000Z',
+    })
+    clock += 60_000
+    await h.sandbox.close()
+    await h.engine.run(['inspections'], 'incremental')
+    const failed = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    expect(failed).toMatchObject({
+      status: 'offline',
+      lastSyncAt: '2026-11-23T01:00:00.000Z',
+      lastAttemptAt: '2026-11-23T01:01:00.000Z',
+    })
+  })
+
   it('cancel stops the run, keeps what was stored and leaves the pass resumable', async () => {
     h = await startHarness({ size: 450, engine: { concurrency: 1 } })
     let release: () => void = () => undefined

@@ -41,3 +41,19 @@ export function guaranteeTone(state: GuaranteeState | null): Tone {
  * observed label of `complete`; the other two are the sandbox's choice.
  */
 export const GUARANTEE_STATUSES = ['발급대기', '발급완료', '발급취소'] as const
+
+/**
+ * English words for the service's Korean status and result labels. A label
+ * not listed here is shown exactly as the service sent it.
+ */
+export const STATUS_LABELS_EN: Readonly<Record<string, string>> = {
+  감정접수: 'Received',
+  '감정승인(배송중)': 'Approved (shipping)',
+  배송완료: 'Delivered',
+  발급대기: 'Awaiting issuance',
+  발급완료: 'Issued',
+  발급취소: 'Cancelled',
+  정품: 'Genuine',
+  가품: 'Counterfeit',
+  감정불가: 'Cannot be appraised',
+}

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/cache'
 import type { ErrorData } from '../../../shared/errors'
 import type { AppApi } from '../../../shared/contract'
+import { connectionOf, type Connection } from './connection'
 
 /**
  * The sync engine as the views see it: the latest status per resource, the
@@ -16,6 +17,8 @@ export class SyncState {
   status = $state.raw<SyncStatus | null>(null)
   progress = $state.raw<Partial<Record<SyncResourceName, SyncProgress>>>({})
   lastError = $state.raw<ErrorData | null>(null)
+  /** The one app-wide connection state: the banner, the sidebar dot and the status bar show this. */
+  readonly connection: Connection = $derived(connectionOf(this.status, this.lastError))
   readonly #api: AppApi
 
   constructor(api: AppApi) {
@@ -26,8 +29,10 @@ export class SyncState {
   connect(): () => void {
     void this.refresh()
     return this.#api.on('sync.progress', (event) => {
+      // A sync started elsewhere (automatic, or another window) shows at its first event.
+      const started = event.phase === 'running' && this.of(event.resource)?.status !== 'syncing'
       this.progress = { ...this.progress, [event.resource]: event }
-      if (event.phase !== 'running') void this.refresh()
+      if (event.phase !== 'running' || started) void this.refresh()
     })
   }
 

@@ -1,0 +1,72 @@
+import { getContext, setContext } from 'svelte'
+import type { AppApi } from '../../../shared/contract'
+import type { ErrorData } from '../../../shared/errors'
+import type { SettingsView, ThemeName } from '../../../shared/profiles'
+import { THEME_STORAGE_KEY, parseTheme, resolveTheme, type ResolvedTheme } from './theme'
+
+const DARK_QUERY = '(prefers-color-scheme: dark)'
+
+/**
+ * The user's preferences kept in core settings (theme, reviewer's name) and
+ * where the data is, for the whole app. The theme is also remembered in
+ * local storage so the next start paints it before the settings answer.
+ */
+export class Preferences {
+  view = $state.raw<SettingsView | null>(null)
+  theme = $state<ThemeName>(parseTheme(globalThis.localStorage?.getItem(THEME_STORAGE_KEY)))
+  systemDark = $state(globalThis.matchMedia?.(DARK_QUERY).matches ?? false)
+  /** The error of the last save, if it failed. */
+  error = $state.raw<ErrorData | null>(null)
+  /** What is painted now. */
+  readonly resolved: ResolvedTheme = $derived(resolveTheme(this.theme, this.systemDark))
+  readonly #api: AppApi
+
+  constructor(api: AppApi) {
+    this.#api = api
+  }
+
+  /** Loads the settings and follows the OS theme; returns the cleanup (for `$effect`). */
+  connect(): () => void {
+    void this.#api.invoke('settings.get', {}).then((answer) => {
+      if (answer.ok) this.#take(answer.value)
+    })
+    const media = globalThis.matchMedia?.(DARK_QUERY)
+    const follow = (event: MediaQueryListEvent): void => {
+      this.systemDark = event.matches
+    }
+    media?.addEventListener('change', follow)
+    return () => media?.removeEventListener('change', follow)
+  }
+
+  /** Saves preferences; answers whether it worked (the error stays in `error`). */
+  async save(change: { theme?: ThemeName; reviewerName?: string }): Promise<boolean> {
+    if (change.theme) this.theme = change.theme
+    const answer = await this.#api.invoke('settings.set', change)
+    this.error = answer.ok ? null : answer.error
+    if (answer.ok) this.#take(answer.value)
+    return answer.ok
+  }
+
+  #take(view: SettingsView): void {
+    this.view = view
+    this.theme = view.theme
+    globalThis.localStorage?.setItem(THEME_STORAGE_KEY, view.theme)
+  }
+}
+
+/** Paints `theme` on the document root (the CSS tokens key on `data-theme`). */
+export function paintTheme(theme: ResolvedTheme): void {
+  document.documentElement.dataset['theme'] = theme
+}
+
+const KEY = Symbol('preferences')
+
+/** Provides the preferences to the component tree. */
+export function setPreferences(preferences: Preferences): Preferences {
+  return setContext(KEY, preferences)
+}
+
+/** The preferences of the nearest ancestor that set one. */
+export function usePreferences(): Preferences {
+  return getContext<Preferences>(KEY)
+}
