@@ -255,7 +255,7 @@ test('status labels read in English when English is chosen; unknown labels as se
   await expect(page.getByRole('tab', { name: /^배송완료/ })).toHaveCount(0)
   await openView(page, 'guarantees')
   await expect(page.getByRole('tab', { name: /^Issued/ })).toBeVisible()
-  await expect(page.getByTestId('guarantee-row').first().locator('td.status')).not.toContainText(
+  await expect(page.getByTestId('guarantee-row').first().locator('.status')).not.toContainText(
     /[가-힣]/,
   )
   await page.screenshot({ path: 'test-results/shell-guarantees-en.png' })

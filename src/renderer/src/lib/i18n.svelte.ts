@@ -1,5 +1,6 @@
-import { getContext, setContext } from 'svelte'
+import { createContext } from 'svelte'
 import { assertNever, type ErrorCode, type ErrorData } from '../../../shared/errors'
+import { enReview, koReview } from './messages-review'
 import { STATUS_LABELS_EN } from './status'
 
 /** UI languages: Korean first (the users are Korean), English second. */
@@ -338,6 +339,7 @@ const ko = {
   'rejected.reason.notObject': '기록 형식(객체)이 아닙니다',
   'rejected.reason.refused': '받을 수 없는 기록입니다',
   'status.rejectedLink': '받지 못한 기록 {n}건',
+  ...koReview,
 } as const
 
 /** A message key. */
@@ -676,6 +678,7 @@ const en: Record<MessageKey, string> = {
   'rejected.reason.notObject': 'not a record (not an object)',
   'rejected.reason.refused': 'could not be accepted',
   'status.rejectedLink': '{n} rejected records',
+  ...enReview,
 }
 
 const catalogs: Record<Locale, Record<MessageKey, string>> = { ko, en }
@@ -742,14 +745,10 @@ export function errorKey(code: ErrorCode): MessageKey {
   }
 }
 
-const KEY = Symbol('i18n')
+const [getI18n, provideI18n] = createContext<I18n>()
 
 /** Provides the i18n object to the component tree. */
-export function setI18n(i18n: I18n): I18n {
-  return setContext(KEY, i18n)
-}
+export const setI18n = provideI18n
 
 /** The i18n object of the nearest ancestor that set one. */
-export function useI18n(): I18n {
-  return getContext<I18n>(KEY)
-}
+export const useI18n = getI18n
