@@ -14,6 +14,7 @@ import { inlinePageWriter, workerPageWriter } from './store/page-writer'
 import { queryGuarantees, queryInspections } from './store/queries'
 import { listRejected } from './store/rejected'
 import { localTimestamp, setReview } from './store/reviews'
+import { listCsv, listCsvName } from './export/list-csv'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
@@ -270,6 +271,17 @@ export function createCore(deps: CoreDeps): Core {
         })
         events.emit('data.changed', { resource })
         return saved
+      },
+      'lists.export': async ({ resource, lang, ...query }) => {
+        const timeZone = scope.profile.summary.timeZone
+        const job = { resource, lang, query, asOf: localTimestamp(now(), timeZone), timeZone }
+        const { csv, rows } = listCsv(scope.store.db, job)
+        const fileName = listCsvName(job, scope.profile.summary.id)
+        if (!deps.saveFile) return { kind: 'download', rows, fileName, csv }
+        const path = await deps.saveFile(fileName, csv)
+        return path === null
+          ? { kind: 'cancelled', rows, fileName }
+          : { kind: 'saved', rows, fileName, path }
       },
       'profiles.list': () => profiles.list(),
       'profiles.save': (input) => profiles.save(input),

@@ -15,6 +15,7 @@ export const CHANNEL_NAMES = [
   'inspections.query',
   'guarantees.query',
   'reviews.set',
+  'lists.export',
   'profiles.list',
   'profiles.save',
   'profiles.setSecret',

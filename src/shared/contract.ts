@@ -16,6 +16,7 @@ import {
 } from './cache'
 import type { AppInfo, BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
+import type { CsvExportResult } from './export'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -108,6 +109,23 @@ export const argSchemas = {
     /** Omitted: the stored note stays. */
     note: z.string().max(2000).optional(),
   }),
+  /**
+   * The whole list for a filter and sort as CSV (every field and the review
+   * marks): saved through a dialog in the app, a download in the web host.
+   */
+  'lists.export': z.strictObject({
+    resource: z.enum(['inspections', 'guarantees']),
+    q: listQuery.q,
+    status: listQuery.status,
+    member: listQuery.member,
+    from: listQuery.from,
+    to: listQuery.to,
+    review: listQuery.review,
+    sort: listQuery.sort,
+    /** Guarantees only: the API's issuance state. */
+    state: z.enum(GUARANTEE_STATES).optional(),
+    lang: z.enum(['ko', 'en']).default('ko'),
+  }),
   /** Every profile with its credential status (never a secret) and the active one. */
   'profiles.list': z.strictObject({}),
   /** Adds a profile (no `id`) or edits one; answers the saved profile. */
@@ -171,6 +189,7 @@ export interface ChannelResults {
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark
+  'lists.export': CsvExportResult
   'profiles.list': ProfileList
   'profiles.save': ProfileView
   'profiles.setSecret': CredentialStatus

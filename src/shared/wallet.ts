@@ -1,3 +1,4 @@
+import type { CsvExportResult } from './export'
 /**
  * Wallet-link flows as the renderer sees them. The flow's address carries the
  * partner API key in its path, so nothing here ever holds it: the renderer
@@ -69,14 +70,7 @@ export interface WalletHistoryPage {
 }
 
 /** Answer of `wallet.export`. */
-export interface WalletExportResult {
-  /** `saved`: written to `path` (Electron); `download`: the CSV text for the browser to download; `cancelled`: the user closed the dialog. */
-  readonly kind: 'saved' | 'download' | 'cancelled'
-  readonly rows: number
-  readonly fileName: string
-  readonly path?: string
-  readonly csv?: string
-}
+export type WalletExportResult = CsvExportResult
 
 /** Whether flows on a profile of this kind ask for a confirmation first (production accounts). */
 export function walletNeedsConfirmation(kind: string): boolean {

@@ -1,0 +1,173 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openConfFile } from '../../../src/core/settings/conf-file'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import type { InspectionRow } from '../../../src/shared/cache'
+import type { ChannelName } from '../../../src/shared/channels'
+import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
+
+let core: BootedCore | null = null
+afterEach(async () => {
+  await core?.close()
+  core = null
+})
+
+async function boot(saveFile?: (name: string, text: string) => Promise<string | null>) {
+  core = await bootWithEmbeddedSandbox({
+    fetch: globalThis.fetch,
+    dataDir: mkdtempSync(join(tmpdir(), 'list-csv-')),
+    host: 'web',
+    version: 'test',
+    keychain: new MemoryStore(),
+    openSettings: openConfFile,
+    log: () => undefined,
+    sandbox: { size: 120 },
+    ...(saveFile ? { saveFile } : {}),
+  })
+  await call('sync.start', {})
+  await core.sync.idle()
+  return core
+}
+
+async function call<C extends ChannelName>(
+  channel: C,
+  args: ChannelArgs<C> | Record<string, unknown>,
+): Promise<ChannelResult<C>> {
+  const result = await core!.router.dispatch(channel, args)
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
+  return result.value as ChannelResult<C>
+}
+
+/** RFC 4180 records of a CSV text (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = []
+  let field = ''
+  let record: string[] = []
+  let quoted = false
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"'
+        i += 1
+      } else if (char === '"') quoted = false
+      else field += char
+    } else if (char === '"') quoted = true
+    else if (char === ',') {
+      record.push(field)
+      field = ''
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      record.push(field)
+      records.push(record)
+      record = []
+      field = ''
+      i += 1
+    } else field += char
+  }
+  if (field !== '' || record.length > 0) records.push([...record, field])
+  return records
+}
+
+describe('lists.export', () => {
+  it('exports the filtered, sorted list with every field and the review marks, Excel-ready', async () => {
+    await boot()
+    const page = await call('inspections.query', { status: '배송완료', sort: 'oldest', limit: 500 })
+    const first = page.rows[0] as InspectionRow
+    await call('reviews.set', {
+      resource: 'inspections',
+      idx: first.idx,
+      mark: 'follow_up',
+      note: '박스, "외관" 재확인',
+    })
+
+    const answer = await call('lists.export', {
+      resource: 'inspections',
+      status: '배송완료',
+      sort: 'oldest',
+      lang: 'ko',
+    })
+    expect(answer.kind).toBe('download')
+    expect(answer.rows).toBe(page.total)
+    expect(answer.fileName).toMatch(/^inspections-sandbox-\d{8}-\d{6}\.csv$/)
+    const csv = answer.csv!
+    expect(csv.startsWith('\uFEFF')).toBe(true)
+    // Every line ends CRLF: no bare LF outside a quoted field.
+    expect(/[^\r]\n/u.test(csv.replace(/"(?:[^"]|"")*"/gu, ''))).toBe(false)
+
+    const [stamp, header, ...rows] = parseCsv(csv.slice(1))
+    expect(stamp![0]).toMatch(
+      /^# 감정 내역 · 상태=배송완료; 정렬=oldest · 기준 시각 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(Asia\/Seoul\) · \d+건$/,
+    )
+    expect(header).toEqual(
+      expect.arrayContaining([
+        '번호(idx)',
+        '감정 번호',
+        '상품명',
+        '회원 ID',
+        '검토 표시',
+        '검토 메모',
+        '검토자',
+      ]),
+    )
+    expect(rows).toHaveLength(page.total)
+    const col = (name: string) => header!.indexOf(name)
+    // Same order as the list, Korean intact, marks alongside.
+    expect(rows.map((row) => Number(row[col('번호(idx)')]))).toEqual(
+      page.rows.map((row) => row.idx),
+    )
+    expect(rows[0]![col('상품명')]).toBe(first.productName)
+    expect(rows[0]![col('검토 표시')]).toBe('후속 조치 필요')
+    expect(rows[0]![col('검토 메모')]).toBe('박스, "외관" 재확인')
+    expect(rows.every((row) => row[col('감정 상태')] === '배송완료')).toBe(true)
+  })
+
+  it('English headers; guarantees leave out the wallet token; a review filter narrows the file', async () => {
+    await boot()
+    const g = (await call('guarantees.query', { limit: 1 })).rows[0]!
+    await call('reviews.set', { resource: 'guarantees', idx: g.idx, mark: 'reviewed' })
+    const answer = await call('lists.export', {
+      resource: 'guarantees',
+      review: 'reviewed',
+      lang: 'en',
+    })
+    const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
+    expect(stamp![0]).toMatch(/^# Guarantees · review=reviewed; sort=latest · as of .* · 1 rows$/)
+    expect(header).toEqual(expect.arrayContaining(['idx', 'Card image', 'Extra 1', 'Review mark']))
+    expect(header!.some((h) => /token/iu.test(h))).toBe(false)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]![header!.indexOf('Review mark')]).toBe('Reviewed')
+  })
+
+  it('in the app the file goes through the save dialog; a closed dialog saves nothing', async () => {
+    const saved: string[] = []
+    let answerWith: string | null = '/home/staff/inspections.csv'
+    await boot(async (name, text) => {
+      saved.push(name)
+      expect(text.startsWith('\uFEFF')).toBe(true)
+      return answerWith
+    })
+    const done = await call('lists.export', { resource: 'inspections' })
+    expect(done).toMatchObject({ kind: 'saved', path: '/home/staff/inspections.csv', rows: 120 })
+    expect(done.csv).toBeUndefined()
+    answerWith = null
+    const cancelled = await call('lists.export', { resource: 'inspections' })
+    expect(cancelled.kind).toBe('cancelled')
+    expect(saved).toHaveLength(2)
+  })
+
+  it('refuses a bad filter with a clear error', async () => {
+    await boot()
+    for (const args of [
+      { resource: 'brands' },
+      { resource: 'inspections', from: '2025-13-45' },
+      { resource: 'inspections', limit: 10 },
+      { resource: 'inspections', lang: 'fr' },
+    ]) {
+      const answer = await core!.router.dispatch('lists.export', args)
+      expect(answer.ok ? 'ok' : answer.error.code).toBe('invalid_argument')
+    }
+  })
+})

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs'
+import { test, expect } from './fixtures'
+
+test('exports the filtered list to a CSV that a spreadsheet opens with Korean intact', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.host.url)
+  await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
+  const rows = page.getByTestId('inspection-row')
+  if ((await rows.count()) === 0) {
+    await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
+  }
+  await expect(rows.first()).toBeVisible()
+
+  // Mark the first record "needs follow-up", then filter to it and export.
+  await page.getByRole('grid').focus()
+  await page.keyboard.press('j')
+  await page.keyboard.press('f')
+  await expect(rows.nth(0).getByTestId('review-badge')).toHaveAttribute('data-mark', 'follow_up')
+  const product = (await rows.nth(0).getAttribute('data-idx'))!
+  await page
+    .getByTestId('review-filter')
+    .getByRole('tab', { name: /^후속 조치 필요/ })
+    .click()
+  await expect(rows).toHaveCount(1)
+
+  const download = page.waitForEvent('download')
+  await page.getByTestId('export-csv').click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^inspections-sandbox-\d{8}-\d{6}\.csv$/)
+  const bytes = readFileSync(await file.path())
+  // UTF-8 with a byte-order mark, CRLF line ends.
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+  const text = bytes.toString('utf8').slice(1)
+  const lines = text.split('\r\n').filter(Boolean)
+  expect(lines[0]).toMatch(/^# 감정 내역 · 검토=follow_up; 정렬=latest · 기준 시각 .* · 1건$/)
+  expect(lines[1]).toContain('감정 번호')
+  expect(lines).toHaveLength(3)
+  expect(lines[2]!.split(',')[0]).toBe(product)
+  expect(lines[2]).toContain('후속 조치 필요')
+  await expect(page.getByTestId('export-note')).toContainText('1건을')
+  await page.screenshot({ path: 'test-results/export-done.png' })
+})
