@@ -6,6 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import type { DatabaseSync } from 'node:sqlite'
 import { PartnerClient } from '../src/core/api/client'
+import { listCsv } from '../src/core/export/list-csv'
 import { readInspection } from '../src/core/api/records'
 import { EventBus } from '../src/core/events'
 import { Checkpointer } from '../src/core/store/checkpointer'
@@ -293,6 +294,23 @@ function benchQueries(size: number): void {
     )
     const first = timeIt(() => queryInspections(db, { limit: 50 }), 21)
     record(`query_first_page_ms_${label}`, median(first), 'ms')
+    if (size === 100_000) {
+      // The whole list as CSV, every field and the review marks (what `lists.export` writes).
+      const job = {
+        resource: 'inspections' as const,
+        query: { sort: 'latest' as const },
+        lang: 'ko' as const,
+        asOf: '2026-11-23 10:00:00',
+        timeZone: 'Asia/Seoul',
+      }
+      let exported = 0
+      const runs = timeIt(() => {
+        bumpDataVersion(db)
+        exported = listCsv(db, job).rows
+      }, 3)
+      console.log(`export: ${exported} rows`)
+      record('export_csv_100k_ms', median(runs), 'ms', '< 3000')
+    }
     benchShapes(db, label)
     record(`query_page_41_ms_${label}`, median(deep), 'ms')
     record(`naive_json_load_ms_${label}`, loadMs, 'ms')

@@ -1,9 +1,12 @@
-import { stringify } from 'csv-stringify/sync'
-
 /**
  * CSV for spreadsheet users: RFC 4180 quoting, CRLF line ends and a UTF-8
  * byte-order mark, so Excel opens Korean text correctly. Shared by every
- * export (wallet history now, the review lists later).
+ * export (the lists and the wallet history).
+ *
+ * Written by hand rather than with `csv-stringify`: RFC 4180 quoting is three
+ * rules (quote a field holding `"`, `,`, CR or LF; double its quotes; end
+ * records with CRLF), and the library's per-field option handling made a
+ * 100,000-row export spend about 2.5 s of its 3 s budget in stringifying.
  */
 
 /** One column: its header and how to read it from a row. */
@@ -12,19 +15,29 @@ export interface CsvColumn<T> {
   readonly value: (row: T) => string | number | null | undefined
 }
 
+const NEEDS_QUOTES = /[",\r\n]/u
+const FORMULA_START = /^[=+\-@\t\r]/u
+
+/** One field, quoted when RFC 4180 needs it. */
+export function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/gu, '""')}"` : text
+}
+
+/**
+ * A cell's text. A text cell starting like a formula is prefixed with `'`, so a
+ * spreadsheet shows it as text instead of running it (OWASP "CSV injection").
+ */
+function cellText(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value !== 'string') return String(value)
+  return FORMULA_START.test(value) ? `'${value}` : value
+}
+
 /** The CSV text (with BOM) of `rows` under `columns`. */
 export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): string {
-  const records = rows.map((row) =>
-    columns.map((column) => {
-      const value = column.value(row)
-      if (value === null || value === undefined) return ''
-      // A text cell starting like a formula is prefixed with ' so a spreadsheet shows it
-      // as text instead of running it (OWASP "CSV injection").
-      return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value)
-    }),
-  )
-  return stringify([columns.map((column) => column.header), ...records], {
-    bom: true,
-    record_delimiter: 'windows',
-  })
+  const lines = [columns.map((column) => csvField(column.header)).join(',')]
+  for (const row of rows) {
+    lines.push(columns.map((column) => csvField(cellText(column.value(row)))).join(','))
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`
 }

@@ -4,7 +4,7 @@ import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/records'
 import { MAX_LIMIT, queryGuarantees, queryInspections, type GuaranteeQuery } from '../store/queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
-import { toCsv, type CsvColumn } from './csv'
+import { csvField, toCsv, type CsvColumn } from './csv'
 
 /**
  * CSV of a whole list: the current filter and sort, every declared field of
@@ -129,15 +129,22 @@ function stampOf(job: ListExport, rows: number): string {
 /** Every row of the filter in its sort order, with each record's full field set. */
 function* rowsOf(db: DatabaseSync, job: ListExport): Generator<Row[]> {
   const table = RECORD_TABLES[job.resource]
-  const full = db.prepare(`SELECT * FROM ${job.resource} WHERE idx = ?`)
+  // One statement per page for the full rows (fields kept only in the raw JSON included).
+  const full = db.prepare(
+    `SELECT * FROM ${job.resource} WHERE idx IN (SELECT value FROM json_each(?))`,
+  )
   let cursor: string | undefined
   do {
     const args = { ...job.query, limit: MAX_LIMIT, ...(cursor ? { cursor } : {}) }
     const page =
       job.resource === 'guarantees' ? queryGuarantees(db, args) : queryInspections(db, args)
+    const stored = new Map<number, Record<string, unknown>>()
+    for (const row of full.all(JSON.stringify(page.rows.map((r) => r.idx)))) {
+      stored.set(Number(row['idx']), row as Record<string, unknown>)
+    }
     yield page.rows.map((row: GuaranteeRow | InspectionRow) => ({
       ...row,
-      full: expandRecord(table, full.get(row.idx) as Record<string, unknown>),
+      full: expandRecord(table, stored.get(row.idx) ?? {}),
     }))
     cursor = page.nextCursor ?? undefined
   } while (cursor)
@@ -151,12 +158,7 @@ export function listCsv(db: DatabaseSync, job: ListExport): { csv: string; rows:
   // The stamp goes after the BOM, so Excel still reads the file as UTF-8.
   const bom = body.startsWith('\ufeff') ? '\ufeff' : ''
   const stamp = stampOf(job, rows.length).replace(/\r?\n/gu, ' ')
-  return { csv: `${bom}${toCsvLine(stamp)}\r\n${body.slice(bom.length)}`, rows: rows.length }
-}
-
-/** One CSV cell holding `text` alone on its line (quoted when it needs to be). */
-function toCsvLine(text: string): string {
-  return /[",\r\n]/u.test(text) ? `"${text.replace(/"/gu, '""')}"` : text
+  return { csv: `${bom}${csvField(stamp)}\r\n${body.slice(bom.length)}`, rows: rows.length }
 }
 
 /** File name of an export: the list, the profile and the "as of" time. */
