@@ -40,6 +40,7 @@ export async function startApp(
     events: core.events,
     rendererDir: resolve('out/renderer'),
     cards: core.images,
+    wallet: core.wallet,
   })
   return {
     core,

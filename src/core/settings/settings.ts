@@ -69,6 +69,8 @@ export const settingsSchema = z.object({
     .transform((name) => stripUnsafeText(name, 80))
     .catch('')
     .default(''),
+  /** Minutes a wallet-link window may stay open before the flow ends `timed_out`. */
+  walletTimeoutMinutes: z.number().int().min(1).max(120).catch(10).default(10),
   /** Colour theme; an unreadable value falls back to following the system. */
   theme: z.enum(THEMES).catch('system').default('system'),
 })

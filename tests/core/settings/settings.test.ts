@@ -47,6 +47,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'sandbox',
       profiles: [],
       reviewerName: '',
+      walletTimeoutMinutes: 10,
       theme: 'system',
     })
     expect(settings.notices).toEqual([])
@@ -131,6 +132,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'p-abc',
       profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul', kind: 'production' }],
       reviewerName: '',
+      walletTimeoutMinutes: 10,
       theme: 'system',
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(2)
@@ -155,6 +157,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'p-abc',
       profiles: [{ ...v1Profile, kind: 'production' }],
       reviewerName: '김감정',
+      walletTimeoutMinutes: 10,
       theme: 'system',
     })
   })
