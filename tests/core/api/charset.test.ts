@@ -56,6 +56,13 @@ describe('response text decoded by its declared charset (issue 10.7)', () => {
     ).toBe('{}')
   })
 
+  it('keeps a replacement character the service really sent', async () => {
+    const body = Buffer.from(JSON.stringify({ name: 'broken \ufffd glyph' }))
+    expect(await getJson(fetch, await serving(body, 'application/json'))).toEqual({
+      name: 'broken \ufffd glyph',
+    })
+  })
+
   it('refuses an unknown charset with a clear bad_response', async () => {
     const url = await serving(Buffer.from('{}'), 'application/json; charset=x-klingon')
     expect(await failure(getJson(fetch, url))).toEqual({
