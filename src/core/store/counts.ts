@@ -3,7 +3,7 @@ import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../shared/cac
 import type { PagedResource } from './records'
 
 /**
- * Counts of the lists without a scan: migration 6 keeps not-gone records per
+ * Counts of the lists without a scan: migration 7 keeps not-gone records per
  * (list, status, review mark) in `list_counts`, and per registration day in
  * `list_day_counts`, by triggers in the same transaction as the rows. A
  * filter without text or member is then a sum over a few small rows. A

@@ -92,30 +92,36 @@ function storedMark(list: string, row: string): string {
     WHERE resource = '${list}' AND record_idx = ${row}.idx)`
 }
 
-/** 1 when `a` (the lower idx) was registered after `b`; 0 otherwise, or when either is absent. */
-function inverted(a: string, b: string): string {
-  return `ifnull((${a}) > (${b}), 0)`
-}
-
 /** Registration time of the neighbour of `row` below (`<`) or above (`>`) it in idx order. */
 function neighbour(list: string, row: string, side: '<' | '>'): string {
-  return `SELECT registered_at FROM ${list} WHERE idx ${side} ${row}.idx
-    ORDER BY idx ${side === '<' ? 'DESC' : 'ASC'} LIMIT 1`
+  return `(SELECT registered_at FROM ${list} WHERE idx ${side} ${row}.idx
+    ORDER BY idx ${side === '<' ? 'DESC' : 'ASC'} LIMIT 1)`
 }
 
-/** The inversions a record adds between its neighbours (`row`: `NEW` or `OLD`). */
-function inversionsAround(list: string, row: string): string {
-  const below = neighbour(list, row, '<')
-  const above = neighbour(list, row, '>')
-  return `(${inverted(below, `SELECT ${row}.registered_at`)} + ${inverted(`SELECT ${row}.registered_at`, above)}
-    - ${inverted(below, above)})`
+/** Inversions between a record registered at `at` and its neighbours `b` (below) and `a` (above). */
+function around(at: string): string {
+  return `ifnull(b > ${at}, 0) + ifnull(${at} > a, 0)`
+}
+
+/**
+ * Adds the change in inversions to `list_order`, the neighbours of `row`
+ * read once; `delta` is written over them (`b`, `a`). Nothing is written
+ * when it is 0, the usual case.
+ */
+function orderChange(list: string, row: string, delta: string): string {
+  return `
+    UPDATE list_order SET inversions = inversions + d.n
+    FROM (SELECT ${delta} AS n FROM (SELECT ${neighbour(list, row, '<')} AS b, ${neighbour(list, row, '>')} AS a)) d
+    WHERE resource = '${list}' AND d.n <> 0;`
 }
 
 function listTriggers(list: string): string {
   const mark = (row: string): string => storedMark(list, row)
   return `
-    CREATE TRIGGER ${list}_counts_insert AFTER INSERT ON ${list}
-    WHEN NEW.gone_at IS NULL BEGIN ${bump(list, 'NEW', mark('NEW'), 1)} END;
+    CREATE TRIGGER ${list}_insert AFTER INSERT ON ${list} BEGIN
+      ${bump(list, 'NEW', mark('NEW'), 1, 'NEW.gone_at IS NULL')}
+      ${orderChange(list, 'NEW', `${around('NEW.registered_at')} - ifnull(b > a, 0)`)}
+    END;
     CREATE TRIGGER ${list}_counts_update AFTER UPDATE OF status, gone_at, registered_at ON ${list}
     WHEN OLD.status IS NOT NEW.status OR (OLD.gone_at IS NULL) <> (NEW.gone_at IS NULL)
       OR substr(OLD.registered_at, 1, 10) IS NOT substr(NEW.registered_at, 1, 10)
@@ -123,22 +129,13 @@ function listTriggers(list: string): string {
       ${bump(list, 'OLD', mark('OLD'), -1, 'OLD.gone_at IS NULL')}
       ${bump(list, 'NEW', mark('NEW'), 1, 'NEW.gone_at IS NULL')}
     END;
-    CREATE TRIGGER ${list}_counts_delete AFTER DELETE ON ${list}
-    WHEN OLD.gone_at IS NULL BEGIN ${bump(list, 'OLD', mark('OLD'), -1)} END;
-
-    CREATE TRIGGER ${list}_order_insert AFTER INSERT ON ${list} BEGIN
-      INSERT INTO list_order (resource, inversions) VALUES ('${list}', ${inversionsAround(list, 'NEW')})
-      ON CONFLICT DO UPDATE SET inversions = inversions + excluded.inversions;
-    END;
     CREATE TRIGGER ${list}_order_update AFTER UPDATE OF registered_at ON ${list}
     WHEN OLD.registered_at IS NOT NEW.registered_at BEGIN
-      UPDATE list_order SET inversions = inversions
-        + ${inversionsAround(list, 'NEW')} - ${inversionsAround(list, 'OLD')}
-      WHERE resource = '${list}';
+      ${orderChange(list, 'NEW', `(${around('NEW.registered_at')}) - (${around('OLD.registered_at')})`)}
     END;
-    CREATE TRIGGER ${list}_order_delete AFTER DELETE ON ${list} BEGIN
-      UPDATE list_order SET inversions = inversions - ${inversionsAround(list, 'OLD')}
-      WHERE resource = '${list}';
+    CREATE TRIGGER ${list}_delete AFTER DELETE ON ${list} BEGIN
+      ${bump(list, 'OLD', mark('OLD'), -1, 'OLD.gone_at IS NULL')}
+      ${orderChange(list, 'OLD', `ifnull(b > a, 0) - (${around('OLD.registered_at')})`)}
     END;`
 }
 
