@@ -31,6 +31,22 @@ test.describe('review desk', () => {
     await expect(page.getByTestId('inspection-row').first()).toHaveAttribute('aria-rowindex', '2')
     await expect(page.getByText('더 보기')).toHaveCount(0)
 
+    // The date column sorts through the store: oldest first, then back.
+    const dateHeader = page.getByRole('columnheader', { name: /접수일시/ })
+    await expect(dateHeader).toHaveAttribute('aria-sort', 'descending')
+    const newest = await page.getByTestId('inspection-row').first().getAttribute('data-idx')
+    await dateHeader.getByRole('button').click()
+    await expect(dateHeader).toHaveAttribute('aria-sort', 'ascending')
+    await expect(page.getByTestId('sort')).toHaveValue('oldest')
+    await settled(page)
+    await expect(page.getByTestId('inspection-row').first()).not.toHaveAttribute(
+      'data-idx',
+      newest!,
+    )
+    await dateHeader.getByRole('button').click()
+    await settled(page)
+    await expect(page.getByTestId('inspection-row').first()).toHaveAttribute('data-idx', newest!)
+
     // Scroll to the very end: every page loads on its own and the last row is reachable.
     const scroller = grid.locator('[role=rowgroup]').nth(1).locator('> div')
     for (let i = 0; i < 20; i++) {

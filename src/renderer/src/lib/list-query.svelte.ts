@@ -157,6 +157,16 @@ export class ListQuery<R extends ListResource> {
     void this.#query.refetch()
   }
 
+  /** `aria-sort` of the date column: the store sorts by registration time. */
+  get dateOrder(): 'ascending' | 'descending' {
+    return this.filters.sort === 'latest' ? 'descending' : 'ascending'
+  }
+
+  /** Flips the date order (newest first ↔ oldest first). */
+  toggleSort(): void {
+    this.filters.sort = this.filters.sort === 'latest' ? 'oldest' : 'latest'
+  }
+
   /** Clears every filter except the sort. */
   resetFilters(): void {
     this.filters = emptyFilters(this.filters.sort)
