@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -340,3 +340,12 @@ if (PARTS.includes('sync')) await benchSync()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) benchQueries(size)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
+
+// The Chromium part (bench/ui.ts) runs in its own process and merges its keys into the file.
+if (process.env['BENCH_SKIP_UI'] !== '1') {
+  const ui = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/ui.ts')], {
+    stdio: 'inherit',
+    cwd: root,
+  })
+  if (ui.status !== 0) process.exitCode = ui.status ?? 1
+}

@@ -25,6 +25,8 @@ import { SettingsService } from './settings/settings'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
+import { walletHistoryCsv } from './wallet/history-csv'
+import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
 export type { ActiveProfile } from './profiles/profile-service'
 
@@ -50,6 +52,8 @@ export interface CoreDeps {
   readonly log?: (message: string) => void
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
+  /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
+  readonly imageMaxPixels?: number
   /** The built cache-writer thread; without it sync writes on the main thread. */
   readonly writerWorker?: { readonly url: URL; readonly execArgv?: readonly string[] }
   /**
@@ -57,6 +61,12 @@ export interface CoreDeps {
    * switch (the hosts turn it on; tests leave it off and sync explicitly).
    */
   readonly autoSync?: boolean
+  /**
+   * Saves an export through the host's save dialog (Electron); answers the
+   * chosen path, or null when the user cancelled. Without it the CSV text is
+   * answered for the browser to download (web host).
+   */
+  readonly saveFile?: (fileName: string, text: string) => Promise<string | null>
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -71,6 +81,8 @@ export interface Core {
   readonly sync: SyncEngine
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
+  /** The wallet-link flows (hosts wire their window or popup to it). */
+  readonly wallet: WalletService
   /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
   linkOrigins(): string[]
   close(): Promise<void>
@@ -112,6 +124,7 @@ export function createCore(deps: CoreDeps): Core {
       fetch: deps.fetch,
       target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
       credentials: profile.credentials,
+      timeoutMs: profile.timeoutMs,
     })
     const storeFile = storeFileFor(deps.dataDir, profile.summary.id)
     const store = openStore(storeFile, { now, autoCheckpoint: false })
@@ -164,6 +177,8 @@ export function createCore(deps: CoreDeps): Core {
     dataDir: deps.dataDir,
     onSecret: redactSecrets,
     onActiveChange: async (active) => {
+      // A flow belongs to the profile it started on: switching ends it.
+      wallet.cancelAll()
       const previous = scope
       await previous.close()
       scope = buildScope(active)
@@ -172,6 +187,16 @@ export function createCore(deps: CoreDeps): Core {
     onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
   scope = buildScope(profiles.active())
+
+  const wallet = new WalletService({
+    events,
+    profile: () => scope.profile,
+    db: () => scope.store.db,
+    now,
+    log: (message) => log(redactor.redact(message)),
+    redact: (text) => redactor.redact(text),
+    timeoutMs: () => settings.get().walletTimeoutMinutes * 60_000 || DEFAULT_WALLET_TIMEOUT_MS,
+  })
   if (deps.autoSync) scope.sync.start()
 
   // Card images come only from the active profile's image host (FAULTS 32).
@@ -180,6 +205,7 @@ export function createCore(deps: CoreDeps): Core {
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
+    ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
   })
 
   const withNotice = <T extends object>(status: T) => {
@@ -251,6 +277,7 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
+      'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
       'settings.set': ({ theme, reviewerName }) => {
         settings.update((draft) => {
@@ -258,6 +285,22 @@ export function createCore(deps: CoreDeps): Core {
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
         })
         return settingsView()
+      },
+      'wallet.start': (input) => wallet.start(input),
+      'wallet.cancel': ({ flowId, closed }) => ({ cancelled: wallet.cancel(flowId, closed) }),
+      'wallet.history': ({ limit, ...filter }) => ({
+        ...wallet.history({ ...filter, limit }),
+        running: wallet.running(),
+      }),
+      'wallet.export': async ({ lang, ...filter }) => {
+        const { rows } = wallet.history(filter)
+        const csv = walletHistoryCsv(rows, lang)
+        const fileName = `wallet-history-${scope.profile.summary.id}-${now().toISOString().slice(0, 10)}.csv`
+        if (!deps.saveFile) return { kind: 'download', rows: rows.length, fileName, csv }
+        const path = await deps.saveFile(fileName, csv)
+        return path === null
+          ? { kind: 'cancelled', rows: rows.length, fileName }
+          : { kind: 'saved', rows: rows.length, fileName, path }
       },
     },
     { redact: (text) => redactor.redact(text), log },
@@ -275,9 +318,11 @@ export function createCore(deps: CoreDeps): Core {
     get storeNotice() {
       return scope.store.notice
     },
+    wallet,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     async close() {
+      wallet.cancelAll()
       images.close()
       await scope.close()
     },

@@ -1,3 +1,4 @@
+import { NFT_STATUSES } from './domain'
 import type { ErrorData } from './errors'
 import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
@@ -7,7 +8,7 @@ import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields
  */
 
 /** Guarantee issuance states, the API's `nftStatus` filter values. */
-export const GUARANTEE_STATES = ['ready', 'complete', 'cancel'] as const
+export const GUARANTEE_STATES = NFT_STATUSES
 /** One of {@link GUARANTEE_STATES}. */
 export type GuaranteeState = (typeof GUARANTEE_STATES)[number]
 

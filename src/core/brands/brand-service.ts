@@ -20,10 +20,18 @@ export class BrandService {
     this.#sync = sync
   }
 
-  /** Brands whose Korean or English name matches `query`, in the service's order. */
-  async search(query: string): Promise<BrandSearchResult> {
-    if (readSyncState(this.#db(), 'brands').lastSuccessAt === null) await this.#refresh()
-    return this.#answer(query, 'cache')
+  /**
+   * Brands whose Korean or English name matches `query`, in the service's
+   * order, always from what is stored: it never waits for the service. When
+   * the list was never fetched the answer says so and a fetch starts in the
+   * background (at most one at a time; the sync queue keeps them apart).
+   */
+  search(query: string): BrandSearchResult {
+    if (readSyncState(this.#db(), 'brands').lastSuccessAt !== null) {
+      return this.#answer(query, 'cache')
+    }
+    this.#sync.start(['brands'])
+    return { ...this.#answer(query, 'cache'), notLoaded: true }
   }
 
   /** Fetches the list again; on failure keeps the last good copy and reports why. */

@@ -7,6 +7,9 @@ import type { SecureStore } from '../../../src/core/vault/secure-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
 
+/** What {@link bootForTest} answers. */
+export type TestCore = BootedCore & { dataDir: string }
+
 /** A booted core on a temp data folder (or the given one), with a small embedded sandbox. */
 export async function bootForTest(options: {
   keychain: SecureStore
@@ -14,7 +17,7 @@ export async function bootForTest(options: {
   dataDir?: string
   keychainTimeoutMs?: number
   log?: (line: string) => void
-}): Promise<BootedCore & { dataDir: string }> {
+}): Promise<TestCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'core-'))
   const core = await bootWithEmbeddedSandbox({
     fetch: globalThis.fetch,
