@@ -122,5 +122,6 @@ export function listCount(db: DatabaseSync, resource: PagedResource): number {
 export function inIdxOrder(db: DatabaseSync, resource: PagedResource): boolean {
   const row = db.prepare('SELECT inversions FROM list_order WHERE resource = ?').get(resource) as
     { inversions: number } | undefined
-  return (row?.inversions ?? 0) === 0
+  // No row (never expected: migration 7 writes one per list): assume the worst, sort.
+  return row?.inversions === 0
 }
