@@ -99,22 +99,3 @@ export function readReview(value: unknown): ReviewMark | null {
     at,
   }
 }
-
-/** `date` as local time text `YYYY-MM-DD HH:MM:SS` in `timeZone`, the way the service writes its timestamps. */
-export function localTimestamp(date: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(date)
-      .map((part) => [part.type, part.value]),
-  )
-  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']}`
-}

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { localTimestamp, setReview } from '../../../src/core/store/reviews'
+import { setReview } from '../../../src/core/store/reviews'
+import { localTimestamp } from '../../../src/shared/local-time'
 import { queryInspections } from '../../../src/core/store/queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { GuaranteeRow, InspectionRow, QueryPage, ReviewMark } from '../../../src/shared/cache'
