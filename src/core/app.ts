@@ -3,16 +3,15 @@ import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import type { SettingsView } from '../shared/profiles'
 import { PartnerClient } from './api/client'
+import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
-import { Checkpointer } from './store/checkpointer'
-import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
-import { inlinePageWriter, workerPageWriter } from './store/page-writer'
-import { queryGuarantees, queryInspections } from './store/queries'
-import { localTimestamp, setReview } from './store/reviews'
+import { storeFileFor, type StoreNotice } from './store/database'
+import { localTimestamp } from './store/reviews'
+import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
@@ -48,8 +47,11 @@ export interface CoreDeps {
   readonly log?: (message: string) => void
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
-  /** The built cache-writer thread; without it sync writes on the main thread. */
-  readonly writerWorker?: { readonly url: URL; readonly execArgv?: readonly string[] }
+  /**
+   * The database owner thread's entry (`owner-worker`): the bundled file in
+   * the app, the TypeScript source with tsx's loader in tests and the web host.
+   */
+  readonly storeWorker: StoreWorkerEntry
   /**
    * Sync the active profile in the background at start and after every
    * switch (the hosts turn it on; tests leave it off and sync explicitly).
@@ -75,14 +77,14 @@ export interface Core {
 /** What depends on the active profile: its client, cache file, sync engine and brand list. */
 interface ProfileScope {
   readonly profile: ActiveProfile
-  readonly store: OpenedStore
+  readonly store: StoreOwner
   readonly sync: SyncEngine
   readonly brands: BrandService
   close(): Promise<void>
 }
 
 /** The composition root: builds every core service once from injected parts. */
-export function createCore(deps: CoreDeps): Core {
+export async function createCore(deps: CoreDeps): Promise<Core> {
   mkdirSync(deps.dataDir, { recursive: true })
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
@@ -102,44 +104,32 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   /** Opens everything that belongs to one profile; one cache database per profile (FAULTS 23, 29). */
-  const buildScope = (profile: ActiveProfile): ProfileScope => {
+  const buildScope = async (profile: ActiveProfile): Promise<ProfileScope> => {
     const client = new PartnerClient({
       fetch: deps.fetch,
       target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
       credentials: profile.credentials,
     })
-    const storeFile = storeFileFor(deps.dataDir, profile.summary.id)
-    const store = openStore(storeFile, { now, autoCheckpoint: false })
-    const checkpointer = new Checkpointer(storeFile)
-    const db = () => store.db
-    // Sync writes in its own thread when the host gives one, so the main process never blocks.
-    const writer = deps.writerWorker
-      ? workerPageWriter({
-          file: storeFile,
-          workerUrl: deps.writerWorker.url,
-          ...(deps.writerWorker.execArgv ? { execArgv: deps.writerWorker.execArgv } : {}),
-          mainDb: db,
-        })
-      : inlinePageWriter(db)
-    const sync = new SyncEngine({
-      db,
-      source: clientSyncSource(client),
-      events,
+    // One thread owns the profile's file and runs every query and write; the main thread runs no SQL.
+    const store = await StoreOwner.open({
+      file: storeFileFor(deps.dataDir, profile.summary.id),
+      worker: deps.storeWorker,
       now,
-      writer,
-      afterPage: () => checkpointer.request(),
     })
+    const sync = new SyncEngine({ store, source: clientSyncSource(client), events, now })
+    let closing: Promise<void> | null = null
     return {
       profile,
       store,
       sync,
-      brands: new BrandService(db, sync),
-      async close() {
-        sync.cancel()
-        await sync.idle()
-        await writer.close()
-        await checkpointer.close()
-        store.db.close()
+      brands: new BrandService(store, sync),
+      close() {
+        closing ??= (async () => {
+          sync.stop()
+          await sync.idle()
+          await store.close()
+        })()
+        return closing
       },
     }
   }
@@ -151,6 +141,8 @@ export function createCore(deps: CoreDeps): Core {
   redactSecrets(deps.sandbox.credentials)
 
   let scope: ProfileScope
+  let closed = false
+  let closing: Promise<void> | null = null
   const profiles = new ProfileService({
     settings,
     vault,
@@ -158,16 +150,17 @@ export function createCore(deps: CoreDeps): Core {
     fetch: deps.fetch,
     dataDir: deps.dataDir,
     onSecret: redactSecrets,
+    // Called inside the profiles' lifecycle queue: one switch at a time, never two owners of a file.
     onActiveChange: async (active) => {
-      const previous = scope
-      await previous.close()
-      scope = buildScope(active)
-      if (deps.autoSync) scope.sync.start()
+      if (closed) throw new AppError('cancelled', 'The app is closing.')
+      await scope.close()
+      scope = await buildScope(active)
+      if (deps.autoSync) scope.sync.enqueue()
     },
     onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
-  scope = buildScope(profiles.active())
-  if (deps.autoSync) scope.sync.start()
+  scope = await buildScope(profiles.active())
+  if (deps.autoSync) scope.sync.enqueue()
 
   // Card images come only from the active profile's image host (FAULTS 32).
   const images = new ImageCache({
@@ -177,7 +170,8 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
   })
 
-  const withNotice = <T extends object>(status: T) => {
+  const withNotice = async <T extends object>(pending: Promise<T>) => {
+    const status = await pending
     const notice = scope.store.notice
     return notice
       ? { ...status, notice: { code: notice.code, message: notice.message, at: notice.at } }
@@ -215,7 +209,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return queryInspections(scope.store.db, query)
+        return scope.store.call('queryInspections', query)
       },
       'guarantees.query': (query) => {
         scope.sync.ensureSlice('guarantees', {
@@ -224,11 +218,11 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return queryGuarantees(scope.store.db, query)
+        return scope.store.call('queryGuarantees', query)
       },
-      'reviews.set': ({ resource, idx, mark, note }) => {
+      'reviews.set': async ({ resource, idx, mark, note }) => {
         const reviewer = settings.get().reviewerName.trim()
-        const saved = setReview(scope.store.db, {
+        const saved = await scope.store.call('setReview', {
           resource,
           idx,
           mark,
@@ -269,9 +263,17 @@ export function createCore(deps: CoreDeps): Core {
     get storeNotice() {
       return scope.store.notice
     },
-    async close() {
-      images.close()
-      await scope.close()
+    close() {
+      // Through the lifecycle queue, after any switch in progress; every call gets the same answer.
+      const done =
+        closing ??
+        profiles.exclusive(async () => {
+          closed = true
+          images.close()
+          await scope.close()
+        })
+      closing = done
+      return done
     },
   }
 }

@@ -22,7 +22,7 @@ export interface BootedCore extends Core {
 export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<BootedCore> {
   const { sandbox: sandboxOptions, ...deps } = options
   const sandbox = await startSandbox({ seed: 1, size: 3000, ...sandboxOptions })
-  const core = createCore({
+  const core = await createCore({
     ...deps,
     sandbox: {
       name: 'Sandbox',

@@ -40,9 +40,9 @@ const core = await bootWithEmbeddedSandbox({
   keychain: new KeytarStore(),
   openSettings: openConfFile,
   autoSync: true,
-  // Sync writes in their own thread; the entry is TypeScript here, loaded through tsx.
-  writerWorker: {
-    url: new URL('../core/store/writer-worker.ts', import.meta.url),
+  // The profile's database runs in its own thread; the entry is TypeScript here, loaded through tsx.
+  storeWorker: {
+    url: new URL('../core/store/owner-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
   ...(size === undefined ? {} : { sandbox: { size } }),

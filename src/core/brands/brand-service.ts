@@ -1,8 +1,6 @@
-import type { DatabaseSync } from 'node:sqlite'
 import type { BrandSearchResult, Freshness } from '../../shared/domain'
 import type { AppError } from '../app-error'
-import { searchBrands } from '../store/queries'
-import { readSyncState } from '../store/sync-state'
+import type { StoreClient } from '../store/store-owner'
 import type { SyncEngine } from '../sync/sync-engine'
 
 /**
@@ -12,17 +10,18 @@ import type { SyncEngine } from '../sync/sync-engine'
  * copy is served with the reason.
  */
 export class BrandService {
-  readonly #db: () => DatabaseSync
+  readonly #store: StoreClient
   readonly #sync: SyncEngine
 
-  constructor(db: () => DatabaseSync, sync: SyncEngine) {
-    this.#db = db
+  constructor(store: StoreClient, sync: SyncEngine) {
+    this.#store = store
     this.#sync = sync
   }
 
   /** Brands whose Korean or English name matches `query`, in the service's order. */
   async search(query: string): Promise<BrandSearchResult> {
-    if (readSyncState(this.#db(), 'brands').lastSuccessAt === null) await this.#refresh()
+    const state = await this.#store.call('readSyncState', 'brands')
+    if (state.lastSuccessAt === null) await this.#refresh()
     return this.#answer(query, 'cache')
   }
 
@@ -36,14 +35,14 @@ export class BrandService {
   async #refresh(): Promise<AppError | undefined> {
     const [outcome] = await this.#sync.run(['brands'])
     const error = outcome?.error
-    if (error && readSyncState(this.#db(), 'brands').lastSuccessAt === null) throw error
+    if (!error) return undefined
+    const state = await this.#store.call('readSyncState', 'brands')
+    if (state.lastSuccessAt === null) throw error
     return error
   }
 
-  #answer(query: string, source: Freshness['source']): BrandSearchResult {
-    const db = this.#db()
-    const state = readSyncState(db, 'brands')
-    const { items, total } = searchBrands(db, query)
+  async #answer(query: string, source: Freshness['source']): Promise<BrandSearchResult> {
+    const { items, total, state } = await this.#store.call('searchBrands', query)
     return {
       items,
       total,

@@ -1,4 +1,3 @@
-import type { DatabaseSync } from 'node:sqlite'
 import type {
   GuaranteeState,
   ResourceSyncStatus,
@@ -8,12 +7,9 @@ import type {
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
 import type { EventBus } from '../events'
-import { transaction } from '../store/database'
-import { recordCount } from '../store/queries'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
-import { readSyncState, writeSyncState } from '../store/sync-state'
-import { replaceBrands } from '../store/writes'
-import { inlinePageWriter, type PageWriter } from '../store/page-writer'
+import type { StoreClient } from '../store/store-owner'
+import type { SyncStateRow } from '../store/sync-state'
 import type { PageQuery, SourcePage, SyncSource } from './source'
 
 /** How a run fetches. */
@@ -30,8 +26,8 @@ export interface SliceFilter {
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {
-  /** The active profile's database. */
-  readonly db: () => DatabaseSync
+  /** The active profile's database owner (every read and write runs on its thread). */
+  readonly store: StoreClient
   readonly source: SyncSource
   readonly events: EventBus
   readonly now?: () => Date
@@ -45,8 +41,6 @@ export interface SyncEngineOptions {
   readonly targetedPages?: number
   /** Rows written per transaction; a larger page is split (default 1000). */
   readonly maxRowsPerTransaction?: number
-  /** Where pages are written (default: inline on this thread). */
-  readonly writer?: PageWriter
   /** Pages fetched but not yet committed, at most (default 3). */
   readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
@@ -67,6 +61,18 @@ export interface RunOutcome {
 }
 
 const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
+const ALL_RESOURCES: readonly SyncResourceName[] = ['brands', ...PAGED]
+
+/** What a caller asks a run to do; `auto` picks full or incremental from the stored state. */
+export type RunMode = 'auto' | 'full' | 'incremental'
+
+/** A run waiting in (or taken from) the queue, with the outcome its callers await. */
+interface QueuedRun {
+  readonly resource: SyncResourceName
+  readonly mode: RunMode
+  readonly outcome: Promise<RunOutcome>
+  readonly settle: (outcome: RunOutcome) => void
+}
 
 /**
  * The sync engine: API pages into the store. Each page is upserted in one
@@ -76,9 +82,7 @@ const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
  * as gone (never deletes them). Progress goes out as `sync.progress` events.
  */
 export class SyncEngine {
-  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'writer'>> &
-    Pick<SyncEngineOptions, 'afterPage'>
-  readonly #writer: PageWriter
+  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage'>> & Pick<SyncEngineOptions, 'afterPage'>
   readonly #running = new Map<
     SyncResourceName,
     { mode: 'full' | 'incremental'; controller: AbortController }
@@ -88,11 +92,13 @@ export class SyncEngine {
     PagedResource,
     { controller: AbortController; done: Promise<unknown> }
   >()
-  #job: Promise<RunOutcome[]> | null = null
+  #job: Promise<void> | null = null
+  /** The queued resource being run now. */
+  #current: QueuedRun | null = null
   /** When each resource's last attempt failed, this session (ISO); cleared by a success. */
   readonly #failedAt = new Map<SyncResourceName, string>()
   /** Resources waiting for the running job, in order, each with its mode. */
-  #queue: Array<{ resource: SyncResourceName; mode: 'auto' | 'full' | 'incremental' }> = []
+  #queue: QueuedRun[] = []
 
   constructor(options: SyncEngineOptions) {
     this.#o = {
@@ -105,85 +111,127 @@ export class SyncEngine {
       maxPendingWrites: 3,
       ...options,
     }
-    this.#writer = options.writer ?? inlinePageWriter(options.db)
   }
 
   /**
-   * Starts syncing in the background and answers the status at once.
-   * `auto` resumes an interrupted full pass, runs a full pass when none has
+   * Starts syncing in the background and answers the status. `auto`
+   * resumes an interrupted full pass, runs a full pass when none has
    * finished yet, and an incremental one otherwise.
    */
   start(
-    resources: readonly SyncResourceName[] = ['brands', 'inspections', 'guarantees'],
-    mode: 'auto' | 'full' | 'incremental' = 'auto',
-  ): SyncStatus {
+    resources: readonly SyncResourceName[] = ALL_RESOURCES,
+    mode: RunMode = 'auto',
+  ): Promise<SyncStatus> {
+    this.enqueue(resources, mode)
+    return this.status()
+  }
+
+  /** Queues the resources like {@link start}, without answering the status. */
+  enqueue(resources: readonly SyncResourceName[] = ALL_RESOURCES, mode: RunMode = 'auto'): void {
+    for (const resource of resources) void this.#enqueue(resource, mode)
+  }
+
+  /**
+   * Queues the resources like {@link start} and resolves with how each run
+   * ended. A resource already queued or running is not run twice: its
+   * caller shares that run's outcome.
+   */
+  run(resources: readonly SyncResourceName[], mode: RunMode = 'auto'): Promise<RunOutcome[]> {
+    return Promise.all(resources.map((resource) => this.#enqueue(resource, mode)))
+  }
+
+  /** The one place runs start: a queue worked through one resource at a time. */
+  #enqueue(resource: SyncResourceName, mode: RunMode): Promise<RunOutcome> {
     // A resource asked for while another runs is queued behind it, never dropped.
-    for (const resource of resources) {
-      const waiting = this.#queue.some((entry) => entry.resource === resource)
-      if (!waiting && !this.#running.has(resource)) this.#queue.push({ resource, mode })
-    }
+    const known =
+      this.#current?.resource === resource
+        ? this.#current
+        : this.#queue.find((entry) => entry.resource === resource)
+    if (known) return known.outcome
+    let settle: (outcome: RunOutcome) => void = () => undefined
+    const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve))
+    this.#queue.push({ resource, mode, outcome, settle })
     if (!this.#job) {
       this.#job = this.#drain().finally(() => {
         this.#job = null
       })
     }
-    return this.status()
+    return outcome
   }
 
   /** Runs queued resources one after another until the queue is empty. */
-  async #drain(): Promise<RunOutcome[]> {
-    const outcomes: RunOutcome[] = []
+  async #drain(): Promise<void> {
     for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
-      outcomes.push(...(await this.run([next.resource], next.mode)))
+      this.#current = next
+      try {
+        next.settle(await this.#runOne(next.resource, next.mode))
+      } catch (error) {
+        next.settle(this.#unexpected(next.resource, error))
+      } finally {
+        this.#current = null
+      }
     }
-    return outcomes
   }
 
-  /** Runs the resources one after another and resolves with how each ended. */
-  async run(
-    resources: readonly SyncResourceName[],
-    mode: 'auto' | 'full' | 'incremental' = 'auto',
-  ): Promise<RunOutcome[]> {
-    const outcomes: RunOutcome[] = []
-    for (const resource of resources) {
-      if (this.#running.has(resource)) continue
-      // A slice fetched for a filter gives way to the real sync of its list.
-      const slice = resource === 'brands' ? undefined : this.#targeted.get(resource)
-      if (slice) {
-        slice.controller.abort(new AppError('cancelled', 'Superseded by a full sync.'))
-        await slice.done
-      }
-      if (resource === 'brands') {
-        outcomes.push(await this.#syncBrands())
-        continue
-      }
-      const state = readSyncState(this.#o.db(), resource)
-      const chosen =
-        mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
-      outcomes.push(await this.#syncPaged(resource, chosen))
+  async #runOne(resource: SyncResourceName, mode: RunMode): Promise<RunOutcome> {
+    // A slice fetched for a filter gives way to the real sync of its list.
+    const slice = resource === 'brands' ? undefined : this.#targeted.get(resource)
+    if (slice) {
+      slice.controller.abort(new AppError('cancelled', 'Superseded by a full sync.'))
+      await slice.done
     }
-    return outcomes
+    if (resource === 'brands') return this.#syncBrands()
+    const state = await this.#o.store.call('readSyncState', resource)
+    const chosen =
+      mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
+    return this.#syncPaged(resource, chosen, state)
   }
 
-  /** The running job, if any (tests and shutdown await it). */
+  /** A run that failed outside its own error handling (the store went away): reported, never thrown. */
+  #unexpected(resource: SyncResourceName, error: unknown): RunOutcome {
+    const typed = isAppError(error)
+      ? error
+      : new AppError('internal', 'Sync failed unexpectedly.', { cause: error })
+    return { resource, phase: 'error', complete: false, fetched: 0, rejected: 0, error: typed }
+  }
+
+  /** Resolves when the queue is empty and no run is going (tests and shutdown await it). */
   async idle(): Promise<void> {
-    await this.#job?.catch(() => undefined)
+    while (this.#job || this.#targeted.size > 0) {
+      await this.#job
+      await Promise.all([...this.#targeted.values()].map((slice) => slice.done))
+    }
   }
 
   /** Cancels running syncs; stored pages stay and a full pass resumes from its checkpoint. */
-  cancel(): SyncStatus {
-    this.#queue = []
-    for (const { controller } of [...this.#running.values(), ...this.#targeted.values()]) {
-      controller.abort(new AppError('cancelled', 'Sync cancelled.'))
-    }
+  cancel(): Promise<SyncStatus> {
+    this.stop()
     return this.status()
   }
 
+  /** Cancels like {@link cancel} without answering the status (shutdown). */
+  stop(): void {
+    const cancelled = new AppError('cancelled', 'Sync cancelled.')
+    for (const entry of this.#queue.splice(0)) {
+      entry.settle({
+        resource: entry.resource,
+        phase: 'cancelled',
+        complete: false,
+        fetched: 0,
+        rejected: 0,
+        error: cancelled,
+      })
+    }
+    for (const { controller } of [...this.#running.values(), ...this.#targeted.values()]) {
+      controller.abort(cancelled)
+    }
+  }
+
   /** Status of every resource. A pass left `syncing` by a crash shows as resumable. */
-  status(): SyncStatus {
-    const db = this.#o.db()
+  async status(): Promise<SyncStatus> {
+    const { states, counts } = await this.#o.store.call('syncSnapshot')
     const resources: ResourceSyncStatus[] = (['brands', ...PAGED] as const).map((resource) => {
-      const state = readSyncState(db, resource)
+      const state = states[resource]
       const running = this.#running.get(resource)
       const stored = state.status === 'syncing' ? 'idle' : state.status
       return {
@@ -197,7 +245,7 @@ export class SyncEngine {
         resumable: state.checkpoint !== null,
         rejected: state.rejected,
         ...(state.lastError && !running ? { error: state.lastError } : {}),
-        recordCount: recordCount(db, resource),
+        recordCount: counts[resource],
       }
     })
     return { resources }
@@ -209,13 +257,17 @@ export class SyncEngine {
    * session). Runs in the background; views reload on `data.changed`.
    */
   ensureSlice(resource: PagedResource, filter: SliceFilter): void {
+    void this.#ensureSlice(resource, filter).catch(() => undefined)
+  }
+
+  async #ensureSlice(resource: PagedResource, filter: SliceFilter): Promise<void> {
     if (!Object.values(filter).some((value) => value !== undefined && value !== '')) return
-    const state = readSyncState(this.#o.db(), resource)
+    const state = await this.#o.store.call('readSyncState', resource)
     if (state.lastFullAt) return
     const key = `${resource}:${JSON.stringify(filter)}`
     if (this.#slices.has(key) || this.#running.has(resource) || this.#targeted.has(resource)) return
     this.#slices.add(key)
-    void this.#syncPaged(resource, 'targeted', filter).then((outcome) => {
+    void this.#syncPaged(resource, 'targeted', state, filter).then((outcome) => {
       if (outcome.phase !== 'done') this.#slices.delete(key)
     })
   }
@@ -223,7 +275,6 @@ export class SyncEngine {
   async #syncBrands(): Promise<RunOutcome> {
     const controller = new AbortController()
     this.#running.set('brands', { mode: 'full', controller })
-    const db = this.#o.db()
     const base = {
       resource: 'brands' as const,
       mode: 'full' as const,
@@ -234,26 +285,14 @@ export class SyncEngine {
     try {
       const { items, rejected } = await this.#o.source.brands(controller.signal)
       const at = this.#o.now().toISOString()
-      transaction(db, () => {
-        const pass = readSyncState(db, 'brands').pass + 1
-        replaceBrands(db, items, pass, at)
-        writeSyncState(db, 'brands', {
-          status: 'idle',
-          mode: 'full',
-          pass,
-          lastSuccessAt: at,
-          lastFullAt: at,
-          lastError: null,
-          rejected,
-        })
-      })
+      await this.#o.store.call('writeBrands', { items, rejected, at })
       this.#failedAt.delete('brands')
       this.#emit({ ...base, phase: 'done', fetched: items.length, total: items.length, rejected })
       this.#o.events.emit('data.changed', { resource: 'brands' })
       return { resource: 'brands', phase: 'done', complete: true, fetched: items.length, rejected }
     } catch (error) {
       const reason: unknown = controller.signal.reason
-      return this.#fail(
+      return await this.#fail(
         'brands',
         'full',
         isAppError(reason, 'cancelled') ? reason : error,
@@ -269,6 +308,7 @@ export class SyncEngine {
   async #syncPaged(
     resource: PagedResource,
     mode: SyncMode,
+    state: SyncStateRow,
     filter: SliceFilter = {},
   ): Promise<RunOutcome> {
     const controller = new AbortController()
@@ -281,8 +321,6 @@ export class SyncEngine {
     } else {
       this.#running.set(resource, { mode, controller })
     }
-    const db = this.#o.db()
-    const state = readSyncState(db, resource)
     const resume = mode === 'full' && state.checkpoint !== null && state.mode === 'full'
     const pass = mode === 'full' ? (resume ? state.pass : state.pass + 1) : state.pass
     let pageSize = resume && state.checkpoint ? state.checkpoint.pageSize : this.#o.pageSize
@@ -294,7 +332,7 @@ export class SyncEngine {
     let pages = 0
     let maxStepMs = 0
     const writes: Promise<void>[] = []
-    this.#writer.reset()
+    this.#o.store.resetWrites()
     const started = performance.now()
     const startedAt = this.#o.now().toISOString()
 
@@ -330,8 +368,9 @@ export class SyncEngine {
     }
 
     try {
-      transaction(db, () =>
-        writeSyncState(db, resource, {
+      await this.#o.store.call('writeSyncState', {
+        resource,
+        patch: {
           status: 'syncing',
           mode: mode === 'targeted' ? state.mode : mode,
           pass,
@@ -341,8 +380,8 @@ export class SyncEngine {
                 checkpoint: { nextPage: startPage, pageSize, total, fetched: seen },
               }
             : {}),
-        }),
-      )
+        },
+      })
       progress('running')
 
       const fingerprints = new Set<string>()
@@ -413,8 +452,8 @@ export class SyncEngine {
           if (n > 0) await new Promise((resolve) => setImmediate(resolve))
           const last = n === chunks.length - 1
           const stepStart = performance.now()
-          const pending = this.#writer
-            .write({
+          const pending = this.#o.store
+            .call('writePage', {
               resource,
               items: rows,
               pass,
@@ -451,7 +490,7 @@ export class SyncEngine {
       const at = this.#o.now().toISOString()
       const consistent = complete && !totalChanged
       // Through the writer too: marking unseen records scans the whole list.
-      await this.#writer.write({
+      await this.#o.store.call('writePage', {
         resource,
         items: [],
         pass,
@@ -481,7 +520,7 @@ export class SyncEngine {
       controller.abort()
       await Promise.allSettled(writes)
       const cause = isAppError(reason, 'cancelled') ? reason : error
-      return this.#fail(resource, mode, cause, fetchedNow, rejected, {
+      return await this.#fail(resource, mode, cause, fetchedNow, rejected, {
         total,
         pages,
         seen,
@@ -497,28 +536,28 @@ export class SyncEngine {
     }
   }
 
-  #fail(
+  async #fail(
     resource: SyncResourceName,
     mode: SyncMode,
     error: unknown,
     fetched: number,
     rejected: number,
     counts: { total: number | null; pages: number; seen: number; started: number } | null,
-  ): RunOutcome {
+  ): Promise<RunOutcome> {
     const typed = isAppError(error)
       ? error
       : new AppError('internal', 'Sync failed unexpectedly.', { cause: error })
     const cancelled = typed.code === 'cancelled'
     const offline = typed.code === 'network' || typed.code === 'timeout'
     if (!cancelled) this.#failedAt.set(resource, this.#o.now().toISOString())
-    const db = this.#o.db()
     try {
-      transaction(db, () =>
-        writeSyncState(db, resource, {
+      await this.#o.store.call('writeSyncState', {
+        resource,
+        patch: {
           status: cancelled ? 'idle' : offline ? 'offline' : 'error',
           ...(cancelled ? {} : { lastError: typed.toData() }),
-        }),
-      )
+        },
+      })
     } catch {
       // The store itself failed (disk full): the error below already says so.
     }

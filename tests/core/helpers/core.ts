@@ -6,6 +6,7 @@ import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
+import { SOURCE_STORE_WORKER } from './store-worker'
 
 /** A booted core on a temp data folder (or the given one), with a small embedded sandbox. */
 export async function bootForTest(options: {
@@ -27,6 +28,7 @@ export async function bootForTest(options: {
       ? {}
       : { keychainTimeoutMs: options.keychainTimeoutMs }),
     openSettings: openConfFile,
+    storeWorker: SOURCE_STORE_WORKER,
     log: options.log ?? (() => undefined),
     sandbox: { size: 50 },
   })

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { localTimestamp, setReview } from '../../../src/core/store/reviews'
+import { localTimestamp } from '../../../src/core/store/reviews'
 import { queryInspections } from '../../../src/core/store/queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { GuaranteeRow, InspectionRow, QueryPage, ReviewMark } from '../../../src/shared/cache'
@@ -130,7 +130,7 @@ describe('review marks in the store', () => {
     const victim = (
       h.db.prepare('SELECT max(idx) AS idx FROM inspections').get() as { idx: number }
     ).idx
-    setReview(h.db, {
+    await h.store.call('setReview', {
       resource: 'inspections',
       idx: victim,
       mark: 'follow_up',

@@ -46,7 +46,7 @@ describe('full sync against the sandbox', () => {
     expect(queryGuarantees(h.db, { state: 'complete' }).total).toBe(
       queryGuarantees(h.db, {}).counts.find((c) => c.status === '발급완료')?.count,
     )
-    const status = h.engine.status()
+    const status = await h.engine.status()
     expect(status.resources.every((r) => r.status === 'idle' && !r.resumable)).toBe(true)
   })
 
@@ -104,7 +104,9 @@ describe('faults during sync (FAULTS 6–11)', () => {
     expect(outcome).toMatchObject({ phase: 'done', rejected: 3 })
     expect(h.count('inspections')).toBe(147)
     expect(h.progress.at(-1)?.rejected).toBe(3)
-    expect(h.engine.status().resources.find((r) => r.resource === 'inspections')?.rejected).toBe(3)
+    expect(
+      (await h.engine.status()).resources.find((r) => r.resource === 'inspections')?.rejected,
+    ).toBe(3)
   })
 
   it('unknown fields and __proto__ keys are kept as data, never polluting prototypes (7)', async () => {
@@ -148,9 +150,9 @@ describe('faults during sync (FAULTS 6–11)', () => {
     const [outcome] = await h.engine.run(['inspections'], 'full')
     expect(outcome?.error?.code).toBe('pagination_stuck')
     expect(h.count('inspections')).toBe(450)
-    expect(h.engine.status().resources.find((r) => r.resource === 'inspections')?.status).toBe(
-      'error',
-    )
+    expect(
+      (await h.engine.status()).resources.find((r) => r.resource === 'inspections')?.status,
+    ).toBe('error')
   })
 
   it('total changing mid-sync: stored without duplicates, pass not complete, nothing marked gone (10)', async () => {
@@ -225,7 +227,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     await h.sandbox.close()
     const [outcome] = await h.engine.run(['inspections'], 'full')
     expect(outcome?.phase).toBe('error')
-    const status = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const status = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(status?.status).toBe('offline')
     expect(status?.error?.code).toBe('network')
     expect(h.count('inspections')).toBe(100)
@@ -235,7 +237,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     let clock = Date.parse('2026-11-23T01:00:00.000Z')
     h = await startHarness({ size: 100, engine: { now: () => new Date(clock) } })
     await h.engine.run(['inspections'])
-    const good = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const good = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(good).toMatchObject({
       lastSyncAt: '2026-11-23T01:00:00.000Z',
       lastAttemptAt: '2026-11-23T01:00:00.000Z',
@@ -243,7 +245,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     clock += 60_000
     await h.sandbox.close()
     await h.engine.run(['inspections'], 'incremental')
-    const failed = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const failed = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(failed).toMatchObject({
       status: 'offline',
       lastSyncAt: '2026-11-23T01:00:00.000Z',
@@ -266,7 +268,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     release()
     expect(outcome?.phase).toBe('cancelled')
     expect(h.progress.at(-1)?.phase).toBe('cancelled')
-    const status = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const status = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(status).toMatchObject({ status: 'idle', resumable: true })
     expect(h.count('inspections')).toBeGreaterThan(0)
   })

@@ -7,6 +7,7 @@ import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
+import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
 
 let core: BootedCore
 let host: WebHost
@@ -27,6 +28,7 @@ beforeAll(async () => {
     version: '0.0.0',
     keychain: new MemoryStore(),
     openSettings: openConfFile,
+    storeWorker: SOURCE_STORE_WORKER,
     sandbox: { size: 50 },
   })
   host = await startWebHost({ router: core.router, events: core.events, rendererDir })
