@@ -31,7 +31,7 @@ export const toOwnerSchema = z.discriminatedUnion('type', [
     type: z.literal('call'),
     id: z.number().int().positive(),
     op: z.string().refine(isStoreOp, 'not a store operation'),
-    args: z.unknown(),
+    args: z.unknown().optional(),
   }),
   z.object({ type: z.literal('reset') }),
   z.object({ type: z.literal('close') }),
