@@ -202,6 +202,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       'sync.start': ({ resources, mode }) => withNotice(scope.sync.start(resources, mode)),
       'sync.cancel': () => withNotice(scope.sync.cancel()),
       'sync.status': () => withNotice(scope.sync.status()),
+      'sync.rejected': (query) => scope.store.call('listRejected', query),
       'inspections.query': (query) => {
         scope.sync.ensureSlice('inspections', {
           ...(query.member ? { refUserId: query.member } : {}),

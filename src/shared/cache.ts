@@ -1,4 +1,5 @@
 import type { ErrorData } from './errors'
+import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
 /**
  * Types of the offline cache as the renderer sees it: list queries, their
@@ -66,49 +67,63 @@ export interface QueryPage<R> {
   readonly freshness: CacheFreshness
 }
 
-/** A guarantee as listed. */
-export interface GuaranteeRow {
-  readonly idx: number
-  /** The service's label, e.g. `발급완료`. */
-  readonly status: string
+/**
+ * A guarantee as listed: the fields `GUARANTEE_FIELDS` lists (`status` is
+ * the service's label, e.g. `발급완료`; `cardUrl` the card-image URL, empty
+ * when it sent none, loaded through the image cache; `registeredAt` null
+ * when the service sent no readable date), and what the store adds.
+ */
+export interface GuaranteeRow extends RowOf<typeof GUARANTEE_FIELDS> {
   /** The API state matching the label, when known. */
   readonly state: GuaranteeState | null
-  readonly productName: string
-  /** The service's card-image URL (load it through the image cache); empty when it sent none. */
-  readonly cardUrl: string
-  readonly refUserId: string | null
-  readonly refOrderId: string | null
-  readonly refOrderDetailId: string | null
-  readonly refProductCode: string | null
-  readonly refCategoryCode: string | null
-  readonly refBrandCode: string | null
-  /** Null when the service sent no readable date. */
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
   /** The service stopped returning it in a complete full pass. */
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
 }
 
-/** An inspection as listed. */
-export interface InspectionRow {
-  readonly idx: number
-  readonly inspectionNum: string
-  /** Absent on some items: null. */
-  readonly status: string | null
-  readonly result: string | null
-  readonly productName: string
-  readonly refUserId: string
-  readonly refOrderId: string
-  readonly refOrderDetailId: string
-  readonly refProductCode: string
-  /** Null when the service sent no readable date. */
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
+/** An inspection as listed: the fields `INSPECTION_FIELDS` lists, and what the store adds. */
+export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
+  /** The service stopped returning it in a complete full pass. */
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
+}
+
+/** The resources whose records a sync may refuse and keep (`sync.rejected`). */
+export const PAGED_RESOURCES = ['guarantees', 'inspections'] as const
+/** One of {@link PAGED_RESOURCES}. */
+export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
+
+/** A record a sync refused, as kept (`sync.rejected`). */
+export interface RejectedRecord {
+  /** Newest has the highest id; pass the last one as `before` for the next page. */
+  readonly id: number
+  readonly resource: PagedResourceName
+  /** The record's `idx` when it had a readable one. */
+  readonly idx: number | null
+  /** The page of the list it came in, and its position in that page's `data`. */
+  readonly page: number
+  readonly position: number
+  /** The first wrong field (`''` when the item itself was not an object) and why. */
+  readonly field: string
+  readonly reason: string
+  /** Every problem, as a JSON path with a reason (`data[3].productName: missing`). */
+  readonly problems: readonly string[]
+  /** The item as the service sent it, as JSON, cut to a few KB. */
+  readonly raw: string
+  readonly rawTruncated: boolean
+  /** When it was refused (ISO). */
+  readonly rejectedAt: string
+}
+
+/** Answer of `sync.rejected`: newest first. */
+export interface RejectedPage {
+  readonly items: readonly RejectedRecord[]
+  /** Kept refused records of the filter, in all. */
+  readonly total: number
+  /** Pass as `before` for the next (older) page; null on the last. */
+  readonly nextBefore: number | null
 }
 
 /** Sync status of one resource. */
@@ -129,7 +144,7 @@ export interface ResourceSyncStatus {
   readonly lastFullSyncAt: string | null
   /** A full pass was interrupted and will resume from its checkpoint. */
   readonly resumable: boolean
-  /** Items of the last sync that missed a required field (counted, not stored). */
+  /** Items of the last sync that missed a required field (each kept: `sync.rejected`). */
   readonly rejected: number
   readonly error?: ErrorData
   readonly recordCount: number

@@ -11,6 +11,7 @@ export const CHANNEL_NAMES = [
   'sync.start',
   'sync.cancel',
   'sync.status',
+  'sync.rejected',
   'inspections.query',
   'guarantees.query',
   'reviews.set',

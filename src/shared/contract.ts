@@ -2,11 +2,13 @@ import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import {
   GUARANTEE_STATES,
+  PAGED_RESOURCES,
   REVIEW_MARKS,
   SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
   type QueryPage,
+  type RejectedPage,
   type ReviewMark,
   type SyncProgress,
   type SyncResourceName,
@@ -71,6 +73,13 @@ export const argSchemas = {
   'sync.cancel': z.strictObject({}),
   /** Sync status of every resource. */
   'sync.status': z.strictObject({}),
+  /** Records a sync refused, newest first, with why and as sent; a resource filter is optional. */
+  'sync.rejected': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    /** `nextBefore` of the previous page. */
+    before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
   /** A page of stored inspections for a filter, with counts per status and freshness. */
   'inspections.query': z.strictObject(listQuery),
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
@@ -112,6 +121,7 @@ export interface ChannelResults {
   'sync.start': SyncStatus
   'sync.cancel': SyncStatus
   'sync.status': SyncStatus
+  'sync.rejected': RejectedPage
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark

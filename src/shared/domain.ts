@@ -1,13 +1,8 @@
 import type { ErrorData } from './errors'
+import type { BRAND_FIELDS, GUARANTEE_FIELDS, INSPECTION_FIELDS, RecordOf } from './record-fields'
 
-/** A luxury brand from the service's brand list (operation 3). */
-export interface Brand {
-  readonly idx: number
-  /** Korean name; several brands may share one. */
-  readonly name: string
-  /** English name with the service's trailing whitespace removed. */
-  readonly englishName: string
-}
+/** A luxury brand from the service's brand list (operation 3), as declared in `BRAND_FIELDS`. */
+export type Brand = RecordOf<typeof BRAND_FIELDS>
 
 /** Where the data of an answer came from and how fresh it is. */
 export interface Freshness {
@@ -117,51 +112,14 @@ export interface RecordExtras {
  * them (zone not shown by the spec), or `null` with a warning when the value
  * was not a date.
  */
-export interface Guarantee extends RecordExtras {
-  readonly idx: number
-  /** Issuance label as sent (`발급완료` …); any label is kept, never dropped. */
-  readonly status: string
-  readonly productName: string
-  /** Card image URL on the static host; null (with a warning) if the service left it out. */
-  readonly nftCardImg: string | null
-  readonly refUserId: string | null
-  readonly refOrderId: string | null
-  readonly refOrderDetailId: string | null
-  readonly refProductCode: string | null
-  readonly refCategoryCode: string | null
-  readonly refBrandCode: string | null
-  readonly refEtcData1: string | null
-  readonly refEtcData2: string | null
-  readonly refEtcData3: string | null
-  readonly registeredAt: string | null
-  /** Null when never modified. */
-  readonly modifiedAt: string | null
-  /** The sync token, when the service includes it in the item (the spec puts it in a detail operation). */
-  readonly guaranteeToken: string | null
-}
+export interface Guarantee extends RecordOf<typeof GUARANTEE_FIELDS>, RecordExtras {}
 
 /**
  * An inspection (operation 2), normalised like {@link Guarantee}. Either
  * timestamp spelling (`registeredAt` or `registeredAtAt`, `modifiedAt` or
  * `modifiedAtAt`) ends up in `registeredAt` / `modifiedAt`.
  */
-export interface Inspection extends RecordExtras {
-  readonly idx: number
-  /** Observed as 12 digits. */
-  readonly inspectionNum: string
-  /** Absent on some items: null then. Any label is kept. */
-  readonly inspectionStatus: string | null
-  /** Present only on some `배송완료` items. */
-  readonly inspectionResult: string | null
-  readonly productName: string
-  /** The spec says these four are always present; null (with a warning) when one is not. */
-  readonly refUserId: string | null
-  readonly refOrderId: string | null
-  readonly refOrderDetailId: string | null
-  readonly refProductCode: string | null
-  readonly registeredAt: string | null
-  readonly modifiedAt: string | null
-}
+export interface Inspection extends RecordOf<typeof INSPECTION_FIELDS>, RecordExtras {}
 
 /** An item of a page that missed a required field: reported, never silently dropped. */
 export interface RejectedItem {
@@ -171,7 +129,18 @@ export interface RejectedItem {
   readonly idx: number | null
   /** What was wrong, as JSON paths with a reason, e.g. `data[3].productName: missing`. */
   readonly problems: readonly string[]
+  /** The first wrong field (`productName`), or `''` when the item itself was wrong (not an object). */
+  readonly field: string
+  /** Why that field was refused, e.g. `missing`. */
+  readonly reason: string
+  /** The item as sent, as JSON, cut to {@link REJECTED_RAW_MAX} characters. */
+  readonly raw: string
+  /** True when `raw` was cut. */
+  readonly rawTruncated: boolean
 }
+
+/** The most characters of a refused item's JSON that are kept. */
+export const REJECTED_RAW_MAX = 4096
 
 /** One page of the guarantee or inspection list, parsed. */
 export interface ListPage<T> {

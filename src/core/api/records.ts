@@ -1,4 +1,11 @@
-import type { Guarantee, Inspection, ListPage, RejectedItem } from '../../shared/domain'
+import {
+  REJECTED_RAW_MAX,
+  type Guarantee,
+  type Inspection,
+  type ListPage,
+  type RejectedItem,
+} from '../../shared/domain'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 
 /**
@@ -87,29 +94,32 @@ const short = (value: unknown): string => {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
 }
 
+/** A refused field: which one and why. */
+interface Problem {
+  readonly field: string
+  readonly reason: string
+}
+
 /** Collects problems and warnings while one item is read. */
 class FieldReader {
-  readonly problems: string[] = []
+  readonly problems: Problem[] = []
   readonly warnings: string[] = []
   readonly known = new Set<string>()
 
-  constructor(
-    readonly item: Json,
-    readonly path: string,
-  ) {}
+  constructor(readonly item: Json) {}
 
-  integer(key: string): number | undefined {
+  integer(key: string): number | null {
     this.known.add(key)
     const value = asInteger(own(this.item, key))
-    if (value === undefined) this.problems.push(`${this.path}.${key}: missing or not an integer`)
-    return value
+    if (value === undefined) this.problems.push({ field: key, reason: 'missing or not an integer' })
+    return value ?? null
   }
 
-  required(key: string): string | undefined {
+  required(key: string): string | null {
     this.known.add(key)
     const value = asText(own(this.item, key))
-    if (value === undefined) this.problems.push(`${this.path}.${key}: missing`)
-    return value
+    if (value === undefined) this.problems.push({ field: key, reason: 'missing' })
+    return value ?? null
   }
 
   /** A field the spec calls "always" but the app can live without. */
@@ -136,7 +146,7 @@ class FieldReader {
     const hasMain = Object.hasOwn(this.item, name)
     const hasAlias = Object.hasOwn(this.item, alias)
     if (!hasMain && !hasAlias) {
-      if (required) this.problems.push(`${this.path}.${name}: missing`)
+      if (required) this.problems.push({ field: name, reason: 'missing' })
       return null
     }
     const main = own(this.item, name)
@@ -154,6 +164,24 @@ class FieldReader {
     return normalised
   }
 
+  /** One declared field, the way its declaration says it is read. */
+  field(spec: FieldSpec): string | number | null {
+    switch (spec.read) {
+      case 'integer':
+        return this.integer(spec.api)
+      case 'required':
+        return this.required(spec.api)
+      case 'expected':
+        return this.expected(spec.api)
+      case 'optional':
+        return this.optional(spec.api)
+      case 'timestamp':
+        return this.timestamp(spec.api, true)
+      case 'timestamp?':
+        return this.timestamp(spec.api, false)
+    }
+  }
+
   /** Everything the reader did not ask for, as own data properties. */
   raw(): Readonly<Record<string, unknown>> {
     return Object.fromEntries(Object.entries(this.item).filter(([key]) => !this.known.has(key)))
@@ -166,78 +194,66 @@ export type ItemResult<T> = { ok: true; value: T } | { ok: false; reject: Reject
 /** Reads the item at `position` of a page's `data`. */
 export type ItemReader<T> = (item: unknown, position: number) => ItemResult<T>
 
-function rejectOf(item: unknown, position: number, problems: string[]): ItemResult<never> {
+/** The item as sent, as JSON cut to {@link REJECTED_RAW_MAX} characters. */
+function rawOf(item: unknown): { raw: string; rawTruncated: boolean } {
+  let text: string
+  try {
+    text = JSON.stringify(item) ?? String(item)
+  } catch {
+    text = String(item)
+  }
+  return text.length > REJECTED_RAW_MAX
+    ? { raw: text.slice(0, REJECTED_RAW_MAX), rawTruncated: true }
+    : { raw: text, rawTruncated: false }
+}
+
+function rejectOf(
+  item: unknown,
+  position: number,
+  problems: readonly Problem[],
+): ItemResult<never> {
   const idx = isObject(item) ? (asInteger(own(item, 'idx')) ?? null) : null
-  return { ok: false, reject: { position, idx, problems } }
+  const first = problems[0] ?? { field: '', reason: 'refused' }
+  return {
+    ok: false,
+    reject: {
+      position,
+      idx,
+      problems: problems.map(
+        (p) => `data[${position}]${p.field ? `.${p.field}` : ''}: ${p.reason}`,
+      ),
+      field: first.field,
+      reason: first.reason,
+      ...rawOf(item),
+    },
+  }
 }
 
-/** Reads one guarantee item. */
+/**
+ * Reads one item of a declared kind: every field as its declaration says,
+ * unknown fields kept in `raw`, the parser's corrections in `warnings`.
+ */
+function readDeclared<T>(
+  fields: readonly FieldSpec[],
+  item: unknown,
+  position: number,
+): ItemResult<T> {
+  if (!isObject(item)) return rejectOf(item, position, [{ field: '', reason: 'not an object' }])
+  const r = new FieldReader(item)
+  const record = Object.fromEntries(fields.map((spec) => [spec.api, r.field(spec)]))
+  if (r.problems.length > 0) return rejectOf(item, position, r.problems)
+  // The declaration's record type (`RecordOf`) is built from the same list.
+  return { ok: true, value: { ...record, raw: r.raw(), warnings: r.warnings } as T }
+}
+
+/** Reads one guarantee item ({@link GUARANTEE_FIELDS}). */
 export function readGuarantee(item: unknown, position: number): ItemResult<Guarantee> {
-  const path = `data[${position}]`
-  if (!isObject(item)) return rejectOf(item, position, [`${path}: not an object`])
-  const r = new FieldReader(item, path)
-  const idx = r.integer('idx')
-  const status = r.required('status')
-  const productName = r.required('productName')
-  const record = {
-    nftCardImg: r.expected('nftCardImg'),
-    refUserId: r.optional('refUserId'),
-    refOrderId: r.optional('refOrderId'),
-    refOrderDetailId: r.optional('refOrderDetailId'),
-    refProductCode: r.optional('refProductCode'),
-    refCategoryCode: r.optional('refCategoryCode'),
-    refBrandCode: r.optional('refBrandCode'),
-    refEtcData1: r.optional('refEtcData1'),
-    refEtcData2: r.optional('refEtcData2'),
-    refEtcData3: r.optional('refEtcData3'),
-    registeredAt: r.timestamp('registeredAt', true),
-    modifiedAt: r.timestamp('modifiedAt', false),
-    guaranteeToken: r.optional('guaranteeToken'),
-  }
-  if (
-    r.problems.length > 0 ||
-    idx === undefined ||
-    status === undefined ||
-    productName === undefined
-  ) {
-    return rejectOf(item, position, r.problems)
-  }
-  return {
-    ok: true,
-    value: { idx, status, productName, ...record, raw: r.raw(), warnings: r.warnings },
-  }
+  return readDeclared(GUARANTEE_FIELDS, item, position)
 }
 
-/** Reads one inspection item. */
+/** Reads one inspection item ({@link INSPECTION_FIELDS}). */
 export function readInspection(item: unknown, position: number): ItemResult<Inspection> {
-  const path = `data[${position}]`
-  if (!isObject(item)) return rejectOf(item, position, [`${path}: not an object`])
-  const r = new FieldReader(item, path)
-  const idx = r.integer('idx')
-  const inspectionNum = r.required('inspectionNum')
-  const productName = r.required('productName')
-  const record = {
-    inspectionStatus: r.optional('inspectionStatus'),
-    inspectionResult: r.optional('inspectionResult'),
-    refUserId: r.expected('refUserId'),
-    refOrderId: r.expected('refOrderId'),
-    refOrderDetailId: r.expected('refOrderDetailId'),
-    refProductCode: r.expected('refProductCode'),
-    registeredAt: r.timestamp('registeredAt', true),
-    modifiedAt: r.timestamp('modifiedAt', false),
-  }
-  if (
-    r.problems.length > 0 ||
-    idx === undefined ||
-    inspectionNum === undefined ||
-    productName === undefined
-  ) {
-    return rejectOf(item, position, r.problems)
-  }
-  return {
-    ok: true,
-    value: { idx, inspectionNum, productName, ...record, raw: r.raw(), warnings: r.warnings },
-  }
+  return readDeclared(INSPECTION_FIELDS, item, position)
 }
 
 /**

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { AppError } from '../app-error'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
+import { indexUnindexed } from './writes'
 
 /** Told to the user once after the cache file had to be rebuilt. */
 export interface StoreNotice {
@@ -206,8 +207,14 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
       // A newer app wrote this file; never migrate downwards (FAULTS row 29).
       throw new CorruptStoreError('written by a newer version')
     }
+    const before = userVersion(db)
     if (migrate(db, options.targetVersion ?? LATEST_VERSION)) vacuum(db)
-    return db
+    // A migration may clear the search index; it is rebuilt with today's search code.
+    const migrated = db
+    if (userVersion(migrated) !== before && userVersion(migrated) >= 2) {
+      transaction(migrated, () => indexUnindexed(migrated))
+    }
+    return migrated
   } catch (error) {
     try {
       db?.close()

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
+import { clearAccepted, storeRejected, type PageRejects } from './rejected'
 import { writeSyncState, type SyncStateRow } from './sync-state'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from './writes'
 
@@ -13,6 +14,8 @@ export interface PageWrite {
   readonly state?: Partial<Omit<SyncStateRow, 'resource'>>
   /** End of a complete full pass: mark records not seen in `pass` as gone (a full scan). */
   readonly markGone?: boolean
+  /** The page's refused items, kept for `sync.rejected` (see `rejected.ts`). */
+  readonly rejects?: PageRejects
 }
 
 /** Applies one page inside the caller's transaction. */
@@ -22,6 +25,12 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): void {
   } else if (page.items.length > 0) {
     upsertInspections(db, page.items as InspectionRecord[], page.pass, page.at)
   }
+  clearAccepted(
+    db,
+    page.resource,
+    page.items.map((item) => item.idx),
+  )
+  if (page.rejects) storeRejected(db, page.resource, page.rejects, page.at)
   if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at)
   if (page.state) writeSyncState(db, page.resource, page.state)
 }

@@ -8,10 +8,18 @@ import type {
   ReviewMarkName,
   StatusCount,
 } from '../../shared/cache'
-import type { BrandRow } from '../../shared/domain'
+import type { Brand, BrandRow } from '../../shared/domain'
+import {
+  BRAND_FIELDS,
+  GUARANTEE_FIELDS,
+  INSPECTION_FIELDS,
+  type FieldSpec,
+  type RowOf,
+} from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
+import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
 import { planSearch } from './search-text'
 import { readReview, reviewClause, reviewColumn, reviewCounts } from './reviews'
 import { readSyncState } from './sync-state'
@@ -220,48 +228,50 @@ function listPage<R>(
   }
 }
 
-const GUARANTEE_COLUMNS =
-  'idx, status, product_name, card_url, ref_user_id, ref_order_id, ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at, modified_at, gone_at'
+/** The columns a list query selects: the declared listed fields', and `gone_at`. */
+function listedColumns(table: RecordTable): string {
+  return [...table.fields.filter((f) => f.row !== undefined).map((f) => f.column), 'gone_at'].join(
+    ', ',
+  )
+}
+
+/**
+ * The declared part of a listed row, each column checked against its
+ * declaration (`storedValue`); `''` of a `blank-null` field is null.
+ */
+function listedRow<R>(table: string, fields: readonly FieldSpec[], r: Record<string, unknown>): R {
+  const row: Record<string, unknown> = {}
+  for (const f of fields) {
+    if (f.row === undefined) continue
+    const value = storedValue(table, f, r)
+    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
+  }
+  // Built from the same declaration as the row type (`RowOf`).
+  return row as R
+}
+
+const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 
 /** A page of guarantees for the filter. */
 export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
-  return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => ({
-    idx: Number(r['idx']),
-    status: String(r['status']),
-    state: STATE_OF_LABEL.get(String(r['status'])) ?? null,
-    productName: String(r['product_name']),
-    cardUrl: String(r['card_url']),
-    refUserId: (r['ref_user_id'] as string | null) ?? null,
-    refOrderId: (r['ref_order_id'] as string | null) ?? null,
-    refOrderDetailId: (r['ref_order_detail_id'] as string | null) ?? null,
-    refProductCode: (r['ref_product_code'] as string | null) ?? null,
-    refCategoryCode: (r['ref_category_code'] as string | null) ?? null,
-    refBrandCode: (r['ref_brand_code'] as string | null) ?? null,
-    registeredAt: (r['registered_at'] as string) || null,
-    modifiedAt: (r['modified_at'] as string | null) ?? null,
-    gone: r['gone_at'] !== null,
-    review: readReview(r['review']),
-  }))
+  return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
+    const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>('guarantees', GUARANTEE_FIELDS, r)
+    return {
+      ...row,
+      state: STATE_OF_LABEL.get(row.status) ?? null,
+      gone: r['gone_at'] !== null,
+      review: readReview(r['review']),
+    }
+  })
 }
 
-const INSPECTION_COLUMNS =
-  'idx, inspection_num, status, result, product_name, ref_user_id, ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, gone_at'
+const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 
 /** A page of inspections for the filter. */
 export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
-    idx: Number(r['idx']),
-    inspectionNum: String(r['inspection_num']),
-    status: (r['status'] as string | null) ?? null,
-    result: (r['result'] as string | null) ?? null,
-    productName: String(r['product_name']),
-    refUserId: String(r['ref_user_id']),
-    refOrderId: String(r['ref_order_id']),
-    refOrderDetailId: String(r['ref_order_detail_id']),
-    refProductCode: String(r['ref_product_code']),
-    registeredAt: (r['registered_at'] as string) || null,
-    modifiedAt: (r['modified_at'] as string | null) ?? null,
+    ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
   }))
@@ -277,17 +287,15 @@ export function brandAliases(db: DatabaseSync, query: string): string[] {
   if (folded.length < 2) return []
   const aliases = new Set<string>()
   for (const brand of storedBrands(db)) {
-    if (foldForSearch(brand.english_name) === folded) aliases.add(brand.name.trim())
-    else if (foldForSearch(brand.name) === folded) aliases.add(brand.english_name.trim())
+    if (foldForSearch(brand.englishName) === folded) aliases.add(brand.name.trim())
+    else if (foldForSearch(brand.name) === folded) aliases.add(brand.englishName.trim())
   }
   aliases.delete('')
   return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
 }
 
-interface StoredBrand {
-  readonly idx: number
-  readonly name: string
-  readonly english_name: string
+/** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
+interface StoredBrand extends Brand {
   readonly same: number
 }
 
@@ -300,11 +308,12 @@ function storedBrands(db: DatabaseSync): StoredBrand[] {
   if (hit?.version === version) return hit.rows
   const rows = db
     .prepare(
-      `SELECT b.idx, b.name, b.english_name,
+      `SELECT ${BRAND_FIELDS.map((f) => `b.${f.column}`).join(', ')},
          (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
        FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
     )
-    .all() as unknown as StoredBrand[]
+    .all()
+    .map((r) => ({ ...listedRow<Brand>('brands', BRAND_FIELDS, r), same: Number(r['same']) }))
   brandCache.set(db, { version, rows })
   return rows
 }
@@ -321,13 +330,13 @@ export function searchBrands(
   const rows = storedBrands(db)
   const rank = createRanker(query)
   const items = rows
-    .map((row, position) => ({ row, position, rank: rank(row.name, row.english_name) }))
+    .map((row, position) => ({ row, position, rank: rank(row.name, row.englishName) }))
     .filter((entry) => entry.rank !== null)
     .sort((a, b) => a.rank! - b.rank! || a.position - b.position)
     .map(({ row }) => ({
       idx: row.idx,
       name: row.name,
-      englishName: row.english_name,
+      englishName: row.englishName,
       sameNameCount: row.same,
     }))
   return { items, total: rows.length }

@@ -1,63 +1,36 @@
-import type { Guarantee, Inspection } from '../../shared/domain'
+import type { PagedResourceName } from '../../shared/cache'
+import type {
+  BRAND_FIELDS,
+  GUARANTEE_FIELDS,
+  INSPECTION_FIELDS,
+  StoreRecordOf,
+} from '../../shared/record-fields'
 
 /**
- * The records the store writes: the typed fields the app relies on, and the
- * fields the service sent that the app does not know (`raw`), so nothing is
- * lost.
+ * The records the store writes, derived from their declarations
+ * (`src/shared/record-fields.ts`): the declared fields (those kept only in
+ * the raw JSON optional), and whatever else the parsed
+ * record carries (`raw`, the fields the service sent that the app does not
+ * know; `warnings`), which the `raw` column keeps, so nothing is lost.
  */
 
-/**
- * A guarantee item as the client parsed it (absent optional fields null, one
- * timestamp spelling, `null` for a timestamp that was not a date): the
- * client's {@link Guarantee} fields the store keeps in typed columns, with
- * `raw` holding the fields the app does not know. The `raw` column stores
- * what the typed columns do not hold (`stored-raw.ts`).
- */
-export interface GuaranteeRecord
-  extends
-    Pick<
-      Guarantee,
-      'idx' | 'status' | 'productName' | 'nftCardImg' | 'refUserId' | 'registeredAt' | 'modifiedAt'
-    >,
-    Partial<
-      Pick<
-        Guarantee,
-        'refOrderId' | 'refOrderDetailId' | 'refProductCode' | 'refCategoryCode' | 'refBrandCode'
-      >
-    > {
-  readonly raw: unknown
+/** What a record carries besides its declared fields. */
+interface Extras {
+  readonly raw?: unknown
+  readonly warnings?: readonly string[]
 }
 
-/** An inspection item as the client parsed it ({@link Inspection}); `inspectionStatus` may be null. */
-export interface InspectionRecord
-  extends
-    Pick<
-      Inspection,
-      | 'idx'
-      | 'inspectionNum'
-      | 'inspectionStatus'
-      | 'productName'
-      | 'refUserId'
-      | 'refOrderId'
-      | 'refOrderDetailId'
-      | 'refProductCode'
-      | 'registeredAt'
-      | 'modifiedAt'
-    >,
-    Partial<Pick<Inspection, 'inspectionResult'>> {
-  readonly raw: unknown
-}
+/** A guarantee as the client parsed it ({@link GUARANTEE_FIELDS}). */
+export type GuaranteeRecord = StoreRecordOf<typeof GUARANTEE_FIELDS> & Extras
 
-/** A brand of the brand list, in the service's order. */
-export interface BrandRecord {
-  readonly idx: number
-  readonly name: string
-  readonly englishName: string
-  readonly raw: unknown
-}
+/** An inspection as the client parsed it ({@link INSPECTION_FIELDS}). */
+export type InspectionRecord = StoreRecordOf<typeof INSPECTION_FIELDS> & Extras
+
+/** A brand of the brand list, in the service's order ({@link BRAND_FIELDS}). */
+export type BrandRecord = StoreRecordOf<typeof BRAND_FIELDS> & Extras
 
 /** The two paged resources the sync engine fills. */
-export type PagedResource = 'guarantees' | 'inspections'
+export type PagedResource = PagedResourceName
 
 /** Every resource with a sync state. */
 export type SyncResource = PagedResource | 'brands'

@@ -4,6 +4,7 @@ import { applyPageWrite, type PageWrite } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
 import type { BrandRecord, PagedResource, SyncResource } from './records'
+import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
 import { replaceBrands } from './writes'
@@ -61,6 +62,7 @@ export const STORE_OPS = {
         rejected: write.rejected,
       })
     }),
+  listRejected: (db: DatabaseSync, query: RejectedQuery) => listRejected(db, query),
   setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
 } satisfies Record<string, (db: DatabaseSync, args: never) => unknown>
 

@@ -1,237 +1,167 @@
 import { createHash } from 'node:crypto'
-import type { GuaranteeRecord, InspectionRecord } from './records'
+import type { SQLInputValue } from 'node:sqlite'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
+import { AppError } from '../app-error'
+import type { PagedResource } from './records'
 import { SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
 
 /**
- * What a record row keeps besides its typed columns, and what it indexes.
+ * How a declared record (`src/shared/record-fields.ts`) becomes a row and
+ * back: its column values (text in NFC), what the `raw` column keeps, and
+ * what it indexes.
  *
  * `raw` format (schema 3): JSON of only the record's fields that no typed
- * column holds, null and empty ones left out — `refEtcData1..3`,
- * `guaranteeToken`, the unknown fields the service sent (`raw`) and the
- * parser's `warnings`, plus an explicit `null` for a field whose NOT NULL
- * column stores `''` for it (a guarantee's `nftCardImg`/`registeredAt`, an
- * inspection's `ref*`/`registeredAt`). Columns plus `raw` give back the
- * whole parsed record ({@link expandGuarantee}); a typical row is `{}`.
+ * column holds, null and empty ones left out — the fields declared
+ * `null: 'raw'` (`refEtcData1..3`, `guaranteeToken`), the unknown fields the
+ * service sent (`raw`) and the parser's `warnings` — plus an explicit `null`
+ * for a field whose NOT NULL column stores `''` for it (`null: 'blank'` or
+ * `'blank-null'`), and, for a text field whose column holds its NFC form,
+ * the value as sent. Columns plus `raw` give back the whole parsed record as
+ * sent ({@link expandRecord}); a typical row is `{}`.
  */
 
-/** Guarantee fields held by typed columns (`guarantees` table). */
-const GUARANTEE_COLUMNS = new Set([
-  'idx',
-  'status',
-  'productName',
-  'nftCardImg',
-  'refUserId',
-  'refOrderId',
-  'refOrderDetailId',
-  'refProductCode',
-  'refCategoryCode',
-  'refBrandCode',
-  'registeredAt',
-  'modifiedAt',
-])
-/** Of those, the ones whose column stores `''` for null (so null must be written down). */
-const GUARANTEE_NOT_NULL = ['nftCardImg', 'registeredAt'] as const
+/** A paged table's declaration, with the lists derived from it. */
+export interface RecordTable {
+  readonly name: PagedResource
+  readonly fields: readonly FieldSpec[]
+  /** Fields with a column, `idx` first. */
+  readonly columns: readonly FieldSpec[]
+  /** Fields whose NOT NULL column stores `''` for null. */
+  readonly blanks: readonly FieldSpec[]
+  /** Searched fields, in index order. */
+  readonly searched: readonly FieldSpec[]
+  /** API names of the fields that have a column. */
+  readonly inColumns: ReadonlySet<string>
+}
 
-/** Inspection fields held by typed columns (`inspections` table). */
-const INSPECTION_COLUMNS = new Set([
-  'idx',
-  'inspectionNum',
-  'inspectionStatus',
-  'inspectionResult',
-  'productName',
-  'refUserId',
-  'refOrderId',
-  'refOrderDetailId',
-  'refProductCode',
-  'registeredAt',
-  'modifiedAt',
-])
-const INSPECTION_NOT_NULL = [
-  'refUserId',
-  'refOrderId',
-  'refOrderDetailId',
-  'refProductCode',
-  'registeredAt',
-] as const
+function tableOf(name: PagedResource, fields: readonly FieldSpec[]): RecordTable {
+  const columns = fields.filter((f) => f.null !== 'raw')
+  return {
+    name,
+    fields,
+    columns,
+    blanks: fields.filter((f) => f.null === 'blank' || f.null === 'blank-null'),
+    searched: fields.filter((f) => f.searched === true),
+    inColumns: new Set(columns.map((f) => f.api)),
+  }
+}
+
+/** The two paged tables. */
+export const RECORD_TABLES: Readonly<Record<PagedResource, RecordTable>> = {
+  guarantees: tableOf('guarantees', GUARANTEE_FIELDS),
+  inspections: tableOf('inspections', INSPECTION_FIELDS),
+}
+
+/** Text as stored: NFC (Korean sent decomposed renders right); anything else as it is. */
+export function nfc<T>(value: T): T {
+  return (typeof value === 'string' ? value.normalize('NFC') : value) as T
+}
 
 /** Null, undefined, `[]` and `{}` are not worth storing. */
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined) return true
   if (Array.isArray(value)) return value.length === 0
-  if (typeof value === 'object') {
-    for (const key in value) if (Object.hasOwn(value, key)) return false
-    return true
-  }
+  if (typeof value === 'object') return Object.keys(value).length === 0
   return false
 }
 
-function compact(record: object, columns: ReadonlySet<string>, notNull: readonly string[]): string {
-  const entries: [string, unknown][] = []
-  const fields = record as Record<string, unknown>
-  for (const key of notNull) if (fields[key] === null) entries.push([key, null])
+/** What an upsert writes for one record, by column name, and the text it indexes. */
+export interface RowValues {
+  readonly idx: number
+  /** Every column of the declaration (`idx` included) and `raw`. */
+  readonly values: Readonly<Record<string, SQLInputValue>>
+  /** The searched fields' stored values, in index order. */
+  readonly search: readonly (string | null)[]
+}
+
+/**
+ * The column values of a record (text in NFC; `''` for null in a NOT NULL
+ * column) and its `raw` column. A record is read by its own properties only.
+ */
+export function rowValues(table: RecordTable, record: object): RowValues {
+  const fields = record as Readonly<Record<string, unknown>>
+  const values: Record<string, SQLInputValue> = {}
+  const sent: [string, unknown][] = []
+  for (const f of table.blanks) if (fields[f.api] === null) sent.push([f.api, null])
   for (const key of Object.keys(fields)) {
-    if (columns.has(key)) continue
-    const value = fields[key]
-    if (!isEmpty(value)) entries.push([key, value])
+    if (!table.inColumns.has(key) && !isEmpty(fields[key])) sent.push([key, fields[key]])
   }
-  if (entries.length === 0) return '{}'
+  for (const f of table.columns) {
+    const given = (fields[f.api] ?? null) as SQLInputValue
+    const value = nfc(given)
+    if (value !== given) sent.push([f.api, given])
+    values[f.column] = value ?? (f.null === 'blank' || f.null === 'blank-null' ? '' : null)
+  }
   // fromEntries: a `__proto__` key stays a plain own property.
-  return JSON.stringify(Object.fromEntries(entries))
-}
-
-/** The `raw` column of a guarantee: what its typed columns do not hold. */
-export function guaranteeRaw(record: GuaranteeRecord): string {
-  return compact(record, GUARANTEE_COLUMNS, GUARANTEE_NOT_NULL)
-}
-
-/** The `raw` column of an inspection: what its typed columns do not hold. */
-export function inspectionRaw(record: InspectionRecord): string {
-  return compact(record, INSPECTION_COLUMNS, INSPECTION_NOT_NULL)
-}
-
-/** The columns of a `guarantees` row (as `SELECT *` gives them). */
-export interface GuaranteeColumns {
-  readonly idx: number
-  readonly status: string
-  readonly product_name: string
-  readonly card_url: string
-  readonly ref_user_id: string | null
-  readonly ref_order_id: string | null
-  readonly ref_order_detail_id: string | null
-  readonly ref_product_code: string | null
-  readonly ref_category_code: string | null
-  readonly ref_brand_code: string | null
-  readonly registered_at: string
-  readonly modified_at: string | null
-  readonly raw: string
-}
-
-/** The columns of an `inspections` row (as `SELECT *` gives them). */
-export interface InspectionColumns {
-  readonly idx: number
-  readonly inspection_num: string
-  readonly status: string | null
-  readonly result: string | null
-  readonly product_name: string
-  readonly ref_user_id: string
-  readonly ref_order_id: string
-  readonly ref_order_detail_id: string
-  readonly ref_product_code: string
-  readonly registered_at: string
-  readonly modified_at: string | null
-  readonly raw: string
-}
-
-/** The whole parsed guarantee back from a row: absent optional fields are null. */
-export function expandGuarantee(row: GuaranteeColumns): Record<string, unknown> {
+  values['raw'] = sent.length === 0 ? '{}' : JSON.stringify(Object.fromEntries(sent))
   return {
-    idx: row.idx,
-    status: row.status,
-    productName: row.product_name,
-    nftCardImg: row.card_url,
-    refUserId: row.ref_user_id,
-    refOrderId: row.ref_order_id,
-    refOrderDetailId: row.ref_order_detail_id,
-    refProductCode: row.ref_product_code,
-    refCategoryCode: row.ref_category_code,
-    refBrandCode: row.ref_brand_code,
-    refEtcData1: null,
-    refEtcData2: null,
-    refEtcData3: null,
-    registeredAt: row.registered_at,
-    modifiedAt: row.modified_at,
-    guaranteeToken: null,
-    raw: {},
-    warnings: [],
-    ...(JSON.parse(row.raw) as Record<string, unknown>),
+    idx: Number(fields['idx']),
+    values,
+    search: table.searched.map((f) => (values[f.column] as string | null) || null),
   }
 }
 
-/** The whole parsed inspection back from a row: absent optional fields are null. */
-export function expandInspection(row: InspectionColumns): Record<string, unknown> {
-  return {
-    idx: row.idx,
-    inspectionNum: row.inspection_num,
-    inspectionStatus: row.status,
-    inspectionResult: row.result,
-    productName: row.product_name,
-    refUserId: row.ref_user_id,
-    refOrderId: row.ref_order_id,
-    refOrderDetailId: row.ref_order_detail_id,
-    refProductCode: row.ref_product_code,
-    registeredAt: row.registered_at,
-    modifiedAt: row.modified_at,
-    raw: {},
-    warnings: [],
-    ...(JSON.parse(row.raw) as Record<string, unknown>),
+/** Why a stored row cannot be read: names the table, the row and the column. */
+function corrupt(table: string, row: Readonly<Record<string, unknown>>, why: string): AppError {
+  return new AppError(
+    'store_corrupt',
+    `Stored ${table} record ${String(row['idx'])} cannot be read: ${why}.`,
+  )
+}
+
+/**
+ * One column of a stored row, checked against its declaration: an
+ * `INTEGER` is a whole number, `TEXT` a string, null only where the
+ * declaration allows it. A wrong value is a `store_corrupt` error naming the
+ * table, the record and the column.
+ */
+export function storedValue(
+  table: string,
+  spec: FieldSpec,
+  row: Readonly<Record<string, unknown>>,
+): string | number | null {
+  const value = row[spec.column]
+  if (value === null && spec.null === 'column') return null
+  if (spec.sql === 'INTEGER' ? Number.isSafeInteger(value) : typeof value === 'string') {
+    return value as string | number
   }
+  throw corrupt(table, row, `column ${spec.column} holds ${value === null ? 'null' : typeof value}`)
 }
 
-/** The `guarantees` columns of {@link guaranteeSearchFields}, in the same order. */
-export const GUARANTEE_SEARCH_COLUMNS = [
-  'product_name',
-  'ref_user_id',
-  'ref_order_id',
-  'ref_order_detail_id',
-  'ref_product_code',
-  'ref_category_code',
-  'ref_brand_code',
-] as const
-
-/** The `inspections` columns of {@link inspectionSearchFields}, in the same order. */
-export const INSPECTION_SEARCH_COLUMNS = [
-  'product_name',
-  'inspection_num',
-  'ref_user_id',
-  'ref_order_id',
-  'ref_order_detail_id',
-  'ref_product_code',
-] as const
-
-/** The searchable fields of a guarantee, in index order. */
-export function guaranteeSearchFields(
-  g: Pick<
-    GuaranteeRecord,
-    | 'productName'
-    | 'refUserId'
-    | 'refOrderId'
-    | 'refOrderDetailId'
-    | 'refProductCode'
-    | 'refCategoryCode'
-    | 'refBrandCode'
-  >,
-): (string | null | undefined)[] {
-  return [
-    g.productName,
-    g.refUserId,
-    g.refOrderId,
-    g.refOrderDetailId,
-    g.refProductCode,
-    g.refCategoryCode,
-    g.refBrandCode,
-  ]
+/** The `raw` column of a row as an object, or a `store_corrupt` error naming the row. */
+export function parseStoredRaw(
+  table: string,
+  row: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const text = row['raw']
+  if (typeof text !== 'string') throw corrupt(table, row, 'its raw column is not text')
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw corrupt(table, row, 'its raw column is not JSON')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw corrupt(table, row, 'its raw column is not a JSON object')
+  }
+  return parsed as Record<string, unknown>
 }
 
-/** The searchable fields of an inspection, in index order. */
-export function inspectionSearchFields(
-  i: Pick<
-    InspectionRecord,
-    | 'productName'
-    | 'inspectionNum'
-    | 'refUserId'
-    | 'refOrderId'
-    | 'refOrderDetailId'
-    | 'refProductCode'
-  >,
-): (string | null | undefined)[] {
-  return [
-    i.productName,
-    i.inspectionNum,
-    i.refUserId,
-    i.refOrderId,
-    i.refOrderDetailId,
-    i.refProductCode,
-  ]
+/**
+ * The whole parsed record back from a row (as `SELECT *` gives it), as the
+ * service sent it: columns, then `raw` over them. Absent optional fields are
+ * null. A row that does not match the declaration is a `store_corrupt` error
+ * for that row.
+ */
+export function expandRecord(
+  table: RecordTable,
+  row: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const record: Record<string, unknown> = {}
+  for (const f of table.fields) {
+    record[f.api] = f.null === 'raw' ? null : storedValue(table.name, f, row)
+  }
+  return { ...record, raw: {}, warnings: [], ...parseStoredRaw(table.name, row) }
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
-import type { ErrorData } from '../../shared/errors'
+import { z } from 'zod'
+import { ERROR_CODES, type ErrorData } from '../../shared/errors'
+import { AppError } from '../app-error'
 import type { SyncResource } from './records'
 
 /** Where an interrupted full pass resumes: the next page to fetch. */
@@ -27,24 +29,53 @@ export interface SyncStateRow {
   readonly rejected: number
 }
 
-interface RawRow {
-  resource: string
-  status: string
-  mode: string | null
-  checkpoint: string | null
-  pass: number
-  started_at: string | null
-  last_success_at: string | null
-  last_full_at: string | null
-  last_error: string | null
-  rejected: number
+/** A stored sync-state row, checked: the app wrote it, but the file may have been damaged since. */
+const rowSchema = z.object({
+  status: z.enum(['idle', 'syncing', 'offline', 'error']).catch('idle'),
+  mode: z.enum(['full', 'incremental']).nullable().catch(null),
+  checkpoint: z.string().nullable(),
+  pass: z.number().int().min(0),
+  started_at: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  last_full_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  rejected: z.number().int().min(0),
+})
+
+const checkpointSchema = z.object({
+  nextPage: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  total: z.number().int().min(0).nullable(),
+  fetched: z.number().int().min(0),
+})
+
+const errorSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  status: z.number().int().optional(),
+  retryAt: z.string().optional(),
+})
+
+/** JSON text checked against a schema; null when absent or unreadable. */
+function parsedOrNull<T>(text: string | null, schema: z.ZodType<T>): T | null {
+  if (text === null) return null
+  try {
+    const parsed = schema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
 }
 
-/** The sync state of `resource` (a blank one if it never synced). */
+/**
+ * The sync state of `resource` (a blank one if it never synced). Every
+ * column is checked: an unreadable checkpoint reads as none (the full pass
+ * starts again, which loses nothing), an unreadable error or status as
+ * none; a row that is not a sync state at all is a `store_corrupt` error.
+ */
 export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncStateRow {
-  const row = db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) as
-    RawRow | undefined
-  if (!row) {
+  const found = db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource)
+  if (!found) {
     return {
       resource,
       status: 'idle',
@@ -58,16 +89,21 @@ export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncSta
       rejected: 0,
     }
   }
+  const parsed = rowSchema.safeParse(found)
+  if (!parsed.success) {
+    throw new AppError('store_corrupt', `The stored sync state of ${resource} cannot be read.`)
+  }
+  const row = parsed.data
   return {
     resource,
-    status: row.status as SyncStateRow['status'],
-    mode: row.mode as SyncStateRow['mode'],
-    checkpoint: row.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null,
+    status: row.status,
+    mode: row.mode,
+    checkpoint: parsedOrNull(row.checkpoint, checkpointSchema),
     pass: row.pass,
     startedAt: row.started_at,
     lastSuccessAt: row.last_success_at,
     lastFullAt: row.last_full_at,
-    lastError: row.last_error ? (JSON.parse(row.last_error) as ErrorData) : null,
+    lastError: parsedOrNull(row.last_error, errorSchema),
     rejected: row.rejected,
   }
 }

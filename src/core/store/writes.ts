@@ -1,14 +1,14 @@
-import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
-import type { BrandRecord, GuaranteeRecord, InspectionRecord } from './records'
+import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite'
+import { BRAND_FIELDS } from '../../shared/record-fields'
+import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { SEARCH_FORMAT, type SearchDocument } from './search-text'
 import {
-  GUARANTEE_SEARCH_COLUMNS,
-  guaranteeRaw,
-  guaranteeSearchFields,
-  INSPECTION_SEARCH_COLUMNS,
-  inspectionRaw,
-  inspectionSearchFields,
+  nfc,
+  RECORD_TABLES,
+  rowValues,
   searchOf,
+  type RecordTable,
+  type RowValues,
 } from './stored-raw'
 
 /**
@@ -17,47 +17,52 @@ import {
  */
 
 interface Statements {
-  /** The upsert of each table: `idx`, the stored columns, `seen_pass`, `stored_at`, `search_key`. */
-  readonly upsert: Record<string, StatementSync>
-  /** A stored record's `search_key` and {@link STORED_COLUMNS}. */
-  readonly previous: Record<string, StatementSync>
+  /** The upsert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
+  readonly upsert: Record<PagedResource, StatementSync>
+  /** A stored record's `search_key`, declared columns and `raw`. */
+  readonly previous: Record<PagedResource, StatementSync>
   /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
-  readonly touch: Record<string, StatementSync>
-  readonly ftsDelete: Record<string, StatementSync>
-  readonly ftsInsert: Record<string, StatementSync>
+  readonly touch: Record<PagedResource, StatementSync>
+  readonly ftsDelete: Record<PagedResource, StatementSync>
+  readonly ftsInsert: Record<PagedResource, StatementSync>
   readonly brand: StatementSync
 }
 
-/** The record columns an upsert writes after `idx`, in the order of its parameters. */
-const STORED_COLUMNS = {
-  guarantees: [
-    'status',
-    'product_name',
-    'card_url',
-    'ref_user_id',
-    'ref_order_id',
-    'ref_order_detail_id',
-    'ref_product_code',
-    'ref_category_code',
-    'ref_brand_code',
-    'registered_at',
-    'modified_at',
-    'raw',
-  ],
-  inspections: [
-    'inspection_num',
-    'status',
-    'result',
-    'product_name',
-    'ref_user_id',
-    'ref_order_id',
-    'ref_order_detail_id',
-    'ref_product_code',
-    'registered_at',
-    'modified_at',
-    'raw',
-  ],
-} as const
+/** The record columns an upsert writes: every declared column (`idx` first) and `raw`. */
+export function storedColumns(table: RecordTable): string[] {
+  return [...table.columns.map((f) => f.column), 'raw']
+}
+
+/**
+ * The upsert of a table keyed by `idx`, with named parameters (`:column`):
+ * a conflict sets every column to the new value, or to its expression in
+ * `set` (which may also name columns not inserted).
+ */
+export function upsertSql(
+  table: string,
+  columns: readonly string[],
+  set: Readonly<Record<string, string>>,
+): string {
+  const updates = columns
+    .filter((c) => c !== 'idx' && !(c in set))
+    .map((c) => `${c} = excluded.${c}`)
+  const extra = Object.entries(set).map(([c, value]) => `${c} = ${value}`)
+  return `INSERT INTO ${table} (${columns.join(', ')})
+    VALUES (${columns.map((c) => `:${c}`).join(', ')})
+    ON CONFLICT (idx) DO UPDATE SET ${[...updates, ...extra].join(', ')}`
+}
+
+/** The upsert of a record table: its declared columns, `raw`, and the sync's own columns. */
+export function recordUpsertSql(table: RecordTable): string {
+  const columns = [...storedColumns(table), 'seen_pass', 'stored_at', 'search_key']
+  return upsertSql(table.name, columns, {
+    seen_pass: 'max(seen_pass, excluded.seen_pass)',
+    gone_at: 'NULL',
+  })
+}
+
+/** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
+export const BRAND_COLUMNS = [...BRAND_FIELDS.map((f) => f.column), 'position', 'raw', 'seen_pass']
 
 const cache = new WeakMap<DatabaseSync, Statements>()
 const versions = new WeakMap<DatabaseSync, number>()
@@ -75,62 +80,22 @@ export function bumpDataVersion(db: DatabaseSync): void {
 function statements(db: DatabaseSync): Statements {
   let found = cache.get(db)
   if (found) return found
-  const ftsDelete: Record<string, StatementSync> = {}
-  const ftsInsert: Record<string, StatementSync> = {}
-  const previous: Record<string, StatementSync> = {}
-  const touch: Record<string, StatementSync> = {}
-  for (const table of ['guarantees', 'inspections'] as const) {
-    previous[table] = db.prepare(
-      `SELECT search_key, ${STORED_COLUMNS[table].join(', ')} FROM ${table} WHERE idx = ?`,
-    )
-    touch[table] = db.prepare(
-      `UPDATE ${table} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
-       WHERE idx = ?`,
-    )
-    ftsDelete[table] = db.prepare(`DELETE FROM ${table}_fts WHERE rowid = ?`)
-    ftsInsert[table] = db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`)
-  }
-  const upsert: Record<string, StatementSync> = {
-    guarantees: db.prepare(`
-      INSERT INTO guarantees (idx, status, product_name, card_url, ref_user_id, ref_order_id,
-        ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at,
-        modified_at, raw, seen_pass, gone_at, stored_at, search_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
-      ON CONFLICT (idx) DO UPDATE SET status = excluded.status,
-        product_name = excluded.product_name, card_url = excluded.card_url,
-        ref_user_id = excluded.ref_user_id, ref_order_id = excluded.ref_order_id,
-        ref_order_detail_id = excluded.ref_order_detail_id,
-        ref_product_code = excluded.ref_product_code, ref_category_code = excluded.ref_category_code,
-        ref_brand_code = excluded.ref_brand_code, registered_at = excluded.registered_at,
-        modified_at = excluded.modified_at, raw = excluded.raw,
-        seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
-        stored_at = excluded.stored_at, search_key = excluded.search_key`),
-    inspections: db.prepare(`
-      INSERT INTO inspections (idx, inspection_num, status, result, product_name, ref_user_id,
-        ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, raw,
-        seen_pass, gone_at, stored_at, search_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
-      ON CONFLICT (idx) DO UPDATE SET inspection_num = excluded.inspection_num,
-        status = excluded.status, result = excluded.result, product_name = excluded.product_name,
-        ref_user_id = excluded.ref_user_id, ref_order_id = excluded.ref_order_id,
-        ref_order_detail_id = excluded.ref_order_detail_id,
-        ref_product_code = excluded.ref_product_code, registered_at = excluded.registered_at,
-        modified_at = excluded.modified_at, raw = excluded.raw,
-        seen_pass = max(seen_pass, excluded.seen_pass), gone_at = NULL,
-        stored_at = excluded.stored_at, search_key = excluded.search_key`),
-  }
+  const each = (sql: (table: RecordTable) => string): Record<PagedResource, StatementSync> => ({
+    guarantees: db.prepare(sql(RECORD_TABLES.guarantees)),
+    inspections: db.prepare(sql(RECORD_TABLES.inspections)),
+  })
   found = {
-    upsert,
-    previous,
-    touch,
-    ftsDelete,
-    ftsInsert,
-    brand: db.prepare(`
-      INSERT INTO brands (idx, name, english_name, position, raw, seen_pass, gone_at)
-      VALUES (?, ?, ?, ?, ?, ?, NULL)
-      ON CONFLICT (idx) DO UPDATE SET name = excluded.name, english_name = excluded.english_name,
-        position = excluded.position, raw = excluded.raw, seen_pass = excluded.seen_pass,
-        gone_at = NULL`),
+    upsert: each(recordUpsertSql),
+    previous: each(
+      (t) => `SELECT search_key, ${storedColumns(t).join(', ')} FROM ${t.name} WHERE idx = ?`,
+    ),
+    touch: each(
+      (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
+       WHERE idx = ?`,
+    ),
+    ftsDelete: each((t) => `DELETE FROM ${t.name}_fts WHERE rowid = ?`),
+    ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t, c) VALUES (?, ?, ?)`),
+    brand: db.prepare(upsertSql('brands', BRAND_COLUMNS, { gone_at: 'NULL' })),
   }
   cache.set(db, found)
   return found
@@ -145,27 +110,18 @@ interface Search {
 
 type StoredRow = Record<string, SQLOutputValue>
 
-/** The stored columns of each table's searchable fields, in index order. */
-const SEARCH_COLUMNS = {
-  guarantees: GUARANTEE_SEARCH_COLUMNS,
-  inspections: INSPECTION_SEARCH_COLUMNS,
-} as const
-
 /** True when every searchable field equals its stored column (null and '' index alike). */
 function sameSearchFields(
   row: StoredRow,
-  columns: readonly string[],
-  fields: readonly (string | null | undefined)[],
+  table: RecordTable,
+  search: RowValues['search'],
 ): boolean {
-  for (let i = 0; i < fields.length; i += 1) {
-    if ((row[columns[i]!] || '') !== (fields[i] || '')) return false
-  }
-  return true
+  return table.searched.every((f, i) => (row[f.column] || '') === (search[i] || ''))
 }
 
 /** True when every value an upsert would write equals the stored one. */
-function sameRow(row: StoredRow, columns: readonly string[], values: readonly unknown[]): boolean {
-  for (let i = 0; i < values.length; i += 1) if (row[columns[i]!] !== values[i]) return false
+function sameRow(row: StoredRow, values: RowValues['values']): boolean {
+  for (const column in values) if (row[column] !== values[column]) return false
   return true
 }
 
@@ -179,26 +135,30 @@ function sameRow(row: StoredRow, columns: readonly string[], values: readonly un
  */
 function writeRecord(
   s: Statements,
-  table: 'guarantees' | 'inspections',
-  idx: number,
-  values: readonly SQLInputValue[],
-  fields: readonly (string | null | undefined)[],
+  table: RecordTable,
+  record: object,
   pass: number,
   storedAt: string,
 ): void {
-  const row = s.previous[table]?.get(idx) as StoredRow | undefined
+  const { idx, values, search: fields } = rowValues(table, record)
+  const row = s.previous[table.name].get(idx) as StoredRow | undefined
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
   const current = previousKey?.startsWith(SEARCH_FORMAT) === true
-  if (row !== undefined && current && sameRow(row, STORED_COLUMNS[table], values)) {
-    s.touch[table]?.run(pass, storedAt, idx)
+  if (row !== undefined && current && sameRow(row, values)) {
+    s.touch[table.name].run(pass, storedAt, idx)
     return
   }
   const search: Search =
-    row !== undefined && current && sameSearchFields(row, SEARCH_COLUMNS[table], fields)
+    row !== undefined && current && sameSearchFields(row, table, fields)
       ? { doc: null, key: previousKey! }
       : searchOf([...fields, String(idx)])
-  s.upsert[table]?.run(idx, ...values, pass, storedAt, search.key)
-  writeSearch(s, table, idx, previousKey, search)
+  s.upsert[table.name].run({
+    ...values,
+    seen_pass: pass,
+    stored_at: storedAt,
+    search_key: search.key,
+  })
+  writeSearch(s, table.name, idx, previousKey, search)
 }
 
 /**
@@ -208,14 +168,14 @@ function writeRecord(
  */
 function writeSearch(
   s: Statements,
-  table: string,
+  table: PagedResource,
   idx: number,
   previousKey: string | null | undefined,
   search: Search,
 ): void {
   if (previousKey === search.key || search.doc === null) return
-  if (previousKey !== undefined) s.ftsDelete[table]?.run(idx)
-  s.ftsInsert[table]?.run(idx, search.doc.t, search.doc.c)
+  if (previousKey !== undefined) s.ftsDelete[table].run(idx)
+  s.ftsInsert[table].run(idx, search.doc.t, search.doc.c)
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -225,25 +185,7 @@ export function upsertGuarantees(
   pass: number,
   storedAt: string,
 ): void {
-  const s = statements(db)
-  for (const g of items) {
-    const values = [
-      g.status,
-      g.productName,
-      g.nftCardImg ?? '',
-      g.refUserId ?? null,
-      g.refOrderId ?? null,
-      g.refOrderDetailId ?? null,
-      g.refProductCode ?? null,
-      g.refCategoryCode ?? null,
-      g.refBrandCode ?? null,
-      g.registeredAt ?? '',
-      g.modifiedAt,
-      guaranteeRaw(g),
-    ]
-    writeRecord(s, 'guarantees', g.idx, values, guaranteeSearchFields(g), pass, storedAt)
-  }
-  bumpDataVersion(db)
+  upsertRecords(db, RECORD_TABLES.guarantees, items, pass, storedAt)
 }
 
 /** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
@@ -253,23 +195,18 @@ export function upsertInspections(
   pass: number,
   storedAt: string,
 ): void {
+  upsertRecords(db, RECORD_TABLES.inspections, items, pass, storedAt)
+}
+
+function upsertRecords(
+  db: DatabaseSync,
+  table: RecordTable,
+  items: readonly object[],
+  pass: number,
+  storedAt: string,
+): void {
   const s = statements(db)
-  for (const i of items) {
-    const values = [
-      i.inspectionNum,
-      i.inspectionStatus ?? null,
-      i.inspectionResult ?? null,
-      i.productName,
-      i.refUserId ?? '',
-      i.refOrderId ?? '',
-      i.refOrderDetailId ?? '',
-      i.refProductCode ?? '',
-      i.registeredAt ?? '',
-      i.modifiedAt,
-      inspectionRaw(i),
-    ]
-    writeRecord(s, 'inspections', i.idx, values, inspectionSearchFields(i), pass, storedAt)
-  }
+  for (const item of items) writeRecord(s, table, item, pass, storedAt)
   bumpDataVersion(db)
 }
 
@@ -281,9 +218,10 @@ export function replaceBrands(
   goneAt: string,
 ): void {
   const s = statements(db)
-  items.forEach((b, position) =>
-    s.brand.run(b.idx, b.name, b.englishName, position, JSON.stringify(b), pass),
-  )
+  items.forEach((b, position) => {
+    const values = Object.fromEntries(BRAND_FIELDS.map((f) => [f.column, nfc(b[f.api])]))
+    s.brand.run({ ...values, position, raw: JSON.stringify(b), seen_pass: pass })
+  })
   db.prepare('UPDATE brands SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL').run(
     goneAt,
     pass,
@@ -306,4 +244,40 @@ export function markUnseenGone(
     .run(goneAt, pass)
   bumpDataVersion(db)
   return Number(result.changes)
+}
+
+/** Rows indexed per step of {@link indexUnindexed}. */
+const INDEX_CHUNK = 1000
+
+/**
+ * Indexes every record without a `search_key` (none after a migration that
+ * cleared the index) with the running app's search code, in chunks; returns
+ * how many. Run inside a transaction.
+ */
+export function indexUnindexed(db: DatabaseSync): number {
+  let indexed = 0
+  for (const table of Object.values(RECORD_TABLES)) {
+    const columns = table.searched.map((f) => f.column)
+    const read = db.prepare(
+      `SELECT idx, ${columns.join(', ')} FROM ${table.name}
+       WHERE search_key IS NULL AND idx > ? ORDER BY idx LIMIT ?`,
+    )
+    const setKey = db.prepare(`UPDATE ${table.name} SET search_key = ? WHERE idx = ?`)
+    const insert = db.prepare(`INSERT INTO ${table.name}_fts (rowid, t, c) VALUES (?, ?, ?)`)
+    let after = -Infinity
+    for (;;) {
+      const rows = read.all(after, INDEX_CHUNK) as StoredRow[]
+      for (const row of rows) {
+        const idx = Number(row['idx'])
+        const search = searchOf([...columns.map((c) => row[c] as string | null), String(idx)])
+        setKey.run(search.key, idx)
+        insert.run(idx, search.doc.t, search.doc.c)
+      }
+      indexed += rows.length
+      if (rows.length < INDEX_CHUNK) break
+      after = Number(rows.at(-1)!['idx'])
+    }
+  }
+  if (indexed > 0) bumpDataVersion(db)
+  return indexed
 }

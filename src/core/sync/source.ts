@@ -1,4 +1,5 @@
 import type { GuaranteeState } from '../../shared/cache'
+import type { RejectedItem } from '../../shared/domain'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/records'
 
 /** One list request of the sync engine: the API's paging, sort and filter parameters. */
@@ -22,8 +23,10 @@ export interface SourcePage<T> {
   /** Entries in the page's `data`, accepted or not. */
   readonly received: number
   readonly items: readonly T[]
-  /** Entries that missed a required field: counted and reported, not stored. */
+  /** Entries that missed a required field: counted and reported, not stored as records. */
   readonly rejected: number
+  /** Those entries, with why and as sent: kept for `sync.rejected`. */
+  readonly rejects?: readonly RejectedItem[]
 }
 
 /**

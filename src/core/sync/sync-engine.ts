@@ -458,6 +458,10 @@ export class SyncEngine {
               items: rows,
               pass,
               at,
+              // Refused items are kept with the page's last chunk (rejected.ts).
+              ...(last && result.rejects?.length
+                ? { rejects: { page, items: result.rejects } }
+                : {}),
               ...(mode === 'full' && last
                 ? {
                     state: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../src/core/app-error'
 import { readGuarantee, readInspection, readPage } from '../../../src/core/api/records'
+import { REJECTED_RAW_MAX } from '../../../src/shared/domain'
 
 const guarantee = {
   idx: 7,
@@ -76,7 +77,35 @@ describe('record parsing (FAULTS rows 5–8)', () => {
     const result = readInspection(rest, 4)
     expect(result).toEqual({
       ok: false,
-      reject: { position: 4, idx: 9, problems: ['data[4].registeredAt: missing'] },
+      reject: {
+        position: 4,
+        idx: 9,
+        problems: ['data[4].registeredAt: missing'],
+        field: 'registeredAt',
+        reason: 'missing',
+        raw: JSON.stringify(rest),
+        rawTruncated: false,
+      },
+    })
+  })
+
+  it('keeps a refused item as sent, cut to REJECTED_RAW_MAX characters', () => {
+    const huge = { ...guarantee, productName: undefined, note: 'x'.repeat(REJECTED_RAW_MAX * 2) }
+    const result = readGuarantee(huge, 0)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reject).toMatchObject({
+      idx: guarantee.idx,
+      field: 'productName',
+      reason: 'missing',
+    })
+    expect(result.reject.raw).toHaveLength(REJECTED_RAW_MAX)
+    expect(result.reject.raw.startsWith(JSON.stringify(huge).slice(0, 100))).toBe(true)
+    expect(result.reject.rawTruncated).toBe(true)
+    const notObject = readGuarantee([1, 2], 3)
+    expect(notObject).toMatchObject({
+      ok: false,
+      reject: { idx: null, field: '', reason: 'not an object', raw: '[1,2]' },
     })
   })
 

@@ -7,14 +7,7 @@ import { LATEST_VERSION } from '../../../src/core/store/migrations'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
 import { searchDocument } from '../../../src/core/store/search-text'
-import {
-  expandGuarantee,
-  expandInspection,
-  guaranteeRaw,
-  inspectionRaw,
-  type GuaranteeColumns,
-  type InspectionColumns,
-} from '../../../src/core/store/stored-raw'
+import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { guarantee, inspection, tempDir } from './fixtures'
@@ -31,13 +24,19 @@ const quickCheck = (db: DatabaseSync): string =>
 const ftsRows = (db: DatabaseSync, table: string): number =>
   (db.prepare(`SELECT count(*) AS n FROM ${table}_fts`).get() as { n: number }).n
 
-const guaranteeRow = (db: DatabaseSync, idx: number): GuaranteeColumns & { search_key: string } =>
-  db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as unknown as GuaranteeColumns & {
-    search_key: string
-  }
+type Row = Record<string, unknown>
 
-const inspectionRow = (db: DatabaseSync, idx: number): InspectionColumns =>
-  db.prepare('SELECT * FROM inspections WHERE idx = ?').get(idx) as unknown as InspectionColumns
+const guaranteeRow = (db: DatabaseSync, idx: number): Row =>
+  db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as Row
+
+const inspectionRow = (db: DatabaseSync, idx: number): Row =>
+  db.prepare('SELECT * FROM inspections WHERE idx = ?').get(idx) as Row
+
+const expandGuarantee = (row: Row) => expandRecord(RECORD_TABLES.guarantees, row)
+const expandInspection = (row: Row) => expandRecord(RECORD_TABLES.inspections, row)
+const guaranteeRaw = (g: GuaranteeRecord) => rowValues(RECORD_TABLES.guarantees, g).values['raw']
+const inspectionRaw = (i: InspectionRecord) =>
+  String(rowValues(RECORD_TABLES.inspections, i).values['raw'])
 
 const foundGuarantees = (db: DatabaseSync, q: string): number[] =>
   queryGuarantees(db, { q }).rows.map((row) => row.idx)
@@ -237,7 +236,7 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
 
     // raw: only what the columns do not hold, the rest given back by the columns.
     expect(guaranteeRow(db, 1).raw).toBe('{}')
-    const second = JSON.parse(guaranteeRow(db, 2).raw) as Record<string, unknown>
+    const second = JSON.parse(String(guaranteeRow(db, 2).raw)) as Record<string, unknown>
     expect(second).toEqual({
       refEtcData1: '매장: 명동본점',
       refEtcData3: '구성품: 더스트백',
@@ -245,7 +244,7 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
       raw: unknownFields(),
     })
     expect(Object.hasOwn(second['raw'] as object, '__proto__')).toBe(true)
-    expect(JSON.parse(guaranteeRow(db, 3).raw)).toEqual({
+    expect(JSON.parse(String(guaranteeRow(db, 3).raw))).toEqual({
       nftCardImg: null,
       registeredAt: null,
       warnings: ['nftCardImg: absent though the spec says always', 'registeredAt: not a date (x)'],
@@ -256,8 +255,8 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
     for (const i of OLD_INSPECTIONS) {
       expect(expandInspection(inspectionRow(db, i.idx))).toEqual(JSON.parse(JSON.stringify(i)))
     }
-    expect(JSON.parse(inspectionRow(db, 1).raw)).toEqual({ raw: unknownFields() })
-    expect(JSON.parse(inspectionRow(db, 2).raw)).toMatchObject({
+    expect(JSON.parse(String(inspectionRow(db, 1).raw))).toEqual({ raw: unknownFields() })
+    expect(JSON.parse(String(inspectionRow(db, 2).raw))).toMatchObject({
       refOrderId: null,
       registeredAt: null,
     })

@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections, searchBrands } from '../../../src/core/store/queries'
-import { expandInspection, type InspectionColumns } from '../../../src/core/store/stored-raw'
+import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
 import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { guarantee, inspection, tempDir } from './fixtures'
@@ -206,11 +206,12 @@ describe('filters, counts and paging', () => {
   })
 
   it('keeps the raw item, unknown fields included: raw holds what the columns do not', () => {
-    const row = db
-      .prepare('SELECT * FROM inspections WHERE idx = 1')
-      .get() as unknown as InspectionColumns
-    expect(JSON.parse(row.raw)).toEqual({ raw: { extraField: 'kept' } })
-    expect(expandInspection(row)).toEqual({
+    const row = db.prepare('SELECT * FROM inspections WHERE idx = 1').get() as Record<
+      string,
+      unknown
+    >
+    expect(JSON.parse(String(row['raw']))).toEqual({ raw: { extraField: 'kept' } })
+    expect(expandRecord(RECORD_TABLES.inspections, row)).toEqual({
       ...inspection(1, {
         productName: names[0]!,
         refUserId: 'kim01',

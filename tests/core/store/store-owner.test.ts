@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { build } from 'vite'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import { Checkpointer } from '../../../src/core/store/checkpointer'
 import { storeFileFor } from '../../../src/core/store/database'
@@ -145,8 +145,7 @@ describe('the database owner thread', () => {
     const before = liveStoreThreads()
     const error = await failure(StoreOwner.open({ file: '', worker: SOURCE_STORE_WORKER }))
     expect(isAppError(error, 'internal')).toBe(true)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(liveStoreThreads()).toBe(before)
+    await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 5000 })
   })
 
   it('answers a malformed message with an error instead of leaving the caller waiting', async () => {

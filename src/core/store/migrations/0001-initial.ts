@@ -6,6 +6,17 @@ import type { DatabaseSync } from 'node:sqlite'
  * later features (review marks, wallet-link history). Every table is STRICT.
  */
 export function up(db: DatabaseSync): void {
+  /** The columns and indexes both record tables end with. */
+  const recordTail = (table: string): string => `registered_at TEXT NOT NULL,
+      modified_at TEXT,
+      raw TEXT NOT NULL,
+      seen_pass INTEGER NOT NULL DEFAULT 0,
+      gone_at TEXT,
+      stored_at TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX ${table}_by_time ON ${table} (registered_at, idx);
+    CREATE INDEX ${table}_by_status ON ${table} (status, registered_at, idx);
+    CREATE INDEX ${table}_by_member ON ${table} (ref_user_id, registered_at, idx);`
   db.exec(`
     CREATE TABLE guarantees (
       idx INTEGER PRIMARY KEY,
@@ -18,16 +29,7 @@ export function up(db: DatabaseSync): void {
       ref_product_code TEXT,
       ref_category_code TEXT,
       ref_brand_code TEXT,
-      registered_at TEXT NOT NULL,
-      modified_at TEXT,
-      raw TEXT NOT NULL,
-      seen_pass INTEGER NOT NULL DEFAULT 0,
-      gone_at TEXT,
-      stored_at TEXT NOT NULL
-    ) STRICT;
-    CREATE INDEX guarantees_by_time ON guarantees (registered_at, idx);
-    CREATE INDEX guarantees_by_status ON guarantees (status, registered_at, idx);
-    CREATE INDEX guarantees_by_member ON guarantees (ref_user_id, registered_at, idx);
+      ${recordTail('guarantees')}
 
     CREATE TABLE inspections (
       idx INTEGER PRIMARY KEY,
@@ -39,16 +41,7 @@ export function up(db: DatabaseSync): void {
       ref_order_id TEXT NOT NULL,
       ref_order_detail_id TEXT NOT NULL,
       ref_product_code TEXT NOT NULL,
-      registered_at TEXT NOT NULL,
-      modified_at TEXT,
-      raw TEXT NOT NULL,
-      seen_pass INTEGER NOT NULL DEFAULT 0,
-      gone_at TEXT,
-      stored_at TEXT NOT NULL
-    ) STRICT;
-    CREATE INDEX inspections_by_time ON inspections (registered_at, idx);
-    CREATE INDEX inspections_by_status ON inspections (status, registered_at, idx);
-    CREATE INDEX inspections_by_member ON inspections (ref_user_id, registered_at, idx);
+      ${recordTail('inspections')}
 
     CREATE TABLE brands (
       idx INTEGER PRIMARY KEY,

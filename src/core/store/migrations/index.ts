@@ -3,6 +3,7 @@ import { up as initial } from './0001-initial'
 import { up as search } from './0002-search'
 import { up as compact } from './0003-compact'
 import { up as reviewBy } from './0004-review-by'
+import { up as rejectedRecords } from './0005-rejected-records'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'search', up: search },
   { version: 3, name: 'compact', up: compact, vacuumAfter: true },
   { version: 4, name: 'review-by', up: reviewBy },
+  { version: 5, name: 'rejected-records', up: rejectedRecords },
 ]
 
 /** The schema version this build writes. */
