@@ -165,6 +165,38 @@ describe('faults during sync (FAULTS 6–11)', () => {
     expect(readSyncState(h.db, 'inspections').lastFullAt).toBeNull()
   })
 
+  it('total shrinking mid-sync: progress never shows more fetched than the total, and says the total moved', async () => {
+    h = await startHarness({ size: 450 })
+    h.proxy.fault = (url, body) =>
+      pageOf(url) >= 2 ? { ...body, total: body.total - 200 } : undefined
+    const [outcome] = await h.engine.run(['inspections'])
+    expect(outcome).toMatchObject({ phase: 'done', complete: false })
+    const mine = h.progress.filter((p) => p.resource === 'inspections')
+    expect(mine.length).toBeGreaterThan(2)
+    for (const p of mine) if (p.total !== null) expect(p.fetched).toBeLessThanOrEqual(p.total)
+    expect(mine.at(-1)).toMatchObject({
+      phase: 'done',
+      total: 250,
+      fetched: 250,
+      totalChanged: true,
+    })
+    expect(mine[0]?.totalChanged).toBeUndefined()
+  })
+
+  it('every run goes through the queue: two callers of the same resource share one pass', async () => {
+    h = await startHarness({ size: 200 })
+    const [first, second] = await Promise.all([
+      h.engine.run(['inspections']),
+      h.engine.run(['inspections', 'guarantees']),
+    ])
+    expect(first[0]).toBe(second[0])
+    expect(second[1]).toMatchObject({ resource: 'guarantees', phase: 'done' })
+    const firstPages = h.proxy.urls.filter(
+      (url) => url.pathname.endsWith('/inspection') && pageOf(url) === 1,
+    )
+    expect(firstPages).toHaveLength(1)
+  })
+
   it('an empty page before total ends the loop as a partial pass (11)', async () => {
     h = await startHarness({ size: 450 })
     h.proxy.fault = (url, body) => (pageOf(url) >= 3 ? { ...body, data: [] } : undefined)
