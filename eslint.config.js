@@ -8,6 +8,17 @@ import svelteConfig from './svelte.config.js'
 const noElectron = {
   paths: [{ name: 'electron', message: 'Only src/main and src/preload may import electron.' }],
 }
+/** Core is plain Node composed by the hosts: it never imports a host, the sandbox or the renderer. */
+const coreLayer = {
+  ...noElectron,
+  patterns: [
+    {
+      regex: '^(\\.\\./)+(sandbox|main|preload|renderer|web-host)(/|$)',
+      message:
+        'src/core never imports the sandbox, a host or the renderer: the hosts start those and hand core what it needs.',
+    },
+  ],
+}
 const noNode = {
   paths: [{ name: 'electron', message: 'The renderer talks only to window.api.' }],
   patterns: [
@@ -65,12 +76,33 @@ export default tseslint.config(
     rules: { 'svelte/no-at-html-tags': 'error' },
   },
   {
-    files: ['src/core/**', 'src/sandbox/**', 'src/web-host/**'],
+    files: ['src/sandbox/**', 'src/web-host/**'],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
+  { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreLayer] } },
   {
-    files: ['src/shared/**', 'src/renderer/**'],
+    files: ['src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', noNode] },
+  },
+  {
+    // Shared is what both sides of IPC agree on: no Node, no electron, nothing of ours outside it.
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noNode,
+          patterns: [
+            ...noNode.patterns,
+            {
+              regex: '^\\.\\./',
+              message:
+                'src/shared imports only src/shared (it is compiled for both main and the renderer).',
+            },
+          ],
+        },
+      ],
+    },
   },
   { files: ['src/renderer/**'], languageOptions: { globals: { ...globals.browser } } },
 )

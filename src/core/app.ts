@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import type { SettingsView } from '../shared/profiles'
@@ -7,6 +6,7 @@ import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
+import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { storeFileFor, type StoreNotice } from './store/database'
@@ -15,6 +15,7 @@ import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
+import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
 import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
@@ -71,6 +72,8 @@ export interface Core {
   readonly sync: SyncEngine
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
+  /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
+  linkOrigins(): string[]
   close(): Promise<void>
 }
 
@@ -84,8 +87,9 @@ interface ProfileScope {
 }
 
 /** The composition root: builds every core service once from injected parts. */
-export async function createCore(deps: CoreDeps): Promise<Core> {
-  mkdirSync(deps.dataDir, { recursive: true })
+export function createCore(deps: CoreDeps): Core {
+  // Owner-only data folder (0700, files 0600); one left open by an older version is tightened.
+  tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
   const events = new EventBus()
@@ -104,14 +108,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   })
 
   /** Opens everything that belongs to one profile; one cache database per profile (FAULTS 23, 29). */
-  const buildScope = async (profile: ActiveProfile): Promise<ProfileScope> => {
+  const buildScope = (profile: ActiveProfile): ProfileScope => {
     const client = new PartnerClient({
       fetch: deps.fetch,
       target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
       credentials: profile.credentials,
     })
-    // One thread owns the profile's file and runs every query and write; the main thread runs no SQL.
-    const store = await StoreOwner.open({
+    // One thread owns the profile's file and runs every query and write; the main thread runs no
+    // SQL. It opens the file in the background; requests sent meanwhile wait for it, in order.
+    const store = new StoreOwner({
       file: storeFileFor(deps.dataDir, profile.summary.id),
       worker: deps.storeWorker,
       now,
@@ -154,12 +159,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     onActiveChange: async (active) => {
       if (closed) throw new AppError('cancelled', 'The app is closing.')
       await scope.close()
-      scope = await buildScope(active)
+      scope = buildScope(active)
       if (deps.autoSync) scope.sync.enqueue()
     },
     onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
-  scope = await buildScope(profiles.active())
+  scope = buildScope(profiles.active())
   if (deps.autoSync) scope.sync.enqueue()
 
   // Card images come only from the active profile's image host (FAULTS 32).
@@ -264,6 +269,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     get storeNotice() {
       return scope.store.notice
     },
+    linkOrigins: () =>
+      linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     close() {
       // Through the lifecycle queue, after any switch in progress; every call gets the same answer.
       const done =

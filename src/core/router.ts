@@ -7,6 +7,9 @@ import { AppError } from './app-error'
 /** Largest accepted argument payload, as JSON text. */
 export const MAX_ARGS_BYTES = 64 * 1024
 
+/** The answer to arguments over {@link MAX_ARGS_BYTES}, the same over IPC and the web host (413 there). */
+export const OVERSIZE_ARGS_MESSAGE = `Arguments are larger than ${MAX_ARGS_BYTES} bytes.`
+
 /** A handler: checks nothing itself (the router parsed its arguments), calls one service. */
 export type Handler<C extends ChannelName> = (
   args: ParsedArgs<C>,
@@ -75,7 +78,7 @@ function parseArgs(channel: ChannelName, rawArgs: unknown): unknown {
     throw new AppError('invalid_argument', 'Arguments must be plain JSON data.')
   }
   if (size > MAX_ARGS_BYTES) {
-    throw new AppError('invalid_argument', `Arguments are larger than ${MAX_ARGS_BYTES} bytes.`)
+    throw new AppError('invalid_argument', OVERSIZE_ARGS_MESSAGE)
   }
   const parsed = argSchemas[channel].safeParse(input)
   if (!parsed.success) {

@@ -1,14 +1,17 @@
-import { app, BrowserWindow, ipcMain, net, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../core/boot'
-import type { AppOrigin } from '../core/security/policy'
+import { createCore, type Core } from '../core/app'
+import { dialogLocale } from '../core/security/link-messages'
+import { APP_DOCS_ORIGIN, type AppOrigin } from '../core/security/policy'
 import { handleCardProtocol, registerCardScheme } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
 import { createMainWindow } from './window'
+import { startEmbeddedSandbox, type Sandbox } from '../sandbox'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -21,10 +24,22 @@ const origin: AppOrigin = devServer
   ? { devServerOrigin: devServer }
   : { indexFileUrl: pathToFileURL(rendererIndex).toString() }
 
-let core: BootedCore | null = null
+let core: Core | null = null
+let sandbox: Sandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
-function openWindow(booted: BootedCore): void {
+const openLink = createExternalLinkOpener({
+  showMessageBox: (options) => {
+    const parent = BrowserWindow.getFocusedWindow()
+    return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)
+  },
+  openExternal: (url) => shell.openExternal(url),
+  origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
+  locale: () => dialogLocale(app.getLocale()),
+  log: (message) => console.warn(message),
+})
+
+function openWindow(booted: Core): void {
   mainWindow = createMainWindow({
     preload: join(here, '../preload/index.cjs'),
     events: booted.events,
@@ -48,8 +63,11 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   void app.whenReady().then(async () => {
-    installSecurityDefaults(session.defaultSession, origin)
-    core = await bootWithEmbeddedSandbox({
+    installSecurityDefaults(session.defaultSession, origin, openLink)
+    // The shell starts the embedded sandbox and hands core its description (core never imports it).
+    const embedded = await startEmbeddedSandbox()
+    sandbox = embedded.sandbox
+    core = createCore({
       fetch: (input, init) => net.fetch(input, init),
       dataDir: app.getPath('userData'),
       host: 'electron',
@@ -59,6 +77,7 @@ if (!app.requestSingleInstanceLock()) {
       autoSync: true,
       // Built next to index.js from src/core/store/owner-worker.ts (electron.vite.config.ts).
       storeWorker: { url: new URL('./owner-worker.js', import.meta.url) },
+      sandbox: embedded.profile,
     })
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
@@ -73,6 +92,6 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   app.on('will-quit', () => {
-    void core?.close()
+    void core?.close().finally(() => sandbox?.close())
   })
 }

@@ -1,14 +1,19 @@
-import { app, shell, type Session } from 'electron'
-import { APP_CSP, isAppUrl, isExternalLinkAllowed, type AppOrigin } from '../core/security/policy'
+import { app, type Session } from 'electron'
+import { APP_CSP, isAppUrl, type AppOrigin } from '../core/security/policy'
 
 /**
  * App-wide security defaults, installed before any window exists:
- * navigation and new windows denied except the app's own pages (external
- * http(s) links go to the system browser), every permission request denied,
+ * navigation and new windows denied except the app's own pages (links a
+ * page wants opened go to `openLink`, which asks before the system browser
+ * opens an allowlisted https link), every permission request denied,
  * and the CSP header on every response of the app's session.
  * https://www.electronjs.org/docs/latest/tutorial/security
  */
-export function installSecurityDefaults(session: Session, origin: AppOrigin): void {
+export function installSecurityDefaults(
+  session: Session,
+  origin: AppOrigin,
+  openLink: (url: string) => unknown,
+): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
   session.webRequest.onHeadersReceived((details, callback) => {
@@ -27,7 +32,7 @@ export function installSecurityDefaults(session: Session, origin: AppOrigin): vo
     })
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
-      if (isExternalLinkAllowed(url)) void shell.openExternal(url)
+      void openLink(url)
       return { action: 'deny' }
     })
   })

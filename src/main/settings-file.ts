@@ -1,4 +1,5 @@
 import Store from 'electron-store'
+import { PRIVATE_FILE_MODE } from '../core/fs-private'
 import { confFile } from '../core/settings/conf-file'
 import type { OpenSettingsFile } from '../core/settings/settings-file'
 
@@ -13,6 +14,7 @@ export const openElectronStoreFile: OpenSettingsFile = (dir, name) =>
       cwd: dir,
       name,
       clearInvalidConfig: false,
+      configFileMode: PRIVATE_FILE_MODE,
       accessPropertiesByDotNotation: false,
       watch: false,
     }),

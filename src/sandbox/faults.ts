@@ -46,7 +46,29 @@ export const FAULT_KINDS = [
   'oversize',
   /** 302 to `location` (default: the static host, another origin). */
   'redirect',
+  /**
+   * An error `status` (default 400) whose JSON message and `X-Request-Id` echo the API key and
+   * secret the request sent, altered by `form` (see {@link ECHO_FORMS}; default `exact`).
+   */
+  'echo_key',
+  /** The JSON body encoded in a legacy `charset` (default `euc-kr`) and labelled so. */
+  'legacy_charset',
 ] as const
+
+/** The altered forms `echo_key` sends a credential back in. */
+export const ECHO_FORMS = [
+  'exact',
+  'upper',
+  'lower',
+  'base64',
+  'base64url',
+  'url',
+  'hex',
+  'prefixed',
+  'run',
+] as const
+/** One of {@link ECHO_FORMS}. */
+export type EchoForm = (typeof ECHO_FORMS)[number]
 
 /** One of {@link FAULT_KINDS}. */
 export type FaultKind = (typeof FAULT_KINDS)[number]
@@ -76,10 +98,12 @@ export interface Fault {
   readonly mb?: number
   readonly type?: string
   readonly location?: string
+  readonly form?: EchoForm
+  readonly charset?: string
 }
 
 const NUMBER_KEYS = ['rate', 'count', 'ms', 'status', 'retryAfter', 'bytes', 'step', 'amount', 'mb']
-const TEXT_KEYS = ['format', 'field', 'type', 'location']
+const TEXT_KEYS = ['format', 'field', 'type', 'location', 'form', 'charset']
 
 /**
  * Parses a `--fault` flag: `kind[@route][:key=value,key=value]`, e.g.
@@ -122,6 +146,10 @@ export function parseFaultSpec(spec: string): Fault {
   const format = fault.format as string | undefined
   if (format !== undefined && !['seconds', 'date', 'garbage'].includes(format)) {
     throw new Error(`Bad --fault ${JSON.stringify(spec)}: format must be seconds, date or garbage`)
+  }
+  const form = fault.form as string | undefined
+  if (form !== undefined && !(ECHO_FORMS as readonly string[]).includes(form)) {
+    throw new Error(`Bad --fault ${JSON.stringify(spec)}: form must be ${ECHO_FORMS.join(', ')}`)
   }
   return fault as unknown as Fault
 }

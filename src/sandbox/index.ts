@@ -1,2 +1,3 @@
 export { startSandbox, type Sandbox, type SandboxOptions } from './server'
 export { demoCredentials, type DemoCredentials } from './seed'
+export { startEmbeddedSandbox, type EmbeddedProfile, type EmbeddedSandbox } from './embedded'

@@ -1,3 +1,4 @@
+import { echoed, encodeEucKr } from './echo'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
@@ -218,6 +219,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       )
       return true
     }
+    const echo = hit.get('echo_key')
+    if (echo) {
+      const form = echo.form ?? 'exact'
+      const key = echoed(String(req.headers['x-service-api-key'] ?? ''), form)
+      const secret = echoed(String(req.headers.authorization ?? ''), form)
+      res.setHeader('X-Request-Id', `req-${key}`)
+      sendError(res, echo.status ?? 400, 'ECHO', `Rejected key ${key} with secret ${secret}.`)
+      return true
+    }
     const error = hit.get('error')
     if (error) {
       const status = error.status ?? 500
@@ -303,15 +313,20 @@ function withExtraFields(item: Record<string, unknown>, count: number): Record<s
   return copy
 }
 
+const EUC_KR_LABELS = new Set(['euc-kr', 'cp949', 'windows-949', 'ks_c_5601-1987'])
+
 /** Sends a JSON text through the transport faults: truncation, bad JSON, wrong type, slow body. */
 async function send(res: ServerResponse, json: string, hit: Map<FaultKind, Fault>): Promise<void> {
   const wrongType = hit.get('wrong_type')
   const text = hit.has('invalid_json') ? `${json.slice(0, -1)},}` : json
-  const bytes = Buffer.from(text)
+  const legacy = hit.get('legacy_charset')
+  const charset = legacy ? (legacy.charset ?? 'euc-kr') : 'utf-8'
+  // Korean legacy systems answer in EUC-KR (CP949); any other label is sent as UTF-8 bytes.
+  const bytes = EUC_KR_LABELS.has(charset.toLowerCase()) ? encodeEucKr(text) : Buffer.from(text)
   const headers = {
     'Content-Type': wrongType
       ? (wrongType.type ?? 'text/html; charset=utf-8')
-      : 'application/json; charset=utf-8',
+      : `application/json; charset=${charset}`,
     'Content-Length': bytes.length,
     'Cache-Control': 'no-store',
   }

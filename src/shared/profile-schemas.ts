@@ -1,12 +1,44 @@
 import { z } from 'zod'
 import { PARTNER_KINDS } from './domain'
 import { PROFILE_ID_PATTERN, THEMES } from './profiles'
+import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
 export const MAX_SECRET_CHARS = 4096
 
 /** A profile id: also a file name, so nothing but lowercase letters, digits, `_` and `-`. */
 export const profileIdSchema = z.string().regex(PROFILE_ID_PATTERN, 'not a profile id')
+
+const TEXT_PROBLEM_MESSAGES: Record<Exclude<TextProblem, 'too_long'>, string> = {
+  empty: 'must not be empty',
+  control: 'must not contain control characters (such as NUL, tab or newline)',
+  bidi: 'must not contain text-direction control characters (such as U+202E)',
+}
+
+/**
+ * A one-line name shown in the app (profile name, partner id, reviewer
+ * name): refused when it holds control or text-direction characters,
+ * normalised to NFC and trimmed, at most `max` characters. The issue's
+ * `params` say which {@link TextProblem} it was (and `max`), so a form can
+ * word it in its own language.
+ */
+export function plainTextSchema(max: number, options: { allowEmpty?: boolean } = {}) {
+  return z.string().transform((value, ctx) => {
+    const problem = textProblem(value, max)
+    if (problem && !(problem === 'empty' && options.allowEmpty)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          problem === 'too_long'
+            ? `is longer than ${max} characters`
+            : TEXT_PROBLEM_MESSAGES[problem],
+        params: { problem, max },
+      })
+      return z.NEVER
+    }
+    return value.normalize('NFC').trim()
+  })
+}
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
@@ -50,10 +82,10 @@ export const timeZoneSchema = z
 export const profileInputSchema = z.strictObject({
   /** Absent for a new profile. */
   id: profileIdSchema.optional(),
-  name: z.string().trim().min(1).max(80),
+  name: plainTextSchema(MAX_PROFILE_NAME_CHARS),
   baseUrl: serviceUrlSchema,
   staticUrl: serviceUrlSchema,
-  partnerId: z.string().trim().min(1).max(200),
+  partnerId: plainTextSchema(200),
   redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
   timeZone: timeZoneSchema.default('Asia/Seoul'),
   /** Production or test environment (production asks before a wallet flow). */
@@ -72,5 +104,5 @@ export const secretInputSchema = z.strictObject({
 /** Arguments of `settings.set`: the preferences to change (absent ones stay). */
 export const settingsInputSchema = z.strictObject({
   theme: z.enum(THEMES).optional(),
-  reviewerName: z.string().trim().max(80).optional(),
+  reviewerName: plainTextSchema(MAX_PROFILE_NAME_CHARS, { allowEmpty: true }).optional(),
 })

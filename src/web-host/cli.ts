@@ -1,10 +1,11 @@
 import { resolve } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { bootWithEmbeddedSandbox } from '../core/boot'
+import { createCore } from '../core/app'
 import { defaultUserDataDir } from '../core/paths'
 import { openConfFile } from '../core/settings/conf-file'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { startEmbeddedSandbox } from '../sandbox'
 import { startWebHost } from './server'
 
 /**
@@ -32,7 +33,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const size = values['sandbox-size'] === undefined ? undefined : Number(values['sandbox-size'])
 
-const core = await bootWithEmbeddedSandbox({
+// The host starts the embedded sandbox and hands core its description (core never imports it).
+const embedded = await startEmbeddedSandbox(size === undefined ? {} : { size })
+const core = createCore({
   fetch: globalThis.fetch,
   dataDir: resolve(values['data-dir'] ?? defaultUserDataDir()),
   host: 'web',
@@ -45,7 +48,7 @@ const core = await bootWithEmbeddedSandbox({
     url: new URL('../core/store/owner-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
-  ...(size === undefined ? {} : { sandbox: { size } }),
+  sandbox: embedded.profile,
 })
 const host = await startWebHost({
   router: core.router,
@@ -58,6 +61,8 @@ console.log(`WEB_HOST_URL=${host.url}`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void Promise.all([host.close(), core.close()]).then(() => process.exit(0))
+    void Promise.all([host.close(), core.close()])
+      .then(() => embedded.sandbox.close())
+      .then(() => process.exit(0))
   })
 }

@@ -6,7 +6,7 @@ import { extname, join, resolve, sep } from 'node:path'
 import type { EventBus } from '../core/events'
 import { cardHeaders, type CardResponse } from '../core/images/image-cache'
 import type { Router } from '../core/router'
-import { MAX_ARGS_BYTES } from '../core/router'
+import { MAX_ARGS_BYTES, OVERSIZE_ARGS_MESSAGE } from '../core/router'
 import { APP_CSP } from '../core/security/policy'
 
 /**
@@ -18,6 +18,8 @@ import { APP_CSP } from '../core/security/policy'
  * time; a Host allowlist against DNS rebinding; Origin checked on every
  * request; no CORS at all (preflights are refused); state changes only by
  * `POST` with `application/json`; static files only from the renderer folder.
+ * Card images, which `<img>` loads without the token header, need a cookie
+ * the host sets only on answers to token holders.
  */
 export interface WebHostOptions {
   readonly router: Router
@@ -71,6 +73,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
   const token = options.token ?? randomBytes(32).toString('base64url')
   const tokenBytes = Buffer.from(token)
+  // A second secret for `<img>` requests: an HttpOnly, SameSite=Strict cookie
+  // scoped to /card/, handed out with answers to token holders only.
+  const cardKey = Buffer.from(randomBytes(32).toString('base64url'))
   const rendererDir = resolve(options.rendererDir)
   let port = 0
   const streams = new Set<ServerResponse>()
@@ -81,10 +86,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
 
   function tokenOk(req: IncomingMessage): boolean {
-    const given = req.headers['x-app-token']
-    if (typeof given !== 'string') return false
-    const bytes = Buffer.from(given)
-    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes)
+    return sameSecret(req.headers['x-app-token'], tokenBytes)
+  }
+
+  /** Cookies are not isolated by port, so the name carries it (two hosts never clash). */
+  const cardCookieName = () => `ad_card_${port}`
+  const cardCookie = () =>
+    `${cardCookieName()}=${cardKey.toString()}; HttpOnly; SameSite=Strict; Path=/card/`
+
+  function cardCookieOk(req: IncomingMessage): boolean {
+    const prefix = `${cardCookieName()}=`
+    const value = (req.headers.cookie ?? '')
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(prefix))
+    return sameSecret(value?.slice(prefix.length), cardKey)
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -112,11 +128,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const type = req.headers['content-type'] ?? ''
     if (!/^application\/json\b/i.test(type))
       return deny(res, 415, 'Content-Type must be application/json.')
-    let body: string
-    try {
-      body = await readBody(req, MAX_ARGS_BYTES)
-    } catch {
-      return deny(res, 413, 'Body too large.')
+    const declared = Number(req.headers['content-length'] ?? 0)
+    const body = declared > MAX_ARGS_BYTES ? null : await readBody(req, MAX_ARGS_BYTES)
+    if (body === null) {
+      // Answered at once; the rest of the body is read and dropped so the
+      // client gets this answer, not a reset connection (issue 14.4).
+      drain(req, MAX_DRAIN_BYTES)
+      return sendJson(res, 413, {
+        ok: false,
+        error: { code: 'invalid_argument', message: OVERSIZE_ARGS_MESSAGE },
+      })
     }
     let args: unknown
     try {
@@ -134,7 +155,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       channel = ''
     }
     const result = await options.router.dispatch(channel, args)
-    sendJson(res, 200, result)
+    sendJson(res, 200, result, { 'Set-Cookie': cardCookie() })
   }
 
   /**
@@ -153,6 +174,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (site !== undefined && site !== 'same-origin' && site !== 'none') {
       return deny(res, 403, 'Cross-site image requests are not allowed.')
     }
+    if (!cardCookieOk(req)) return deny(res, 401, 'Missing or wrong card cookie.')
     if (!options.cards) return deny(res, 404, 'Not found.')
     const answer = await options.cards.serve(cardPath)
     if (!answer.ok) return deny(res, answer.status, answer.code)
@@ -173,6 +195,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       ...SECURITY_HEADERS,
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
+      'Set-Cookie': cardCookie(),
     })
     res.write(': connected\n\n')
     streams.add(res)
@@ -263,10 +286,23 @@ function deny(res: ServerResponse, status: number, message: string): void {
   res.end(message)
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/** Constant-time comparison of a header value with a secret. */
+function sameSecret(given: string | string[] | undefined, secret: Buffer): boolean {
+  if (typeof given !== 'string') return false
+  const bytes = Buffer.from(given)
+  return bytes.length === secret.length && timingSafeEqual(bytes, secret)
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {
     ...SECURITY_HEADERS,
+    ...headers,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
@@ -274,25 +310,42 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/** Past this many bytes of an oversized body the connection is closed instead of drained. */
+const MAX_DRAIN_BYTES = 256 * 1024 * 1024
+
 /**
- * Reads a request body up to `limit` bytes. Past the limit the rest is
- * drained and discarded so the 413 answer reaches the client; a body past
- * 16 times the limit closes the connection instead.
+ * Reads a request body up to `limit` bytes: its text, or null as soon as it
+ * goes past the limit (without waiting for the rest). Rejects when the
+ * client aborts.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit * 16) req.destroy()
-      else if (size <= limit) chunks.push(chunk)
-    })
-    req.on('end', () =>
-      size > limit
-        ? reject(new Error('too large'))
-        : resolveBody(Buffer.concat(chunks).toString('utf8')),
-    )
+      if (size <= limit) {
+        chunks.push(chunk)
+        return
+      }
+      req.off('data', onData)
+      req.off('end', onEnd)
+      resolveBody(null)
+    }
+    const onEnd = () => resolveBody(Buffer.concat(chunks).toString('utf8'))
+    req.on('data', onData)
+    req.on('end', onEnd)
     req.on('error', reject)
   })
+}
+
+/** Reads and drops the rest of a refused body; a body past `cap` closes the connection. */
+function drain(req: IncomingMessage, cap: number): void {
+  let size = 0
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > cap) req.destroy()
+  })
+  req.on('error', () => undefined)
+  req.resume()
 }

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { bootWithEmbeddedSandbox } from '../../src/core/boot'
+import { bootWithEmbeddedSandbox } from '../support/boot'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import type { BrandSearchResult } from '../../src/shared/domain'
-import { SOURCE_STORE_WORKER } from './helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../support/store-worker'
 
 describe('the app on its embedded sandbox', () => {
   it('starts fast and still shows the whole brand list through the router', async () => {

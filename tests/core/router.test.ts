@@ -3,13 +3,13 @@ import { CHANNEL_NAMES } from '../../src/shared/channels'
 import { argSchemas } from '../../src/shared/contract'
 import { createRouter, MAX_ARGS_BYTES, type Handlers } from '../../src/core/router'
 import { AppError } from '../../src/core/app-error'
-import { bootWithEmbeddedSandbox } from '../../src/core/boot'
+import { bootWithEmbeddedSandbox } from '../support/boot'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SOURCE_STORE_WORKER } from './helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../support/store-worker'
 
 /** Handlers for the router's own behaviour; channels a test does not call fail loudly. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {

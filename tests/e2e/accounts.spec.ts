@@ -2,10 +2,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
+import { SOURCE_STORE_WORKER } from '../support/store-worker'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import type { SecureStore } from '../../src/core/vault/secure-store'
+import type { ProfileList } from '../../src/shared/profiles'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { startWebHost, type WebHost } from '../../src/web-host/server'
 
@@ -31,6 +33,7 @@ async function launch(keychain: SecureStore): Promise<{ core: BootedCore; host: 
     keychain,
     keychainService: 'Appraisal Desk e2e',
     openSettings: openConfFile,
+    storeWorker: SOURCE_STORE_WORKER,
     log: () => undefined,
     sandbox: { size: 50 },
   })
@@ -112,6 +115,49 @@ test('without a keychain: the message names the fix and "this session only" stor
     await expect(card.getByTestId('credential-state')).toHaveAttribute('data-state', 'session')
     await card.getByRole('button', { name: '연결 테스트' }).click()
     await expect(card.getByTestId('test-result')).toHaveAttribute('data-outcome', 'ok')
+  } finally {
+    await host.close()
+    await core.close()
+  }
+})
+
+test('a name with a right-to-left override gets a field error next to the name and nothing is saved', async ({
+  page,
+}) => {
+  const { core, host } = await launch(new MemoryStore())
+  try {
+    await page.goto(host.url)
+    await page.getByRole('link', { name: '계정', exact: true }).click()
+    await page.getByRole('button', { name: '계정 추가' }).click()
+    const form = page.getByTestId('profile-form')
+    const name = form.locator('input[name=name]')
+    await name.fill('Shop\u202Egpj.exe')
+    await form.locator('input[name=partnerId]').fill(second.partnerId)
+    await form.locator('input[name=baseUrl]').fill(second.baseUrl)
+    await form.locator('input[name=staticUrl]').fill(second.staticUrl)
+    await form.locator('input[name=redirectUri]').fill('https://shop.example.com/wallet/done')
+    const error = form
+      .locator('label', { has: page.locator('input[name=name]') })
+      .getByTestId('field-error')
+    const save = form.getByRole('button', { name: '저장' })
+    await save.click()
+    await expect(error).toHaveText('글자 방향을 바꾸는 제어 문자(U+202E 등)는 쓸 수 없습니다.')
+    await expect(name).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByTestId('secret-form')).toHaveCount(0)
+    if (process.env['SCREENSHOT_DIR']) {
+      await form.screenshot({ path: join(process.env['SCREENSHOT_DIR'], 'name-error.png') })
+    }
+    const list = await core.router.dispatch('profiles.list', {})
+    const names = list.ok ? (list.value as ProfileList).profiles.map((p) => p.name) : []
+    expect(names).toEqual(['Sandbox'])
+
+    await name.fill('Shop\u0000A')
+    await save.click()
+    await expect(error).toHaveText('제어 문자(NUL, 탭, 줄바꿈 등)는 쓸 수 없습니다.')
+    await name.fill('청담 본점')
+    await save.click()
+    await expect(error).toHaveCount(0)
+    await expect(page.getByTestId('secret-form')).toBeVisible()
   } finally {
     await host.close()
     await core.close()

@@ -2,7 +2,8 @@ import { test as base } from '@playwright/test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
+import { SOURCE_STORE_WORKER } from '../support/store-worker'
 import { startWebHost, type WebHost } from '../../src/web-host/server'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
@@ -29,6 +30,7 @@ export const test = base.extend<object, { app: RunningApp }>({
         // Session-only credentials: the keychain itself is tested against a real one in tests/core.
         keychain: new MemoryStore(),
         openSettings: openConfFile,
+        storeWorker: SOURCE_STORE_WORKER,
         sandbox: { size: 500 },
       })
       const host = await startWebHost({

@@ -75,6 +75,11 @@ test.describe('guarantees', () => {
     await page.getByTestId('guarantee-row').first().click()
     await expect(page.getByTestId('detail-panel')).toContainText('보증서 상세')
     await expect(page.getByTestId('detail-panel').getByTestId('card-image')).toBeVisible()
+    // The image really arrives: `<img>` carries the web host's card cookie (no token header).
+    await expect(page.getByTestId('detail-panel').getByTestId('card-image')).toHaveAttribute(
+      'data-state',
+      'loaded',
+    )
     await page.screenshot({ path: 'test-results/guarantees-detail.png' })
   })
 

@@ -97,6 +97,8 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   page,
   app,
 }) => {
+  // Sixteen axe scans and screenshots: several times one test's usual budget.
+  test.setTimeout(150_000)
   await page.goto(app.host.url)
   await syncAll(page, app)
   const runs = [

@@ -51,6 +51,17 @@ describe('zod issues to form fields', () => {
     expect(errors).toEqual({ name: { key: 'form.tooLong', values: { max: 80 } } })
   })
 
+  it('words control and text-direction characters in a name or partner id (issue 14.4)', () => {
+    const errors = fieldErrorsOf(
+      issuesOf({ ...valid, name: 'Shop\u202Egpj.exe', partnerId: 'shop\u00001' }),
+      PROFILE_FIELDS,
+    )
+    expect(errors).toEqual({
+      name: { key: 'form.bidiChars' },
+      partnerId: { key: 'form.controlChars' },
+    })
+  })
+
   it('keeps the first issue of a field and leaves out fields the form does not have', () => {
     const errors = fieldErrorsOf(
       [

@@ -8,7 +8,7 @@ import type {
 } from '../../shared/domain'
 import { AppError } from '../app-error'
 import { Redactor } from '../redact'
-import { DEFAULT_TIMEOUT_MS, getJson, type FetchLike } from './http'
+import { DEFAULT_TIMEOUT_MS, getJson, seconds, type FetchLike } from './http'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
 import { systemTiming, withRetries, type RetryPolicy, type Timing } from './retry'
 import { readGuarantee, readInspection, readPage, type ItemReader } from './records'
@@ -35,7 +35,7 @@ export interface PartnerClientOptions {
   readonly fetch: FetchLike
   readonly target: ServiceTarget
   readonly credentials: CredentialSource
-  /** Deadline of one attempt, body included (default 20 s). */
+  /** Deadline of one request, headers and body together (default 30 s). */
   readonly timeoutMs?: number
   /** Largest accepted answer body; larger ones fail with `too_large` (default 32 MB). */
   readonly maxBytes?: number
@@ -157,15 +157,21 @@ export class PartnerClient {
     const redactor = new Redactor()
     redactor.add(apiKey)
     redactor.add(apiSecret)
+    const redact = (text: string): string => redactor.redact(text)
+    const started = performance.now()
+    let attempts = 0
     return withRetries(
-      (remainingMs) =>
-        getJson(this.#options.fetch, url, {
+      (remainingMs) => {
+        attempts += 1
+        return getJson(this.#options.fetch, url, {
           headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
           ...(signal ? { signal } : {}),
           timeoutMs: Math.min(timeoutMs, remainingMs),
           ...(this.#options.maxBytes === undefined ? {} : { maxBytes: this.#options.maxBytes }),
           now: () => timing.now(),
-        }),
+          redact,
+        })
+      },
       {
         timing,
         ...(this.#options.retry ? { policy: this.#options.retry } : {}),
@@ -178,13 +184,23 @@ export class PartnerClient {
           : {}),
       },
     ).catch((error: unknown) => {
-      // A service may echo a header back in its error body; never let that reach a message.
-      if (error instanceof AppError && redactor.redact(error.message) !== error.message) {
-        throw new AppError(error.code, redactor.redact(error.message), {
-          ...(error.status === undefined ? {} : { status: error.status }),
-          ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }),
-        })
+      if (!(error instanceof AppError)) throw error
+      const data = {
+        ...(error.status === undefined ? {} : { status: error.status }),
+        ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }),
       }
+      // After retries, a timeout says how long the whole call really took, waits included.
+      if (error.code === 'timeout' && attempts > 1) {
+        throw new AppError(
+          'timeout',
+          `The service did not answer in time: ${attempts} attempts over ${seconds(performance.now() - started)} s, each allowed at most ${seconds(timeoutMs)} s.`,
+          { ...data, cause: error },
+        )
+      }
+      // A service may echo a header back in any text of its answer; never let that reach a message
+      // (the original, unredacted, is dropped rather than kept as the cause).
+      const message = redact(error.message)
+      if (message !== error.message) throw new AppError(error.code, message, data)
       throw error
     })
   }

@@ -8,98 +8,189 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 export interface GetOptions {
   readonly headers?: Readonly<Record<string, string>>
   readonly signal?: AbortSignal
-  /** Deadline of the whole request, body included. */
+  /** Deadline of the whole request: headers and body (default {@link DEFAULT_TIMEOUT_MS}). */
   readonly timeoutMs?: number
   /** Largest accepted body; larger answers fail with `too_large`. */
   readonly maxBytes?: number
   /** Clock for turning `Retry-After` into a time (injected in tests). */
   readonly now?: () => number
+  /** Removes secrets from whatever of the service's answer goes into an error message. */
+  readonly redact?: (text: string) => string
 }
 
-/** Default per-request deadline. */
-export const DEFAULT_TIMEOUT_MS = 20_000
+/** Default per-request deadline, headers and body together. */
+export const DEFAULT_TIMEOUT_MS = 30_000
 /** Default body cap for JSON answers. */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
-/** Redirects followed within the service's origin before giving up. */
+/** Redirects followed before giving up (JSON calls and card images alike). */
 export const MAX_REDIRECTS = 3
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 /**
- * One GET returning parsed JSON, with a deadline, a body cap and typed
- * errors. Redirects are followed by hand (`redirect: 'manual'`) and only
- * within the request's own origin (scheme, host and port): the credentials
- * headers must never travel anywhere else, including the same host over
- * plain `http:` (FAULTS row 18). A redirect elsewhere fails without any
- * request being sent there; fetch's own following would re-send the
- * `Authorization` header cross-origin in some runtimes, and always the custom
- * API-key header (https://fetch.spec.whatwg.org/#http-redirect-fetch).
+ * One request's deadline, headers and body together: its signal (the
+ * caller's cancel or the deadline) and how long the request has really taken,
+ * so a timeout says what happened.
+ */
+export class RequestDeadline {
+  readonly signal: AbortSignal
+  readonly #started = performance.now()
+
+  constructor(
+    readonly timeoutMs: number,
+    readonly callerSignal?: AbortSignal,
+  ) {
+    const deadline = AbortSignal.timeout(timeoutMs)
+    this.signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
+  }
+
+  /** Milliseconds since the request started. */
+  elapsedMs(): number {
+    return performance.now() - this.#started
+  }
+}
+
+/** How a redirect's target is judged: the URL to follow, or a thrown error. */
+export type RedirectCheck = (target: URL | null, status: number) => URL
+
+/** Options of {@link fetchFollowingRedirects}. */
+export interface FollowOptions {
+  readonly deadline: RequestDeadline
+  readonly headers: Readonly<Record<string, string>>
+  /** Judges every hop before any request is sent there. */
+  readonly checkRedirect: RedirectCheck
+}
+
+/**
+ * One GET whose redirects are followed by hand (`redirect: 'manual'`), at
+ * most {@link MAX_REDIRECTS} times, each hop judged by `checkRedirect` before
+ * anything is sent there. fetch's own following would re-send the
+ * credentials headers to wherever the service points
+ * (https://fetch.spec.whatwg.org/#http-redirect-fetch). Used by the JSON
+ * client and the card-image cache alike.
+ */
+export async function fetchFollowingRedirects(
+  fetchFn: FetchLike,
+  url: URL,
+  options: FollowOptions,
+): Promise<Response> {
+  let current = url
+  for (let hops = 0; ; hops += 1) {
+    let response: Response
+    try {
+      response = await fetchFn(current.toString(), {
+        method: 'GET',
+        headers: options.headers,
+        redirect: 'manual',
+        signal: options.deadline.signal,
+      })
+    } catch (error) {
+      throw classifyFetchError(error, options.deadline)
+    }
+    if (!REDIRECT_STATUSES.has(response.status)) return response
+    await response.body?.cancel().catch(() => undefined)
+    const next = options.checkRedirect(redirectTarget(response, current), response.status)
+    if (hops + 1 > MAX_REDIRECTS) {
+      throw new AppError(
+        'bad_response',
+        `The service redirected more than ${MAX_REDIRECTS} times.`,
+        { status: response.status },
+      )
+    }
+    current = next
+  }
+}
+
+/**
+ * Reads a body in chunks, failing with `too_large` past `maxBytes` (declared
+ * or counted) without reading the rest, and with a typed error when the
+ * stream breaks or the deadline passes. Each chunk goes to `onChunk`.
+ */
+export async function readCapped(
+  response: Response,
+  maxBytes: number,
+  deadline: RequestDeadline,
+  onChunk: (chunk: Uint8Array) => Promise<void> | void,
+  tooLarge: () => AppError = () =>
+    new AppError('too_large', `The answer is larger than ${Math.round(maxBytes / 1024)} KB.`),
+): Promise<number> {
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined)
+    throw tooLarge()
+  }
+  if (!response.body) return 0
+  const reader = response.body.getReader()
+  let total = 0
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>
+      try {
+        chunk = await reader.read()
+      } catch (error) {
+        throw classifyFetchError(error, deadline)
+      }
+      if (chunk.done) return total
+      total += chunk.value.byteLength
+      if (total > maxBytes) throw tooLarge()
+      await onChunk(chunk.value)
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined)
+    throw error
+  }
+}
+
+/**
+ * One GET returning parsed JSON, with one deadline for headers and body, a
+ * body cap, the body decoded by its declared charset, and typed errors.
+ * Redirects are followed only within the request's own origin (scheme, host
+ * and port): the credentials headers must never travel anywhere else,
+ * including the same host over plain `http:` (FAULTS row 18). A redirect
+ * elsewhere fails without any request being sent there.
  */
 export async function getJson(
   fetchFn: FetchLike,
   url: string,
   options: GetOptions = {},
 ): Promise<unknown> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const deadline = AbortSignal.timeout(timeoutMs)
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
+  const deadline = new RequestDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal)
   const origin = new URL(url).origin
+  const response = await fetchFollowingRedirects(fetchFn, new URL(url), {
+    deadline,
+    headers: { Accept: 'application/json', ...options.headers },
+    checkRedirect: (next, status) => {
+      if (next === null || next.origin !== origin) {
+        throw new AppError(
+          'bad_response',
+          `The service redirected to ${next === null ? 'an unreadable address' : `another origin (${next.protocol}//${next.host})`}; not followed, so the credentials were not sent there.`,
+          { status },
+        )
+      }
+      return next
+    },
+  })
 
-  let response: Response
-  let current = url
-  for (let hops = 0; ; hops += 1) {
-    try {
-      response = await fetchFn(current, {
-        method: 'GET',
-        headers: { Accept: 'application/json', ...options.headers },
-        redirect: 'manual',
-        signal,
-      })
-    } catch (error) {
-      throw classifyFetchError(error, options.signal, timeoutMs)
-    }
-    if (!REDIRECT_STATUSES.has(response.status)) break
-    await response.body?.cancel().catch(() => undefined)
-    const next = redirectTarget(response, current)
-    if (next === null || next.origin !== origin) {
-      throw new AppError(
-        'bad_response',
-        `The service redirected to ${next === null ? 'an unreadable address' : `another origin (${next.protocol}//${next.host})`}; not followed, so the credentials were not sent there.`,
-        { status: response.status },
-      )
-    }
-    if (hops + 1 > MAX_REDIRECTS) {
-      throw new AppError(
-        'bad_response',
-        `The service redirected more than ${MAX_REDIRECTS} times.`,
-        {
-          status: response.status,
-        },
-      )
-    }
-    current = next.toString()
-  }
-
-  let text: string
-  try {
-    text = await readText(response, options.maxBytes ?? DEFAULT_MAX_BYTES)
-  } catch (error) {
-    if (error instanceof AppError) throw error
-    throw classifyFetchError(error, options.signal, timeoutMs)
-  }
-
-  if (!response.ok) throw errorForStatus(response, text, (options.now ?? Date.now)())
-
+  const chunks: Uint8Array[] = []
+  await readCapped(response, options.maxBytes ?? DEFAULT_MAX_BYTES, deadline, (chunk) => {
+    chunks.push(chunk)
+  })
+  const bytes = Buffer.concat(chunks)
   const type = response.headers.get('content-type') ?? ''
+
+  if (!response.ok) {
+    const redact = options.redact ?? ((text: string) => text)
+    throw errorForStatus(response, lenientText(bytes, type), (options.now ?? Date.now)(), redact)
+  }
+
   if (!/\bjson\b/i.test(type)) {
     throw new AppError(
       'bad_response',
       `Expected JSON but the service sent ${type.split(';')[0] || 'no content type'}.`,
-      {
-        status: response.status,
-      },
+      { status: response.status },
     )
   }
+  const text = decodeBody(bytes, type, response.status)
   try {
     return JSON.parse(text) as unknown
   } catch {
@@ -109,35 +200,69 @@ export async function getJson(
   }
 }
 
-/** Reads the body as text, failing with `too_large` past the cap without buffering the rest. */
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined)
-    throw new AppError('too_large', `The answer is larger than ${Math.round(maxBytes / 1024)} KB.`)
+/** The `charset` parameter of a `Content-Type`, or undefined. */
+export function charsetOf(contentType: string | null): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '')
+  const value = (match?.[1] ?? match?.[2] ?? '').trim()
+  return value || undefined
+}
+
+/**
+ * Names Korean services use for Microsoft's extension of EUC-KR that the
+ * Encoding Standard does not list; its `euc-kr` decoder is that extension.
+ */
+const CHARSET_ALIASES: Readonly<Record<string, string>> = {
+  cp949: 'euc-kr',
+  ms949: 'euc-kr',
+  'x-windows-949': 'euc-kr',
+  uhc: 'euc-kr',
+}
+
+/**
+ * The body as text in the charset its `Content-Type` declares (UTF-8 when it
+ * declares none, as JSON's own default), with a leading BOM dropped. An
+ * unknown charset, or bytes that are not valid in the declared one, fail
+ * with `bad_response` instead of storing mojibake.
+ */
+export function decodeBody(bytes: Uint8Array, contentType: string | null, status?: number): string {
+  const charset = charsetOf(contentType) ?? 'utf-8'
+  const label = CHARSET_ALIASES[charset.toLowerCase()] ?? charset
+  const where = status === undefined ? {} : { status }
+  let decoder: InstanceType<typeof TextDecoder>
+  try {
+    decoder = new TextDecoder(label, { fatal: true })
+  } catch {
+    throw new AppError(
+      'bad_response',
+      `The service declared the character set "${charset.slice(0, 40)}", which this app cannot read.`,
+      where,
+    )
   }
-  if (!response.body) return ''
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      throw new AppError(
-        'too_large',
-        `The answer is larger than ${Math.round(maxBytes / 1024)} KB.`,
-      )
-    }
-    chunks.push(value)
+  let text: string
+  try {
+    text = decoder.decode(bytes)
+  } catch {
+    throw new AppError(
+      'bad_response',
+      `The service's answer is not valid ${decoder.encoding.toUpperCase()} text, although it declared that character set.`,
+      where,
+    )
   }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks))
+  // TextDecoder drops a BOM of its own encoding; a UTF-8 BOM in front of a legacy charset goes too.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+/** Best-effort text of an error body: its declared charset when readable, else UTF-8 with replacements. */
+function lenientText(bytes: Uint8Array, contentType: string | null): string {
+  try {
+    return decodeBody(bytes, contentType)
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes)
+  }
 }
 
 /** The absolute URL a redirect points to, or null when `Location` is missing or unreadable. */
-function redirectTarget(response: Response, from: string): URL | null {
+function redirectTarget(response: Response, from: URL): URL | null {
   const location = response.headers.get('location')
   if (!location) return null
   try {
@@ -148,13 +273,33 @@ function redirectTarget(response: Response, from: string): URL | null {
 }
 
 /**
- * Maps an HTTP error status to a typed error, using the body's message when
- * it has one. For 429 and 503 a readable `Retry-After` becomes `retryAt`.
+ * Maps an HTTP error status to a typed error. For 401 and 403 the message is
+ * the app's own, with the status and the service's request id: a service that
+ * echoes the credentials back in its body can never get them shown. For other
+ * statuses a JSON body's `message` is quoted, short and single-line, after
+ * `redact` removed every form of the credentials. For 429 and 503 a readable
+ * `Retry-After` becomes `retryAt`.
  */
-export function errorForStatus(response: Response, body: string, now = Date.now()): AppError {
+export function errorForStatus(
+  response: Response,
+  body: string,
+  now = Date.now(),
+  redact: (text: string) => string = (text) => text,
+): AppError {
   const status = response.status
+  if (status === 401 || status === 403) {
+    const id = requestIdOf(response.headers, redact)
+    const reference = id ? ` Request id: ${id}.` : ''
+    return status === 401
+      ? new AppError('auth', `The service rejected the API key or secret (401).${reference}`, {
+          status,
+        })
+      : new AppError('forbidden', `The API key may not access this partner (403).${reference}`, {
+          status,
+        })
+  }
   const detail = messageFromBody(response.headers.get('content-type'), body)
-  const suffix = detail ? `: ${detail}` : ''
+  const suffix = detail ? `: ${redact(detail)}` : ''
   const waitMs =
     status === 429 || status === 503
       ? parseRetryAfter(response.headers.get('retry-after'), now)
@@ -166,14 +311,6 @@ export function errorForStatus(response: Response, body: string, now = Date.now(
   switch (status) {
     case 400:
       return new AppError('bad_request', `The service rejected a parameter (400)${suffix}`, {
-        status,
-      })
-    case 401:
-      return new AppError('auth', `The service rejected the API key or secret (401)${suffix}`, {
-        status,
-      })
-    case 403:
-      return new AppError('forbidden', `The API key may not access this partner (403)${suffix}`, {
         status,
       })
     case 404:
@@ -191,6 +328,24 @@ export function errorForStatus(response: Response, body: string, now = Date.now(
     })
   }
   return new AppError('bad_response', `Unexpected status ${status}${suffix}`, { status })
+}
+
+/** Response headers services commonly name their request id in. */
+const REQUEST_ID_HEADERS = [
+  'x-request-id',
+  'request-id',
+  'x-correlation-id',
+  'x-amzn-requestid',
+  'x-trace-id',
+]
+
+/** The service's request id, printable and short, redacted like any text of the service. */
+function requestIdOf(headers: Headers, redact: (text: string) => string): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name)?.trim()
+    if (value && /^[\x21-\x7e]{1,100}$/.test(value)) return redact(value)
+  }
+  return undefined
 }
 
 /** The `message` of a JSON error body, short and single-line; never HTML. */
@@ -223,18 +378,19 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ])
 
-/** Maps what `fetch` threw to `cancelled`, `timeout`, `tls` or `network`. */
-export function classifyFetchError(
-  error: unknown,
-  callerSignal: AbortSignal | undefined,
-  timeoutMs: number,
-): AppError {
-  if (callerSignal?.aborted) return new AppError('cancelled', 'Cancelled.', { cause: error })
+/**
+ * Maps what `fetch` (or reading its body) threw to `cancelled`, `timeout`,
+ * `tls` or `network`. A timeout says the deadline and the time really taken.
+ */
+export function classifyFetchError(error: unknown, deadline: RequestDeadline): AppError {
+  if (deadline.callerSignal?.aborted) {
+    return new AppError('cancelled', 'Cancelled.', { cause: error })
+  }
   const name = error instanceof Error ? error.name : ''
-  if (name === 'TimeoutError' || name === 'AbortError') {
+  if (name === 'TimeoutError' || name === 'AbortError' || deadline.signal.aborted) {
     return new AppError(
       'timeout',
-      `The service did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+      `The service did not send its whole answer within the ${seconds(deadline.timeoutMs)} s deadline (gave up after ${seconds(deadline.elapsedMs())} s).`,
       { cause: error },
     )
   }
@@ -283,4 +439,10 @@ function errorCode(error: unknown): string | undefined {
         : undefined
   }
   return undefined
+}
+
+/** Milliseconds as seconds for messages: one decimal under 10 s, whole seconds above. */
+export function seconds(ms: number): string {
+  const s = ms / 1000
+  return s < 10 ? s.toFixed(1) : String(Math.round(s))
 }

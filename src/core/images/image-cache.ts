@@ -1,12 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { AppError, isAppError } from '../app-error'
-import { classifyFetchError, errorForStatus, type FetchLike } from '../api/http'
+import {
+  errorForStatus,
+  fetchFollowingRedirects,
+  readCapped,
+  RequestDeadline,
+  type FetchLike,
+} from '../api/http'
+import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { cachedFilePath, parseCardPath } from './card-path'
 import { nodeImageFs, type ImageFs, type WritableFile } from './image-fs'
-import { imageDimensions, sniffImage, SNIFF_BYTES, type ImageType } from './magic'
+import { decodedPixels, imageGeometry, sniffImage, SNIFF_BYTES, type ImageType } from './magic'
 import { checkImageUrl, type ImageHostPolicy } from './url-policy'
 
 /** Options of {@link ImageCache}. */
@@ -22,6 +29,11 @@ export interface ImageCacheOptions {
   readonly maxTotalBytes?: number
   /** Largest width or height in pixels a header may declare (default 10,000). */
   readonly maxSide?: number
+  /**
+   * Most pixels decoding may cost, width × height × frames of an animation
+   * (default {@link DEFAULT_MAX_PIXELS}).
+   */
+  readonly maxPixels?: number
   /** Per-image deadline (default 20 s). */
   readonly timeoutMs?: number
   /** How long a failed URL is answered from memory without a new request (default 60 s). */
@@ -65,8 +77,10 @@ const MIME_OF_EXT: Record<string, ImageType['mime']> = {
   jpg: 'image/jpeg',
   webp: 'image/webp',
 }
-const MAX_REDIRECTS = 3
 const HEAD_BYTES = 64 * 1024
+
+/** Default cap of decoded pixels per card image, all frames together: 40 megapixels (about 160 MB decoded). */
+export const DEFAULT_MAX_PIXELS = 40_000_000
 
 /**
  * The card-image cache (FAULTS rows 25, 30–33). Images are fetched on demand
@@ -90,19 +104,22 @@ export class ImageCache {
       maxImageBytes: 10 * 1024 * 1024,
       maxTotalBytes: 1024 * 1024 * 1024,
       maxSide: 10_000,
-      timeoutMs: 20_000,
+      maxPixels: DEFAULT_MAX_PIXELS,
+      timeoutMs: 30_000,
       failureTtlMs: 60_000,
       ...options,
     }
     this.#fs = options.fs ?? nodeImageFs
     this.#now = options.now ?? Date.now
-    mkdirSync(this.#o.dir, { recursive: true })
+    ensurePrivateDir(this.#o.dir)
     this.#index = this.#openIndex()
     this.#ready = this.#prepare()
   }
 
   #openIndex(): DatabaseSync {
-    const db = new DatabaseSync(join(this.#o.dir, 'index.sqlite'))
+    const file = join(this.#o.dir, 'index.sqlite')
+    ensurePrivateFile(file)
+    const db = new DatabaseSync(file)
     db.exec(`
       PRAGMA journal_mode = WAL;
       CREATE TABLE IF NOT EXISTS files (
@@ -211,53 +228,62 @@ export class ImageCache {
 
   async #fetchAndStore(rawUrl: string, callerSignal?: AbortSignal): Promise<CachedImage> {
     await this.#ready
-    const deadline = AbortSignal.timeout(this.#o.timeoutMs)
-    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
-    const response = await this.#fetchFollowingRedirects(rawUrl, signal, callerSignal)
-    const declared = Number(response.headers.get('content-length'))
-    if (Number.isFinite(declared) && declared > this.#o.maxImageBytes) {
+    const deadline = new RequestDeadline(this.#o.timeoutMs, callerSignal)
+    const response = await fetchFollowingRedirects(
+      this.#o.fetch,
+      checkImageUrl(rawUrl, this.#o.policy()),
+      {
+        deadline,
+        headers: { Accept: 'image/png, image/gif, image/jpeg, image/webp' },
+        // Every hop is checked again: a redirect may not leave the image host (FAULTS row 32).
+        checkRedirect: (next) => {
+          if (!next) throw new AppError('bad_response', 'The card image redirected nowhere.')
+          return checkImageUrl(next.toString(), this.#o.policy())
+        },
+      },
+    )
+    if (!response.ok) {
       await response.body?.cancel().catch(() => undefined)
-      throw this.#tooLarge()
+      throw errorForStatus(response, '')
     }
     if (!response.body) throw new AppError('bad_response', 'The card image is empty.')
 
     const temp = join(this.#o.dir, 'tmp', `${randomBytes(8).toString('hex')}.part`)
     let out: WritableFile | null = null
-    const reader = response.body.getReader()
     try {
-      out = await this.#fs.create(temp)
+      const file = await this.#fs.create(temp)
+      out = file
       const hash = createHash('sha256')
+      const chunks: Uint8Array[] = []
       let head: Uint8Array = new Uint8Array(0)
       let type: ImageType | null = null
-      let dimensionsChecked = false
-      let size = 0
-      for (;;) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>
-        try {
-          chunk = await reader.read()
-        } catch (error) {
-          throw classifyFetchError(error, callerSignal, this.#o.timeoutMs)
-        }
-        if (chunk.done) break
-        size += chunk.value.byteLength
-        if (size > this.#o.maxImageBytes) throw this.#tooLarge()
-        if (head.length < HEAD_BYTES) head = concat(head, chunk.value)
-        if (!type && head.length >= SNIFF_BYTES) {
-          type = sniffImage(head)
-          if (!type) throw notAnImage()
-        }
-        if (type && !dimensionsChecked) dimensionsChecked = this.#checkDimensions(head, type)
-        hash.update(chunk.value)
-        await out.write(chunk.value)
-      }
-      type ??= sniffImage(head)
-      if (!type) throw notAnImage()
-      if (!dimensionsChecked) this.#checkDimensions(head, type)
-      await out.close()
+      const size = await readCapped(
+        response,
+        this.#o.maxImageBytes,
+        deadline,
+        async (chunk) => {
+          chunks.push(chunk)
+          if (head.length < HEAD_BYTES) head = concat(head, chunk)
+          if (!type && head.length >= SNIFF_BYTES) {
+            type = sniffImage(head)
+            if (!type) throw notAnImage()
+          }
+          // A header that already asks for too much ends the download here.
+          if (type) this.#checkGeometry(head, type, false)
+          hash.update(chunk)
+          await file.write(chunk)
+        },
+        () => this.#tooLarge(),
+      )
+      const sniffed = type ?? sniffImage(head)
+      if (!sniffed) throw notAnImage()
+      // The whole file decides: late JPEG frame headers, every frame of an animation.
+      this.#checkGeometry(Buffer.concat(chunks), sniffed, true)
+      await file.close()
       out = null
-      const name = `${hash.digest('hex')}.${type.ext}`
-      const file = join(this.#o.dir, name)
-      await this.#fs.rename(temp, file)
+      const name = `${hash.digest('hex')}.${sniffed.ext}`
+      const stored = join(this.#o.dir, name)
+      await this.#fs.rename(temp, stored)
       this.#index
         .prepare(
           'INSERT INTO files (name, size, last_used) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET last_used = excluded.last_used',
@@ -269,65 +295,38 @@ export class ImageCache {
         )
         .run(rawUrl, name)
       await this.#evict(name)
-      return { file, name, mime: type.mime, size }
+      return { file: stored, name, mime: sniffed.mime, size }
     } catch (error) {
-      await reader.cancel().catch(() => undefined)
+      await response.body.cancel().catch(() => undefined)
       await out?.close().catch(() => undefined)
+      // A refused image is not kept, not even as a temp file.
       await this.#fs.unlink(temp).catch(() => undefined)
       throw toImageError(error)
     }
   }
 
-  /** True once the header said the size (and it is within the cap); throws when it is not. */
-  #checkDimensions(head: Uint8Array, type: ImageType): boolean {
-    const dims = imageDimensions(head, type)
-    if (!dims) return false
-    if (
-      dims.width > this.#o.maxSide ||
-      dims.height > this.#o.maxSide ||
-      dims.width * dims.height === 0
-    ) {
+  /**
+   * Refuses an image whose decoding would cost too much memory (FAULTS 31):
+   * a side over the cap, or width × height × frames over the pixel cap. With
+   * `complete`, an image whose size cannot be read is refused too.
+   */
+  #checkGeometry(bytes: Uint8Array, type: ImageType, complete: boolean): void {
+    const geometry = imageGeometry(bytes, type)
+    if (!geometry) {
+      if (!complete) return
       throw new AppError(
         'too_large',
-        `The card image declares ${dims.width}×${dims.height} pixels; at most ${this.#o.maxSide} per side are accepted.`,
+        'The card image is too large to show safely: its size cannot be read.',
       )
     }
-    return true
-  }
-
-  async #fetchFollowingRedirects(
-    rawUrl: string,
-    signal: AbortSignal,
-    callerSignal: AbortSignal | undefined,
-  ): Promise<Response> {
-    let url = checkImageUrl(rawUrl, this.#o.policy())
-    for (let hop = 0; ; hop += 1) {
-      let response: Response
-      try {
-        response = await this.#o.fetch(url.toString(), {
-          method: 'GET',
-          redirect: 'manual',
-          signal,
-          headers: { Accept: 'image/png, image/gif, image/jpeg, image/webp' },
-        })
-      } catch (error) {
-        throw classifyFetchError(error, callerSignal, this.#o.timeoutMs)
-      }
-      if (response.status >= 300 && response.status < 400) {
-        await response.body?.cancel().catch(() => undefined)
-        const location = response.headers.get('location')
-        if (hop >= MAX_REDIRECTS || !location) {
-          throw new AppError('bad_response', 'The card image redirected too often or nowhere.')
-        }
-        // Every hop is checked again: a redirect may not leave the image host (FAULTS row 32).
-        url = checkImageUrl(new URL(location, url).toString(), this.#o.policy())
-        continue
-      }
-      if (!response.ok) {
-        await response.body?.cancel().catch(() => undefined)
-        throw errorForStatus(response, '')
-      }
-      return response
+    const { width, height, frames } = geometry
+    const pixels = decodedPixels(geometry)
+    if (width > this.#o.maxSide || height > this.#o.maxSide || pixels > this.#o.maxPixels) {
+      const animation = frames > 1 ? ` in ${frames} frames` : ''
+      throw new AppError(
+        'too_large',
+        `The card image is too large to show safely: ${width}×${height} pixels${animation} (${megapixels(pixels)} MP; at most ${megapixels(this.#o.maxPixels)} MP and ${this.#o.maxSide} per side).`,
+      )
     }
   }
 
@@ -353,6 +352,10 @@ export class ImageCache {
       `The card image is larger than ${Math.round(this.#o.maxImageBytes / (1024 * 1024))} MB.`,
     )
   }
+}
+
+function megapixels(pixels: number): string {
+  return (pixels / 1_000_000).toFixed(pixels < 10_000_000 ? 1 : 0)
 }
 
 function notAnImage(): AppError {

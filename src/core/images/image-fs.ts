@@ -1,4 +1,5 @@
 import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs-private'
 
 /** A file being written. */
 export interface WritableFile {
@@ -20,10 +21,10 @@ export interface ImageFs {
 /** The real file system. */
 export const nodeImageFs: ImageFs = {
   async mkdir(path) {
-    await mkdir(path, { recursive: true })
+    await mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE })
   },
   async create(path) {
-    const handle = await open(path, 'wx')
+    const handle = await open(path, 'wx', PRIVATE_FILE_MODE)
     return {
       async write(chunk) {
         let offset = 0

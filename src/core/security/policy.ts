@@ -19,17 +19,18 @@ export interface AppOrigin {
   readonly devServerOrigin?: string
 }
 
-/** True when `url` is one of the app's own pages. */
+/**
+ * True when `url` is one of the app's own pages. A `file:` URL must have an
+ * empty host (`file://server/share/…` is a UNC path on Windows, a file on
+ * another machine) and be the app's own index page; `..` and `%2e%2e` are
+ * resolved by the URL parser before the comparison.
+ */
 export function isAppUrl(url: string, origin: AppOrigin): boolean {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return false
-  }
+  const parsed = parseUrl(url)
+  if (!parsed) return false
   if (origin.indexFileUrl && parsed.protocol === 'file:') {
     const index = new URL(origin.indexFileUrl)
-    return parsed.pathname === index.pathname
+    return parsed.host === '' && index.host === '' && parsed.pathname === index.pathname
   }
   if (origin.devServerOrigin && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
     return parsed.origin === new URL(origin.devServerOrigin).origin
@@ -48,17 +49,82 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, origin: A
   return isAppUrl(frame.url, origin)
 }
 
-/** Links the app may hand to the system browser: plain http(s) only, no credentials in the URL. */
-export function isExternalLinkAllowed(url: string): boolean {
+/**
+ * The app's documentation host: the domain of the project's support address
+ * (electron-builder.yml). Links to it may be opened in the system browser,
+ * after asking, like the active profile's service hosts.
+ */
+export const APP_DOCS_ORIGIN = 'https://appraisaldesk.example'
+
+/** Why a link was not handed to the system browser. */
+export type LinkRefusal = 'not_url' | 'scheme' | 'credentials' | 'host'
+
+/**
+ * What to do with a link a page wants opened outside the app (a click on a
+ * `target=_blank` link or `window.open`, from the app window or a wallet
+ * page): `allow` opens it in the system browser, `ask` opens it only after
+ * the user agreed to the named host, `refuse` never opens it. `host` is the
+ * URL parser's ASCII form (an IDN shows as `xn--…`), so a homograph cannot
+ * pass for the real host in the question.
+ */
+export type LinkDecision =
+  | { readonly action: 'allow' | 'ask'; readonly url: string; readonly host: string }
+  | { readonly action: 'refuse'; readonly reason: LinkRefusal; readonly host?: string }
+
+/** The origins links may go to, and the ones the user already agreed to this session. */
+export interface LinkAllowlist {
+  /** `https://host[:port]` origins: the active profile's service origins and {@link APP_DOCS_ORIGIN}. */
+  readonly origins: readonly string[]
+  /** Origins the user said "open, and don't ask again" for, until the app quits. */
+  readonly confirmed?: ReadonlySet<string>
+}
+
+/**
+ * Decides whether a link may go to the system browser: `https:` only, no
+ * user name or password in it (`https://good.example@evil.test` is a link to
+ * evil.test), and only to an allowlisted origin, compared exactly (scheme,
+ * host and port) so look-alike hosts, other ports and punycode homographs
+ * are refused. Every `setWindowOpenHandler` (app window and wallet pages alike,
+ * FAULTS 37) still answers `deny`: never a new BrowserWindow.
+ */
+export function decideExternalLink(url: string, allowlist: LinkAllowlist): LinkDecision {
+  const parsed = parseUrl(url)
+  if (!parsed) return { action: 'refuse', reason: 'not_url' }
+  const host = parsed.host === '' ? undefined : parsed.host
+  const refuse = (reason: LinkRefusal): LinkDecision =>
+    host === undefined ? { action: 'refuse', reason } : { action: 'refuse', reason, host }
+  if (parsed.protocol !== 'https:') return refuse('scheme')
+  if (parsed.username !== '' || parsed.password !== '') return refuse('credentials')
+  const allowed = new Set(allowlist.origins.map(httpsOrigin).filter((o) => o !== null))
+  if (!allowed.has(parsed.origin)) return refuse('host')
+  const action = allowlist.confirmed?.has(parsed.origin) ? 'allow' : 'ask'
+  return { action, url: parsed.href, host: parsed.host }
+}
+
+/** The allowlist's origin for a profile address, or null when it is not an https URL. */
+export function httpsOrigin(address: string): string | null {
+  const parsed = parseUrl(address)
+  return parsed?.protocol === 'https:' ? parsed.origin : null
+}
+
+/**
+ * The origins links may go to while `profile` is active: its service and
+ * image hosts when they are https (the sandbox's loopback ones are not), and
+ * the app's documentation host.
+ */
+export function linkOrigins(profile: {
+  readonly baseUrl: string
+  readonly staticUrl?: string
+}): string[] {
+  const candidates = [APP_DOCS_ORIGIN, profile.baseUrl, profile.staticUrl ?? '']
+  return [...new Set(candidates.map(httpsOrigin).filter((origin) => origin !== null))]
+}
+
+function parseUrl(url: string): URL | null {
   try {
-    const parsed = new URL(url)
-    return (
-      (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
-      parsed.username === '' &&
-      parsed.password === ''
-    )
+    return new URL(url)
   } catch {
-    return false
+    return null
   }
 }
 

@@ -1,4 +1,5 @@
 import Conf from 'conf'
+import { PRIVATE_FILE_MODE } from '../fs-private'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The `conf` engine (used in tests and the web host; the Electron shell uses electron-store). */
@@ -8,6 +9,8 @@ export const openConfFile: OpenSettingsFile = (dir, name) => {
     configName: name,
     // Damaged files are handled by core (kept aside with a notice), never silently cleared.
     clearInvalidConfig: false,
+    // Owner-only (issue 14.4); conf applies it to a file that already exists too.
+    configFileMode: PRIVATE_FILE_MODE,
     accessPropertiesByDotNotation: false,
     watch: false,
   })

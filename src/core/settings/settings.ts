@@ -9,6 +9,7 @@ import {
   THEMES,
   type SettingsNotice,
 } from '../../shared/profiles'
+import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
@@ -17,18 +18,28 @@ export const SETTINGS_VERSION = 2
 /** File name (without `.json`) of the settings in the data folder. */
 export const SETTINGS_NAME = 'settings'
 
-/** A partner profile as stored: no secret fields (they live in the keychain). */
-export const storedProfileSchema = z.object({
-  id: profileIdSchema,
-  name: z.string().min(1).max(80),
-  baseUrl: serviceUrlSchema,
-  staticUrl: serviceUrlSchema,
-  partnerId: z.string().min(1).max(200),
-  redirectUri: z.string().max(2000),
-  timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
-  /** Production or test; an unreadable value counts as production (the careful choice). */
-  kind: z.enum(PARTNER_KINDS).catch('production'),
-})
+/**
+ * A partner profile as stored: no secret fields (they live in the keychain).
+ * A name with control or text-direction characters (an old or hand-edited
+ * file) loses them on load rather than the whole profile; an empty result
+ * falls back to the id.
+ */
+export const storedProfileSchema = z
+  .object({
+    id: profileIdSchema,
+    name: z.string().min(1).max(1000),
+    baseUrl: serviceUrlSchema,
+    staticUrl: serviceUrlSchema,
+    partnerId: z.string().min(1).max(200),
+    redirectUri: z.string().max(2000),
+    timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+    /** Production or test; an unreadable value counts as production (the careful choice). */
+    kind: z.enum(PARTNER_KINDS).catch('production'),
+  })
+  .transform((profile) => ({
+    ...profile,
+    name: stripUnsafeText(profile.name, MAX_PROFILE_NAME_CHARS) || profile.id,
+  }))
 
 /** A stored partner profile. */
 export type StoredProfile = z.infer<typeof storedProfileSchema>
@@ -44,7 +55,12 @@ export const settingsSchema = z.object({
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
   profiles: z.array(storedProfileSchema).default([]),
   /** The name review marks are signed with (empty: unsigned). */
-  reviewerName: z.string().max(80).catch('').default(''),
+  reviewerName: z
+    .string()
+    .max(80)
+    .transform((name) => stripUnsafeText(name, 80))
+    .catch('')
+    .default(''),
   /** Colour theme; an unreadable value falls back to following the system. */
   theme: z.enum(THEMES).catch('system').default('system'),
 })

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { AppError } from '../app-error'
+import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
 import { indexUnindexed } from './writes'
 
@@ -172,7 +173,7 @@ function vacuum(db: DatabaseSync): void {
  */
 export function openStore(file: string, options: OpenStoreOptions = {}): OpenedStore {
   const now = options.now ?? (() => new Date())
-  mkdirSync(dirname(file), { recursive: true })
+  ensurePrivateDir(dirname(file))
   try {
     return { db: openChecked(file, options), file, notice: null }
   } catch (error) {
@@ -196,6 +197,8 @@ export function openStore(file: string, options: OpenStoreOptions = {}): OpenedS
 function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
   let db: DatabaseSync | null = null
   try {
+    // Created 0600 before SQLite opens it, so its -wal and -shm files get that mode too.
+    ensurePrivateFile(file)
     db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5000 })
     db.exec('PRAGMA journal_mode = WAL')
     db.exec('PRAGMA synchronous = NORMAL')

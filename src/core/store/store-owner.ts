@@ -16,7 +16,7 @@ export interface StoreWorkerEntry {
   readonly execArgv?: readonly string[]
 }
 
-/** Options of {@link StoreOwner.open}. */
+/** Options of {@link StoreOwner}. */
 export interface StoreOwnerOptions {
   readonly file: string
   readonly worker: StoreWorkerEntry
@@ -45,99 +45,112 @@ interface Waiter {
  * The main thread's handle on a profile's database owner: a worker thread
  * that holds the only connection (besides the WAL checkpointer) and runs
  * every query and write. The main thread never runs SQL; it posts typed
- * requests and awaits typed answers.
+ * requests and awaits typed answers. Requests may be sent at once: the
+ * thread takes them, in order, once the file is open.
  */
 export class StoreOwner implements StoreClient {
   readonly file: string
-  /** Set when the file was unreadable, too new or failed its check, and was rebuilt. */
-  readonly notice: StoreNotice | null
+  /** Settles once the file is open and migrated (rejects with why it could not be). */
+  readonly ready: Promise<void>
   readonly #worker: Worker
-  readonly #pending: Map<number, Waiter>
-  readonly #checkpointer: Checkpointer
+  readonly #pending = new Map<number, Waiter>()
+  #notice: StoreNotice | null = null
+  #checkpointer: Checkpointer | null = null
+  /** Why the thread can take no more requests (it failed to open, crashed or was closed). */
+  #failure: AppError | null = null
   #nextId = 1
   #closing: Promise<void> | null = null
 
-  private constructor(
-    file: string,
-    worker: Worker,
-    notice: StoreNotice | null,
-    pending: Map<number, Waiter>,
-  ) {
-    this.file = file
-    this.#worker = worker
-    this.notice = notice
-    this.#pending = pending
-    this.#checkpointer = new Checkpointer(file)
-  }
-
-  /** Starts the owner thread and resolves once the file is open and migrated. */
-  static open(options: StoreOwnerOptions): Promise<StoreOwner> {
+  /** Starts the owner thread; use {@link ready} (or {@link StoreOwner.open}) to wait for the file. */
+  constructor(options: StoreOwnerOptions) {
+    this.file = options.file
     const data: OwnerData = {
       file: options.file,
       openedAt: (options.now ?? (() => new Date()))().toISOString(),
       ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
     }
-    const worker = spawnStoreThread(options.worker.url, {
+    this.#worker = spawnStoreThread(options.worker.url, {
       workerData: data,
       execArgv: [...(options.worker.execArgv ?? [])],
     })
-    worker.unref()
-    const pending = new Map<number, Waiter>()
-    return new Promise<StoreOwner>((resolve, reject) => {
-      let owner: StoreOwner | null = null
-      const failAll = (error: AppError): void => {
-        for (const waiter of pending.values()) waiter.reject(error)
-        pending.clear()
-      }
-      worker.on('message', (raw: unknown) => {
-        const parsed = fromOwnerSchema.safeParse(raw)
-        if (!parsed.success) {
-          failAll(new AppError('internal', 'The cache thread sent a malformed answer.'))
-          return
-        }
-        const message = parsed.data
-        if (message.type === 'ready') {
-          owner = new StoreOwner(options.file, worker, message.notice, pending)
-          resolve(owner)
-        } else if (message.type === 'failed') {
-          reject(toAppError(message.error))
-        } else {
-          const waiter = pending.get(message.id)
-          pending.delete(message.id)
-          if (message.type === 'done') waiter?.resolve(message.value)
-          else waiter?.reject(toAppError(message.error))
-        }
-      })
-      worker.on('error', (error) => {
-        const typed = new AppError('internal', 'The cache thread stopped.', { cause: error })
-        failAll(typed)
-        reject(typed)
-      })
-      worker.on('exit', () => {
-        failAll(new AppError('cancelled', 'The profile was closed.'))
-        reject(new AppError('internal', 'The cache thread exited before opening the file.'))
-        void owner?.close()
-      })
+    this.#worker.unref()
+    let opened: () => void = () => undefined
+    let refused: (error: AppError) => void = () => undefined
+    this.ready = new Promise<void>((resolve, reject) => {
+      opened = resolve
+      refused = reject
     })
+    this.ready.catch(() => undefined)
+    this.#worker.on('message', (raw: unknown) => {
+      const parsed = fromOwnerSchema.safeParse(raw)
+      if (!parsed.success) {
+        this.#failAll(new AppError('internal', 'The cache thread sent a malformed answer.'))
+        return
+      }
+      const message = parsed.data
+      if (message.type === 'ready') {
+        this.#notice = message.notice
+        if (!this.#closing) this.#checkpointer = new Checkpointer(this.file)
+        opened()
+      } else if (message.type === 'failed') {
+        this.#failure = toAppError(message.error)
+        this.#failAll(this.#failure)
+        refused(this.#failure)
+      } else {
+        const waiter = this.#pending.get(message.id)
+        this.#pending.delete(message.id)
+        if (message.type === 'done') waiter?.resolve(message.value)
+        else waiter?.reject(toAppError(message.error))
+      }
+    })
+    this.#worker.on('error', (error) => {
+      this.#failure ??= new AppError('internal', 'The cache thread stopped.', { cause: error })
+      this.#failAll(this.#failure)
+      refused(this.#failure)
+    })
+    this.#worker.on('exit', () => {
+      this.#failure ??= new AppError('cancelled', 'The profile was closed.')
+      this.#failAll(this.#failure)
+      refused(new AppError('internal', 'The cache thread exited before opening the file.'))
+      void this.#checkpointer?.close()
+    })
+  }
+
+  /** Starts the owner thread and resolves once the file is open and migrated. */
+  static async open(options: StoreOwnerOptions): Promise<StoreOwner> {
+    const owner = new StoreOwner(options)
+    await owner.ready
+    return owner
+  }
+
+  /** Set (once {@link ready}) when the file was unreadable, too new or failed its check, and was rebuilt. */
+  get notice(): StoreNotice | null {
+    return this.#notice
   }
 
   call<K extends StoreOp>(op: K, ...args: CallArgs<K>): Promise<StoreResult<K>> {
     if (this.#closing) {
       return Promise.reject(new AppError('cancelled', 'The profile was closed.'))
     }
+    if (this.#failure) return Promise.reject(this.#failure)
     const id = this.#nextId
     this.#nextId += 1
     return new Promise<StoreResult<K>>((resolve, reject) => {
       this.#pending.set(id, {
         // The owner ran STORE_OPS[op] itself, so the answer is that function's result.
         resolve: (value) => {
-          if (op === 'writePage' || op === 'writeBrands') this.#checkpointer.request()
+          if (op === 'writePage' || op === 'writeBrands') this.#checkpointer?.request()
           resolve(value as StoreResult<K>)
         },
         reject,
       })
       this.#post({ type: 'call', id, op, args: args[0] })
     })
+  }
+
+  #failAll(error: AppError): void {
+    for (const waiter of this.#pending.values()) waiter.reject(error)
+    this.#pending.clear()
   }
 
   resetWrites(): void {
@@ -152,7 +165,7 @@ export class StoreOwner implements StoreClient {
   close(): Promise<void> {
     this.#closing ??= Promise.all([
       stopThread(this.#worker, { type: 'close' } satisfies ToOwner),
-      this.#checkpointer.close(),
+      this.#checkpointer?.close(),
     ]).then(() => undefined)
     return this.#closing
   }

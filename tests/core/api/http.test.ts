@@ -184,11 +184,18 @@ describe('client over real HTTP: retries and error classes', () => {
 
   it('classifies 401 as auth without retry, and never echoes a secret from the body (FAULTS row 17)', async () => {
     const server = await serve(
-      json(401, { code: 'UNAUTHORIZED', message: `key ${KEY} / ${SECRET} rejected` }),
+      json(
+        401,
+        { code: 'UNAUTHORIZED', message: `key ${KEY} / ${SECRET} rejected` },
+        { 'X-Request-Id': 'req-42' },
+      ),
     )
     const error = await failure(client(server.url, virtualTiming()).listGuarantees())
     expect(error.code).toBe('auth')
-    expect(error.message).toContain('[redacted]')
+    // The app's own words with the status and the service's request id; the body is never quoted.
+    expect(error.message).toBe(
+      'The service rejected the API key or secret (401). Request id: req-42.',
+    )
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0]?.headers['x-service-api-key']).toBe(KEY)
     expect(server.requests[0]?.headers.authorization).toBe(SECRET)

@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
-import { SOURCE_STORE_WORKER } from './store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /** A booted core on a temp data folder (or the given one), with a small embedded sandbox. */
 export async function bootForTest(options: {
@@ -44,4 +44,32 @@ export async function call<C extends ChannelName>(
   const result = await core.router.dispatch(channel, args)
   if (!result.ok) throw new Error(`${channel} failed: ${result.error.code} ${result.error.message}`)
   return result.value as ChannelResult<C>
+}
+
+/** Saves a profile for `service` with its credentials and makes it the active one; returns its id. */
+export async function selectService(
+  core: BootedCore,
+  service: {
+    baseUrl: string
+    staticUrl: string
+    partnerId: string
+    apiKey: string
+    apiSecret: string
+  },
+  name = 'Partner service',
+): Promise<string> {
+  const { id } = await call(core, 'profiles.save', {
+    name,
+    baseUrl: service.baseUrl,
+    staticUrl: service.staticUrl,
+    partnerId: service.partnerId,
+    redirectUri: 'https://shop.example.com/done',
+  })
+  await call(core, 'profiles.setSecret', {
+    id,
+    apiKey: service.apiKey,
+    apiSecret: service.apiSecret,
+  })
+  await call(core, 'profiles.select', { id })
+  return id
 }

@@ -48,8 +48,25 @@ afterEach(async () => {
 
 const base = () => `http://127.0.0.1:${web.port}`
 
+/** The card cookie the web host hands to a token holder with any IPC answer. */
+async function cardCookie(): Promise<string> {
+  const answer = await fetch(`${base()}/ipc/no.such.channel`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-app-token': web.token },
+    body: '{}',
+  })
+  const set = answer.headers.get('set-cookie') ?? ''
+  expect(set).toMatch(/HttpOnly; SameSite=Strict; Path=\/card\//)
+  return set.split(';')[0] ?? ''
+}
+
+/** GET a card path as the app's page would: with the cookie. */
+async function getCard(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(base() + path, { headers: { cookie: await cardCookie(), ...headers } })
+}
+
 it('serves a card image with its sniffed type and nosniff, whatever the origin labelled it', async () => {
-  const response = await fetch(base() + cardImageSrc('/card', `${host.origin}/c.png`))
+  const response = await getCard(cardImageSrc('/card', `${host.origin}/c.png`))
   expect(response.status).toBe(200)
   expect(response.headers.get('content-type')).toBe('image/png')
   expect(response.headers.get('x-content-type-options')).toBe('nosniff')
@@ -57,7 +74,7 @@ it('serves a card image with its sniffed type and nosniff, whatever the origin l
 })
 
 it('answers a script disguised as an image with an error, never the bytes (FAULTS 30)', async () => {
-  const response = await fetch(base() + cardImageSrc('/card', `${host.origin}/evil.png`))
+  const response = await getCard(cardImageSrc('/card', `${host.origin}/evil.png`))
   expect(response.status).toBe(415)
   expect(await response.text()).not.toContain('svg')
 })
@@ -71,13 +88,23 @@ it.each([
   `/card/u/${Buffer.from('file:///etc/passwd').toString('base64url')}`,
   `/card/u/${Buffer.from('http://169.254.169.254/').toString('base64url')}`,
 ])('refuses %s (FAULTS 32, 33)', async (path) => {
-  const response = await fetch(base() + path)
+  const response = await getCard(path)
   expect([400, 404]).toContain(response.status)
 })
 
 it('refuses a cross-site image request', async () => {
-  const response = await fetch(base() + cardImageSrc('/card', `${host.origin}/c.png`), {
-    headers: { 'Sec-Fetch-Site': 'cross-site' },
+  const response = await getCard(cardImageSrc('/card', `${host.origin}/c.png`), {
+    'Sec-Fetch-Site': 'cross-site',
   })
   expect(response.status).toBe(403)
+})
+
+it('answers no card image without the cookie a token holder gets (a local user without the token, FAULTS 43)', async () => {
+  const path = cardImageSrc('/card', `${host.origin}/c.png`)
+  expect((await fetch(base() + path)).status).toBe(401)
+  const wrong = `ad_card_${web.port}=${'A'.repeat(43)}`
+  expect((await fetch(base() + path, { headers: { cookie: wrong } })).status).toBe(401)
+  const otherPort = (await cardCookie()).replace(`ad_card_${web.port}=`, 'ad_card_1=')
+  expect((await fetch(base() + path, { headers: { cookie: otherPort } })).status).toBe(401)
+  expect((await getCard(path)).status).toBe(200)
 })

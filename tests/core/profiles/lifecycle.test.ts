@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import { liveStoreThreads } from '../../../src/core/store/threads'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { Result } from '../../../src/shared/errors'
 import { call } from '../helpers/core'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 let core: BootedCore | null = null
 afterEach(async () => {
@@ -52,7 +52,8 @@ it('50 interleaved selects and removes each answer within 5 s and leave one owne
     })
     ids.push(saved.id)
   }
-  // One owner and one checkpointer: those of the active (Sandbox) profile.
+  // One owner and one checkpointer (started once the file is open): the active (Sandbox) profile's.
+  await call(app, 'inspections.query', {})
   expect(liveStoreThreads()).toBe(2)
 
   const calls: Promise<Result<unknown> | 'timeout'>[] = []
@@ -79,9 +80,9 @@ it('50 interleaved selects and removes each answer within 5 s and leave one owne
   // Whatever the order, the app ends on one profile that exists, with its cache open once.
   const list = await call(app, 'profiles.list')
   expect(list.profiles.map((profile) => profile.id)).toContain(list.activeId)
-  expect(liveStoreThreads()).toBe(2)
   const page = await call(app, 'inspections.query', {})
   expect(page.total).toBeGreaterThanOrEqual(0)
+  expect(liveStoreThreads()).toBe(2)
 
   // Closing twice (a quit while a window closes) resolves both times and stops every thread.
   const closes = [app.close(), app.close()]

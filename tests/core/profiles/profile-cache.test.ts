@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import { storeFileFor } from '../../../src/core/store/database'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
 import { bootForTest, call } from '../helpers/core'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /**
  * Each profile has its own cache file and sync engine: switching profiles

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import {
+  APP_DOCS_ORIGIN,
+  decideExternalLink,
   isAppUrl,
-  isExternalLinkAllowed,
   isTrustedSender,
+  linkOrigins,
   type AppOrigin,
+  type LinkAllowlist,
 } from '../../../src/core/security/policy'
 
 const built: AppOrigin = {
@@ -64,21 +67,161 @@ describe('IPC sender validation (FAULTS 40)', () => {
   })
 })
 
-describe('navigation and external links', () => {
+describe('navigation (issue 14.3)', () => {
   it('treats only the app page as in-app', () => {
     expect(isAppUrl('https://example.com', built)).toBe(false)
     expect(isAppUrl('javascript:alert(1)', built)).toBe(false)
   })
 
   it.each([
-    ['https://example.com/help', true],
-    ['http://example.com', true],
-    ['file:///etc/passwd', false],
-    ['javascript:alert(1)', false],
-    ['smb://server/share', false],
-    ['https://user:pass@example.com', false],
-    ['not a url', false],
-  ])('system browser may open %s → %s', (url, expected) => {
-    expect(isExternalLinkAllowed(url)).toBe(expected)
+    [
+      'the index page',
+      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
+      true,
+    ],
+    [
+      'localhost, which the URL parser empties',
+      'file://localhost/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
+      true,
+    ],
+    [
+      'a UNC path with the same path',
+      'file://attacker/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
+      false,
+    ],
+    ['a UNC share', 'file://attacker/share/x', false],
+    [
+      'an IP host',
+      'file://10.0.0.5/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
+      false,
+    ],
+    [
+      'a dot-dot escape',
+      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/../../../../../etc/passwd',
+      false,
+    ],
+    [
+      'an encoded dot-dot escape',
+      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/%2e%2e/evil.html',
+      false,
+    ],
+    [
+      'another file in the folder',
+      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/evil.html',
+      false,
+    ],
+    ['another local file', 'file:///etc/passwd', false],
+  ])('file: URL, %s → %s', (_name, url, expected) => {
+    expect(isAppUrl(url, built)).toBe(expected)
+    expect(isTrustedSender({ url, parent: null }, built)).toBe(expected)
+  })
+})
+
+describe('links to the system browser (issue 14.3, FAULTS 37)', () => {
+  const allowlist: LinkAllowlist = {
+    origins: linkOrigins({
+      baseUrl: 'https://partner.good.example/api',
+      staticUrl: 'https://static.good.example',
+    }),
+  }
+
+  it('allowlists the https service hosts and the docs host, never a loopback sandbox', () => {
+    expect(allowlist.origins).toEqual([
+      APP_DOCS_ORIGIN,
+      'https://partner.good.example',
+      'https://static.good.example',
+    ])
+    expect(
+      linkOrigins({ baseUrl: 'http://127.0.0.1:4010', staticUrl: 'http://127.0.0.1:4010/static' }),
+    ).toEqual([APP_DOCS_ORIGIN])
+  })
+
+  it.each([
+    ['https://partner.good.example/help?x=1', 'partner.good.example'],
+    ['https://static.good.example/card.png', 'static.good.example'],
+    ['HTTPS://PARTNER.GOOD.EXAMPLE/Help', 'partner.good.example'],
+    ['https://partner.good.example:443/help', 'partner.good.example'],
+    [`${APP_DOCS_ORIGIN}/guide/links`, new URL(APP_DOCS_ORIGIN).host],
+    ['https://partner.good.example\\@evil.test/', 'partner.good.example'],
+  ])('asks before opening %s, naming %s', (url, host) => {
+    const decision = decideExternalLink(url, allowlist)
+    expect(decision).toMatchObject({ action: 'ask', host })
+  })
+
+  it('opens without asking once the user agreed to the origin for this session', () => {
+    const confirmed = new Set(['https://partner.good.example'])
+    expect(
+      decideExternalLink('https://partner.good.example/a', { ...allowlist, confirmed }),
+    ).toEqual({
+      action: 'allow',
+      url: 'https://partner.good.example/a',
+      host: 'partner.good.example',
+    })
+    expect(
+      decideExternalLink('https://static.good.example/a', { ...allowlist, confirmed }).action,
+    ).toBe('ask')
+  })
+
+  it.each([
+    // look-alike hosts
+    ['https://partner.good.example.evil.test/', 'host', 'partner.good.example.evil.test'],
+    ['https://partner-good.example/', 'host', 'partner-good.example'],
+    ['https://evil.partner.good.example/', 'host', 'evil.partner.good.example'],
+    ['https://good.example/', 'host', 'good.example'],
+    ['https://partner.good.example./', 'host', 'partner.good.example.'],
+    ['https://partner.good.examp1e/', 'host', 'partner.good.examp1e'],
+    // user-info tricks
+    ['https://partner.good.example@evil.test/', 'credentials', 'evil.test'],
+    ['https://partner.good.example:443@evil.test/', 'credentials', 'evil.test'],
+    ['https://user:pass@partner.good.example/', 'credentials', 'partner.good.example'],
+    // IDN homographs: Cyrillic а and о, shown in punycode
+    ['https://p\u0430rtner.good.example/', 'host', 'xn--prtner-3nf.good.example'],
+    ['https://partner.g\u043e\u043ed.example/', 'host', 'partner.xn--gd-fmca.example'],
+    // ports
+    ['https://partner.good.example:8443/', 'host', 'partner.good.example:8443'],
+    ['https://partner.good.example:80/', 'host', 'partner.good.example:80'],
+    // other schemes
+    ['http://partner.good.example/', 'scheme', 'partner.good.example'],
+    ['javascript:alert(document.cookie)', 'scheme', undefined],
+    ['data:text/html,<script>alert(1)</script>', 'scheme', undefined],
+    ['file:///etc/passwd', 'scheme', undefined],
+    ['file://attacker/share/x', 'scheme', 'attacker'],
+    ['smb://partner.good.example/share', 'scheme', 'partner.good.example'],
+    ['ms-msdt:/id PCWDiagnostic /skip force', 'scheme', undefined],
+    ['wss://partner.good.example/', 'scheme', 'partner.good.example'],
+    ['about:blank', 'scheme', undefined],
+    ['not a url', 'not_url', undefined],
+    ['', 'not_url', undefined],
+  ])('refuses %s (%s)', (url, reason, host) => {
+    const decision = decideExternalLink(url, allowlist)
+    expect(decision).toEqual(
+      host === undefined ? { action: 'refuse', reason } : { action: 'refuse', reason, host },
+    )
+  })
+
+  it('refuses every https link when nothing is allowlisted, and ignores non-https allowlist entries', () => {
+    expect(decideExternalLink('https://example.com/', { origins: [] }).action).toBe('refuse')
+    expect(
+      decideExternalLink('http://127.0.0.1:4010/', { origins: ['http://127.0.0.1:4010'] }).action,
+    ).toBe('refuse')
+    expect(
+      decideExternalLink('https://evil.test/', { origins: ['not a url', 'javascript:x'] }).action,
+    ).toBe('refuse')
+  })
+
+  it('a wallet page calling window.open or following target=_blank gets the same decision (FAULTS 37)', () => {
+    // Main's setWindowOpenHandler answers `deny` for every page and hands the URL to this decision.
+    const wallet = {
+      origins: linkOrigins({
+        baseUrl: 'https://wallet.good.example',
+        staticUrl: 'https://static.good.example',
+      }),
+    }
+    expect(decideExternalLink('https://wallet.good.example/terms', wallet).action).toBe('ask')
+    expect(decideExternalLink('https://phish.test/login', wallet).action).toBe('refuse')
+    expect(decideExternalLink('http://wallet.good.example/terms', wallet).action).toBe('refuse')
+    expect(
+      decideExternalLink('javascript:opener.location="https://phish.test"', wallet).action,
+    ).toBe('refuse')
   })
 })

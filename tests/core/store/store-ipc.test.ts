@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { GuaranteeRow, InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
 import type { BrandSearchResult } from '../../../src/shared/domain'
 import type { Result } from '../../../src/shared/errors'
 import { tempDir } from './fixtures'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 let core: BootedCore | null = null
 let temp: ReturnType<typeof tempDir>

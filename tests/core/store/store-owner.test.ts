@@ -11,7 +11,7 @@ import { storeFileFor } from '../../../src/core/store/database'
 import { LATEST_VERSION } from '../../../src/core/store/migrations'
 import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/store-owner'
 import { liveStoreThreads } from '../../../src/core/store/threads'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
 
 let temp: ReturnType<typeof tempDir>
@@ -139,6 +139,38 @@ describe('the database owner thread', () => {
     const owner = await open()
     expect(owner.notice?.code).toBe('store_corrupt')
     expect(existsSync(owner.notice!.movedTo)).toBe(true)
+  })
+
+  it('takes requests sent before the file is open, in order, so the app starts without waiting', async () => {
+    const owner = new StoreOwner({
+      file: storeFileFor(temp.dir, 'sandbox'),
+      worker: SOURCE_STORE_WORKER,
+    })
+    owners.push(owner)
+    const write = owner.call('writePage', {
+      resource: 'inspections',
+      items: [inspection(1), inspection(2)],
+      pass: 1,
+      at: 'now',
+    })
+    const read = owner.call('queryInspections', {})
+    await write
+    expect((await read).total).toBe(2)
+    await owner.ready
+    expect(owner.notice).toBeNull()
+  })
+
+  it('requests sent to an owner that cannot open are refused with its error, not left waiting', async () => {
+    mkdirSync(join(temp.dir, 'cache', 'sandbox.sqlite'), { recursive: true })
+    const owner = new StoreOwner({
+      file: storeFileFor(temp.dir, 'sandbox'),
+      worker: SOURCE_STORE_WORKER,
+    })
+    owners.push(owner)
+    const early = failure(owner.call('queryInspections', {}))
+    expect(isAppError(await failure(owner.ready))).toBe(true)
+    expect(isAppError(await early)).toBe(true)
+    expect(isAppError(await failure(owner.call('queryInspections', {})))).toBe(true)
   })
 
   it('a thread that cannot start rejects the open with a typed error and is not left running', async () => {

@@ -9,7 +9,7 @@ import { clientSyncSource } from '../../../src/core/sync/client-source'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { SyncProgress } from '../../../src/shared/cache'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
 
 /** A list answer passing through the fault proxy; return a changed copy, or a status to fail with. */

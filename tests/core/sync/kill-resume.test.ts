@@ -8,7 +8,7 @@ import { StoreOwner } from '../../../src/core/store/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/client-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import { readSyncState } from '../../../src/core/store/sync-state'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { BootedCore } from '../../../src/core/boot'
+import type { BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { SyncStatus } from '../../../src/shared/cache'
 import { bootForTest, call } from '../helpers/core'

@@ -4,7 +4,7 @@ import { storeFileFor } from '../../../src/core/store/database'
 import { StoreOwner } from '../../../src/core/store/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/client-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /**
  * A sync in a separate process, for the kill -9 test (FAULTS row 26): it

@@ -63,6 +63,8 @@ describe('secrets never leave main', () => {
         headers: { 'x-app-token': host.token },
       })
       const eventReader = events.body!.pipeThrough(new TextDecoderStream()).getReader()
+      // The card cookie a browser keeps from the web host's answers (images need it).
+      const cardCookie = (events.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
 
       /** One call through the web host (what the browser sees) and its raw answer text. */
       const web = async (channel: string, args: unknown): Promise<{ value?: { id?: string } }> => {
@@ -108,6 +110,7 @@ describe('secrets never leave main', () => {
       }
       const card = await fetch(
         `http://127.0.0.1:${host.port}${cardImageSrc('/card', page.value.rows[0]!.cardUrl)}`,
+        { headers: { cookie: cardCookie } },
       )
       expect(card.status).toBe(200)
       await web('brands.search', { query: 'ㅅㄴ' })

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { request } from 'node:http'
+import { request, type ClientRequest } from 'node:http'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host/server'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../../src/core/boot'
+import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
-import { SOURCE_STORE_WORKER } from '../helpers/store-worker'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { MAX_ARGS_BYTES } from '../../../src/core/router'
 
 let core: BootedCore
 let host: WebHost
@@ -51,6 +52,8 @@ function raw(options: {
   path: string
   headers?: Record<string, string>
   body?: string
+  /** Writes the body itself (e.g. in chunks) and ends the request. */
+  send?: (req: ClientRequest) => void
 }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -69,7 +72,8 @@ function raw(options: {
       },
     )
     req.on('error', reject)
-    req.end(options.body)
+    if (options.send) options.send(req)
+    else req.end(options.body)
   })
 }
 
@@ -130,6 +134,65 @@ describe('web host', () => {
     })
     const huge = await ipc('brands.search', { query: 'x'.repeat(100_000) })
     expect(huge.status).toBe(413)
+  })
+
+  describe('a body over the limit gets a 413 with a JSON error, not a reset connection (issue 14.4)', () => {
+    const expected = {
+      ok: false,
+      error: {
+        code: 'invalid_argument',
+        message: `Arguments are larger than ${MAX_ARGS_BYTES} bytes.`,
+      },
+    }
+
+    it.each([
+      ['just over the limit', MAX_ARGS_BYTES + 1],
+      ['1 MB', 1024 * 1024],
+      ['32 MB', 32 * 1024 * 1024],
+    ])('%s, sent with fetch', async (_name, size) => {
+      const response = await fetch(`http://127.0.0.1:${host.port}/ipc/brands.search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-app-token': host.token },
+        body: JSON.stringify({ query: 'x'.repeat(size) }),
+      })
+      expect(response.status).toBe(413)
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+      expect(await response.json()).toEqual(expected)
+    })
+
+    it('streamed in chunks without a Content-Length', async () => {
+      const chunk = 'x'.repeat(64 * 1024)
+      const answer = await raw({
+        method: 'POST',
+        path: '/ipc/brands.search',
+        headers: {
+          'content-type': 'application/json',
+          'x-app-token': host.token,
+          'transfer-encoding': 'chunked',
+        },
+        send: (req) => {
+          let sent = 0
+          const pump = (): void => {
+            while (sent < 8 * 1024 * 1024) {
+              sent += chunk.length
+              if (!req.write(chunk)) {
+                req.once('drain', pump)
+                return
+              }
+            }
+            req.end()
+          }
+          pump()
+        },
+      })
+      expect(answer.status).toBe(413)
+      expect(JSON.parse(answer.body)).toEqual(expected)
+    })
+
+    it('the connection stays usable for the next call', async () => {
+      expect((await ipc('brands.search', { query: 'x'.repeat(200_000) })).status).toBe(413)
+      expect((await ipc('brands.search', { query: '샤넬' })).status).toBe(200)
+    })
   })
 
   it('requires the token: missing or wrong → 401 (FAULTS 43)', async () => {

@@ -5,6 +5,8 @@ export interface FormIssue {
   readonly code: string
   readonly path: readonly PropertyKey[]
   readonly maximum?: number | bigint
+  /** Set by `plainTextSchema`'s issues: which rule of a name failed. */
+  readonly params?: { readonly problem?: unknown; readonly max?: unknown }
 }
 
 /** A message for one field: a catalog key and its placeholder values. */
@@ -49,8 +51,24 @@ function errorOf(field: string, issue: FormIssue): FieldError {
     case 'invalid_format':
       return { key: field === 'redirectUri' ? 'form.url' : 'form.invalid' }
     case 'custom':
-      return { key: CUSTOM[field] ?? 'form.invalid' }
+      return textErrorOf(issue) ?? { key: CUSTOM[field] ?? 'form.invalid' }
     default:
       return { key: 'form.invalid' }
+  }
+}
+
+/** The words for a name refused by `plainTextSchema` (control or text-direction characters, length). */
+function textErrorOf(issue: FormIssue): FieldError | null {
+  switch (issue.params?.problem) {
+    case 'empty':
+      return { key: 'form.required' }
+    case 'too_long':
+      return { key: 'form.tooLong', values: { max: Number(issue.params.max ?? 0) } }
+    case 'control':
+      return { key: 'form.controlChars' }
+    case 'bidi':
+      return { key: 'form.bidiChars' }
+    default:
+      return null
   }
 }

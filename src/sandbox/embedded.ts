@@ -1,0 +1,42 @@
+import { startSandbox, type Sandbox, type SandboxOptions } from './server'
+
+/**
+ * The built-in "Sandbox" profile as the hosts hand it to core: plain data,
+ * the same shape as core's `BuiltinProfile`, so neither side imports the other.
+ */
+export interface EmbeddedProfile {
+  readonly name: string
+  readonly baseUrl: string
+  readonly staticUrl: string
+  readonly partnerId: string
+  readonly redirectUri: string
+  readonly credentials: { readonly apiKey: string; readonly apiSecret: string }
+}
+
+/** A started embedded sandbox and the profile that points at it. */
+export interface EmbeddedSandbox {
+  readonly sandbox: Sandbox
+  readonly profile: EmbeddedProfile
+}
+
+/**
+ * Starts the sandbox embedded in a host (Electron main, the web host, test
+ * fixtures) on 127.0.0.1 and a free port, with the demo data set, and
+ * describes it as the built-in profile. The host owns it and closes it after
+ * core.
+ */
+export async function startEmbeddedSandbox(options: SandboxOptions = {}): Promise<EmbeddedSandbox> {
+  const sandbox = await startSandbox({ seed: 1, size: 3000, ...options })
+  return {
+    sandbox,
+    profile: {
+      name: 'Sandbox',
+      baseUrl: sandbox.baseUrl,
+      staticUrl: sandbox.staticUrl,
+      partnerId: sandbox.partnerId,
+      // The sandbox's wallet-link pages end here (an assumption until the wallet flow exists).
+      redirectUri: new URL('/wallet/done', sandbox.baseUrl).toString(),
+      credentials: { apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
+    },
+  }
+}

@@ -1,0 +1,34 @@
+import { createCore, type Core, type CoreDeps } from '../../src/core/app'
+import { startEmbeddedSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
+
+/** Options of {@link bootWithEmbeddedSandbox}: core's parts, with the sandbox's options in place of a profile. */
+export interface BootOptions extends Omit<CoreDeps, 'sandbox'> {
+  readonly sandbox?: SandboxOptions
+}
+
+/** A core with the built-in "Sandbox" profile, with the sandbox the test owns. */
+export interface BootedCore extends Core {
+  readonly sandbox: Sandbox
+}
+
+/**
+ * What both hosts do at start, for tests: start the embedded sandbox, hand
+ * its description to core as the built-in profile, and close the sandbox
+ * after core.
+ */
+export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<BootedCore> {
+  const { sandbox: sandboxOptions, ...deps } = options
+  const embedded = await startEmbeddedSandbox(sandboxOptions)
+  const core = createCore({ ...deps, sandbox: embedded.profile })
+  // Not a spread: `sync` and `storeNotice` are getters that follow the active profile.
+  const closeCore = core.close.bind(core)
+  return Object.defineProperties(core, {
+    sandbox: { value: embedded.sandbox, enumerable: true },
+    close: {
+      value: async () => {
+        await closeCore()
+        await embedded.sandbox.close()
+      },
+    },
+  }) as BootedCore
+}
