@@ -3,7 +3,7 @@ import { transaction } from './database'
 import { applyPageWrite, type PageWrite } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
-import type { BrandRecord, PagedResource, SyncResource } from './records'
+import type { BrandRecord, SyncResource } from './records'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -46,7 +46,6 @@ export const STORE_OPS = {
     states: mapResources((resource) => readSyncState(db, resource)),
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
-  recordCount: (db: DatabaseSync, resource: PagedResource | 'brands') => recordCount(db, resource),
   writePage: (db: DatabaseSync, page: PageWrite) => transaction(db, () => applyPageWrite(db, page)),
   writeBrands: (db: DatabaseSync, write: BrandsWrite) =>
     transaction(db, () => {

@@ -288,7 +288,11 @@ export class SyncEngine {
     const state = await this.#o.store.call('readSyncState', resource)
     if (state.lastFullAt) return
     const key = `${resource}:${JSON.stringify(filter)}`
-    if (this.#slices.has(key) || this.#active.has(resource)) return
+    const busy =
+      this.#active.has(resource) ||
+      this.#current?.resource === resource ||
+      this.#queue.some((entry) => entry.resource === resource)
+    if (this.#slices.has(key) || busy) return
     this.#slices.add(key)
     void this.#syncPaged(resource, 'targeted', state, filter).then((outcome) => {
       if (outcome.phase !== 'done') this.#slices.delete(key)

@@ -194,11 +194,15 @@ describe('the database owner thread', () => {
       })
     })
     worker.postMessage({ type: 'call', id: 7, op: 'DROP TABLE inspections', args: null })
-    worker.postMessage({ type: 'call', id: 8, op: 'recordCount', args: 'inspections' })
+    worker.postMessage({ type: 'call', id: 8, op: 'readSyncState', args: 'inspections' })
     await answered
     expect(messages[0]).toMatchObject({ type: 'ready' })
     expect(messages[1]).toMatchObject({ type: 'error', id: 7, error: { code: 'internal' } })
-    expect(messages[2]).toEqual({ type: 'done', id: 8, value: 0 })
+    expect(messages[2]).toMatchObject({
+      type: 'done',
+      id: 8,
+      value: { resource: 'inspections', pass: 0 },
+    })
     await worker.terminate()
   })
 
