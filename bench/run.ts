@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -17,6 +17,7 @@ import { clientSyncSource } from '../src/core/sync/client-source'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { createMatcher } from '../src/core/text/hangul-search'
 import { Dataset } from '../src/sandbox/dataset'
+import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
@@ -25,8 +26,12 @@ import { Dataset } from '../src/sandbox/dataset'
  *   pages with the same client and the same number of requests in flight;
  * - queries: a filtered, text-searched query over 100k and 1M stored
  *   inspections, against the same query over a JSON array in JavaScript.
+ * - query shapes: every shape the lists offer (each filter, sort, text of
+ *   two or more characters, 초성, digits, one character), its median and
+ *   its plan, and all tab and badge counts together.
  * Prints a table and writes bench/results.json `{ metric: { value, unit, target } }`.
- * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look.
+ * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look;
+ * `BENCH_PARTS=queries` (or `sync`) runs one part only.
  */
 
 type Metric = { value: number; unit: string; target: string | null }
@@ -38,6 +43,7 @@ const QUERY_SIZES = (process.env['BENCH_QUERY_SIZES'] ?? '100000,1000000')
   .filter(Boolean)
   .map(Number)
 const CONCURRENCY = 3
+const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,queries').split(',')
 
 function record(name: string, value: number, unit: string, target: string | null = null): void {
   results[name] = { value: Math.round(value * 1000) / 1000, unit, target }
@@ -314,6 +320,7 @@ async function benchQueries(size: number): Promise<void> {
     )
     const first = timeIt(() => queryInspections(db, { limit: 50 }), 21)
     record(`query_first_page_ms_${label}`, median(first), 'ms')
+    benchShapes(db, label)
     record(`query_page_41_ms_${label}`, median(deep), 'ms')
     record(`naive_json_load_ms_${label}`, loadMs, 'ms')
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
@@ -333,6 +340,33 @@ async function benchQueries(size: number): Promise<void> {
   }
 }
 
+/**
+ * Every list shape, first page of 50 with its counts, uncached: the
+ * slowest median of text of two or more characters and of the other
+ * filters, the slowest one-character search, and the stored counts.
+ */
+function benchShapes(db: DatabaseSync, label: string): void {
+  markSome(db, 500)
+  console.log(`\n# query shapes over ${label} inspections (median ms, total, driver, plan)`)
+  const shapes = timeShapes(db, 11)
+  printShapes(shapes)
+  const slowest = (list: typeof shapes): number => Math.max(...list.map((s) => s.medianMs))
+  const at1m = label === '1m'
+  record(
+    `query_max_ms_${label}`,
+    slowest(shapes.filter((s) => !s.oneCharacter)),
+    'ms',
+    at1m ? '<= 10' : null,
+  )
+  record(
+    `query_1char_ms_${label}`,
+    slowest(shapes.filter((s) => s.oneCharacter)),
+    'ms',
+    at1m ? '<= 50' : null,
+  )
+  record(`counts_ms_${label}`, timeCounts(db, 51), 'ms', at1m ? '<= 1' : null)
+}
+
 console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} target`)
 // The machine's own noise: the longest event-loop block of this thread doing nothing for 3 s.
 {
@@ -342,7 +376,16 @@ console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} 
   idle.disable()
   record('main_loop_max_ms_idle', idle.max / 1e6, 'ms')
 }
-await benchSync()
-for (const size of QUERY_SIZES) await benchQueries(size)
+if (PARTS.includes('sync')) await benchSync()
+if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
+
+// The Chromium part (bench/ui.ts) runs in its own process and merges its keys into the file.
+if (process.env['BENCH_SKIP_UI'] !== '1') {
+  const ui = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/ui.ts')], {
+    stdio: 'inherit',
+    cwd: root,
+  })
+  if (ui.status !== 0) process.exitCode = ui.status ?? 1
+}

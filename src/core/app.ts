@@ -23,6 +23,8 @@ import { SettingsService } from './settings/settings'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
+import { walletHistoryCsv } from './wallet/history-csv'
+import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
 export type { ActiveProfile } from './profiles/profile-service'
 
@@ -53,11 +55,19 @@ export interface CoreDeps {
    * the app, the TypeScript source with tsx's loader in tests and the web host.
    */
   readonly storeWorker: StoreWorkerEntry
+  /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
+  readonly imageMaxPixels?: number
   /**
    * Sync the active profile in the background at start and after every
    * switch (the hosts turn it on; tests leave it off and sync explicitly).
    */
   readonly autoSync?: boolean
+  /**
+   * Saves an export through the host's save dialog (Electron); answers the
+   * chosen path, or null when the user cancelled. Without it the CSV text is
+   * answered for the browser to download (web host).
+   */
+  readonly saveFile?: (fileName: string, text: string) => Promise<string | null>
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -72,6 +82,8 @@ export interface Core {
   readonly sync: SyncEngine
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
+  /** The wallet-link flows (hosts wire their window or popup to it). */
+  readonly wallet: WalletService
   /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
   linkOrigins(): string[]
   close(): Promise<void>
@@ -113,6 +125,7 @@ export function createCore(deps: CoreDeps): Core {
       fetch: deps.fetch,
       target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
       credentials: profile.credentials,
+      timeoutMs: profile.timeoutMs,
     })
     // One thread owns the profile's file and runs every query and write; the main thread runs no
     // SQL. It opens the file in the background; requests sent meanwhile wait for it, in order.
@@ -158,6 +171,8 @@ export function createCore(deps: CoreDeps): Core {
     // Called inside the profiles' lifecycle queue: one switch at a time, never two owners of a file.
     onActiveChange: async (active) => {
       if (closed) throw new AppError('cancelled', 'The app is closing.')
+      // A flow belongs to the profile it started on: switching ends it.
+      wallet.cancelAll()
       await scope.close()
       scope = buildScope(active)
       if (deps.autoSync) scope.sync.enqueue()
@@ -165,6 +180,16 @@ export function createCore(deps: CoreDeps): Core {
     onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
   scope = buildScope(profiles.active())
+
+  const wallet = new WalletService({
+    events,
+    profile: () => scope.profile,
+    store: () => scope.store,
+    now,
+    log: (message) => log(redactor.redact(message)),
+    redact: (text) => redactor.redact(text),
+    timeoutMs: () => settings.get().walletTimeoutMinutes * 60_000 || DEFAULT_WALLET_TIMEOUT_MS,
+  })
   if (deps.autoSync) scope.sync.enqueue()
 
   // Card images come only from the active profile's image host (FAULTS 32).
@@ -173,6 +198,7 @@ export function createCore(deps: CoreDeps): Core {
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
+    ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
   })
 
   const withNotice = async <T extends object>(pending: Promise<T>) => {
@@ -245,6 +271,7 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
+      'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
       'settings.set': ({ theme, reviewerName }) => {
         settings.update((draft) => {
@@ -252,6 +279,22 @@ export function createCore(deps: CoreDeps): Core {
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
         })
         return settingsView()
+      },
+      'wallet.start': (input) => wallet.start(input),
+      'wallet.cancel': ({ flowId, closed }) => ({ cancelled: wallet.cancel(flowId, closed) }),
+      'wallet.history': async ({ limit, ...filter }) => ({
+        ...(await wallet.history({ ...filter, limit })),
+        running: wallet.running(),
+      }),
+      'wallet.export': async ({ lang, ...filter }) => {
+        const { rows } = await wallet.history(filter)
+        const csv = walletHistoryCsv(rows, lang)
+        const fileName = `wallet-history-${scope.profile.summary.id}-${now().toISOString().slice(0, 10)}.csv`
+        if (!deps.saveFile) return { kind: 'download', rows: rows.length, fileName, csv }
+        const path = await deps.saveFile(fileName, csv)
+        return path === null
+          ? { kind: 'cancelled', rows: rows.length, fileName }
+          : { kind: 'saved', rows: rows.length, fileName, path }
       },
     },
     { redact: (text) => redactor.redact(text), log },
@@ -269,6 +312,7 @@ export function createCore(deps: CoreDeps): Core {
     get storeNotice() {
       return scope.store.notice
     },
+    wallet,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     close() {
@@ -277,6 +321,7 @@ export function createCore(deps: CoreDeps): Core {
         closing ??
         profiles.exclusive(async () => {
           closed = true
+          wallet.cancelAll()
           images.close()
           await scope.close()
         })

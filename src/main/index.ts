@@ -1,4 +1,5 @@
 import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createCore, type Core } from '../core/app'
@@ -10,6 +11,7 @@ import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
+import { electronWalletHost, isWalletSession } from './wallet-window'
 import { createMainWindow } from './window'
 import { startEmbeddedSandbox, type Sandbox } from '../sandbox'
 
@@ -50,6 +52,17 @@ function openWindow(booted: Core): void {
   })
 }
 
+/** Exports go through the system's save dialog; answers the path, or null when cancelled. */
+async function saveWithDialog(fileName: string, text: string): Promise<string | null> {
+  const options = { defaultPath: fileName, filters: [{ name: 'CSV', extensions: ['csv'] }] }
+  const chosen = mainWindow
+    ? await dialog.showSaveDialog(mainWindow, options)
+    : await dialog.showSaveDialog(options)
+  if (chosen.canceled || !chosen.filePath) return null
+  await writeFile(chosen.filePath, text, 'utf8')
+  return chosen.filePath
+}
+
 registerCardScheme()
 
 if (!app.requestSingleInstanceLock()) {
@@ -63,7 +76,9 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   void app.whenReady().then(async () => {
-    installSecurityDefaults(session.defaultSession, origin, openLink)
+    installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
+      isWalletSession(contents.session),
+    )
     // The shell starts the embedded sandbox and hands core its description (core never imports it).
     const embedded = await startEmbeddedSandbox()
     sandbox = embedded.sandbox
@@ -78,7 +93,16 @@ if (!app.requestSingleInstanceLock()) {
       // Built next to index.js from src/core/store/owner-worker.ts (electron.vite.config.ts).
       storeWorker: { url: new URL('./owner-worker.js', import.meta.url) },
       sandbox: embedded.profile,
+      saveFile: saveWithDialog,
     })
+    core.wallet.useWindowHost(
+      electronWalletHost({
+        session: (partition) => session.fromPartition(partition),
+        createWindow: (options) =>
+          new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
+        log: (message) => console.warn(message),
+      }),
+    )
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
     openWindow(core)

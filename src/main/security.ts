@@ -1,4 +1,4 @@
-import { app, type Session } from 'electron'
+import { app, type Session, type WebContents } from 'electron'
 import { APP_CSP, isAppUrl, type AppOrigin } from '../core/security/policy'
 
 /**
@@ -13,6 +13,8 @@ export function installSecurityDefaults(
   session: Session,
   origin: AppOrigin,
   openLink: (url: string) => unknown,
+  /** Wallet windows: their own flow decides their navigation (`wallet-window.ts`). */
+  ownGuard: (contents: WebContents) => boolean = () => false,
 ): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
@@ -27,6 +29,7 @@ export function installSecurityDefaults(
   })
 
   app.on('web-contents-created', (_event, contents) => {
+    if (ownGuard(contents)) return
     contents.on('will-navigate', (navigation) => {
       if (!isAppUrl(navigation.url, origin)) navigation.preventDefault()
     })

@@ -34,7 +34,8 @@ export async function startEmbeddedSandbox(options: SandboxOptions = {}): Promis
       baseUrl: sandbox.baseUrl,
       staticUrl: sandbox.staticUrl,
       partnerId: sandbox.partnerId,
-      // The sandbox's wallet-link pages end here (an assumption until the wallet flow exists).
+      // Wallet flows end here: intercepted in the app's window, never loaded (the web host
+      // points the Sandbox's flows at its own return page instead).
       redirectUri: new URL('/wallet/done', sandbox.baseUrl).toString(),
       credentials: { apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
     },

@@ -118,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendPage(res, 200, renderIndex(dataset, credentials, faults.faults))
       return
     }
-    if (handleWallet(dataset, credentials, url, res)) return
+    if (handleWallet(dataset, credentials, url, res, req.headers.cookie)) return
     const found = API_ROUTES.map(
       ([pattern, name]) => [pattern.exec(url.pathname), name] as const,
     ).find(([match]) => match)

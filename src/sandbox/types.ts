@@ -1,4 +1,4 @@
-import type { NftStatus } from '../shared/domain'
+import { NFT_STATUS_LABELS, type NftStatus } from '../shared/domain'
 
 /** A brand exactly as the service sends it (operation 3). */
 export interface RawBrand {
@@ -51,11 +51,7 @@ export interface RawInspection {
  * The status label the sandbox sends for each state. The spec shows only
  * `발급완료` (complete); `발급대기` and `발급취소` are the sandbox's own choice.
  */
-export const NFT_STATE_LABELS: Readonly<Record<NftStatus, string>> = {
-  ready: '발급대기',
-  complete: '발급완료',
-  cancel: '발급취소',
-}
+export const NFT_STATE_LABELS: Readonly<Record<NftStatus, string>> = NFT_STATUS_LABELS
 
 /**
  * Inspection status labels. `감정승인(배송중)` and `배송완료` are the ones the

@@ -21,10 +21,36 @@ import type { DemoCredentials } from './seed'
  * - a wrong partner or API key, an unknown guarantee, a wrong token, a
  *   guarantee of another member or a missing/unusable `redirectUri` answer
  *   an "invalid input" page with 400, 401 or 404.
+ *
+ * The member id picks the cases a real service has (see {@link walletCase}):
+ * `login-…` asks for a login first (user `demo`, password `demo`, kept in a
+ * cookie, so every fresh wallet session logs in again), `foreign-…`
+ * redirects to a foreign origin, `error-…` answers HTTP 503, `noframe-…`
+ * refuses to be framed (`X-Frame-Options: DENY`, `frame-ancestors 'none'`)
+ * and `never-…` never completes.
  */
 
+/** The page behaviour a member id selects, by its prefix. */
+export type WalletCase = 'normal' | 'login' | 'foreign' | 'error' | 'noframe' | 'never'
+
+/** The case a member id selects: `login-`, `foreign-`, `error-`, `noframe-` or `never-` prefix. */
+export function walletCase(refUserId: string): WalletCase {
+  const prefix = /^(login|foreign|error|noframe|never)-/i.exec(refUserId)?.[1]?.toLowerCase()
+  return (prefix as WalletCase | undefined) ?? 'normal'
+}
+
+/** Where a `foreign-…` member's page sends the window: an origin that is never the service. */
+export const FOREIGN_WALLET_URL = 'https://wallet-partner.invalid/continue'
+
+const LOGIN_COOKIE = 'sandbox_wallet_login'
+
+function loggedIn(cookieHeader: string | undefined, refUserId: string): boolean {
+  const wanted = `${LOGIN_COOKIE}=${encodeURIComponent(refUserId)}`
+  return (cookieHeader ?? '').split(/;\s*/).includes(wanted)
+}
+
 const PATH =
-  /^\/partner\/([^/]+)\/([^/]+)\/wallet\/([^/]+)\/(pre-sync|sync\/([^/]+))(?:\/(complete|cancel))?$/
+  /^\/partner\/([^/]+)\/([^/]+)\/wallet\/([^/]+)\/(pre-sync|sync\/([^/]+))(?:\/(complete|cancel|login))?$/
 
 /** HTML-escapes text for element content and quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -55,6 +81,7 @@ export function sendPage(
   status: number,
   html: string,
   imageOrigin?: string,
+  extraHeaders: Record<string, string> = {},
 ): void {
   res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
@@ -62,6 +89,7 @@ export function sendPage(
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'${imageOrigin ? `; img-src ${imageOrigin}` : ''}`,
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
+    ...extraHeaders,
   })
   res.end(html)
 }
@@ -105,6 +133,7 @@ export function handleWallet(
   credentials: DemoCredentials,
   url: URL,
   res: ServerResponse,
+  cookieHeader?: string,
 ): boolean {
   const match = PATH.exec(url.pathname)
   if (!match) return false
@@ -146,12 +175,48 @@ export function handleWallet(
     cardUrl = guarantee.nftCardImg
   }
 
+  const kind = walletCase(refUserId)
+  const base = url.pathname.replace(/\/(complete|cancel|login)$/, '')
+  if (kind === 'error') {
+    sendPage(
+      res,
+      503,
+      page(
+        '일시적 오류 / Temporarily unavailable',
+        '<h1>서비스를 잠시 사용할 수 없습니다 / Service temporarily unavailable</h1>',
+      ),
+    )
+    return true
+  }
+  if (kind === 'foreign') {
+    res.writeHead(302, { Location: FOREIGN_WALLET_URL, 'Cache-Control': 'no-store' })
+    res.end()
+    return true
+  }
+  if (kind === 'login' && step === 'login') {
+    const query = new URLSearchParams(url.search)
+    const ok = query.get('user') === 'demo' && query.get('password') === 'demo'
+    query.delete('user')
+    query.delete('password')
+    if (!ok) return loginPage(res, base, query, true)
+    res.writeHead(302, {
+      Location: `${base}?${query.toString()}`,
+      'Set-Cookie': `${LOGIN_COOKIE}=${encodeURIComponent(refUserId)}; Path=/; HttpOnly; SameSite=Lax`,
+      'Cache-Control': 'no-store',
+    })
+    res.end()
+    return true
+  }
+  if (kind === 'login' && !loggedIn(cookieHeader, refUserId)) {
+    return loginPage(res, base, new URLSearchParams(url.search), false)
+  }
+
   const result = {
     flow,
     refUserId,
     ...(flow === 'sync' ? { guaranteeIdx: String(guaranteeIdx) } : {}),
   }
-  if (step === 'complete') {
+  if (step === 'complete' && kind !== 'never') {
     res.writeHead(302, {
       Location: withResult(redirect, {
         result: 'success',
@@ -178,7 +243,6 @@ export function handleWallet(
     return true
   }
 
-  const base = url.pathname
   const query = url.search
   const member = `<dt>회원 / Member</dt><dd><code>${escapeHtml(refUserId)}</code></dd>`
   const detail =
@@ -188,17 +252,55 @@ export function handleWallet(
       : member
   const title =
     flow === 'sync' ? '보증서 지갑 연동 / Sync guarantee to wallet' : '지갑 연결 / Link wallet'
+  const actions =
+    kind === 'never'
+      ? `<p>연결을 준비하고 있습니다… / Preparing the link…</p>`
+      : `<p><a class="button ok" href="${escapeHtml(`${base}/complete${query}`)}">완료 / Complete</a>
+<a class="button cancel" href="${escapeHtml(`${base}/cancel${query}`)}">취소 / Cancel</a></p>`
   sendPage(
     res,
     200,
     page(
       title,
-      `<h1>${title}</h1><div class="card"><dl>${detail}</dl></div>
-<p><a class="button ok" href="${escapeHtml(`${base}/complete${query}`)}">완료 / Complete</a>
-<a class="button cancel" href="${escapeHtml(`${base}/cancel${query}`)}">취소 / Cancel</a></p>`,
+      `<h1>${title}</h1><div class="card"><dl>${detail}</dl></div>${actions}`,
       flow === 'sync' ? dataset.staticUrl : undefined,
     ),
     flow === 'sync' ? dataset.staticUrl : undefined,
+    kind === 'noframe'
+      ? {
+          'X-Frame-Options': 'DENY',
+          'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'${flow === 'sync' ? `; img-src ${dataset.staticUrl}` : ''}`,
+        }
+      : {},
+  )
+  return true
+}
+
+/** The `login-…` case's login form (GET, carrying the flow's query on). */
+function loginPage(
+  res: ServerResponse,
+  base: string,
+  query: URLSearchParams,
+  failed: boolean,
+): true {
+  const hidden = [...query]
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('')
+  sendPage(
+    res,
+    200,
+    page(
+      '로그인 / Sign in',
+      `<h1>지갑 서비스 로그인 / Sign in to the wallet service</h1>
+${failed ? '<p role="alert">아이디 또는 비밀번호가 틀렸습니다 / Wrong user or password</p>' : ''}
+<form method="get" action="${escapeHtml(`${base}/login`)}">${hidden}
+<p><label>아이디 / User <input name="user" autocomplete="username"></label></p>
+<p><label>비밀번호 / Password <input name="password" type="password" autocomplete="current-password"></label></p>
+<p><button class="button ok" type="submit">로그인 / Sign in</button></p></form>`,
+    ),
   )
   return true
 }

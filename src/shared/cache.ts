@@ -1,3 +1,4 @@
+import { NFT_STATUSES } from './domain'
 import type { ErrorData } from './errors'
 import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
@@ -7,7 +8,7 @@ import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields
  */
 
 /** Guarantee issuance states, the API's `nftStatus` filter values. */
-export const GUARANTEE_STATES = ['ready', 'complete', 'cancel'] as const
+export const GUARANTEE_STATES = NFT_STATUSES
 /** One of {@link GUARANTEE_STATES}. */
 export type GuaranteeState = (typeof GUARANTEE_STATES)[number]
 
@@ -58,6 +59,12 @@ export interface QueryPage<R> {
   readonly rows: readonly R[]
   /** Records matching the whole filter. */
   readonly total: number
+  /**
+   * Set only when counting every match would take too long (one-character
+   * text): there are more than `total` matches, and `counts` and
+   * `reviewCounts` were counted over the first `total` only (show "N+").
+   */
+  readonly totalIsLowerBound?: boolean
   /** Per status label, for the filter without its status part (tabs / chips). */
   readonly counts: readonly StatusCount[]
   /** Per review mark, for the filter without its review part (filter-bar counts). */

@@ -22,11 +22,21 @@ export const CHANNEL_NAMES = [
   'profiles.select',
   'profiles.test',
   'settings.get',
+  'images.status',
+  'wallet.start',
+  'wallet.cancel',
+  'wallet.history',
+  'wallet.export',
   'settings.set',
 ] as const
 
 /** Events main sends to the renderer. */
-export const EVENT_NAMES = ['data.changed', 'sync.progress', 'profiles.changed'] as const
+export const EVENT_NAMES = [
+  'data.changed',
+  'sync.progress',
+  'profiles.changed',
+  'wallet.outcome',
+] as const
 
 /** An invoke channel name (`domain.action`). */
 export type ChannelName = (typeof CHANNEL_NAMES)[number]

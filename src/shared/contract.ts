@@ -15,7 +15,7 @@ import {
   type SyncStatus,
 } from './cache'
 import type { AppInfo, BrandSearchResult } from './domain'
-import type { Result } from './errors'
+import type { ErrorData, Result } from './errors'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -29,6 +29,14 @@ import {
   secretInputSchema,
   settingsInputSchema,
 } from './profile-schemas'
+import {
+  WALLET_FLOWS,
+  WALLET_OUTCOMES,
+  type WalletExportResult,
+  type WalletHistoryPage,
+  type WalletOutcome,
+  type WalletStarted,
+} from './wallet'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
@@ -48,6 +56,14 @@ const listQuery = {
   limit: z.number().int().min(1).max(500).default(50),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
+}
+
+/** Filters of the wallet-link history (`wallet.history`, `wallet.export`). */
+const walletFilter = {
+  flow: z.enum(WALLET_FLOWS).optional(),
+  outcome: z.enum(WALLET_OUTCOMES).optional(),
+  member: z.string().trim().min(1).max(200).optional(),
+  guaranteeIdx: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 }
 
 /**
@@ -109,8 +125,38 @@ export const argSchemas = {
   'profiles.test': z.strictObject({ id: profileIdSchema }),
   /** Preferences (theme, reviewer's name), notices (e.g. a damaged file was reset) and where the files are. */
   'settings.get': z.strictObject({}),
+  /** Why a card image was not shown (e.g. too large to show safely), or null when nothing is known. */
+  'images.status': z.strictObject({ url: z.string().min(1).max(4096) }),
   /** Changes preferences (theme, reviewer's name); answers the settings as `settings.get` does. */
   'settings.set': settingsInputSchema,
+  /**
+   * Opens a wallet-link flow: pre-sync a member, or sync one guarantee (its
+   * token from the store when absent). Production profiles need `confirmed`.
+   */
+  'wallet.start': z
+    .strictObject({
+      flow: z.enum(WALLET_FLOWS),
+      refUserId: z.string().trim().min(1).max(200),
+      guaranteeIdx: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+      token: z.string().trim().max(1000).optional(),
+      confirmed: z.boolean().default(false),
+    })
+    .refine((args) => args.flow === 'pre-sync' || args.guaranteeIdx !== undefined, {
+      message: 'a sync needs guaranteeIdx',
+      path: ['guaranteeIdx'],
+    }),
+  /** Ends a running flow as cancelled; `closed` when its popup was closed (web host). */
+  'wallet.cancel': z.strictObject({
+    flowId: z.uuid(),
+    closed: z.boolean().default(false),
+  }),
+  /** Past flows of the active profile, newest first, and the running one. */
+  'wallet.history': z.strictObject({
+    ...walletFilter,
+    limit: z.number().int().min(1).max(1000).default(200),
+  }),
+  /** The filtered history as CSV: a save dialog in Electron, a download in the web host. */
+  'wallet.export': z.strictObject({ ...walletFilter, lang: z.enum(['ko', 'en']).default('ko') }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -132,7 +178,12 @@ export interface ChannelResults {
   'profiles.select': ProfileList
   'profiles.test': ConnectionTestResult
   'settings.get': SettingsView
+  'images.status': { readonly problem: ErrorData | null }
   'settings.set': SettingsView
+  'wallet.start': WalletStarted
+  'wallet.cancel': { readonly cancelled: boolean }
+  'wallet.history': WalletHistoryPage
+  'wallet.export': WalletExportResult
 }
 
 /** Payload of each event. */
@@ -143,6 +194,8 @@ export interface EventPayloads {
   'sync.progress': SyncProgress
   /** The profile list or the active profile changed; views reload. */
   'profiles.changed': { readonly activeId: string }
+  /** A wallet-link flow ended (never a URL or a key). */
+  'wallet.outcome': WalletOutcome
 }
 
 /** What the caller passes (defaults may be left out). */

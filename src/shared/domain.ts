@@ -26,6 +26,11 @@ export interface BrandSearchResult {
   /** Number of brands known in all, before the query filtered them. */
   readonly total: number
   readonly freshness: Freshness
+  /**
+   * The list was never fetched: the answer is empty, not "no match". A fetch
+   * has been started in the background; `data.changed` tells when it lands.
+   */
+  readonly notLoaded?: boolean
 }
 
 /** What a partner account connects to; staff see it as a colour bar (production red, test blue). */
@@ -59,6 +64,17 @@ export interface AppInfo {
 export const NFT_STATUSES = ['ready', 'complete', 'cancel'] as const
 /** One of {@link NFT_STATUSES}. */
 export type NftStatus = (typeof NFT_STATUSES)[number]
+
+/**
+ * The status label sent with each issuance state. The spec shows only
+ * `발급완료` (complete); `발급대기` and `발급취소` are the sandbox's choice,
+ * which the app's filter chips follow.
+ */
+export const NFT_STATUS_LABELS: Readonly<Record<NftStatus, string>> = {
+  ready: '발급대기',
+  complete: '발급완료',
+  cancel: '발급취소',
+}
 
 /** Sort orders of the two lists: `latest` (newest first) or `oldest`. */
 export type ListSort = 'latest' | 'oldest'

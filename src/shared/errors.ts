@@ -69,11 +69,6 @@ export interface ErrorData {
 export type Result<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorData }
 
-/** Type guard for {@link ErrorCode}. */
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value)
-}
-
 /** For exhaustive switches: the compiler proves this is never reached. */
 export function assertNever(value: never): never {
   throw new Error(`Unexpected value: ${String(value)}`)

@@ -40,7 +40,8 @@ export function plainTextSchema(max: number, options: { allowEmpty?: boolean } =
   })
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+/** Host names (as `URL.hostname` spells them) of this computer: plain http is allowed only to these. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /**
  * A service address: https, or http on this computer only (a local sandbox).
@@ -78,6 +79,9 @@ export const timeZoneSchema = z
     }
   }, 'unknown time zone')
 
+/** Deadline of one request (headers and body), in whole seconds: 1 s to 5 minutes. */
+export const requestTimeoutSecondsSchema = z.number().int().min(1).max(300)
+
 /** Arguments of `profiles.save`: no secret fields (those go through `profiles.setSecret`). */
 export const profileInputSchema = z.strictObject({
   /** Absent for a new profile. */
@@ -88,6 +92,8 @@ export const profileInputSchema = z.strictObject({
   partnerId: plainTextSchema(200),
   redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
   timeZone: timeZoneSchema.default('Asia/Seoul'),
+  /** Absent: keep the profile's current deadline (30 s for a new one). */
+  timeoutSeconds: requestTimeoutSecondsSchema.optional(),
   /** Production or test environment (production asks before a wallet flow). */
   kind: z.enum(PARTNER_KINDS).default('production'),
 })

@@ -4,6 +4,9 @@ import type { ProfileSummary } from './domain'
 /** Default time zone label of the service's timestamps (the spec does not say; see README). */
 export const DEFAULT_TIME_ZONE = 'Asia/Seoul'
 
+/** Default deadline of one request to the service, headers and body together, in seconds. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30
+
 /** The id of the built-in demo profile. */
 export const SANDBOX_PROFILE_ID = 'sandbox'
 
@@ -34,6 +37,8 @@ export interface ProfileView extends ProfileSummary {
   readonly staticUrl: string
   /** The page the wallet-link flows end on. */
   readonly redirectUri: string
+  /** Deadline of one request to the service, headers and body together, in seconds. */
+  readonly timeoutSeconds: number
   readonly credentials: CredentialStatus
 }
 

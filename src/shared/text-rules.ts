@@ -11,7 +11,8 @@ export const MAX_PROFILE_NAME_CHARS = 80
  * Characters a name shown in the app may not contain: control characters
  * (NUL, newlines, escape…), lone surrogates, line and paragraph separators,
  * the byte-order mark, and the bidirectional controls (U+202A–U+202E,
- * U+2066–U+2069, LRM, RLM, ALM) that can make a name read backwards.
+ * U+2066–U+2069, LRM, RLM, ALM) that can make a name read backwards
+ * (the "Trojan Source" trick, CVE-2021-42574, https://trojansource.codes).
  */
 const CONTROL_CHARS = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\uFEFF]/u
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u

@@ -56,6 +56,7 @@ const host = await startWebHost({
   rendererDir: resolve(root, 'out/renderer'),
   port,
   cards: core.images,
+  wallet: core.wallet,
 })
 console.log(`WEB_HOST_URL=${host.url}`)
 

@@ -8,6 +8,9 @@ import { cardHeaders, type CardResponse } from '../core/images/image-cache'
 import type { Router } from '../core/router'
 import { MAX_ARGS_BYTES, OVERSIZE_ARGS_MESSAGE } from '../core/router'
 import { APP_CSP } from '../core/security/policy'
+import { LOOPBACK_HOSTS } from '../shared/profile-schemas'
+import type { WalletService } from '../core/wallet/wallet-service'
+import { handleWalletPopup } from './wallet-popup'
 
 /**
  * The web host: the built renderer served to an ordinary browser, and the
@@ -33,6 +36,8 @@ export interface WebHostOptions {
   readonly token?: string
   /** The card-image cache behind `GET /card/…` (the same resolver as Electron's `card:`). */
   readonly cards?: { serve(path: string, signal?: AbortSignal): Promise<CardResponse> }
+  /** Wallet-link flows, run in a browser popup (`wallet-popup.ts`). */
+  readonly wallet?: WalletService
 }
 
 /** A running web host. */
@@ -81,7 +86,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const streams = new Set<ServerResponse>()
 
   const allowedHosts = (): Set<string> =>
-    new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+    new Set([...LOOPBACK_HOSTS].map((host) => `${host}:${port}`))
   const allowedOrigins = (): Set<string> =>
     new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
 
@@ -114,6 +119,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (path.startsWith('/ipc/')) return handleIpc(req, res, path.slice('/ipc/'.length))
     if (path === '/events') return handleEvents(req, res)
     if (path.startsWith('/card/')) return handleCard(req, res, path.slice('/card'.length))
+    if (options.wallet && (await handleWalletPopup(options.wallet, req, res, path))) return
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed.')
     return serveStatic(res, path, req.method === 'HEAD')
   }
@@ -240,6 +246,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       resolvePort((server.address() as AddressInfo).port)
     })
   })
+
+  // The Sandbox profile's flows end on this host's return page (see wallet-popup.ts).
+  options.wallet?.useSandboxReturnPage(`http://127.0.0.1:${port}/wallet/return`)
 
   return {
     port,

@@ -25,8 +25,13 @@ describe('the app on its embedded sandbox', () => {
     try {
       expect(bootMs).toBeLessThan(1000)
       expect(core.sandbox.size).toBe(3000)
+      // The first search answers at once from the empty store and starts the fetch.
+      const first = await core.router.dispatch('brands.search', { query: '' })
+      expect(first).toMatchObject({ ok: true, value: { notLoaded: true, total: 0 } })
+      await core.sync.idle()
       const answer = await core.router.dispatch('brands.search', { query: '' })
       expect(answer.ok).toBe(true)
+      expect((answer as { ok: true; value: BrandSearchResult }).value.notLoaded).toBeUndefined()
       const result = (answer as { ok: true; value: BrandSearchResult }).value
       expect(result.total).toBeGreaterThanOrEqual(200)
       expect(result.items.some((brand) => brand.sameNameCount > 1)).toBe(true)

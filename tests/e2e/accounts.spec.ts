@@ -54,6 +54,13 @@ async function addSecondProfile(page: Page, name: string): Promise<void> {
   await form.locator('input[name=baseUrl]').fill(second.baseUrl)
   await form.locator('input[name=staticUrl]').fill(second.staticUrl)
   await form.locator('input[name=redirectUri]').fill('https://shop.example.com/wallet/done')
+  // The request deadline starts at 30 s; a value out of range is told next to its field.
+  const deadline = form.locator('input[name=timeoutSeconds]')
+  await expect(deadline).toHaveValue('30')
+  await deadline.fill('900')
+  await form.getByRole('button', { name: '저장' }).click()
+  await expect(form).toContainText('1초에서 300초 사이의 정수로 입력하세요.')
+  await deadline.fill('12')
   await form.getByRole('button', { name: '저장' }).click()
   const secret = page.getByTestId('secret-form')
   await secret.locator('input[name=apiKey]').fill(second.apiKey)
@@ -71,6 +78,8 @@ test('add a partner account, test it, switch to it, remove it', async ({ page })
       `키체인에 저장됨 · 키 끝자리 ${second.apiKey.slice(-4)}`,
     )
     await expect(page.locator('body')).not.toContainText(second.apiSecret)
+    const listed = await core.router.dispatch('profiles.list', {})
+    expect(JSON.stringify(listed)).toContain('"timeoutSeconds":12')
 
     await card.getByRole('button', { name: '연결 테스트' }).click()
     await expect(card.getByTestId('test-result')).toHaveAttribute('data-outcome', 'ok')

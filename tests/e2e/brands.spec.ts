@@ -16,7 +16,8 @@ test.describe('brand list', () => {
     await expect(page.getByRole('heading', { name: '럭셔리 브랜드' })).toBeVisible()
     // The token left the address bar; the screen stayed.
     expect(new URL(page.url()).hash).toBe('#brands')
-    await expect(page.getByTestId('brand-row').first()).toBeVisible()
+    // The list may still be on its way ("not loaded yet" while a sync runs): allow for a loaded machine.
+    await expect(page.getByTestId('brand-row').first()).toBeVisible({ timeout: 20_000 })
     const all = await page.getByTestId('brand-row').count()
     expect(all).toBeGreaterThan(50)
     await expect(page.getByTestId('brand-count')).toHaveText(`전체 ${all}개`)

@@ -2,8 +2,7 @@ import { test as base } from '@playwright/test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
-import { SOURCE_STORE_WORKER } from '../support/store-worker'
+import { bootWithEmbeddedSandbox, type BootedCore, type BootOptions } from '../support/boot'
 import { startWebHost, type WebHost } from '../../src/web-host/server'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
@@ -15,33 +14,54 @@ export interface RunningApp {
   readonly dataDir: string
 }
 
+/**
+ * Starts an app on a fresh data folder: the embedded sandbox (500 records
+ * unless `options.sandbox` says otherwise), the real core with session-only
+ * credentials (the keychain itself is tested against a real one in
+ * tests/core), and the web host. `close` stops all three.
+ */
+export async function startApp(
+  options: Partial<BootOptions> = {},
+): Promise<RunningApp & { close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-e2e-'))
+  const core = await bootWithEmbeddedSandbox({
+    fetch: globalThis.fetch,
+    dataDir,
+    host: 'web',
+    version: '0.0.0-e2e',
+    keychain: new MemoryStore(),
+    openSettings: openConfFile,
+    log: () => undefined,
+    sandbox: { size: 500 },
+    ...options,
+  })
+  const host = await startWebHost({
+    router: core.router,
+    events: core.events,
+    rendererDir: resolve('out/renderer'),
+    cards: core.images,
+    wallet: core.wallet,
+  })
+  return {
+    core,
+    host,
+    dataDir,
+    async close() {
+      await host.close()
+      await core.close()
+    },
+  }
+}
+
 /** Each test file gets one app (worker scope), with its own data folder. */
 export const test = base.extend<object, { app: RunningApp }>({
   app: [
     // Playwright requires an object pattern for the (unused) fixtures argument.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'ad-e2e-'))
-      const core = await bootWithEmbeddedSandbox({
-        fetch: globalThis.fetch,
-        dataDir,
-        host: 'web',
-        version: '0.0.0-e2e',
-        // Session-only credentials: the keychain itself is tested against a real one in tests/core.
-        keychain: new MemoryStore(),
-        openSettings: openConfFile,
-        storeWorker: SOURCE_STORE_WORKER,
-        sandbox: { size: 500 },
-      })
-      const host = await startWebHost({
-        router: core.router,
-        events: core.events,
-        rendererDir: resolve('out/renderer'),
-        cards: core.images,
-      })
-      await use({ core, host, dataDir })
-      await host.close()
-      await core.close()
+      const app = await startApp()
+      await use(app)
+      await app.close()
     },
     { scope: 'worker' },
   ],

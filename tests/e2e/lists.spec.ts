@@ -27,7 +27,7 @@ test.describe('inspections', () => {
     )
     await settled(page)
     await expect(page.getByTestId('inspection-row').first()).toBeVisible()
-    const statuses = await page.getByTestId('inspection-row').locator('td.status').allInnerTexts()
+    const statuses = await page.getByTestId('inspection-row').locator('.status').allInnerTexts()
     expect(statuses.length).toBeGreaterThan(0)
     expect(new Set(statuses.map((text) => text.trim()))).toEqual(new Set(['배송완료']))
 
@@ -41,7 +41,7 @@ test.describe('inspections', () => {
     await page.getByRole('searchbox', { name: '검색' }).fill('샤넬')
     await settled(page)
     await expect(page.getByTestId('inspection-row').first()).toContainText('샤넬')
-    const names = await page.getByTestId('inspection-row').locator('td.product').allInnerTexts()
+    const names = await page.getByTestId('inspection-row').locator('.product').allInnerTexts()
     expect(names.every((name) => name.includes('샤넬'))).toBe(true)
 
     await page.getByTestId('inspection-row').first().click()
@@ -70,7 +70,7 @@ test.describe('guarantees', () => {
     await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
     await page.getByRole('tab', { name: /^발급완료/ }).click()
     await settled(page)
-    const states = await page.getByTestId('guarantee-row').locator('td.status').allInnerTexts()
+    const states = await page.getByTestId('guarantee-row').locator('.status').allInnerTexts()
     expect(new Set(states.map((text) => text.trim()))).toEqual(new Set(['발급완료']))
     await page.getByTestId('guarantee-row').first().click()
     await expect(page.getByTestId('detail-panel')).toContainText('보증서 상세')

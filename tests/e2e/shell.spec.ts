@@ -21,7 +21,15 @@ const AXE_SOURCE = readFileSync(
 )
 
 /** Every view of the sidebar, by its URL fragment. */
-const VIEWS = ['inspections', 'guarantees', 'brands', 'accounts', 'settings'] as const
+const VIEWS = [
+  'inspections',
+  'guarantees',
+  'wallet',
+  'brands',
+  'rejected',
+  'accounts',
+  'settings',
+] as const
 
 interface ContrastViolation {
   readonly target: string
@@ -97,10 +105,11 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   page,
   app,
 }) => {
-  // Sixteen axe scans and screenshots: several times one test's usual budget.
-  test.setTimeout(150_000)
   await page.goto(app.host.url)
   await syncAll(page, app)
+  // Four theme/language runs over seven views (28 axe scans and screenshots): several times
+  // one test's usual budget on a busy machine.
+  test.setTimeout(180_000)
   const runs = [
     ['light', 'ko'],
     ['dark', 'ko'],
@@ -120,6 +129,7 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
       if (view === 'guarantees')
         await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
       if (view === 'brands') await expect(page.getByTestId('brand-row').first()).toBeVisible()
+      if (view === 'wallet') await expect(page.getByTestId('wallet-sync-form')).toBeVisible()
       if (view === 'settings') await expect(page.getByTestId('data-dir')).toContainText(app.dataDir)
       expect(await contrastViolations(page), `${view}, ${theme} theme, ${language}`).toEqual([])
       await page.screenshot({ path: `test-results/shell-${theme}-${language}-${view}.png` })
@@ -245,7 +255,7 @@ test('status labels read in English when English is chosen; unknown labels as se
   await expect(page.getByRole('tab', { name: /^배송완료/ })).toHaveCount(0)
   await openView(page, 'guarantees')
   await expect(page.getByRole('tab', { name: /^Issued/ })).toBeVisible()
-  await expect(page.getByTestId('guarantee-row').first().locator('td.status')).not.toContainText(
+  await expect(page.getByTestId('guarantee-row').first().locator('.status')).not.toContainText(
     /[가-힣]/,
   )
   await page.screenshot({ path: 'test-results/shell-guarantees-en.png' })
@@ -313,4 +323,53 @@ test('profile kind: a colour bar per profile; form errors sit next to their fiel
   await expect(banner).toBeHidden()
   await app.core.router.dispatch('profiles.remove', { id: saved!.id })
   await expect(page.getByTestId('profile-bar')).toHaveAttribute('data-kind', 'sandbox')
+})
+
+test('rejected records: reached from the status bar, with reasons in plain words and the item as sent', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.host.url)
+  await syncAll(page, app)
+  // Items 1, 5, 9, … of every inspection page come without a product name.
+  app.core.sandbox.setFaults([{ kind: 'missing_field', route: 'inspection', field: 'productName' }])
+  await app.core.router.dispatch('sync.start', { resources: ['inspections'], mode: 'full' })
+  const link = page.getByTestId('status-rejected')
+  await expect(link).toBeVisible({ timeout: 20_000 })
+  await expect(link).toContainText(/받지 못한 기록 \d+건/)
+  await link.click()
+  await expect(page.getByRole('heading', { name: '받지 못한 기록' })).toBeVisible()
+  const row = page.getByTestId('rejected-row').first()
+  await expect(row).toContainText('감정 내역')
+  await expect(row).toContainText('상품명 (productName)')
+  // The plain-words reason is what shows; the reader's own English waits behind "자세히".
+  await expect(row.locator('td.reason > span')).toHaveText('값이 없습니다')
+  const raw = row.getByTestId('rejected-raw')
+  await expect(raw.locator('pre').last()).toBeHidden()
+  await raw.getByText('자세히').click()
+  await expect(raw.locator('pre').last()).toContainText('"inspectionNum"')
+  const total = await page.getByTestId('rejected-total').innerText()
+  expect(Number(total.replace(/\D/g, ''))).toBeGreaterThan(0)
+  expect(await contrastViolations(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/shell-rejected-ko.png' })
+
+  // The guarantees filter shows none of them; English reads the reason in English.
+  await page.getByRole('tab', { name: '보증서' }).click()
+  await expect(page.getByText('받지 못한 기록이 없습니다.')).toBeVisible()
+  await page.getByRole('tab', { name: '전체' }).click()
+  await page.locator('.lang').click()
+  await expect(page.getByTestId('rejected-row').first()).toContainText('Product (productName)')
+  await expect(page.getByTestId('rejected-row').first().locator('td.reason > span')).toHaveText(
+    'no value',
+  )
+  await setTheme(app, 'dark')
+  await page.reload()
+  await expect(page.getByTestId('rejected-row').first()).toBeVisible()
+  expect(await contrastViolations(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/shell-rejected-en-dark.png' })
+
+  // When the service sends them correctly again, they leave the list.
+  app.core.sandbox.setFaults([])
+  await app.core.router.dispatch('sync.start', { resources: ['inspections'], mode: 'full' })
+  await expect(page.getByText('No rejected records.')).toBeVisible({ timeout: 20_000 })
 })

@@ -1,7 +1,14 @@
-import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test'
+import {
+  _electron as electron,
+  expect,
+  test,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { demoCredentials } from '../../src/sandbox/seed'
 
 /**
  * What only Electron runs: the window, the CommonJS preload, IPC sender
@@ -69,4 +76,63 @@ test('window.open and navigation away are denied', async () => {
 test('one window: the single-instance lock holds', async () => {
   const count = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)
   expect(count).toBe(1)
+})
+
+test.describe('wallet link window', () => {
+  /** The embedded sandbox's demo key (seed 1): it must never show anywhere. */
+  const demoKey = demoCredentials(1).apiKey
+
+  async function start(page: Page, member: string): Promise<Page> {
+    await page.getByRole('link', { name: '지갑 연동' }).click()
+    const form = page.getByTestId('wallet-presync-form')
+    await form.getByLabel('회원 ID (refUserId)').fill(member)
+    const opened = app.waitForEvent('window')
+    await form.getByRole('button', { name: '지갑 연결 시작' }).click()
+    return opened
+  }
+
+  test('opens sandboxed with no preload on its own in-memory partition, and completes', async () => {
+    const page = await app.firstWindow()
+    const wallet = await start(page, 'member-smoke')
+    await expect(wallet.getByRole('link', { name: /완료/ })).toBeVisible()
+    const shape = await app.evaluate(({ BrowserWindow }) =>
+      BrowserWindow.getAllWindows().map((win) => ({
+        title: win.getTitle(),
+        persistent: win.webContents.session.isPersistent(),
+        storagePath: win.webContents.session.storagePath,
+      })),
+    )
+    const walletWindow = shape.find((win) => win.title.includes('Wallet link'))
+    expect(walletWindow).toMatchObject({ persistent: false, storagePath: null })
+    // No preload (no window.api) and no Node in the page.
+    expect(
+      await wallet.evaluate(() => [
+        typeof (window as { api?: unknown }).api,
+        typeof (window as { require?: unknown }).require,
+        typeof (window as { process?: unknown }).process,
+      ]),
+    ).toEqual(['undefined', 'undefined', 'undefined'])
+    expect(JSON.stringify(shape)).not.toContain(demoKey)
+    expect(await wallet.evaluate(() => Notification.requestPermission())).toBe('denied')
+    await wallet.getByRole('link', { name: /완료/ }).click()
+    await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'completed')
+    expect(await page.content()).not.toContain(demoKey)
+  })
+
+  test('a redirect to a foreign origin is blocked and closes the window', async () => {
+    const page = await app.firstWindow()
+    await start(page, 'foreign-smoke')
+    await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'blocked')
+    await expect(page.getByTestId('wallet-outcome')).toContainText('https://wallet-partner.invalid')
+    await expect.poll(() => app.windows().length).toBe(1)
+  })
+
+  test('an HTTP error fails and closing the window cancels', async () => {
+    const page = await app.firstWindow()
+    await start(page, 'error-smoke')
+    await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'failed')
+    const wallet = await start(page, 'member-smoke-close')
+    await wallet.close()
+    await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'cancelled')
+  })
 })

@@ -18,11 +18,17 @@ export class BrandService {
     this.#sync = sync
   }
 
-  /** Brands whose Korean or English name matches `query`, in the service's order. */
+  /**
+   * Brands whose Korean or English name matches `query`, in the service's
+   * order, always from what is stored: it never waits for the service. When
+   * the list was never fetched the answer says so and a fetch starts in the
+   * background (at most one at a time; the sync queue keeps them apart).
+   */
   async search(query: string): Promise<BrandSearchResult> {
-    const state = await this.#store.call('readSyncState', 'brands')
-    if (state.lastSuccessAt === null) await this.#refresh()
-    return this.#answer(query, 'cache')
+    const answer = await this.#answer(query, 'cache')
+    if (answer.freshness.fetchedAt !== null) return answer
+    this.#sync.enqueue(['brands'])
+    return { ...answer, notLoaded: true }
   }
 
   /** Fetches the list again; on failure keeps the last good copy and reports why. */

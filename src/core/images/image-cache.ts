@@ -167,6 +167,12 @@ export class ImageCache {
     }
   }
 
+  /** Why the image at `url` was refused or failed lately, or null (cached, never tried, or forgotten). */
+  problemOf(url: string): AppError | null {
+    const failed = this.#failures.get(url)
+    return failed && failed.until > this.#now() ? failed.error : null
+  }
+
   /** A cached file by its hashed name, or null. */
   byName(name: string): CachedImage | null {
     const file = cachedFilePath(this.#o.dir, name)

@@ -1,3 +1,4 @@
+import { LOOPBACK_HOSTS } from '../../shared/profile-schemas'
 import { AppError } from '../app-error'
 
 /**
@@ -13,13 +14,14 @@ export interface ImageHostPolicy {
   readonly origins: readonly string[]
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
-
 /** Normalises and checks the policy's origins; a non-https, non-loopback origin is refused. */
 export function createImageHostPolicy(origins: readonly string[]): ImageHostPolicy {
   const checked = origins.map((origin) => {
     const url = new URL(origin)
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+    if (
+      url.protocol !== 'https:' &&
+      !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
+    ) {
       throw new AppError(
         'invalid_argument',
         'An image host must use https (or be the local sandbox).',

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { z } from 'zod'
 import type { ProfileSummary } from '../../shared/domain'
 import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
 import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
   SANDBOX_PROFILE_ID,
   type ConnectionTestResult,
   type CredentialStatus,
@@ -14,6 +14,7 @@ import {
 import { PartnerClient, type CredentialSource, type Credentials } from '../api/client'
 import type { FetchLike } from '../api/http'
 import { AppError } from '../app-error'
+import { storeFileFor } from '../store/database'
 import type { SettingsService, StoredProfile } from '../settings/settings'
 import { lastFour, type Vault } from '../vault/vault'
 import { describeConnectionError } from './connection-test'
@@ -23,6 +24,8 @@ export interface ActiveProfile {
   readonly summary: ProfileSummary
   readonly staticUrl: string
   readonly redirectUri: string
+  /** Deadline of one request, headers and body together. */
+  readonly timeoutMs: number
   readonly credentials: CredentialSource
 }
 
@@ -116,6 +119,7 @@ export class ProfileService {
       throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be edited.')
     }
     const id = input.id ?? `p-${randomBytes(6).toString('hex')}`
+    const before = this.#o.settings.get().profiles.find((existing) => existing.id === id)
     const profile: StoredProfile = {
       id,
       name: input.name,
@@ -124,6 +128,8 @@ export class ProfileService {
       partnerId: input.partnerId,
       redirectUri: input.redirectUri,
       timeZone: input.timeZone,
+      timeoutSeconds:
+        input.timeoutSeconds ?? before?.timeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS,
       kind: input.kind,
     }
     this.#o.settings.update((draft) => {
@@ -231,6 +237,7 @@ export class ProfileService {
         summary: sandboxSummary(sandbox),
         staticUrl: sandbox.staticUrl,
         redirectUri: sandbox.redirectUri,
+        timeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
         credentials: () => Promise.resolve(this.#registered(sandbox.credentials)),
       }
     }
@@ -238,6 +245,7 @@ export class ProfileService {
       summary: summaryOf(stored),
       staticUrl: stored.staticUrl,
       redirectUri: stored.redirectUri,
+      timeoutMs: stored.timeoutSeconds * 1000,
       credentials: async () => this.#registered(await this.#o.vault.get(stored.id)),
     }
   }
@@ -253,6 +261,7 @@ export class ProfileService {
       ...sandboxSummary(sandbox),
       staticUrl: sandbox.staticUrl,
       redirectUri: sandbox.redirectUri,
+      timeoutSeconds: DEFAULT_REQUEST_TIMEOUT_SECONDS,
       credentials: { state: 'builtin', keyLast4: lastFour(sandbox.credentials.apiKey) },
     }
   }
@@ -285,13 +294,14 @@ function viewOf(profile: StoredProfile, credentials: CredentialStatus): ProfileV
     ...summaryOf(profile),
     staticUrl: profile.staticUrl,
     redirectUri: profile.redirectUri,
+    timeoutSeconds: profile.timeoutSeconds,
     credentials,
   }
 }
 
 /** The cache files of a profile: `<dataDir>/cache/<id>.sqlite` and its WAL and shared-memory files. */
 export function cacheFilesOf(dataDir: string, profileId: string): string[] {
-  const db = join(dataDir, 'cache', `${profileId}.sqlite`)
+  const db = storeFileFor(dataDir, profileId)
   return [db, `${db}-wal`, `${db}-shm`]
 }
 

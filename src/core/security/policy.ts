@@ -22,7 +22,8 @@ export interface AppOrigin {
 /**
  * True when `url` is one of the app's own pages. A `file:` URL must have an
  * empty host (`file://server/share/…` is a UNC path on Windows, a file on
- * another machine) and be the app's own index page; `..` and `%2e%2e` are
+ * another machine, https://learn.microsoft.com/en-us/dotnet/standard/io/file-path-formats#unc-paths)
+ * and be the app's own index page; `..` and `%2e%2e` are
  * resolved by the URL parser before the comparison.
  */
 export function isAppUrl(url: string, origin: AppOrigin): boolean {
@@ -84,7 +85,12 @@ export interface LinkAllowlist {
  * user name or password in it (`https://good.example@evil.test` is a link to
  * evil.test), and only to an allowlisted origin, compared exactly (scheme,
  * host and port) so look-alike hosts, other ports and punycode homographs
- * are refused. Every `setWindowOpenHandler` (app window and wallet pages alike,
+ * are refused. `shell.openExternal` hands a URL to the OS, where `smb:`,
+ * `file:` or `ms-msdt:` can run code
+ * (https://www.electronjs.org/docs/latest/tutorial/security, "Do not use
+ * shell.openExternal with untrusted content";
+ * https://benjamin-altpeter.de/shell-openexternal-dangers/).
+ * Every `setWindowOpenHandler` (app window and wallet pages alike,
  * FAULTS 37) still answers `deny`: never a new BrowserWindow.
  */
 export function decideExternalLink(url: string, allowlist: LinkAllowlist): LinkDecision {

@@ -1,9 +1,15 @@
 import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { profileIdSchema, serviceUrlSchema, timeZoneSchema } from '../../shared/profile-schemas'
+import {
+  profileIdSchema,
+  requestTimeoutSecondsSchema,
+  serviceUrlSchema,
+  timeZoneSchema,
+} from '../../shared/profile-schemas'
 import { PARTNER_KINDS } from '../../shared/domain'
 import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
   SANDBOX_PROFILE_ID,
   THEMES,
@@ -33,6 +39,8 @@ export const storedProfileSchema = z
     partnerId: z.string().min(1).max(200),
     redirectUri: z.string().max(2000),
     timeZone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
+    /** Added after version 1 without a new layout: a file without it (or with a bad value) gets the default. */
+    timeoutSeconds: requestTimeoutSecondsSchema.catch(DEFAULT_REQUEST_TIMEOUT_SECONDS),
     /** Production or test; an unreadable value counts as production (the careful choice). */
     kind: z.enum(PARTNER_KINDS).catch('production'),
   })
@@ -61,6 +69,8 @@ export const settingsSchema = z.object({
     .transform((name) => stripUnsafeText(name, 80))
     .catch('')
     .default(''),
+  /** Minutes a wallet-link window may stay open before the flow ends `timed_out`. */
+  walletTimeoutMinutes: z.number().int().min(1).max(120).catch(10).default(10),
   /** Colour theme; an unreadable value falls back to following the system. */
   theme: z.enum(THEMES).catch('system').default('system'),
 })

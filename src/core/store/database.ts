@@ -1,6 +1,7 @@
 import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { PROFILE_ID_PATTERN } from '../../shared/profiles'
 import { AppError } from '../app-error'
 import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
@@ -43,15 +44,13 @@ const SQLITE_FULL = 13
 const SQLITE_CANTOPEN = 14
 const SQLITE_NOTADB = 26
 
-const PROFILE_ID = /^[A-Za-z0-9_-]{1,64}$/
-
 /** The cache file of a profile: `<dataDir>/cache/<profileId>.sqlite`. */
 export function storeFileFor(dataDir: string, profileId: string): string {
   // The id becomes a file name: only a safe alphabet, so it can never leave the folder.
-  if (!PROFILE_ID.test(profileId)) {
+  if (!PROFILE_ID_PATTERN.test(profileId)) {
     throw new AppError(
       'invalid_argument',
-      'A profile id may contain only letters, digits, - and _.',
+      'A profile id may contain only lowercase letters, digits, - and _.',
     )
   }
   return join(dataDir, 'cache', `${profileId}.sqlite`)

@@ -6,7 +6,6 @@ import type {
   InspectionRow,
   QueryPage,
   ReviewMarkName,
-  StatusCount,
 } from '../../shared/cache'
 import type { Brand, BrandRow } from '../../shared/domain'
 import {
@@ -19,9 +18,10 @@ import {
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
+import { cellColumns, inIdxOrder, listCount, storedCells, summarise, type Cell } from './counts'
 import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
-import { planSearch } from './search-text'
-import { readReview, reviewClause, reviewColumn, reviewCounts } from './reviews'
+import { oneCharacterPlan, planSearch, type SearchPlan } from './search-text'
+import { readReview, reviewClause, reviewColumn } from './reviews'
 import { readSyncState } from './sync-state'
 import { dataVersion } from './writes'
 
@@ -72,48 +72,6 @@ const STATE_OF_LABEL = new Map(
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 500
 
-interface Where {
-  readonly clauses: string[]
-  readonly params: SQLInputValue[]
-}
-
-function baseWhere(db: DatabaseSync, table: PagedResource, query: ListQuery): Where {
-  const clauses = ['gone_at IS NULL']
-  const params: SQLInputValue[] = []
-  if (query.member) {
-    clauses.push('ref_user_id = ?')
-    params.push(query.member)
-  }
-  if (query.from) {
-    clauses.push('registered_at >= ?')
-    params.push(`${checkDate(query.from)} 00:00:00`)
-  }
-  if (query.to) {
-    clauses.push('registered_at < ?')
-    params.push(`${nextDay(checkDate(query.to))} 00:00:00`)
-  }
-  const plan = planSearch(query.q ?? '', brandAliases(db, query.q ?? ''))
-  if (plan.kind === 'match') {
-    clauses.push(`idx IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`)
-    params.push(plan.match)
-  } else if (plan.kind === 'none') {
-    clauses.push('0')
-  }
-  return { clauses, params }
-}
-
-function withStatus(where: Where, status: string | null | undefined): Where {
-  if (status === undefined) return where
-  if (status === null) return { ...where, clauses: [...where.clauses, 'status IS NULL'] }
-  return { clauses: [...where.clauses, 'status = ?'], params: [...where.params, status] }
-}
-
-function withReview(table: PagedResource, where: Where, mark: ReviewMarkName | undefined): Where {
-  if (mark === undefined) return where
-  const { clause, params } = reviewClause(table, mark)
-  return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
-}
-
 function checkDate(text: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
     throw new AppError('invalid_argument', 'Dates are written YYYY-MM-DD.')
@@ -149,29 +107,272 @@ function decodeCursor(cursor: string): [string, number] {
   throw new AppError('invalid_argument', 'The page cursor is not valid.')
 }
 
-const countCache = new WeakMap<DatabaseSync, Map<string, StatusCount[]>>()
+/** The index a list query walks; {@link explainList} shows each shape's SQLite plan. */
+export type ListDriver = 'time' | 'status' | 'review' | 'member' | 'text' | 'text-sorted'
 
-/** Counts per status for a filter, cached until the data changes. */
-function statusCounts(db: DatabaseSync, table: PagedResource, where: Where): StatusCount[] {
-  const sql = `SELECT status, count(*) AS n FROM ${table} WHERE ${where.clauses.join(' AND ')} GROUP BY status ORDER BY n DESC`
-  const key = `${dataVersion(db)}\u0000${sql}\u0000${JSON.stringify(where.params)}`
-  let perDb = countCache.get(db)
-  if (!perDb) {
-    perDb = new Map()
-    countCache.set(db, perDb)
-  }
-  const hit = perDb.get(key)
-  if (hit) return hit
-  const rows = db.prepare(sql).all(...where.params) as { status: string | null; n: number }[]
-  const counts = rows.map((row) => ({ status: row.status, count: row.n }))
-  if (perDb.size > 64) perDb.clear()
-  perDb.set(key, counts)
-  return counts
+/**
+ * One-character text matches a large share of a list: its matches are
+ * counted up to this many, and the page says its total is a lower bound.
+ */
+export const ONE_CHARACTER_COUNT_CAP = 5000
+
+/** At most this many vocabulary terms spell out a one-syllable query. */
+const MAX_SYLLABLE_TERMS = 500
+
+interface Text {
+  readonly plan: SearchPlan
+  /** One character: matches are counted up to {@link ONE_CHARACTER_COUNT_CAP}. */
+  readonly oneCharacter: boolean
 }
 
-function totalOf(counts: readonly StatusCount[], status: string | null | undefined): number {
-  if (status === undefined) return counts.reduce((sum, entry) => sum + entry.count, 0)
-  return counts.find((entry) => entry.status === status)?.count ?? 0
+/** The FTS expression of the query's text; one character is spelled out as whole terms. */
+function textOf(db: DatabaseSync, table: PagedResource, q: string): Text {
+  const one = oneCharacterPlan(q, (syllable) => {
+    const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
+    const rows = db
+      .prepare(`SELECT term FROM ${table}_fts_terms WHERE term >= ? AND term < ? LIMIT ?`)
+      .all(syllable, next, MAX_SYLLABLE_TERMS + 1) as { term: string }[]
+    return rows.length > MAX_SYLLABLE_TERMS ? null : rows.map((row) => row.term)
+  })
+  if (one) return { plan: one, oneCharacter: true }
+  const plan = planSearch(q, brandAliases(db, q))
+  return { plan, oneCharacter: plan.kind === 'match' && [...q.replace(/\s+/gu, '')].length === 1 }
+}
+
+/** A WHERE clause over the list table `t` and its parameters. */
+interface Where {
+  readonly clauses: string[]
+  readonly params: SQLInputValue[]
+}
+
+function and(where: Where, clause: string, ...params: SQLInputValue[]): Where {
+  return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
+}
+
+/** The filter's member and date parts. */
+function baseWhere(query: ListQuery): Where {
+  let where: Where = { clauses: ['t.gone_at IS NULL'], params: [] }
+  if (query.member) where = and(where, 't.ref_user_id = ?', query.member)
+  if (query.from) where = and(where, 't.registered_at >= ?', `${checkDate(query.from)} 00:00:00`)
+  if (query.to) {
+    where = and(where, 't.registered_at < ?', `${nextDay(checkDate(query.to))} 00:00:00`)
+  }
+  return where
+}
+
+function withStatus(where: Where, status: string | null | undefined): Where {
+  if (status === undefined) return where
+  if (status === null) return and(where, 't.status IS NULL')
+  return and(where, 't.status = ?', status)
+}
+
+function withReview(table: PagedResource, where: Where, mark: ReviewMarkName | undefined): Where {
+  if (mark === undefined) return where
+  const { clause, params } = reviewClause(table, mark)
+  return and(where, clause, ...params)
+}
+
+/**
+ * The text part for a plan that does not walk the FTS index: per row for a
+ * member's few rows, else as the set of matching rowids.
+ */
+function withText(table: PagedResource, where: Where, text: Text, perRow: boolean): Where {
+  if (text.plan.kind === 'all') return where
+  if (text.plan.kind === 'none') return and(where, '0')
+  const fts = `${table}_fts`
+  return and(
+    where,
+    perRow
+      ? `EXISTS (SELECT 1 FROM ${fts} f WHERE f.${fts} MATCH ? AND f.rowid = t.idx)`
+      : `t.idx IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`,
+    text.plan.match,
+  )
+}
+
+/**
+ * Which index a page walks: a member's rows (`<list>_by_member`, a few
+ * each); text in FTS rowid order while that is the list's order
+ * ({@link inIdxOrder}), else its matches sorted; the records with a review
+ * mark (`review_marks_by_mark`, with or without text of two or more
+ * characters); else `<list>_by_status` or `<list>_by_time`, both in the
+ * list's order already.
+ */
+function driverOf(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+  status: string | null | undefined,
+): ListDriver {
+  if (query.member) return 'member'
+  const marked = query.review !== undefined && query.review !== 'none'
+  // Marked records are few: walk them and probe the text's matches, unless
+  // one character makes those matches most of the list.
+  if (marked && !text.oneCharacter) return 'review'
+  if (text.plan.kind === 'match') return inIdxOrder(db, table) ? 'text' : 'text-sorted'
+  if (marked) return 'review'
+  return status === undefined ? 'time' : 'status'
+}
+
+/** The idx range of the filter's dates (idx order being time order): bounds of an FTS walk. */
+function rowidRange(db: DatabaseSync, table: PagedResource, query: ListQuery): Where {
+  let range: Where = { clauses: [], params: [] }
+  const edge = (clause: string, order: string, value: string): number =>
+    (
+      db
+        .prepare(
+          `SELECT idx FROM ${table} INDEXED BY ${table}_by_time WHERE ${clause} ORDER BY ${order} LIMIT 1`,
+        )
+        .get(value) as { idx: number } | undefined
+    )?.idx ?? Number.NaN
+  if (query.from) {
+    const low = edge('registered_at >= ?', 'registered_at, idx', `${query.from} 00:00:00`)
+    range = and(range, 'f.rowid >= ?', Number.isNaN(low) ? Number.MAX_SAFE_INTEGER : low)
+  }
+  if (query.to) {
+    const high = edge(
+      'registered_at < ?',
+      'registered_at DESC, idx DESC',
+      `${nextDay(query.to)} 00:00:00`,
+    )
+    range = and(range, 'f.rowid <= ?', Number.isNaN(high) ? Number.MIN_SAFE_INTEGER : high)
+  }
+  return range
+}
+
+/** SQL and parameters of one statement. */
+interface Statement {
+  readonly sql: string
+  readonly params: SQLInputValue[]
+}
+
+/** The SQL of one page: `limit` rows after the query's cursor, in its sort order. */
+function pageStatement(
+  db: DatabaseSync,
+  table: PagedResource,
+  columns: string,
+  query: ListQuery,
+  status: string | null | undefined,
+  text: Text,
+  limit: number,
+): { driver: ListDriver; statement: Statement } {
+  const driver = driverOf(db, table, query, text, status)
+  const sort = query.sort ?? 'latest'
+  const direction = sort === 'latest' ? 'DESC' : 'ASC'
+  const after = sort === 'latest' ? '<' : '>'
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  const select = `SELECT ${columns}, ${reviewColumn(table)}`
+  let where = withStatus(baseWhere(query), status)
+  if (driver !== 'review') where = withReview(table, where, query.review)
+  if (driver === 'text' && text.plan.kind === 'match') {
+    let fts = and(rowidRange(db, table, query), `f.${table}_fts MATCH ?`, text.plan.match)
+    // Rowid order is the list's order here: the cursor's idx is its position.
+    if (cursor) fts = and(fts, `f.rowid ${after} ?`, cursor[1])
+    const sql = `${select} FROM ${table}_fts f CROSS JOIN ${table} t ON t.idx = f.rowid
+      WHERE ${[...fts.clauses, ...where.clauses].join(' AND ')} ORDER BY f.rowid ${direction} LIMIT ?`
+    return { driver, statement: { sql, params: [...fts.params, ...where.params, limit] } }
+  }
+  where = withText(table, where, text, driver === 'member')
+  if (cursor) where = and(where, `(t.registered_at, t.idx) ${after} (?, ?)`, ...cursor)
+  const order = `ORDER BY t.registered_at ${direction}, t.idx ${direction} LIMIT ?`
+  if (driver === 'review') {
+    const sql = `${select} FROM review_marks r INDEXED BY review_marks_by_mark
+      CROSS JOIN ${table} t ON t.idx = r.record_idx
+      WHERE r.resource = '${table}' AND r.mark = ? AND ${where.clauses.join(' AND ')} ${order}`
+    return { driver, statement: { sql, params: [query.review!, ...where.params, limit] } }
+  }
+  const index = driver === 'text-sorted' ? '' : `INDEXED BY ${table}_by_${driver}`
+  const sql = `${select} FROM ${table} t ${index} WHERE ${where.clauses.join(' AND ')} ${order}`
+  return { driver, statement: { sql, params: [...where.params, limit] } }
+}
+
+const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped: boolean }>>()
+
+/**
+ * The cells (per status and mark) of the filter without its status and
+ * review parts: from the stored counts when it has no text and no member,
+ * else counted, one character's matches only up to
+ * {@link ONE_CHARACTER_COUNT_CAP} (`capped` then says there are more).
+ */
+function cellsOf(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+): { cells: Cell[]; capped: boolean } {
+  if (text.plan.kind === 'none') return { cells: [], capped: false }
+  if (text.plan.kind === 'all' && !query.member) {
+    const range = {
+      from: query.from === undefined ? undefined : checkDate(query.from),
+      to: query.to === undefined ? undefined : checkDate(query.to),
+    }
+    return { cells: storedCells(db, table, range), capped: false }
+  }
+  const statement = countStatement(db, table, query, text)
+  const key = `${dataVersion(db)}\u0000${statement.sql}\u0000${JSON.stringify(statement.params)}`
+  let perDb = cellCache.get(db)
+  if (!perDb) cellCache.set(db, (perDb = new Map()))
+  const hit = perDb.get(key)
+  if (hit) return hit
+  const rows = db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & {
+    low?: number
+  })[]
+  const found = capCells(rows, text.oneCharacter && !query.member)
+  if (perDb.size > 64) perDb.clear()
+  perDb.set(key, found)
+  return found
+}
+
+/** The counting statement of {@link cellsOf}, walking what the page walks. */
+function countStatement(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+): Statement {
+  const marks = `LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx`
+  const where = baseWhere(query)
+  if (query.member || text.plan.kind !== 'match') {
+    const member = withText(table, where, text, true)
+    return {
+      sql: `SELECT ${cellColumns()} FROM ${table} t INDEXED BY ${table}_by_member ${marks}
+        WHERE ${member.clauses.join(' AND ')} GROUP BY 1, 2`,
+      params: member.params,
+    }
+  }
+  const range = inIdxOrder(db, table) ? rowidRange(db, table, query) : { clauses: [], params: [] }
+  const fts = and(range, `f.${table}_fts MATCH ?`, text.plan.match)
+  const from = `FROM ${table}_fts f CROSS JOIN ${table} t ON t.idx = f.rowid ${marks}
+    WHERE ${[...fts.clauses, ...where.clauses].join(' AND ')}`
+  if (!text.oneCharacter) {
+    return {
+      sql: `SELECT ${cellColumns()} ${from} GROUP BY 1, 2`,
+      params: [...fts.params, ...where.params],
+    }
+  }
+  return {
+    sql: `SELECT status, mark, count(*) AS n, min(rowid) AS low FROM (
+        SELECT t.status AS status, CASE WHEN r.mark IS NULL OR r.mark = 'none' THEN '' ELSE r.mark END AS mark,
+          f.rowid AS rowid ${from} ORDER BY f.rowid DESC LIMIT ?
+      ) GROUP BY 1, 2`,
+    params: [...fts.params, ...where.params, ONE_CHARACTER_COUNT_CAP + 1],
+  }
+}
+
+/** Drops the one row counted past the cap (the lowest rowid), saying that there are more. */
+function capCells(
+  rows: readonly (Cell & { low?: number })[],
+  capping: boolean,
+): { cells: Cell[]; capped: boolean } {
+  const cells = rows.map((row) => ({ status: row.status, mark: row.mark, n: row.n }))
+  const sum = cells.reduce((acc, cell) => acc + cell.n, 0)
+  if (!capping || sum <= ONE_CHARACTER_COUNT_CAP) return { cells, capped: false }
+  let lowest = 0
+  rows.forEach((row, i) => {
+    if ((row.low ?? Infinity) < (rows[lowest]!.low ?? Infinity)) lowest = i
+  })
+  cells[lowest] = { ...cells[lowest]!, n: cells[lowest]!.n - 1 }
+  return { cells, capped: true }
 }
 
 /** The freshness every answer carries. */
@@ -194,37 +395,61 @@ function listPage<R>(
   toRow: (raw: Record<string, unknown>) => R,
 ): QueryPage<R> {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
-  const sort = query.sort ?? 'latest'
-  const unreviewed = baseWhere(db, table, query)
-  const base = withReview(table, unreviewed, query.review)
-  const counts = statusCounts(db, table, base)
-  const filtered = withStatus(base, status)
-  const forReviews = withStatus(unreviewed, status)
-  const clauses = [...filtered.clauses]
-  const params = [...filtered.params]
-  if (query.cursor) {
-    const [registeredAt, idx] = decodeCursor(query.cursor)
-    clauses.push(`(registered_at, idx) ${sort === 'latest' ? '<' : '>'} (?, ?)`)
-    params.push(registeredAt, idx)
-  }
-  const direction = sort === 'latest' ? 'DESC' : 'ASC'
-  const rows = db
-    .prepare(
-      `SELECT ${columns}, ${reviewColumn(table)} FROM ${table} WHERE ${clauses.join(' AND ')}
-       ORDER BY registered_at ${direction}, idx ${direction} LIMIT ?`,
-    )
-    .all(...params, limit + 1) as Record<string, unknown>[]
+  const text = textOf(db, table, query.q ?? '')
+  const { statement } = pageStatement(db, table, columns, query, status, text, limit + 1)
+  const rows = db.prepare(statement.sql).all(...statement.params) as Record<string, unknown>[]
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
   const last = page.at(-1)
+  const { cells, capped } = cellsOf(db, table, query, text)
+  const summary = summarise(cells, status, query.review)
   return {
     rows: page.map(toRow),
-    total: totalOf(counts, status),
-    counts,
-    reviewCounts: reviewCounts(db, table, forReviews.clauses.join(' AND '), forReviews.params),
+    total: summary.total,
+    ...(capped ? { totalIsLowerBound: true } : {}),
+    counts: summary.counts,
+    reviewCounts: summary.reviewCounts,
     nextCursor:
       more && last ? encodeCursor(String(last['registered_at']), Number(last['idx'])) : null,
     freshness: freshnessOf(db, table),
+  }
+}
+
+/** What {@link explainList} tells about one query. */
+export interface ListExplanation {
+  readonly driver: ListDriver
+  /** `EXPLAIN QUERY PLAN` of the page and of its counting (empty when stored counts answer). */
+  readonly page: string[]
+  readonly count: string[]
+}
+
+/** The plan of a list query, for tests and the bench: which index it walks and how it counts. */
+export function explainList(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+): ListExplanation {
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
+  const text = textOf(db, table, query.q ?? '')
+  const columns = table === 'guarantees' ? GUARANTEE_COLUMNS : INSPECTION_COLUMNS
+  const { driver, statement } = pageStatement(
+    db,
+    table,
+    columns,
+    query,
+    query.status,
+    text,
+    limit + 1,
+  )
+  const plan = (s: Statement): string[] =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map(
+      (row) => row.detail,
+    )
+  const stored = text.plan.kind !== 'match' && !query.member
+  return {
+    driver,
+    page: plan(statement),
+    count: stored ? [] : plan(countStatement(db, table, query, text)),
   }
 }
 
@@ -342,9 +567,10 @@ export function searchBrands(
   return { items, total: rows.length }
 }
 
-/** Number of stored, not-gone records of a resource. */
+/** Number of stored, not-gone records of a resource (the lists: from the stored counts). */
 export function recordCount(db: DatabaseSync, resource: PagedResource | 'brands'): number {
-  const row = db.prepare(`SELECT count(*) AS n FROM ${resource} WHERE gone_at IS NULL`).get() as {
+  if (resource !== 'brands') return listCount(db, resource)
+  const row = db.prepare('SELECT count(*) AS n FROM brands WHERE gone_at IS NULL').get() as {
     n: number
   }
   return row.n

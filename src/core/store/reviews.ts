@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
-import type { ReviewCounts, ReviewMark, ReviewMarkName } from '../../shared/cache'
+import type { ReviewMark, ReviewMarkName } from '../../shared/cache'
 import { AppError } from '../app-error'
 import type { PagedResource } from './records'
 import { bumpDataVersion } from './writes'
@@ -98,31 +98,6 @@ export function readReview(value: unknown): ReviewMark | null {
     by: typeof by === 'string' && by !== '' ? by : null,
     at,
   }
-}
-
-/** Records of a filter per mark; `where` is the filter's WHERE clause over the list table. */
-export function reviewCounts(
-  db: DatabaseSync,
-  resource: PagedResource,
-  where: string,
-  params: readonly SQLInputValue[],
-): ReviewCounts {
-  const rows = db
-    .prepare(
-      `SELECT r.mark AS mark, count(*) AS n FROM ${resource} t
-       JOIN review_marks r ON r.resource = '${resource}' AND r.record_idx = t.idx AND r.mark <> 'none'
-       WHERE t.idx IN (SELECT idx FROM ${resource} WHERE ${where})
-       GROUP BY r.mark`,
-    )
-    .all(...params) as { mark: string; n: number }[]
-  const total = (
-    db.prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as {
-      n: number
-    }
-  ).n
-  const reviewed = rows.find((row) => row.mark === 'reviewed')?.n ?? 0
-  const followUp = rows.find((row) => row.mark === 'follow_up')?.n ?? 0
-  return { reviewed, follow_up: followUp, none: total - reviewed - followUp }
 }
 
 /** `date` as local time text `YYYY-MM-DD HH:MM:SS` in `timeZone`, the way the service writes its timestamps. */

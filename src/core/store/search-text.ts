@@ -180,3 +180,32 @@ function planOne(query: string): SearchPlan {
 function quote(text: string): string {
   return `"${text.replace(/"/gu, '""')}"`
 }
+
+/**
+ * A one-character query as the few whole terms its prefix stands for, so
+ * FTS5 walks their posting lists in rowid order and can stop after a page,
+ * instead of merging every term with that prefix first (which is what a
+ * prefix query costs, at any LIMIT). One initial consonant: the indexed
+ * single initial and its 19 pairs. One syllable: the terms `terms(prefix)`
+ * lists from the index's vocabulary (empty: nothing matches; null: too many
+ * to spell out). Null for any other query, or too many terms: keep its
+ * {@link planSearch} plan.
+ */
+export function oneCharacterPlan(
+  query: string,
+  terms: (syllable: string) => readonly string[] | null,
+): SearchPlan | null {
+  const chars = [...query.normalize('NFC').replace(/\s+/gu, '')]
+  if (chars.length !== 1) return null
+  const char = chars[0]!
+  if (INITIALS.includes(char)) {
+    const pairs = [...INITIALS].map((next) => quote(char + next))
+    return { kind: 'match', match: `c : (${[quote(char), ...pairs].join(' OR ')})` }
+  }
+  const code = char.charCodeAt(0)
+  if (code < SYLLABLE_FIRST || code > SYLLABLE_LAST) return null
+  const found = terms(char)
+  if (found === null) return null
+  if (found.length === 0) return { kind: 'none' }
+  return { kind: 'match', match: `t : (${found.map(quote).join(' OR ')})` }
+}

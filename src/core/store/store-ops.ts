@@ -7,6 +7,13 @@ import type { BrandRecord, SyncResource } from './records'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
+import {
+  insertWalletLink,
+  queryWalletLinks,
+  storedGuaranteeToken,
+  type WalletHistoryFilter,
+  type WalletLinkInput,
+} from './wallet-history'
 import { replaceBrands } from './writes'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
@@ -62,6 +69,10 @@ export const STORE_OPS = {
       })
     }),
   listRejected: (db: DatabaseSync, query: RejectedQuery) => listRejected(db, query),
+  storedGuaranteeToken: (db: DatabaseSync, idx: number) => storedGuaranteeToken(db, idx),
+  queryWalletLinks: (db: DatabaseSync, filter: WalletHistoryFilter) => queryWalletLinks(db, filter),
+  insertWalletLink: (db: DatabaseSync, input: WalletLinkInput) =>
+    transaction(db, () => insertWalletLink(db, input)),
   setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
 } satisfies Record<string, (db: DatabaseSync, args: never) => unknown>
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../src/core/app-error'
 import { readGuarantee, readInspection, readPage } from '../../../src/core/api/records'
 import { REJECTED_RAW_MAX } from '../../../src/shared/domain'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS } from '../../../src/shared/record-fields'
 
 const guarantee = {
   idx: 7,
@@ -171,5 +172,20 @@ describe('record parsing (FAULTS rows 5–8)', () => {
 
   it('falls back to the asked page when the envelope has none', () => {
     expect(readPage({ total: 0, data: [] }, 3, readGuarantee).page).toBe(3)
+  })
+
+  it('reads exactly the declared fields of each kind, the rest into raw', () => {
+    for (const [read, fields, item] of [
+      [readGuarantee, GUARANTEE_FIELDS, guarantee],
+      [readInspection, INSPECTION_FIELDS, inspection],
+    ] as const) {
+      const result = read({ ...item, somethingNew: 1 }, 0)
+      expect(result.ok).toBe(true)
+      if (!result.ok) continue
+      expect(Object.keys(result.value).sort()).toEqual(
+        [...fields.map((f) => f.api), 'raw', 'warnings'].sort(),
+      )
+      expect(result.value.raw).toEqual({ somethingNew: 1 })
+    }
   })
 })

@@ -8,6 +8,9 @@ import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
+/** What {@link bootForTest} answers. */
+export type TestCore = BootedCore & { dataDir: string }
+
 /** A booted core on a temp data folder (or the given one), with a small embedded sandbox. */
 export async function bootForTest(options: {
   keychain: SecureStore
@@ -15,7 +18,7 @@ export async function bootForTest(options: {
   dataDir?: string
   keychainTimeoutMs?: number
   log?: (line: string) => void
-}): Promise<BootedCore & { dataDir: string }> {
+}): Promise<TestCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'core-'))
   const core = await bootWithEmbeddedSandbox({
     fetch: globalThis.fetch,

@@ -210,7 +210,8 @@ describe('links to the system browser (issue 14.3, FAULTS 37)', () => {
   })
 
   it('a wallet page calling window.open or following target=_blank gets the same decision (FAULTS 37)', () => {
-    // Main's setWindowOpenHandler answers `deny` for every page and hands the URL to this decision.
+    // No page gets a new window (every setWindowOpenHandler answers `deny`); a URL handed to the
+    // system browser goes through this decision: an allowlisted https host only, after asking.
     const wallet = {
       origins: linkOrigins({
         baseUrl: 'https://wallet.good.example',

@@ -19,6 +19,7 @@ const profile = {
   partnerId: 'shop-1',
   redirectUri: 'https://shop.example.com/done',
   timeZone: 'Asia/Seoul',
+  timeoutSeconds: 45,
   kind: 'test' as const,
 }
 
@@ -46,6 +47,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'sandbox',
       profiles: [],
       reviewerName: '',
+      walletTimeoutMinutes: 10,
       theme: 'system',
     })
     expect(settings.notices).toEqual([])
@@ -60,6 +62,22 @@ describe('settings (conf engine, real files)', () => {
     const again = open(dir).settings.get()
     expect(again.activeProfileId).toBe('p-abc')
     expect(again.profiles).toEqual([profile])
+  })
+
+  it('a profile stored before the request deadline existed (or with a bad one) gets the 30 s default', () => {
+    const dir = tempDir()
+    const { timeoutSeconds: _, ...older } = profile
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        activeProfileId: 'p-abc',
+        profiles: [older, { ...older, id: 'p-bad', timeoutSeconds: -3 }],
+      }),
+    )
+    const { settings } = open(dir)
+    expect(settings.get().profiles.map((p) => p.timeoutSeconds)).toEqual([30, 30])
+    expect(settings.notices).toEqual([])
   })
 
   it('a damaged file is kept aside, settings reset with a notice, and the app starts', () => {
@@ -114,6 +132,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'p-abc',
       profiles: [{ ...withoutZone, timeZone: 'Asia/Seoul', kind: 'production' }],
       reviewerName: '',
+      walletTimeoutMinutes: 10,
       theme: 'system',
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(2)
@@ -138,6 +157,7 @@ describe('settings (conf engine, real files)', () => {
       activeProfileId: 'p-abc',
       profiles: [{ ...v1Profile, kind: 'production' }],
       reviewerName: '김감정',
+      walletTimeoutMinutes: 10,
       theme: 'system',
     })
   })

@@ -214,3 +214,60 @@ describe('every historical version migrates to the newest, keeping every row', (
     })
   }
 })
+
+describe('migration 6 (nfc-text)', () => {
+  it('makes stored text NFC, keeps the values as sent in raw, and search still finds them', () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: 5 })
+    const nfd = (text: string): string => text.normalize('NFD')
+    const sent = {
+      ...inspection(21, { productName: nfd('샤넬 클래식 플랩백'), refUserId: nfd('김민지') }),
+      inspectionStatus: nfd('배송완료'),
+      warnings: [],
+    }
+    transaction(old.db, () => {
+      // Version 5 stored text as sent: the columns hold the decomposed text.
+      const row = oldRow('inspections', sent)
+      const doc = searchDocument(
+        RECORD_TABLES.inspections.searched.map((f) => row[f.column] as string),
+      )
+      insert(old.db, 'inspections', {
+        ...row,
+        raw: JSON.stringify({ raw: sent.raw }),
+        search_key: '2.old',
+      })
+      old.db
+        .prepare('INSERT INTO inspections_fts (rowid, t, c) VALUES (?, ?, ?)')
+        .run(21, doc.t, doc.c)
+      insert(old.db, 'brands', {
+        idx: 5,
+        name: nfd('샤넬'),
+        english_name: 'CHANEL',
+        position: 0,
+        raw: JSON.stringify({ name: nfd('샤넬') }),
+        seen_pass: 1,
+      })
+    })
+    old.db.close()
+
+    const { db } = openStore(file)
+    try {
+      const stored = row(db, 'inspections', 21)
+      expect(stored['product_name']).toBe('샤넬 클래식 플랩백')
+      expect(stored['ref_user_id']).toBe('김민지')
+      expect(stored['status']).toBe('배송완료')
+      expect(stored['inspection_num']).toBe(sent.inspectionNum)
+      expect(expandRecord(RECORD_TABLES.inspections, stored)).toEqual(
+        JSON.parse(JSON.stringify(sent)),
+      )
+      expect(queryInspections(db, { q: '클래식' }).rows.map((r) => r.idx)).toEqual([21])
+      expect(queryInspections(db, { status: '배송완료' }).total).toBe(1)
+      expect(db.prepare('SELECT name, raw FROM brands').get()).toEqual({
+        name: '샤넬',
+        raw: JSON.stringify({ name: nfd('샤넬') }),
+      })
+    } finally {
+      db.close()
+    }
+  })
+})

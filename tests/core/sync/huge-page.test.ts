@@ -8,24 +8,49 @@ import { startHarness } from './harness'
  * database owner thread as in the app, and the main event loop stays free while it
  * is stored. The half above the cap (a 60 MB body → `too_large` while
  * streaming) is tests/core/sandbox/faults.test.ts "row 12".
+ *
+ * The longest stretch the main thread runs without yielding is measured in
+ * its own CPU time (`process.threadCpuUsage` between ticks of a 5 ms timer),
+ * which a busy machine does not inflate; the wall-clock event loop delay
+ * (`monitorEventLoopDelay`) is printed beside it for the record, since on a
+ * loaded 2-core machine it grows with the load (seen: 170 ms idle, 2.1 s at
+ * load average 17).
  */
 const ITEMS = 10_000
-/**
- * Generous for a loaded 2-core CI machine (the design's target is ~100 ms;
- * seen: 170–800 ms with the writer thread, 1.5 s with the inline writer).
- * A load spike is retried; a real regression fails every time.
- */
-const MAX_DELAY_MS = Number(process.env['HUGE_PAGE_MAX_DELAY_MS'] ?? 1000)
+/** The design's target is ~100 ms; generous so a slow CPU passes, tight enough to catch a page written on the main thread. */
+const MAX_BLOCK_CPU_MS = Number(process.env['HUGE_PAGE_MAX_BLOCK_MS'] ?? 600)
 
-let h: Awaited<ReturnType<typeof startHarness>>
+let h: Awaited<ReturnType<typeof startHarness>> | undefined
 afterEach(async () => {
   await h?.close()
+  h = undefined
 })
 
+/** Starts measuring the main thread; `stop()` answers its longest CPU-bound stretch and the loop delay. */
+function watchMainThread(): () => { blockCpuMs: number; delayMaxMs: number; delayP99Ms: number } {
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  let last = process.threadCpuUsage()
+  let blockCpuMs = 0
+  const sample = () => {
+    const now = process.threadCpuUsage()
+    const ms = (now.user - last.user + (now.system - last.system)) / 1000
+    blockCpuMs = Math.max(blockCpuMs, ms)
+    last = now
+  }
+  const timer = setInterval(sample, 5)
+  return () => {
+    sample()
+    clearInterval(timer)
+    delay.disable()
+    return { blockCpuMs, delayMaxMs: delay.max / 1e6, delayP99Ms: delay.percentile(99) / 1e6 }
+  }
+}
+
 describe('a 10k-item page (FAULTS 12)', () => {
-  it('is stored whole while the event loop delay stays bounded', { retry: 2 }, async () => {
+  it('is stored whole while the main thread never runs long without yielding', async () => {
     h = await startHarness({ size: ITEMS, engine: { concurrency: 1 } })
-    const all = Array.from({ length: ITEMS }, (_, i) => ({ ...h.sandbox.dataset.guarantee(i) }))
+    const all = Array.from({ length: ITEMS }, (_, i) => ({ ...h!.sandbox.dataset.guarantee(i) }))
     const bytes = Buffer.byteLength(JSON.stringify({ total: ITEMS, page: 1, data: all }))
     h.proxy.fault = (url) => {
       if (!url.pathname.endsWith('/guarantee')) return undefined
@@ -33,18 +58,16 @@ describe('a 10k-item page (FAULTS 12)', () => {
       return { total: ITEMS, page, data: page === 1 ? all : [] }
     }
 
-    const delay = monitorEventLoopDelay({ resolution: 10 })
-    delay.enable()
+    const stop = watchMainThread()
     const [outcome] = await h.engine.run(['guarantees'])
-    delay.disable()
+    const seen = stop()
 
     expect(outcome).toMatchObject({ resource: 'guarantees', phase: 'done', complete: true })
     expect(h.count('guarantees')).toBe(ITEMS)
     expect(bytes).toBeGreaterThan(1024 * 1024)
-    const maxMs = delay.max / 1e6
     console.info(
-      `[row 12] ${ITEMS} items, ${(bytes / 1024 / 1024).toFixed(1)} MB page: event loop delay max ${maxMs.toFixed(0)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms`,
+      `[row 12] ${ITEMS} items, ${(bytes / 1024 / 1024).toFixed(1)} MB page: longest main-thread stretch ${seen.blockCpuMs.toFixed(0)} ms CPU; event loop delay max ${seen.delayMaxMs.toFixed(0)} ms, p99 ${seen.delayP99Ms.toFixed(0)} ms`,
     )
-    expect(maxMs).toBeLessThan(MAX_DELAY_MS)
+    expect(seen.blockCpuMs).toBeLessThan(MAX_BLOCK_CPU_MS)
   })
 })

@@ -105,6 +105,7 @@ describe('web host', () => {
   })
 
   it('carries the router: brands.search answers the sandbox brands', async () => {
+    expect((await ipc('brands.refresh', {})).status).toBe(200)
     const answer = await ipc('brands.search', { query: '샤넬' })
     expect(answer.status).toBe(200)
     const parsed = JSON.parse(answer.body) as { ok: boolean; value: { items: { name: string }[] } }

@@ -4,6 +4,8 @@ import { up as search } from './0002-search'
 import { up as compact } from './0003-compact'
 import { up as reviewBy } from './0004-review-by'
 import { up as rejectedRecords } from './0005-rejected-records'
+import { up as nfcText } from './0006-nfc-text'
+import { up as counts } from './0007-counts'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -24,6 +26,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'compact', up: compact, vacuumAfter: true },
   { version: 4, name: 'review-by', up: reviewBy },
   { version: 5, name: 'rejected-records', up: rejectedRecords },
+  { version: 6, name: 'nfc-text', up: nfcText },
+  { version: 7, name: 'counts', up: counts },
 ]
 
 /** The schema version this build writes. */

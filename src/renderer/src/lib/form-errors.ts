@@ -22,6 +22,11 @@ const CUSTOM: Readonly<Record<string, MessageKey>> = {
   timeZone: 'form.timeZone',
 }
 
+/** Fields whose every problem is told in one sentence (e.g. the range a number must be in). */
+const WHOLE: Readonly<Record<string, MessageKey>> = {
+  timeoutSeconds: 'form.timeoutSeconds',
+}
+
 /**
  * Maps zod issues to the form's fields, so each error shows next to its
  * input in the user's language instead of one raw banner. The first issue
@@ -37,7 +42,8 @@ export function fieldErrorsOf<F extends string>(
     const field = issue.path[0]
     if (typeof field !== 'string' || !(fields as readonly string[]).includes(field)) continue
     if (errors[field as F]) continue
-    errors[field as F] = errorOf(field, issue)
+    const whole = WHOLE[field]
+    errors[field as F] = whole ? { key: whole } : errorOf(field, issue)
   }
   return errors
 }

@@ -1,5 +1,6 @@
-import { getContext, setContext } from 'svelte'
+import { createContext } from 'svelte'
 import { assertNever, type ErrorCode, type ErrorData } from '../../../shared/errors'
+import { enReview, koReview } from './messages-review'
 import { STATUS_LABELS_EN } from './status'
 
 /** UI languages: Korean first (the users are Korean), English second. */
@@ -103,6 +104,9 @@ const ko = {
   'accounts.field.partnerId': '파트너 ID',
   'accounts.field.redirectUri': '지갑 연동 후 이동할 주소 (redirectUri)',
   'accounts.field.timeZone': '서비스 시각의 시간대',
+  'accounts.field.timeoutSeconds': '요청 제한 시간(초)',
+  'accounts.timeoutHint':
+    '응답 헤더와 본문을 모두 받을 때까지 기다리는 최대 시간입니다. 기본값 30초.',
   'accounts.field.apiKey': 'API 키',
   'accounts.field.apiSecret': 'API 시크릿',
   'accounts.keyHint': '비워 두면 저장된 값을 그대로 둡니다.',
@@ -164,6 +168,9 @@ const ko = {
   'brands.refresh': '새로 고침',
   'brands.refreshing': '불러오는 중…',
   'brands.loading': '브랜드 목록을 불러오는 중…',
+  'brands.notLoaded': '브랜드 목록을 아직 불러오지 않았습니다.',
+  'brands.notLoadedHint': '지금 백그라운드에서 불러오고 있으며, 도착하면 바로 표시됩니다.',
+  'card.tooLarge': '이미지가 너무 커서 안전하게 표시할 수 없습니다',
   'fresh.at': '{time} 기준',
   'fresh.never': '아직 동기화하지 않음',
   'fresh.stale': '오프라인 사본 표시 중',
@@ -194,6 +201,74 @@ const ko = {
   'error.disk_full': '디스크 공간이 부족합니다.',
   'error.store_busy': '다른 앱 창이 로컬 캐시를 사용 중입니다.',
   'error.internal': '예상하지 못한 오류가 발생했습니다.',
+  'nav.wallet': '지갑 연동',
+  'wallet.title': '지갑 연동',
+  'wallet.lead':
+    '고객의 지갑을 연결하고 보증서를 지갑에 넣습니다. 서비스 페이지는 별도 창에서 열립니다.',
+  'wallet.safety':
+    '연동 창은 서비스 주소 밖으로 나가지 않고, 권한 요청·다운로드를 모두 거부하며, 창을 닫으면 로그인 정보가 지워집니다. API 키가 담긴 주소는 어디에도 표시되지 않습니다.',
+  'wallet.preSync.title': '지갑 사전 연동',
+  'wallet.preSync.hint': '회원 ID로 고객의 지갑을 연결합니다.',
+  'wallet.sync.title': '보증서 지갑 연동',
+  'wallet.sync.hint': '보증서 한 건을 회원의 지갑에 넣습니다.',
+  'wallet.field.member': '회원 ID (refUserId)',
+  'wallet.field.idx': '보증서 번호 (idx)',
+  'wallet.field.token': '보증서 토큰 (guaranteeToken)',
+  'wallet.field.tokenHint': '저장된 토큰이 있으면 비워 두세요.',
+  'wallet.invalid.member': '회원 ID를 입력하세요.',
+  'wallet.invalid.idx': '보증서 번호는 1 이상의 정수입니다.',
+  'wallet.invalid.token': '토큰에는 공백을 넣을 수 없습니다.',
+  'wallet.invalid.tokenRequired': '이 보증서에는 저장된 토큰이 없습니다. 토큰을 붙여 넣으세요.',
+  'wallet.start.preSync': '지갑 연결 시작',
+  'wallet.action.preSync': '지갑 사전 연동',
+  'wallet.action.sync': '지갑 연동',
+  'wallet.running': '진행 중: {what}',
+  'wallet.runningHint':
+    '서비스 창에서 고객과 함께 진행하세요. {time}까지 끝나지 않으면 중단됩니다.',
+  'wallet.cancel': '연동 취소',
+  'wallet.what.pre-sync': '회원 {member}의 지갑 연결',
+  'wallet.what.sync': '보증서 #{idx} → 회원 {member}',
+  'wallet.outcome.completed': '완료',
+  'wallet.outcome.cancelled': '취소됨',
+  'wallet.outcome.timed_out': '시간 초과',
+  'wallet.outcome.blocked': '차단됨',
+  'wallet.outcome.failed': '실패',
+  'wallet.result.completed': '지갑 연동이 완료되었습니다.',
+  'wallet.result.cancelled': '지갑 연동이 취소되었습니다.',
+  'wallet.result.timed_out': '시간 안에 끝나지 않아 연동을 중단했습니다.',
+  'wallet.result.blocked': '서비스 밖의 주소로 이동하려 해 연동을 중단했습니다.',
+  'wallet.result.failed': '서비스 페이지를 열 수 없어 연동하지 못했습니다.',
+  'wallet.reason.blocked': '차단한 주소: {origin}',
+  'wallet.reason.http': '서비스가 HTTP {status} 오류로 응답했습니다.',
+  'wallet.reason.closed': '연동 창이 닫혔습니다.',
+  'wallet.reason.staff': '앱에서 취소했습니다.',
+  'wallet.reason.service': '서비스 페이지에서 취소했습니다.',
+  'wallet.reason.tls': '서비스의 보안 인증서를 신뢰할 수 없습니다.',
+  'wallet.reason.offline': '이 컴퓨터가 인터넷에 연결되어 있지 않습니다.',
+  'wallet.reason.unreachable': '서비스에 연결할 수 없습니다.',
+  'wallet.reason.refused': '서비스 페이지가 표시를 거부했습니다.',
+  'wallet.reason.other': '페이지를 불러오지 못했습니다 ({code}).',
+  'wallet.params': '서비스가 돌려준 값',
+  'wallet.confirm.title': '운영 계정입니다',
+  'wallet.confirm.body': '실제 고객의 지갑에 연결됩니다: {what}. 계속할까요?',
+  'wallet.confirm.ok': '계속',
+  'wallet.confirm.back': '돌아가기',
+  'wallet.history.title': '연동 기록',
+  'wallet.history.empty': '조건에 맞는 연동 기록이 없습니다.',
+  'wallet.col.started': '시작',
+  'wallet.col.flow': '종류',
+  'wallet.col.member': '회원',
+  'wallet.col.guarantee': '보증서',
+  'wallet.col.outcome': '결과',
+  'wallet.col.detail': '상세',
+  'wallet.flow.pre-sync': '사전 연동',
+  'wallet.flow.sync': '보증서 연동',
+  'wallet.filter.flow': '종류',
+  'wallet.filter.outcome': '결과',
+  'wallet.filter.member': '회원 ID',
+  'wallet.export': 'CSV 내보내기',
+  'wallet.exported': '{n}건을 {path}에 저장했습니다.',
+  'wallet.downloaded': '{n}건을 {file}(으)로 내려받았습니다.',
   'nav.settings': '설정',
   'settings.title': '설정',
   'settings.lead': '화면과 검토 서명에 쓰는 설정입니다. 이 컴퓨터에만 저장됩니다.',
@@ -234,6 +309,7 @@ const ko = {
   'form.serviceUrl':
     'https:// 주소를 입력해 주세요(http://는 127.0.0.1·localhost만). 사용자 이름, ?, #는 넣을 수 없습니다.',
   'form.timeZone': '알 수 없는 시간대입니다. 예: Asia/Seoul',
+  'form.timeoutSeconds': '1초에서 300초 사이의 정수로 입력하세요.',
   'form.invalid': '올바른 값이 아닙니다.',
   'form.controlChars': '제어 문자(NUL, 탭, 줄바꿈 등)는 쓸 수 없습니다.',
   'form.bidiChars': '글자 방향을 바꾸는 제어 문자(U+202E 등)는 쓸 수 없습니다.',
@@ -263,6 +339,7 @@ const ko = {
   'rejected.reason.notObject': '기록 형식(객체)이 아닙니다',
   'rejected.reason.refused': '받을 수 없는 기록입니다',
   'status.rejectedLink': '받지 못한 기록 {n}건',
+  ...koReview,
 } as const
 
 /** A message key. */
@@ -367,6 +444,9 @@ const en: Record<MessageKey, string> = {
   'accounts.field.partnerId': 'Partner ID',
   'accounts.field.redirectUri': 'Page after wallet linking (redirectUri)',
   'accounts.field.timeZone': 'Time zone of the service’s timestamps',
+  'accounts.field.timeoutSeconds': 'Request deadline (seconds)',
+  'accounts.timeoutHint':
+    'The longest wait for one answer, headers and body together. Default 30 s.',
   'accounts.field.apiKey': 'API key',
   'accounts.field.apiSecret': 'API secret',
   'accounts.keyHint': 'Leave empty to keep the stored value.',
@@ -427,6 +507,9 @@ const en: Record<MessageKey, string> = {
   'brands.refresh': 'Refresh',
   'brands.refreshing': 'Loading…',
   'brands.loading': 'Loading the brand list…',
+  'brands.notLoaded': 'The brand list is not loaded yet.',
+  'brands.notLoadedHint': 'It is being fetched in the background and shows as soon as it arrives.',
+  'card.tooLarge': 'Image too large to show safely',
   'fresh.at': 'as of {time}',
   'fresh.never': 'not synced yet',
   'fresh.stale': 'showing offline copy',
@@ -457,6 +540,74 @@ const en: Record<MessageKey, string> = {
   'error.disk_full': 'The disk is full.',
   'error.store_busy': 'Another copy of the app is using the local cache.',
   'error.internal': 'An unexpected error occurred.',
+  'nav.wallet': 'Wallet link',
+  'wallet.title': 'Wallet link',
+  'wallet.lead':
+    'Link a customer’s wallet and sync a guarantee into it. The service’s page opens in a separate window.',
+  'wallet.safety':
+    'The link window never leaves the service, refuses every permission request and download, and forgets its logins when it closes. The address holding the API key is never shown anywhere.',
+  'wallet.preSync.title': 'Link a wallet (pre-sync)',
+  'wallet.preSync.hint': 'Links a customer’s wallet by member ID.',
+  'wallet.sync.title': 'Sync a guarantee to a wallet',
+  'wallet.sync.hint': 'Puts one guarantee into the member’s wallet.',
+  'wallet.field.member': 'Member ID (refUserId)',
+  'wallet.field.idx': 'Guarantee no. (idx)',
+  'wallet.field.token': 'Guarantee token (guaranteeToken)',
+  'wallet.field.tokenHint': 'Leave empty when the guarantee has a stored token.',
+  'wallet.invalid.member': 'Enter the member ID.',
+  'wallet.invalid.idx': 'The guarantee number is a whole number from 1.',
+  'wallet.invalid.token': 'The token cannot contain spaces.',
+  'wallet.invalid.tokenRequired': 'No token is stored for this guarantee. Paste its token.',
+  'wallet.start.preSync': 'Start wallet link',
+  'wallet.action.preSync': 'Pre-sync wallet',
+  'wallet.action.sync': 'Sync to wallet',
+  'wallet.running': 'In progress: {what}',
+  'wallet.runningHint':
+    'Finish it with the customer in the service window. It stops at {time} if not finished.',
+  'wallet.cancel': 'Cancel link',
+  'wallet.what.pre-sync': 'linking member {member}’s wallet',
+  'wallet.what.sync': 'guarantee #{idx} → member {member}',
+  'wallet.outcome.completed': 'Completed',
+  'wallet.outcome.cancelled': 'Cancelled',
+  'wallet.outcome.timed_out': 'Timed out',
+  'wallet.outcome.blocked': 'Blocked',
+  'wallet.outcome.failed': 'Failed',
+  'wallet.result.completed': 'The wallet link is complete.',
+  'wallet.result.cancelled': 'The wallet link was cancelled.',
+  'wallet.result.timed_out': 'The link was not finished in time and was stopped.',
+  'wallet.result.blocked': 'The page tried to leave the service, so the link was stopped.',
+  'wallet.result.failed': 'The service’s page could not be opened, so nothing was linked.',
+  'wallet.reason.blocked': 'Blocked address: {origin}',
+  'wallet.reason.http': 'The service answered with HTTP error {status}.',
+  'wallet.reason.closed': 'The link window was closed.',
+  'wallet.reason.staff': 'Cancelled in the app.',
+  'wallet.reason.service': 'Cancelled on the service’s page.',
+  'wallet.reason.tls': 'The service’s security certificate is not trusted.',
+  'wallet.reason.offline': 'This computer is offline.',
+  'wallet.reason.unreachable': 'The service could not be reached.',
+  'wallet.reason.refused': 'The service’s page refused to be shown.',
+  'wallet.reason.other': 'The page did not load ({code}).',
+  'wallet.params': 'Values the service returned',
+  'wallet.confirm.title': 'This is a production account',
+  'wallet.confirm.body': 'This links a real customer’s wallet: {what}. Continue?',
+  'wallet.confirm.ok': 'Continue',
+  'wallet.confirm.back': 'Go back',
+  'wallet.history.title': 'History',
+  'wallet.history.empty': 'No wallet links match.',
+  'wallet.col.started': 'Started',
+  'wallet.col.flow': 'Flow',
+  'wallet.col.member': 'Member',
+  'wallet.col.guarantee': 'Guarantee',
+  'wallet.col.outcome': 'Outcome',
+  'wallet.col.detail': 'Detail',
+  'wallet.flow.pre-sync': 'Pre-sync',
+  'wallet.flow.sync': 'Guarantee sync',
+  'wallet.filter.flow': 'Flow',
+  'wallet.filter.outcome': 'Outcome',
+  'wallet.filter.member': 'Member ID',
+  'wallet.export': 'Export CSV',
+  'wallet.exported': 'Saved {n} rows to {path}.',
+  'wallet.downloaded': 'Downloaded {n} rows as {file}.',
   'nav.settings': 'Settings',
   'settings.title': 'Settings',
   'settings.lead': 'Display and review preferences, kept on this computer only.',
@@ -497,6 +648,7 @@ const en: Record<MessageKey, string> = {
   'form.serviceUrl':
     'Enter an https:// address (http:// only for 127.0.0.1 or localhost), without a user name, ? or #.',
   'form.timeZone': 'Unknown time zone, e.g. Asia/Seoul.',
+  'form.timeoutSeconds': 'Enter whole seconds from 1 to 300.',
   'form.invalid': 'Not a valid value.',
   'form.controlChars': 'Control characters (NUL, tab, line break…) are not allowed.',
   'form.bidiChars': 'Text-direction control characters (such as U+202E) are not allowed.',
@@ -526,6 +678,7 @@ const en: Record<MessageKey, string> = {
   'rejected.reason.notObject': 'not a record (not an object)',
   'rejected.reason.refused': 'could not be accepted',
   'status.rejectedLink': '{n} rejected records',
+  ...enReview,
 }
 
 const catalogs: Record<Locale, Record<MessageKey, string>> = { ko, en }
@@ -592,14 +745,10 @@ export function errorKey(code: ErrorCode): MessageKey {
   }
 }
 
-const KEY = Symbol('i18n')
+const [getI18n, provideI18n] = createContext<I18n>()
 
 /** Provides the i18n object to the component tree. */
-export function setI18n(i18n: I18n): I18n {
-  return setContext(KEY, i18n)
-}
+export const setI18n = provideI18n
 
 /** The i18n object of the nearest ancestor that set one. */
-export function useI18n(): I18n {
-  return getContext<I18n>(KEY)
-}
+export const useI18n = getI18n

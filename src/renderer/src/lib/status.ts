@@ -1,4 +1,5 @@
 import type { GuaranteeState } from '../../../shared/cache'
+import { NFT_STATUS_LABELS, NFT_STATUSES } from '../../../shared/domain'
 
 /** Badge tones. */
 export type Tone = 'neutral' | 'good' | 'info' | 'warn' | 'bad' | 'muted'
@@ -40,7 +41,9 @@ export function guaranteeTone(state: GuaranteeState | null): Tone {
  * Guarantee issuance labels in workflow order: `발급완료` is the spec's
  * observed label of `complete`; the other two are the sandbox's choice.
  */
-export const GUARANTEE_STATUSES = ['발급대기', '발급완료', '발급취소'] as const
+export const GUARANTEE_STATUSES: readonly string[] = NFT_STATUSES.map(
+  (state) => NFT_STATUS_LABELS[state],
+)
 
 /**
  * English words for the service's Korean status and result labels. A label

@@ -1,4 +1,4 @@
-import { getContext, setContext } from 'svelte'
+import { createContext } from 'svelte'
 import type {
   ResourceSyncStatus,
   SyncProgress,
@@ -68,14 +68,10 @@ export class SyncState {
   }
 }
 
-const KEY = Symbol('sync')
+const [getSync, provideSync] = createContext<SyncState>()
 
 /** Provides the sync state to the component tree. */
-export function setSync(sync: SyncState): SyncState {
-  return setContext(KEY, sync)
-}
+export const setSync = provideSync
 
 /** The sync state of the nearest ancestor that set one. */
-export function useSync(): SyncState {
-  return getContext<SyncState>(KEY)
-}
+export const useSync = getSync

@@ -1,0 +1,155 @@
+import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron'
+import type { WalletVerdict } from '../core/wallet/flow-machine'
+import type { WalletFlowHandle, WalletWindowHost } from '../core/wallet/wallet-service'
+
+/**
+ * The wallet-link window: the Electron half of a flow. Every decision is the
+ * core state machine's; this module only carries the window's events to it
+ * and applies its answers (FAULTS 37–42). Typed against Electron's own
+ * `.d.ts` and given its parts, so it is unit-tested with fakes in plain Node.
+ *
+ * The window loads a remote page holding the API key in its address, so:
+ * no preload, `sandbox`, `contextIsolation`, no Node, and a fresh in-memory
+ * partition per flow (no `persist:` prefix, so nothing is written to disk;
+ * https://www.electronjs.org/docs/latest/api/session#sessionfrompartitionpartition-options),
+ * cleared when the flow ends. The title is ours and stays ours.
+ */
+
+/** What the window needs of a session. */
+export type WalletSession = Pick<
+  Session,
+  | 'setPermissionRequestHandler'
+  | 'setPermissionCheckHandler'
+  | 'setDevicePermissionHandler'
+  | 'on'
+  | 'clearData'
+  | 'clearCache'
+>
+/** What the window needs of its web contents. */
+export type WalletContents = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL'>
+/** What the flow needs of a window. */
+export type WalletWindow = Pick<BrowserWindow, 'on' | 'setTitle' | 'close' | 'isDestroyed'> & {
+  readonly webContents: WalletContents
+}
+
+/** Electron's parts, injected (the real ones in `index.ts`, fakes in tests). */
+export interface WalletWindowDeps {
+  /** `session.fromPartition`. */
+  readonly session: (partition: string) => WalletSession
+  /** `new BrowserWindow(options)`. */
+  readonly createWindow: (options: BrowserWindowConstructorOptions) => WalletWindow
+  readonly log?: (message: string) => void
+}
+
+/** Sessions of wallet windows: the app-wide navigation guard leaves them to their flow. */
+const walletSessions = new WeakSet<object>()
+
+/** True for a wallet window's session (whose navigation its flow decides). */
+export function isWalletSession(session: object): boolean {
+  return walletSessions.has(session)
+}
+
+/** The window's options: the secure defaults, and the flow's own partition. */
+export function walletWindowOptions(
+  partition: string,
+  title: string,
+): BrowserWindowConstructorOptions {
+  return {
+    width: 520,
+    height: 760,
+    title,
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: undefined,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
+      partition,
+    },
+  }
+}
+
+/** Opens one flow's window and wires it to the flow. */
+export function openWalletWindow(flow: WalletFlowHandle, deps: WalletWindowDeps): WalletWindow {
+  const session = deps.session(flow.partition)
+  walletSessions.add(session)
+  // Every permission (camera, notifications, geolocation, clipboard, HID/USB/serial…) is refused.
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+  session.setDevicePermissionHandler(() => false)
+  session.on('will-download', (event, item) => {
+    event.preventDefault()
+    item.cancel()
+  })
+
+  const win = deps.createWindow(walletWindowOptions(flow.partition, flow.title))
+  const contents = win.webContents
+  let closedByFlow = false
+
+  const apply = (verdict: WalletVerdict, event?: { preventDefault(): void }): void => {
+    if (verdict.action !== 'allow') event?.preventDefault()
+  }
+  contents.on('will-navigate', (event) => {
+    apply(flow.feed({ type: 'navigate', url: event.url, via: 'navigate' }), event)
+  })
+  contents.on('will-redirect', (event) => {
+    apply(flow.feed({ type: 'navigate', url: event.url, via: 'redirect' }), event)
+  })
+  contents.on('will-frame-navigate', (event) => {
+    // The main frame is covered by will-navigate; this guards iframes.
+    if (event.isMainFrame) return
+    apply(flow.feed({ type: 'navigate', url: event.url, via: 'frame' }), event)
+  })
+  contents.setWindowOpenHandler(({ url }) => {
+    // Never a new window: a same-origin target loads here, anything else is refused.
+    const verdict = flow.feed({ type: 'navigate', url, via: 'open' })
+    if (verdict.action === 'load-here') void contents.loadURL(url).catch(() => undefined)
+    return { action: 'deny' }
+  })
+  contents.on('did-navigate', (_event, _url, httpResponseCode) => {
+    flow.feed({ type: 'loaded', status: httpResponseCode })
+  })
+  contents.on('did-fail-load', (_event, errorCode, _description, _url, isMainFrame) => {
+    if (isMainFrame) flow.feed({ type: 'load-failed', code: errorCode })
+  })
+  // HTTP authentication prompts are cancelled (callback without credentials).
+  contents.on('login', (event, _details, _authInfo, callback) => {
+    event.preventDefault()
+    callback()
+  })
+  // The page's title could carry anything (even the address): ours stays.
+  contents.on('page-title-updated', (event) => event.preventDefault())
+  win.setTitle(flow.title)
+
+  win.on('closed', () => {
+    if (!closedByFlow) flow.feed({ type: 'closed' })
+    void clear(session, deps.log)
+  })
+  void flow.ended.then(() => {
+    closedByFlow = true
+    if (!win.isDestroyed()) win.close()
+    void clear(session, deps.log)
+  })
+  // A failure to load is reported by did-fail-load; nothing to add here.
+  contents.loadURL(flow.url).catch(() => undefined)
+  return win
+}
+
+/** Forgets everything the flow's page stored (cookies, storage, cache). */
+async function clear(session: WalletSession, log?: (message: string) => void): Promise<void> {
+  try {
+    await session.clearData()
+    await session.clearCache()
+  } catch (error) {
+    log?.(`[wallet] clearing the session failed: ${error instanceof Error ? error.name : 'error'}`)
+  }
+}
+
+/** The flow service's window host for Electron. */
+export function electronWalletHost(deps: WalletWindowDeps): WalletWindowHost {
+  return { open: (flow) => void openWalletWindow(flow, deps) }
+}

@@ -1,0 +1,176 @@
+import {
+  createInfiniteQuery,
+  keepPreviousData,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/svelte-query'
+import type { ChannelArgs, ChannelResult } from '../../../shared/contract'
+import type { ReviewMarkName, SyncResourceName } from '../../../shared/cache'
+import type { ErrorData } from '../../../shared/errors'
+import { errorData, type Client } from './client'
+
+/** The resources shown as cached lists. */
+export type ListResource = Exclude<SyncResourceName, 'brands'>
+/** The query channel of a list resource. */
+export type ListChannel<R extends ListResource> = `${R}.query`
+/** The IPC arguments of a list query, as the contract declares them. */
+export type ListArgs<R extends ListResource> = ChannelArgs<ListChannel<R>>
+/** One page of a list query, as the contract declares it. */
+export type ListPage<R extends ListResource> = ChannelResult<ListChannel<R>>
+/** A row of a list resource. */
+export type ListRow<R extends ListResource> = ListPage<R>['rows'][number]
+
+/** Filters every list screen offers, mirroring the API's parameters. */
+export interface ListFilters {
+  /** Free text: product name, numbers, member, ref codes; Korean (초성 too) or English. */
+  q: string
+  /** A status label; `null` selects records without one; `undefined` every status. */
+  status: string | null | undefined
+  from: string
+  to: string
+  /** Records with this review mark; `undefined` every record. */
+  review: ReviewMarkName | undefined
+  sort: 'latest' | 'oldest'
+}
+
+/** Rows of the first page: what fills a screen or two, so the first rows come fast. */
+export const FIRST_PAGE_SIZE = 100
+/** Rows of every later keyset page: large, so a fast scroll rarely waits on a page boundary. */
+export const PAGE_SIZE = 500
+
+/** Filters with nothing narrowing the list. */
+export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters {
+  return { q: '', status: undefined, from: '', to: '', review: undefined, sort }
+}
+
+/** The IPC arguments of a list query built from the filters (empty ones left out). */
+export function listArgs<R extends ListResource>(
+  filters: ListFilters,
+  cursor: string | null,
+  limit = PAGE_SIZE,
+): ListArgs<R> {
+  const q = filters.q.trim()
+  const args: ListArgs<'inspections'> = {
+    sort: filters.sort,
+    limit,
+    ...(q ? { q } : {}),
+    ...(filters.status !== undefined ? { status: filters.status } : {}),
+    ...(filters.from ? { from: filters.from } : {}),
+    ...(filters.to ? { to: filters.to } : {}),
+    ...(filters.review ? { review: filters.review } : {}),
+    ...(cursor ? { cursor } : {}),
+  }
+  // Both list channels share these parameters (guarantees add only `state`).
+  return args as ListArgs<R>
+}
+
+/** The query key of a list: `['list', resource, args]`; `['list', resource]` addresses all of a resource's lists. */
+export function listKey(resource: ListResource, filters?: ListFilters): readonly unknown[] {
+  return filters ? ['list', resource, listArgs(filters, null)] : ['list', resource]
+}
+
+/**
+ * One cached list screen: its filters and the keyset pages loaded so far,
+ * through the shared query layer. Each filter is its own query key, so an
+ * answer that arrives late for an old filter lands in that filter's cache
+ * entry and never replaces what the current filter shows; while the new
+ * filter loads, the previous rows stay (marked `loading`) instead of a blank.
+ */
+export class ListQuery<R extends ListResource> {
+  filters = $state<ListFilters>(emptyFilters())
+  readonly resource: R
+  readonly #query
+
+  constructor(client: Client, resource: R, queryClient?: QueryClient) {
+    this.resource = resource
+    const channel = `${resource}.query` as ListChannel<R>
+    this.#query = createInfiniteQuery<
+      ListPage<R>,
+      Error,
+      InfiniteData<ListPage<R>, string | null>,
+      readonly unknown[],
+      string | null
+    >(
+      () => ({
+        queryKey: listKey(resource, this.filters),
+        queryFn: ({ pageParam }) =>
+          client.call(
+            channel,
+            listArgs<R>(
+              $state.snapshot(this.filters),
+              pageParam,
+              pageParam ? PAGE_SIZE : FIRST_PAGE_SIZE,
+            ),
+          ),
+        initialPageParam: null,
+        getNextPageParam: (last) => last.nextCursor,
+        placeholderData: keepPreviousData,
+        // Pages are only ever appended; comparing every loaded row on each new page
+        // (TanStack's structural sharing) would cost O(rows loaded) per page.
+        structuralSharing: false,
+      }),
+      queryClient ? () => queryClient : undefined,
+    )
+  }
+
+  /** Every row loaded so far, in order. */
+  readonly rows: readonly ListRow<R>[] = $derived.by(() => {
+    const pages: readonly { readonly rows: readonly ListRow<R>[] }[] = this.#query.data?.pages ?? []
+    return pages.length === 1 ? pages[0]!.rows : pages.flatMap((page) => page.rows)
+  })
+
+  /** The newest page (counts, total and freshness are those of the whole filter). */
+  get page(): ListPage<R> | null {
+    const pages = this.#query.data?.pages
+    return pages?.at(-1) ?? null
+  }
+
+  /** Records matching the whole filter (not only those loaded). */
+  get total(): number {
+    return this.page?.total ?? 0
+  }
+
+  /** True until the current filter's first answer arrived (old rows may still show). */
+  get loading(): boolean {
+    return this.#query.isPending || this.#query.isPlaceholderData
+  }
+
+  get loadingMore(): boolean {
+    return this.#query.isFetchingNextPage
+  }
+
+  get hasMore(): boolean {
+    return this.#query.hasNextPage && !this.#query.isPlaceholderData
+  }
+
+  get error(): ErrorData | null {
+    return this.#query.error ? errorData(this.#query.error) : null
+  }
+
+  /** Loads the next keyset page unless one is on its way. */
+  loadMore(): void {
+    if (this.hasMore && !this.#query.isFetchingNextPage) void this.#query.fetchNextPage()
+  }
+
+  /** Asks again (after an error). */
+  retry(): void {
+    void this.#query.refetch()
+  }
+
+  /** Clears every filter except the sort. */
+  resetFilters(): void {
+    this.filters = emptyFilters(this.filters.sort)
+  }
+
+  /** True when any filter narrows the list. */
+  get filtered(): boolean {
+    const f = this.filters
+    return (
+      f.q.trim() !== '' ||
+      f.status !== undefined ||
+      f.from !== '' ||
+      f.to !== '' ||
+      f.review !== undefined
+    )
+  }
+}

@@ -1,0 +1,74 @@
+import { QueryClient, type InfiniteData } from '@tanstack/svelte-query'
+import type { Client } from './client'
+import { listKey, type ListResource } from './list-query.svelte'
+
+/** While a sync runs, lists refresh at most this often. */
+const SYNC_REFRESH_MS = 2000
+/** While a sync runs, only lists with at most this many pages loaded refresh (a deep scroll is left alone). */
+const SYNC_REFRESH_MAX_PAGES = 3
+
+/**
+ * The app's one query cache. Answers come from the local store, so they stay
+ * fresh until an event says otherwise: no refetch on focus or on a timer, no
+ * retries (a failed local call fails the same way again).
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: Infinity,
+        gcTime: 5 * 60_000,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+      },
+    },
+  })
+}
+
+/** Query key of every brand search (`[...brandsKey, text]`). */
+export const brandsKey = ['brands'] as const
+
+function isList(resource: string): resource is ListResource {
+  return resource === 'inspections' || resource === 'guarantees'
+}
+
+/**
+ * Wires the core's events to the cache: `data.changed` invalidates every list
+ * (or brand search) of that resource; `sync.progress` refreshes that resource's lists while its
+ * sync runs (throttled, and only lists near their top, so a deep scroll is not
+ * reloaded page by page) and all of them once it ends; `profiles.changed`
+ * resets everything (another profile is another cache). Returns the unsubscribe.
+ */
+export function connectInvalidation(client: Client, queryClient: QueryClient): () => void {
+  const lastRefresh = new Map<ListResource, number>()
+  const offs = [
+    client.on('data.changed', ({ resource }) => {
+      void queryClient.invalidateQueries({
+        queryKey: isList(resource) ? listKey(resource) : brandsKey,
+      })
+    }),
+    client.on('sync.progress', (event) => {
+      if (!isList(event.resource)) return
+      const resource = event.resource
+      if (event.phase !== 'running') {
+        lastRefresh.set(resource, Date.now())
+        void queryClient.invalidateQueries({ queryKey: listKey(resource) })
+        return
+      }
+      const now = Date.now()
+      if (now - (lastRefresh.get(resource) ?? 0) < SYNC_REFRESH_MS) return
+      lastRefresh.set(resource, now)
+      void queryClient.invalidateQueries({
+        queryKey: listKey(resource),
+        predicate: (query) =>
+          ((query.state.data as InfiniteData<unknown> | undefined)?.pages.length ?? 0) <=
+          SYNC_REFRESH_MAX_PAGES,
+      })
+    }),
+    client.on('profiles.changed', () => {
+      void queryClient.resetQueries()
+    }),
+  ]
+  return () => offs.forEach((off) => off())
+}

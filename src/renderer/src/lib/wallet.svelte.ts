@@ -1,0 +1,175 @@
+import { getContext, setContext } from 'svelte'
+import type { ChannelArgs } from '../../../shared/contract'
+import type { ErrorData } from '../../../shared/errors'
+import {
+  walletNeedsConfirmation,
+  type WalletOutcome,
+  type WalletStarted,
+} from '../../../shared/wallet'
+import type { AppApi } from '../../../shared/contract'
+import type { MessageKey } from './i18n.svelte'
+
+/** What staff ask for: a flow, its member, and for a sync the guarantee and maybe its token. */
+export type WalletRequest = ChannelArgs<'wallet.start'>
+
+/** How often the web host's popup is checked for being closed. */
+const POPUP_POLL_MS = 400
+
+/**
+ * The running wallet-link flow and the last outcome, shared by the Wallet
+ * view and the buttons in the details. It never holds the flow's address:
+ * in Electron main opens the window; in the web host the popup opens the
+ * web host's own `/wallet/open/<flowId>`, which redirects it.
+ */
+export class WalletState {
+  running = $state.raw<WalletStarted | null>(null)
+  last = $state.raw<WalletOutcome | null>(null)
+  error = $state.raw<ErrorData | null>(null)
+  /** A request waiting for the production confirmation. */
+  confirming = $state.raw<WalletRequest | null>(null)
+  /** A sync that needs its token typed (none stored for that guarantee). */
+  needsToken = $state.raw<WalletRequest | null>(null)
+  /** Bumped at every ended flow, so history lists reload. */
+  version = $state(0)
+  /** The active profile's kind (production asks first). */
+  profileKind = $state('sandbox')
+  readonly #api: AppApi
+  #popup: Window | null = null
+  #poll: ReturnType<typeof setInterval> | null = null
+
+  constructor(api: AppApi) {
+    this.#api = api
+  }
+
+  /** Listens for outcomes and picks up a flow already running; returns the cleanup. */
+  connect(): () => void {
+    void this.#api.invoke('wallet.history', { limit: 1 }).then((result) => {
+      if (result.ok) this.running = result.value.running ?? null
+    })
+    const off = this.#api.on('wallet.outcome', (outcome) => {
+      this.last = outcome
+      if (this.running?.flowId === outcome.flowId) this.running = null
+      this.#closePopup()
+      this.version += 1
+    })
+    return () => {
+      off()
+      this.#stopPolling()
+    }
+  }
+
+  /** Starts a flow; on a production profile it first asks (see {@link confirm}). */
+  async start(request: WalletRequest): Promise<void> {
+    this.error = null
+    if (walletNeedsConfirmation(this.profileKind) && !request.confirmed) {
+      this.confirming = request
+      return
+    }
+    this.confirming = null
+    const result = await this.#api.invoke('wallet.start', request)
+    if (!result.ok) {
+      this.error = result.error
+      if (request.flow === 'sync' && !request.token && result.error.code === 'invalid_argument') {
+        this.needsToken = request
+      }
+      return
+    }
+    this.needsToken = null
+    this.running = result.value
+    this.last = null
+    if (result.value.opener === 'popup') this.#openPopup(result.value.flowId)
+  }
+
+  /** The user confirmed the production flow waiting in {@link confirming}. */
+  async confirm(): Promise<void> {
+    const request = this.confirming
+    if (request) await this.start({ ...request, confirmed: true })
+  }
+
+  /** Ends the running flow as cancelled. */
+  async cancel(): Promise<void> {
+    const flow = this.running
+    if (flow) await this.#api.invoke('wallet.cancel', { flowId: flow.flowId })
+  }
+
+  /**
+   * Web host: opens the popup on the web host's own opener route (still
+   * within the click's user activation). A blocked popup cancels the flow.
+   */
+  #openPopup(flowId: string): void {
+    const popup = window.open(
+      `/wallet/open/${encodeURIComponent(flowId)}`,
+      'wallet-link',
+      'popup,width=520,height=760',
+    )
+    if (!popup) {
+      void this.#api.invoke('wallet.cancel', { flowId, closed: true })
+      return
+    }
+    this.#popup = popup
+    this.#stopPolling()
+    this.#poll = setInterval(() => {
+      if (!popup.closed) return
+      this.#stopPolling()
+      this.#popup = null
+      if (this.running?.flowId === flowId) {
+        void this.#api.invoke('wallet.cancel', { flowId, closed: true })
+      }
+    }, POPUP_POLL_MS)
+  }
+
+  #closePopup(): void {
+    this.#stopPolling()
+    this.#popup?.close()
+    this.#popup = null
+  }
+
+  #stopPolling(): void {
+    if (this.#poll !== null) clearInterval(this.#poll)
+    this.#poll = null
+  }
+}
+
+/** The message key of an outcome, in plain words. */
+export function outcomeKey(outcome: WalletOutcome['outcome']): MessageKey {
+  return `wallet.outcome.${outcome}`
+}
+
+/**
+ * A reason in plain words: a blocked origin is named as it is; failure and
+ * cancel codes have their own sentences; an HTTP status is filled in.
+ */
+export function reasonText(
+  t: (key: MessageKey, values?: Record<string, string | number>) => string,
+  outcome: WalletOutcome['outcome'],
+  reason: string | null,
+): string | null {
+  if (reason === null) return null
+  if (outcome === 'blocked') return t('wallet.reason.blocked', { origin: reason })
+  const http = /^http-(\d{3})$/.exec(reason)
+  if (http) return t('wallet.reason.http', { status: http[1] ?? '' })
+  switch (reason) {
+    case 'closed':
+    case 'staff':
+    case 'service':
+    case 'tls':
+    case 'offline':
+    case 'unreachable':
+    case 'refused':
+      return t(`wallet.reason.${reason}`)
+    default:
+      return t('wallet.reason.other', { code: reason })
+  }
+}
+
+const KEY = Symbol('wallet')
+
+/** Provides the wallet state to the component tree. */
+export function setWallet(wallet: WalletState): WalletState {
+  return setContext(KEY, wallet)
+}
+
+/** The wallet state of the nearest ancestor that set one. */
+export function useWallet(): WalletState {
+  return getContext<WalletState>(KEY)
+}

@@ -1,0 +1,234 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import {
+  explainList,
+  ONE_CHARACTER_COUNT_CAP,
+  queryInspections,
+  type ListDriver,
+  type ListQuery,
+} from '../../../src/core/store/queries'
+import { setReview } from '../../../src/core/store/reviews'
+import { upsertInspections } from '../../../src/core/store/writes'
+import { inspection, tempDir } from './fixtures'
+
+/**
+ * The SQLite plan of every list shape, so a later change cannot fall back
+ * to a scan unnoticed: each names the index it must walk, and no shape
+ * scans a table without one.
+ */
+
+let temp: ReturnType<typeof tempDir>
+let db: DatabaseSync
+
+const NAMES = [
+  '루이비통 네버풀 백 MM',
+  '샤넬 클래식 플랩백',
+  '구찌 마몽 숄더백',
+  '프라다 리나일론 백팩',
+]
+const SIZE = ONE_CHARACTER_COUNT_CAP + 200
+
+/** Registered one minute apart in idx order, as the service numbers records. */
+function registeredAt(idx: number): string {
+  const date = new Date(Date.UTC(2024, 0, 1) + idx * 60_000)
+  return date.toISOString().slice(0, 19).replace('T', ' ')
+}
+
+beforeAll(() => {
+  temp = tempDir()
+  db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+  const items = Array.from({ length: SIZE }, (_, i) =>
+    inspection(i + 1, {
+      productName: NAMES[i % NAMES.length]!,
+      inspectionNum: String(202400000000 + i * 37),
+      inspectionStatus: i % 7 === 0 ? null : i % 3 === 0 ? '감정접수' : '배송완료',
+      refUserId: `member${i % 50}`,
+      registeredAt: registeredAt(i + 1),
+    }),
+  )
+  transaction(db, () => upsertInspections(db, items, 1, 'now'))
+  for (const idx of [5, 10, 15, 20]) {
+    setReview(db, { resource: 'inspections', idx, mark: 'reviewed', by: null, at: 'x' })
+  }
+})
+afterAll(() => {
+  db.close()
+  temp.remove()
+})
+
+const month = { from: '2024-01-02', to: '2024-01-03' }
+
+/** Each shape, the index its page must walk, and whether its counts are stored (no SQL). */
+const SHAPES: { name: string; query: ListQuery; driver: ListDriver; uses: string }[] = [
+  { name: 'no filter', query: {}, driver: 'time', uses: 'SCAN t USING INDEX inspections_by_time' },
+  {
+    name: 'oldest first',
+    query: { sort: 'oldest' },
+    driver: 'time',
+    uses: 'SCAN t USING INDEX inspections_by_time',
+  },
+  {
+    name: 'status',
+    query: { status: '배송완료' },
+    driver: 'status',
+    uses: 'SEARCH t USING INDEX inspections_by_status (status=?)',
+  },
+  {
+    name: 'no status',
+    query: { status: null },
+    driver: 'status',
+    uses: 'SEARCH t USING INDEX inspections_by_status (status=?)',
+  },
+  {
+    name: 'member',
+    query: { member: 'member7' },
+    driver: 'member',
+    uses: 'SEARCH t USING INDEX inspections_by_member (ref_user_id=?)',
+  },
+  {
+    name: 'from/to',
+    query: month,
+    driver: 'time',
+    uses: 'SEARCH t USING INDEX inspections_by_time (registered_at>? AND registered_at<?)',
+  },
+  {
+    name: 'status and dates',
+    query: { status: '감정접수', ...month },
+    driver: 'status',
+    uses: 'SEARCH t USING INDEX inspections_by_status (status=? AND registered_at>? AND registered_at<?)',
+  },
+  {
+    name: 'review mark',
+    query: { review: 'reviewed' },
+    driver: 'review',
+    uses: 'SEARCH r USING COVERING INDEX review_marks_by_mark (resource=? AND mark=?)',
+  },
+  {
+    name: 'no review mark',
+    query: { review: 'none' },
+    driver: 'time',
+    uses: 'SCAN t USING INDEX inspections_by_time',
+  },
+  { name: 'text', query: { q: '루이비통' }, driver: 'text', uses: 'SCAN f VIRTUAL TABLE INDEX' },
+  {
+    name: 'text, oldest first',
+    query: { q: '샤넬', sort: 'oldest' },
+    driver: 'text',
+    uses: 'SCAN f VIRTUAL TABLE INDEX',
+  },
+  { name: '초성', query: { q: 'ㄹㅇㅂㅌ' }, driver: 'text', uses: 'SCAN f VIRTUAL TABLE INDEX' },
+  {
+    name: 'digits inside numbers',
+    query: { q: '0037' },
+    driver: 'text',
+    uses: 'SCAN f VIRTUAL TABLE INDEX',
+  },
+  { name: 'one syllable', query: { q: '백' }, driver: 'text', uses: 'SCAN f VIRTUAL TABLE INDEX' },
+  { name: 'one consonant', query: { q: 'ㅂ' }, driver: 'text', uses: 'SCAN f VIRTUAL TABLE INDEX' },
+  {
+    name: 'status and text',
+    query: { status: '배송완료', q: '샤넬' },
+    driver: 'text',
+    uses: 'SCAN f VIRTUAL TABLE INDEX',
+  },
+  {
+    name: 'dates and text',
+    query: { ...month, q: '샤넬' },
+    driver: 'text',
+    uses: 'SCAN f VIRTUAL TABLE INDEX 192:M2><',
+  },
+  {
+    name: 'review mark and text',
+    query: { review: 'reviewed', q: '샤넬' },
+    driver: 'review',
+    uses: 'SEARCH r USING COVERING INDEX review_marks_by_mark (resource=? AND mark=?',
+  },
+  {
+    name: 'member and text',
+    query: { member: 'member7', q: '백' },
+    driver: 'member',
+    uses: 'SEARCH t USING INDEX inspections_by_member (ref_user_id=?)',
+  },
+]
+
+/** A plan line that reads a whole table without an index (an FTS walk must have its MATCH). */
+const BARE_SCAN =
+  /^SCAN (?!\S+ (EXISTS )?VIRTUAL TABLE INDEX \d+:=?M)(?!\(subquery)(?!CONSTANT ROW)(?!.* USING )/
+
+describe('query plans of every list shape', () => {
+  it('the bare-scan check catches a bare scan', () => {
+    for (const line of ['SCAN t', 'SCAN inspections', 'SCAN r', 'SCAN f VIRTUAL TABLE INDEX 0:']) {
+      expect(line).toMatch(BARE_SCAN)
+    }
+    expect(explainList(db, 'inspections', {}).page.join('\n')).toMatch(/USING INDEX/)
+  })
+
+  for (const shape of SHAPES) {
+    it(`${shape.name}: walks ${shape.driver}, never a bare scan`, () => {
+      const plan = explainList(db, 'inspections', shape.query)
+      expect(plan.driver).toBe(shape.driver)
+      expect(plan.page.join('\n')).toContain(shape.uses)
+      for (const line of [...plan.page, ...plan.count]) expect(line).not.toMatch(BARE_SCAN)
+      if (shape.driver === 'text') {
+        // Rowid order is the list's order: no sort of all matches before the first page.
+        expect(plan.page.join('\n')).not.toContain('TEMP B-TREE FOR ORDER BY')
+        expect(plan.count.join('\n')).toContain('SCAN f VIRTUAL TABLE INDEX')
+      }
+      // Without text or member the counts are stored: no counting SQL at all.
+      expect(plan.count.length === 0).toBe(shape.query.q === undefined && !shape.query.member)
+    })
+  }
+
+  it('every shape answers with its rows in the list order', () => {
+    for (const shape of SHAPES) {
+      const page = queryInspections(db, { ...shape.query, limit: 20 })
+      const keys = page.rows.map((row) => `${row.registeredAt}|${String(row.idx).padStart(8)}`)
+      const sortedKeys = [...keys].sort()
+      expect(keys).toEqual(shape.query.sort === 'oldest' ? sortedKeys : sortedKeys.reverse())
+    }
+  })
+})
+
+describe('one-character text', () => {
+  /** Matching idx the slow way, with the prefix query the one-character plan replaces. */
+  const prefixMatches = (match: string, where = 'true'): number[] =>
+    (
+      db
+        .prepare(
+          `SELECT idx FROM inspections WHERE gone_at IS NULL AND ${where}
+           AND idx IN (SELECT rowid FROM inspections_fts WHERE inspections_fts MATCH ?)
+           ORDER BY registered_at DESC, idx DESC`,
+        )
+        .all(match) as { idx: number }[]
+    ).map((row) => row.idx)
+
+  it('finds exactly what the prefix query finds, and says its total is a lower bound', () => {
+    for (const [q, match] of [
+      ['백', 't : "백" *'],
+      ['ㅂ', 'c : "ㅂ" *'],
+    ] as const) {
+      const expected = prefixMatches(match)
+      expect(expected.length).toBeGreaterThan(ONE_CHARACTER_COUNT_CAP)
+      const page = queryInspections(db, { q, limit: 100 })
+      expect(page.rows.map((row) => row.idx)).toEqual(expected.slice(0, 100))
+      expect(page.total).toBe(ONE_CHARACTER_COUNT_CAP)
+      expect(page.totalIsLowerBound).toBe(true)
+      const counted = page.counts.reduce((sum, entry) => sum + entry.count, 0)
+      expect(counted).toBe(ONE_CHARACTER_COUNT_CAP)
+    }
+  })
+
+  it('counts exactly, without the flag, when the matches of the filter fit under the cap', () => {
+    const expected = prefixMatches(
+      't : "백" *',
+      "registered_at >= '2024-01-02 00:00:00' AND registered_at < '2024-01-04 00:00:00'",
+    )
+    expect(expected.length).toBeLessThan(ONE_CHARACTER_COUNT_CAP)
+    const page = queryInspections(db, { q: '백', ...month })
+    expect(page.total).toBe(expected.length)
+    expect(page.totalIsLowerBound).toBeUndefined()
+    expect(queryInspections(db, { q: '숄더백' }).totalIsLowerBound).toBeUndefined()
+    expect(queryInspections(db, { q: '뷁' })).toMatchObject({ total: 0, rows: [] })
+  })
+})

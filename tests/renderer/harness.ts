@@ -1,0 +1,21 @@
+import { render } from '@testing-library/svelte'
+import type { Component } from 'svelte'
+import type { Locale } from '../../src/renderer/src/lib/i18n.svelte'
+import Harness from './Harness.svelte'
+
+/** Renders `component` inside the app's contexts; `rerender` swaps its props. */
+export function renderInApp<P extends object>(
+  component: Component<P>,
+  props: P,
+  locale: Locale = 'ko',
+) {
+  const inner = component as unknown as Component<Record<string, unknown>>
+  const view = render(Harness, {
+    props: { component: inner, innerProps: props as Record<string, unknown>, locale },
+  })
+  return {
+    ...view,
+    rerenderWith: (next: P) =>
+      view.rerender({ component: inner, innerProps: next as Record<string, unknown>, locale }),
+  }
+}

@@ -1,0 +1,206 @@
+import { flushSync } from 'svelte'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ChannelName, EventName } from '../../src/shared/channels'
+import type { AppApi, EventPayloads } from '../../src/shared/contract'
+import type { InspectionRow, QueryPage } from '../../src/shared/cache'
+import type { Result } from '../../src/shared/errors'
+import { createClient } from '../../src/renderer/src/lib/client'
+import { ListQuery, listArgs, emptyFilters } from '../../src/renderer/src/lib/list-query.svelte'
+import { connectInvalidation, createQueryClient } from '../../src/renderer/src/lib/query-client'
+
+function row(idx: number, productName: string): InspectionRow {
+  return {
+    idx,
+    inspectionNum: String(202400000000 + idx),
+    status: null,
+    result: null,
+    productName,
+    refUserId: 'm',
+    refOrderId: 'o',
+    refOrderDetailId: 'od',
+    refProductCode: 'p',
+    registeredAt: null,
+    modifiedAt: null,
+    gone: false,
+    review: null,
+  }
+}
+
+function page(rows: InspectionRow[], nextCursor: string | null = null, total = rows.length) {
+  const value: QueryPage<InspectionRow> = {
+    rows,
+    total,
+    counts: [],
+    reviewCounts: { reviewed: 0, follow_up: 0, none: total },
+    nextCursor,
+    freshness: { lastSyncAt: null, lastFullSyncAt: null, syncing: false },
+  }
+  return { ok: true, value } as Result<QueryPage<InspectionRow>>
+}
+
+/** A scripted `window.api`: each call waits until the test answers it; events are emitted by hand. */
+function scriptedApi() {
+  const calls: Array<{
+    channel: ChannelName
+    args: unknown
+    answer: (r: Result<unknown>) => void
+  }> = []
+  const listeners = new Map<EventName, Set<(payload: never) => void>>()
+  const api: AppApi = {
+    invoke: ((channel: ChannelName, args: unknown) =>
+      new Promise<Result<unknown>>((resolve) =>
+        calls.push({ channel, args, answer: resolve }),
+      )) as AppApi['invoke'],
+    on: ((event: EventName, listener: (payload: never) => void) => {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener)
+      listeners.set(event, set)
+      return () => set.delete(listener)
+    }) as AppApi['on'],
+  }
+  const emit = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
+    for (const listener of listeners.get(event) ?? []) listener(payload as never)
+  }
+  return { api, calls, emit }
+}
+
+const settle = async (): Promise<void> => {
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  flushSync()
+}
+
+let cleanup: (() => void) | undefined
+afterEach(() => cleanup?.())
+
+function setup() {
+  const { api, calls, emit } = scriptedApi()
+  const client = createClient(api)
+  const queryClient = createQueryClient()
+  let list!: ListQuery<'inspections'>
+  const stopRoot = $effect.root(() => {
+    list = new ListQuery(client, 'inspections', queryClient)
+  })
+  const stopEvents = connectInvalidation(client, queryClient)
+  cleanup = () => {
+    stopEvents()
+    stopRoot()
+    queryClient.clear()
+  }
+  return { list, calls, emit }
+}
+
+describe('list query layer', () => {
+  it('builds typed arguments, leaving empty filters out', () => {
+    expect(listArgs(emptyFilters(), null)).toEqual({ sort: 'latest', limit: 500 })
+    expect(
+      listArgs(
+        {
+          q: ' 샤넬 ',
+          status: null,
+          from: '2026-01-01',
+          to: '',
+          review: 'follow_up',
+          sort: 'oldest',
+        },
+        'c1',
+        50,
+      ),
+    ).toEqual({
+      q: '샤넬',
+      status: null,
+      from: '2026-01-01',
+      review: 'follow_up',
+      sort: 'oldest',
+      limit: 50,
+      cursor: 'c1',
+    })
+  })
+
+  it('never shows a late answer for an old filter over the current one', async () => {
+    const { list, calls } = setup()
+    await settle()
+    expect(calls).toHaveLength(1)
+    list.filters.q = '구찌'
+    flushSync()
+    await settle()
+    expect(calls).toHaveLength(2)
+    expect(calls[1]!.args).toMatchObject({ q: '구찌' })
+
+    calls[1]!.answer(page([row(2, '구찌 마몬트')]))
+    await settle()
+    expect(list.rows.map((r) => r.productName)).toEqual(['구찌 마몬트'])
+    // The first filter's answer arrives last: it must not replace what the current filter shows.
+    calls[0]!.answer(page([row(1, '아무 상품')]))
+    await settle()
+    expect(list.rows.map((r) => r.productName)).toEqual(['구찌 마몬트'])
+    expect(list.loading).toBe(false)
+  })
+
+  it('appends keyset pages and stops at the last', async () => {
+    const { list, calls } = setup()
+    await settle()
+    calls[0]!.answer(page([row(3, 'a'), row(2, 'b')], 'cursor-2', 3))
+    await settle()
+    expect(list.hasMore).toBe(true)
+    list.loadMore()
+    list.loadMore() // a second ask while one is on its way is not sent
+    await settle()
+    expect(calls).toHaveLength(2)
+    expect(calls[1]!.args).toMatchObject({ cursor: 'cursor-2' })
+    calls[1]!.answer(page([row(1, 'c')], null, 3))
+    await settle()
+    expect(list.rows.map((r) => r.idx)).toEqual([3, 2, 1])
+    expect(list.total).toBe(3)
+    expect(list.hasMore).toBe(false)
+  })
+
+  it('data.changed reloads that resource only; an error is reported, not thrown', async () => {
+    const { list, calls, emit } = setup()
+    await settle()
+    calls[0]!.answer(page([row(1, 'a')]))
+    await settle()
+    emit('data.changed', { resource: 'guarantees' })
+    await settle()
+    expect(calls).toHaveLength(1)
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    expect(calls).toHaveLength(2)
+    calls[1]!.answer({ ok: false, error: { code: 'store_busy', message: 'busy' } })
+    await settle()
+    expect(list.error?.code).toBe('store_busy')
+    // The rows already shown stay.
+    expect(list.rows.map((r) => r.idx)).toEqual([1])
+  })
+
+  it('sync progress refreshes at most every two seconds while running, and once at the end', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const { calls, emit } = setup()
+      await settle()
+      calls[0]!.answer(page([row(1, 'a')]))
+      await settle()
+      const progress = {
+        resource: 'inspections' as const,
+        mode: 'full' as const,
+        fetched: 10,
+        total: 100,
+        pages: 1,
+        rate: 1,
+        etaSeconds: 1,
+        rejected: 0,
+      }
+      emit('sync.progress', { ...progress, phase: 'running' })
+      await settle()
+      expect(calls).toHaveLength(2)
+      calls[1]!.answer(page([row(1, 'a')]))
+      emit('sync.progress', { ...progress, phase: 'running' })
+      await settle()
+      expect(calls).toHaveLength(2)
+      emit('sync.progress', { ...progress, phase: 'done' })
+      await settle()
+      expect(calls).toHaveLength(3)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
