@@ -15,8 +15,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          // The cache writer runs in a worker thread; it needs its own entry file.
-          'writer-worker': resolve('src/core/store/writer-worker.ts'),
+          // Each profile's database is owned by a worker thread; it needs its own entry file.
+          'owner-worker': resolve('src/core/store/owner-worker.ts'),
         },
       },
     },

@@ -2,20 +2,17 @@ import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import type { SettingsView } from '../shared/profiles'
 import { PartnerClient } from './api/client'
+import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { EventBus } from './events'
 import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
-import { Checkpointer } from './store/checkpointer'
-import { openStore, storeFileFor, type OpenedStore, type StoreNotice } from './store/database'
-import { inlinePageWriter, workerPageWriter } from './store/page-writer'
-import { queryGuarantees, queryInspections } from './store/queries'
-import { listRejected } from './store/rejected'
-import { setReview } from './store/reviews'
+import { storeFileFor, type StoreNotice } from './store/database'
+import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
 import { localTimestamp } from '../shared/local-time'
-import { listCsv, listCsvName } from './export/list-csv'
+import { listCsvName } from './export/list-csv'
 import { clientSyncSource } from './sync/client-source'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
@@ -54,10 +51,13 @@ export interface CoreDeps {
   readonly log?: (message: string) => void
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
+  /**
+   * The database owner thread's entry (`owner-worker`): the bundled file in
+   * the app, the TypeScript source with tsx's loader in tests and the web host.
+   */
+  readonly storeWorker: StoreWorkerEntry
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
   readonly imageMaxPixels?: number
-  /** The built cache-writer thread; without it sync writes on the main thread. */
-  readonly writerWorker?: { readonly url: URL; readonly execArgv?: readonly string[] }
   /**
    * Sync the active profile in the background at start and after every
    * switch (the hosts turn it on; tests leave it off and sync explicitly).
@@ -93,7 +93,7 @@ export interface Core {
 /** What depends on the active profile: its client, cache file, sync engine and brand list. */
 interface ProfileScope {
   readonly profile: ActiveProfile
-  readonly store: OpenedStore
+  readonly store: StoreOwner
   readonly sync: SyncEngine
   readonly brands: BrandService
   close(): Promise<void>
@@ -128,38 +128,27 @@ export function createCore(deps: CoreDeps): Core {
       credentials: profile.credentials,
       timeoutMs: profile.timeoutMs,
     })
-    const storeFile = storeFileFor(deps.dataDir, profile.summary.id)
-    const store = openStore(storeFile, { now, autoCheckpoint: false })
-    const checkpointer = new Checkpointer(storeFile)
-    const db = () => store.db
-    // Sync writes in its own thread when the host gives one, so the main process never blocks.
-    const writer = deps.writerWorker
-      ? workerPageWriter({
-          file: storeFile,
-          workerUrl: deps.writerWorker.url,
-          ...(deps.writerWorker.execArgv ? { execArgv: deps.writerWorker.execArgv } : {}),
-          mainDb: db,
-        })
-      : inlinePageWriter(db)
-    const sync = new SyncEngine({
-      db,
-      source: clientSyncSource(client),
-      events,
+    // One thread owns the profile's file and runs every query and write; the main thread runs no
+    // SQL. It opens the file in the background; requests sent meanwhile wait for it, in order.
+    const store = new StoreOwner({
+      file: storeFileFor(deps.dataDir, profile.summary.id),
+      worker: deps.storeWorker,
       now,
-      writer,
-      afterPage: () => checkpointer.request(),
     })
+    const sync = new SyncEngine({ store, source: clientSyncSource(client), events, now })
+    let closing: Promise<void> | null = null
     return {
       profile,
       store,
       sync,
-      brands: new BrandService(db, sync),
-      async close() {
-        sync.cancel()
-        await sync.idle()
-        await writer.close()
-        await checkpointer.close()
-        store.db.close()
+      brands: new BrandService(store, sync),
+      close() {
+        closing ??= (async () => {
+          sync.stop()
+          await sync.idle()
+          await store.close()
+        })()
+        return closing
       },
     }
   }
@@ -171,6 +160,8 @@ export function createCore(deps: CoreDeps): Core {
   redactSecrets(deps.sandbox.credentials)
 
   let scope: ProfileScope
+  let closed = false
+  let closing: Promise<void> | null = null
   const profiles = new ProfileService({
     settings,
     vault,
@@ -178,13 +169,14 @@ export function createCore(deps: CoreDeps): Core {
     fetch: deps.fetch,
     dataDir: deps.dataDir,
     onSecret: redactSecrets,
+    // Called inside the profiles' lifecycle queue: one switch at a time, never two owners of a file.
     onActiveChange: async (active) => {
+      if (closed) throw new AppError('cancelled', 'The app is closing.')
       // A flow belongs to the profile it started on: switching ends it.
       wallet.cancelAll()
-      const previous = scope
-      await previous.close()
+      await scope.close()
       scope = buildScope(active)
-      if (deps.autoSync) scope.sync.start()
+      if (deps.autoSync) scope.sync.enqueue()
     },
     onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
   })
@@ -193,13 +185,13 @@ export function createCore(deps: CoreDeps): Core {
   const wallet = new WalletService({
     events,
     profile: () => scope.profile,
-    db: () => scope.store.db,
+    store: () => scope.store,
     now,
     log: (message) => log(redactor.redact(message)),
     redact: (text) => redactor.redact(text),
     timeoutMs: () => settings.get().walletTimeoutMinutes * 60_000 || DEFAULT_WALLET_TIMEOUT_MS,
   })
-  if (deps.autoSync) scope.sync.start()
+  if (deps.autoSync) scope.sync.enqueue()
 
   // Card images come only from the active profile's image host (FAULTS 32).
   const images = new ImageCache({
@@ -210,7 +202,8 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
   })
 
-  const withNotice = <T extends object>(status: T) => {
+  const withNotice = async <T extends object>(pending: Promise<T>) => {
+    const status = await pending
     const notice = scope.store.notice
     return notice
       ? { ...status, notice: { code: notice.code, message: notice.message, at: notice.at } }
@@ -241,7 +234,7 @@ export function createCore(deps: CoreDeps): Core {
       'sync.start': ({ resources, mode }) => withNotice(scope.sync.start(resources, mode)),
       'sync.cancel': () => withNotice(scope.sync.cancel()),
       'sync.status': () => withNotice(scope.sync.status()),
-      'sync.rejected': (query) => listRejected(scope.store.db, query),
+      'sync.rejected': (query) => scope.store.call('listRejected', query),
       'inspections.query': (query) => {
         scope.sync.ensureSlice('inspections', {
           ...(query.member ? { refUserId: query.member } : {}),
@@ -249,7 +242,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return queryInspections(scope.store.db, query)
+        return scope.store.call('queryInspections', query)
       },
       'guarantees.query': (query) => {
         scope.sync.ensureSlice('guarantees', {
@@ -258,11 +251,11 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return queryGuarantees(scope.store.db, query)
+        return scope.store.call('queryGuarantees', query)
       },
-      'reviews.set': ({ resource, idx, mark, note }) => {
+      'reviews.set': async ({ resource, idx, mark, note }) => {
         const reviewer = settings.get().reviewerName.trim()
-        const saved = setReview(scope.store.db, {
+        const saved = await scope.store.call('setReview', {
           resource,
           idx,
           mark,
@@ -276,7 +269,7 @@ export function createCore(deps: CoreDeps): Core {
       'lists.export': async ({ resource, lang, ...query }) => {
         const timeZone = scope.profile.summary.timeZone
         const job = { resource, lang, query, asOf: localTimestamp(now(), timeZone), timeZone }
-        const { csv, rows } = listCsv(scope.store.db, job)
+        const { csv, rows } = await scope.store.call('listCsv', job)
         const fileName = listCsvName(job, scope.profile.summary.id)
         if (!deps.saveFile) return { kind: 'download', rows, fileName, csv }
         const path = await deps.saveFile(fileName, csv)
@@ -301,12 +294,12 @@ export function createCore(deps: CoreDeps): Core {
       },
       'wallet.start': (input) => wallet.start(input),
       'wallet.cancel': ({ flowId, closed }) => ({ cancelled: wallet.cancel(flowId, closed) }),
-      'wallet.history': ({ limit, ...filter }) => ({
-        ...wallet.history({ ...filter, limit }),
+      'wallet.history': async ({ limit, ...filter }) => ({
+        ...(await wallet.history({ ...filter, limit })),
         running: wallet.running(),
       }),
       'wallet.export': async ({ lang, ...filter }) => {
-        const { rows } = wallet.history(filter)
+        const { rows } = await wallet.history(filter)
         const csv = walletHistoryCsv(rows, lang)
         const fileName = `wallet-history-${scope.profile.summary.id}-${now().toISOString().slice(0, 10)}.csv`
         if (!deps.saveFile) return { kind: 'download', rows: rows.length, fileName, csv }
@@ -334,10 +327,18 @@ export function createCore(deps: CoreDeps): Core {
     wallet,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
-    async close() {
-      wallet.cancelAll()
-      images.close()
-      await scope.close()
+    close() {
+      // Through the lifecycle queue, after any switch in progress; every call gets the same answer.
+      const done =
+        closing ??
+        profiles.exclusive(async () => {
+          closed = true
+          wallet.cancelAll()
+          images.close()
+          await scope.close()
+        })
+      closing = done
+      return done
     },
   }
 }

@@ -90,8 +90,8 @@ if (!app.requestSingleInstanceLock()) {
       keychain: new KeytarStore(),
       openSettings: openElectronStoreFile,
       autoSync: true,
-      // Built next to index.js from src/core/store/writer-worker.ts (electron.vite.config.ts).
-      writerWorker: { url: new URL('./writer-worker.js', import.meta.url) },
+      // Built next to index.js from src/core/store/owner-worker.ts (electron.vite.config.ts).
+      storeWorker: { url: new URL('./owner-worker.js', import.meta.url) },
       sandbox: embedded.profile,
       saveFile: saveWithDialog,
     })

@@ -182,5 +182,10 @@ export interface SyncProgress {
   /** Estimated seconds left, when known. */
   readonly etaSeconds: number | null
   readonly rejected: number
+  /**
+   * The service's `total` moved during the run (records added or removed
+   * meanwhile): `fetched` is capped at `total`, and the pass marks nothing gone.
+   */
+  readonly totalChanged?: boolean
   readonly error?: ErrorData
 }

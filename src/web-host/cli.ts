@@ -43,9 +43,9 @@ const core = createCore({
   keychain: new KeytarStore(),
   openSettings: openConfFile,
   autoSync: true,
-  // Sync writes in their own thread; the entry is TypeScript here, loaded through tsx.
-  writerWorker: {
-    url: new URL('../core/store/writer-worker.ts', import.meta.url),
+  // The profile's database runs in its own thread; the entry is TypeScript here, loaded through tsx.
+  storeWorker: {
+    url: new URL('../core/store/owner-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
   sandbox: embedded.profile,

@@ -1,9 +1,15 @@
 import { createCore, type Core, type CoreDeps } from '../../src/core/app'
 import { startEmbeddedSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
+import { SOURCE_STORE_WORKER } from './store-worker'
 
-/** Options of {@link bootWithEmbeddedSandbox}: core's parts, with the sandbox's options in place of a profile. */
-export interface BootOptions extends Omit<CoreDeps, 'sandbox'> {
+/**
+ * Options of {@link bootWithEmbeddedSandbox}: core's parts, with the
+ * sandbox's options in place of a profile; the database owner runs from its
+ * TypeScript source unless another entry is given.
+ */
+export interface BootOptions extends Omit<CoreDeps, 'sandbox' | 'storeWorker'> {
   readonly sandbox?: SandboxOptions
+  readonly storeWorker?: CoreDeps['storeWorker']
 }
 
 /** A core with the built-in "Sandbox" profile, with the sandbox the test owns. */
@@ -19,7 +25,11 @@ export interface BootedCore extends Core {
 export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<BootedCore> {
   const { sandbox: sandboxOptions, ...deps } = options
   const embedded = await startEmbeddedSandbox(sandboxOptions)
-  const core = createCore({ ...deps, sandbox: embedded.profile })
+  const core = createCore({
+    storeWorker: SOURCE_STORE_WORKER,
+    ...deps,
+    sandbox: embedded.profile,
+  })
   // Not a spread: `sync` and `storeNotice` are getters that follow the active profile.
   const closeCore = core.close.bind(core)
   return Object.defineProperties(core, {

@@ -50,6 +50,14 @@ export interface WalkOptions {
   /** Page size to ask for first (default {@link DEFAULT_ASK_PAGE_SIZE}). */
   readonly pageSize?: number
   readonly signal?: AbortSignal
+  /** First page to fetch (a resumed walk; default 1). Its page size is then already known. */
+  readonly startPage?: number
+  /** Entries already seen before `startPage` (a resumed walk; default 0). */
+  readonly seen?: number
+  /** Pages fetched at most (a slice of the list). */
+  readonly maxPages?: number
+  /** Pages in flight at once, once the first answered (default 1). Pages are yielded in order. */
+  readonly concurrency?: number
 }
 
 /** A stable fingerprint of a page's `data`: the same records in the same order give the same value. */
@@ -67,7 +75,9 @@ export function fingerprintOf(data: unknown): string {
  * It stops at an empty page, when `total` is reached, or after
  * `ceil(first total / pageSize) + 2` pages, and throws `pagination_stuck` when a
  * page repeats one already seen (a service ignoring `page` would otherwise
- * loop forever).
+ * loop forever). A resumed walk starts at `startPage` with what was seen
+ * before it; with `concurrency` above 1 the next pages are asked for while
+ * the caller handles the current one, and still yielded in order.
  */
 export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
   readonly #fetch: PageFetcher<T>
@@ -85,48 +95,80 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<WalkedPage<T>> {
-    let pageSize = Math.max(1, Math.floor(this.#options.pageSize ?? DEFAULT_ASK_PAGE_SIZE))
+    const options = this.#options
+    let pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_ASK_PAGE_SIZE))
+    const start = Math.max(1, Math.floor(options.startPage ?? 1))
+    const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
+    const limit = options.maxPages === undefined ? Infinity : start + options.maxPages - 1
     const seenPages = new Set<string>()
-    let seen = 0
+    let seen = options.seen ?? 0
     let firstTotal: number | null = null
     let totalChanged = false
     let total = 0
-    let pageNumber = 1
+    let pageNumber = start
+    // The last page worth asking for ahead of time; nothing is asked ahead before the first answer.
+    let lastUseful = start
     const finish = (end: WalkEnd): void => {
-      this.#summary = { end, pages: pageNumber, seen, total, totalChanged, pageSize }
+      this.#summary = { end, pages: pageNumber - start + 1, seen, total, totalChanged, pageSize }
     }
-    for (;;) {
-      const { fingerprint, ...page } = await this.#fetch(pageNumber, pageSize, this.#options.signal)
-      total = page.total
-      firstTotal ??= page.total
-      if (page.total !== firstTotal) totalChanged = true
-      if (page.received === 0) {
-        finish('empty_page')
-        return
+    // Pages asked ahead are dropped when the walk ends, whatever ends it.
+    const controller = new AbortController()
+    const stop = (): void => controller.abort(options.signal?.reason)
+    if (options.signal?.aborted) stop()
+    options.signal?.addEventListener('abort', stop, { once: true })
+    const inflight = new Map<number, ReturnType<PageFetcher<T>>>()
+    const request = (page: number): void => {
+      if (inflight.has(page)) return
+      const pending = this.#fetch(page, pageSize, controller.signal)
+      pending.catch(() => undefined)
+      inflight.set(page, pending)
+    }
+    try {
+      for (;;) {
+        request(pageNumber)
+        for (let ahead = pageNumber + 1; ahead <= lastUseful; ahead += 1) {
+          if (inflight.size >= concurrency) break
+          request(ahead)
+        }
+        const { fingerprint, ...page } = await inflight.get(pageNumber)!
+        inflight.delete(pageNumber)
+        total = page.total
+        firstTotal ??= page.total
+        if (page.total !== firstTotal) totalChanged = true
+        if (page.received === 0) {
+          finish('empty_page')
+          return
+        }
+        if (seenPages.has(fingerprint)) {
+          throw new AppError(
+            'pagination_stuck',
+            `The service returned the same records again for page ${pageNumber}; stopped instead of looping.`,
+          )
+        }
+        seenPages.add(fingerprint)
+        if (pageNumber === 1 && page.received < pageSize && page.received < page.total) {
+          // The service capped the page size: from now on ask for what it gives.
+          pageSize = page.received
+          inflight.clear()
+        }
+        // The bound uses the first total: a total that grows on every page must not extend it.
+        const lastPage = Math.min(limit, Math.ceil(firstTotal / pageSize) + 2)
+        lastUseful = Math.min(lastPage, Math.ceil(page.total / pageSize))
+        seen += page.received
+        yield { ...page, pageNumber, pageSize, seen, totalChanged }
+        if (seen >= page.total) {
+          finish('complete')
+          return
+        }
+        if (pageNumber >= lastPage) {
+          finish('max_pages')
+          return
+        }
+        pageNumber += 1
       }
-      if (seenPages.has(fingerprint)) {
-        throw new AppError(
-          'pagination_stuck',
-          `The service returned the same records again for page ${pageNumber}; stopped instead of looping.`,
-        )
-      }
-      seenPages.add(fingerprint)
-      if (pageNumber === 1 && page.received < pageSize && page.received < page.total) {
-        // The service capped the page size: from now on ask for what it gives.
-        pageSize = page.received
-      }
-      seen += page.received
-      yield { ...page, pageNumber, pageSize, seen, totalChanged }
-      if (seen >= page.total) {
-        finish('complete')
-        return
-      }
-      // The bound uses the first total: a total that grows on every page must not extend it.
-      if (pageNumber >= Math.ceil(firstTotal / pageSize) + 2) {
-        finish('max_pages')
-        return
-      }
-      pageNumber += 1
+    } finally {
+      options.signal?.removeEventListener('abort', stop)
+      controller.abort(new AppError('cancelled', 'The walk ended.'))
     }
   }
 }

@@ -1,8 +1,6 @@
-import type { DatabaseSync } from 'node:sqlite'
 import type { BrandSearchResult, Freshness } from '../../shared/domain'
 import type { AppError } from '../app-error'
-import { searchBrands } from '../store/queries'
-import { readSyncState } from '../store/sync-state'
+import type { StoreClient } from '../store/store-owner'
 import type { SyncEngine } from '../sync/sync-engine'
 
 /**
@@ -12,11 +10,11 @@ import type { SyncEngine } from '../sync/sync-engine'
  * copy is served with the reason.
  */
 export class BrandService {
-  readonly #db: () => DatabaseSync
+  readonly #store: StoreClient
   readonly #sync: SyncEngine
 
-  constructor(db: () => DatabaseSync, sync: SyncEngine) {
-    this.#db = db
+  constructor(store: StoreClient, sync: SyncEngine) {
+    this.#store = store
     this.#sync = sync
   }
 
@@ -26,12 +24,11 @@ export class BrandService {
    * the list was never fetched the answer says so and a fetch starts in the
    * background (at most one at a time; the sync queue keeps them apart).
    */
-  search(query: string): BrandSearchResult {
-    if (readSyncState(this.#db(), 'brands').lastSuccessAt !== null) {
-      return this.#answer(query, 'cache')
-    }
-    this.#sync.start(['brands'])
-    return { ...this.#answer(query, 'cache'), notLoaded: true }
+  async search(query: string): Promise<BrandSearchResult> {
+    const answer = await this.#answer(query, 'cache')
+    if (answer.freshness.fetchedAt !== null) return answer
+    this.#sync.enqueue(['brands'])
+    return { ...answer, notLoaded: true }
   }
 
   /** Fetches the list again; on failure keeps the last good copy and reports why. */
@@ -44,14 +41,14 @@ export class BrandService {
   async #refresh(): Promise<AppError | undefined> {
     const [outcome] = await this.#sync.run(['brands'])
     const error = outcome?.error
-    if (error && readSyncState(this.#db(), 'brands').lastSuccessAt === null) throw error
+    if (!error) return undefined
+    const state = await this.#store.call('readSyncState', 'brands')
+    if (state.lastSuccessAt === null) throw error
     return error
   }
 
-  #answer(query: string, source: Freshness['source']): BrandSearchResult {
-    const db = this.#db()
-    const state = readSyncState(db, 'brands')
-    const { items, total } = searchBrands(db, query)
+  async #answer(query: string, source: Freshness['source']): Promise<BrandSearchResult> {
+    const { items, total, state } = await this.#store.call('searchBrands', query)
     return {
       items,
       total,

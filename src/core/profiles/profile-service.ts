@@ -68,6 +68,8 @@ export type SecretInput = z.output<typeof secretInputSchema>
  */
 export class ProfileService {
   readonly #o: ProfileServiceOptions
+  /** The lifecycle queue: save, setSecret, select, remove and the core's close run one at a time. */
+  #tail: Promise<unknown> = Promise.resolve()
 
   constructor(options: ProfileServiceOptions) {
     this.#o = options
@@ -97,8 +99,22 @@ export class ProfileService {
     return { profiles: views, activeId: this.activeId }
   }
 
+  /**
+   * Runs `task` after every lifecycle step queued before it (a failed step
+   * does not stop the queue) and answers its result.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(task, task)
+    this.#tail = result.catch(() => undefined)
+    return result
+  }
+
   /** Adds (no id) or edits a profile; editing the active one re-targets the client. */
-  async save(input: ProfileInput): Promise<ProfileView> {
+  save(input: ProfileInput): Promise<ProfileView> {
+    return this.exclusive(() => this.#save(input))
+  }
+
+  async #save(input: ProfileInput): Promise<ProfileView> {
     if (input.id === SANDBOX_PROFILE_ID) {
       throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be edited.')
     }
@@ -130,7 +146,11 @@ export class ProfileService {
   }
 
   /** Stores or replaces a profile's key and/or secret; answers only the status. */
-  async setSecret(input: SecretInput): Promise<CredentialStatus> {
+  setSecret(input: SecretInput): Promise<CredentialStatus> {
+    return this.exclusive(() => this.#setSecret(input))
+  }
+
+  async #setSecret(input: SecretInput): Promise<CredentialStatus> {
     this.#storedOrThrow(input.id)
     // Registered before anything can fail, so no later message can echo them.
     this.#o.onSecret?.({ apiKey: input.apiKey ?? '', apiSecret: input.apiSecret ?? '' })
@@ -145,7 +165,11 @@ export class ProfileService {
   }
 
   /** Makes a profile active and remembers it for the next start. */
-  async select(id: string): Promise<ProfileList> {
+  select(id: string): Promise<ProfileList> {
+    return this.exclusive(() => this.#select(id))
+  }
+
+  async #select(id: string): Promise<ProfileList> {
     if (id !== SANDBOX_PROFILE_ID) this.#storedOrThrow(id)
     this.#o.settings.update((draft) => {
       draft.activeProfileId = id
@@ -160,7 +184,11 @@ export class ProfileService {
    * confirmed it) also its cached data. The active profile is switched to the
    * Sandbox first, so its cache file is closed before it is deleted.
    */
-  async remove(id: string, deleteCache: boolean): Promise<ProfileList> {
+  remove(id: string, deleteCache: boolean): Promise<ProfileList> {
+    return this.exclusive(() => this.#remove(id, deleteCache))
+  }
+
+  async #remove(id: string, deleteCache: boolean): Promise<ProfileList> {
     if (id === SANDBOX_PROFILE_ID) {
       throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be removed.')
     }

@@ -1,13 +1,14 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { spawnStoreThread, stopThread } from './threads'
 
 /**
- * Moves WAL checkpoints off the main thread. The store's connection runs
+ * Keeps WAL checkpoints out of the owner's way. The owner's connection runs
  * with `wal_autocheckpoint = 0` (otherwise every ~1000 pages one commit
- * stalls the event loop while it copies the log into the database file);
- * this worker, with its own connection, runs `PRAGMA wal_checkpoint(PASSIVE)`,
- * which never blocks the writer. Requests while one runs are coalesced.
- * The worker is plain JavaScript evaluated from a string, so it needs no
- * bundling in either host.
+ * stalls while it copies the log into the database file); this worker, with
+ * its own connection, runs `PRAGMA wal_checkpoint(PASSIVE)`, which never
+ * blocks the owner. Requests while one runs are coalesced. The worker is
+ * plain JavaScript evaluated from a string, so it needs no bundling in
+ * either host. The only other connection to a profile's file.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -32,9 +33,10 @@ export class Checkpointer {
   readonly #worker: Worker
   #running = false
   #again = false
+  #closing: Promise<void> | null = null
 
   constructor(file: string) {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } })
+    this.#worker = spawnStoreThread(WORKER_SOURCE, { eval: true, workerData: { file } })
     this.#worker.unref()
     this.#worker.on('message', () => {
       this.#running = false
@@ -49,8 +51,9 @@ export class Checkpointer {
     })
   }
 
-  /** Asks for a checkpoint soon. */
+  /** Asks for a checkpoint soon (ignored once closing). */
   request(): void {
+    if (this.#closing) return
     if (this.#running) {
       this.#again = true
       return
@@ -59,9 +62,9 @@ export class Checkpointer {
     this.#worker.postMessage('run')
   }
 
-  /** Stops the worker. */
-  async close(): Promise<void> {
-    this.#worker.postMessage('close')
-    await new Promise((resolve) => this.#worker.once('exit', resolve))
+  /** Stops the worker; idempotent, and always resolves (the worker is terminated if it hangs). */
+  close(): Promise<void> {
+    this.#closing ??= stopThread(this.#worker, 'close')
+    return this.#closing
   }
 }

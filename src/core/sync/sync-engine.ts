@@ -1,4 +1,3 @@
-import type { DatabaseSync } from 'node:sqlite'
 import type {
   GuaranteeState,
   ResourceSyncStatus,
@@ -8,12 +7,11 @@ import type {
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
 import type { EventBus } from '../events'
-import { transaction } from '../store/database'
-import { recordCount } from '../store/queries'
+import type { ListPage } from '../../shared/domain'
+import { PageWalker, type WalkedPage } from '../api/pages'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
-import { readSyncState, writeSyncState } from '../store/sync-state'
-import { replaceBrands } from '../store/writes'
-import { inlinePageWriter, type PageWriter } from '../store/page-writer'
+import type { StoreClient } from '../store/store-owner'
+import type { SyncStateRow } from '../store/sync-state'
 import type { PageQuery, SourcePage, SyncSource } from './source'
 
 /** How a run fetches. */
@@ -30,8 +28,8 @@ export interface SliceFilter {
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {
-  /** The active profile's database. */
-  readonly db: () => DatabaseSync
+  /** The active profile's database owner (every read and write runs on its thread). */
+  readonly store: StoreClient
   readonly source: SyncSource
   readonly events: EventBus
   readonly now?: () => Date
@@ -45,8 +43,6 @@ export interface SyncEngineOptions {
   readonly targetedPages?: number
   /** Rows written per transaction; a larger page is split (default 1000). */
   readonly maxRowsPerTransaction?: number
-  /** Where pages are written (default: inline on this thread). */
-  readonly writer?: PageWriter
   /** Pages fetched but not yet committed, at most (default 3). */
   readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
@@ -67,6 +63,46 @@ export interface RunOutcome {
 }
 
 const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
+const ALL_RESOURCES: readonly SyncResourceName[] = ['brands', ...PAGED]
+
+/** What a caller asks a run to do; `auto` picks full or incremental from the stored state. */
+export type RunMode = 'auto' | 'full' | 'incremental'
+
+/** A run going now. */
+interface ActiveRun {
+  readonly mode: SyncMode
+  readonly controller: AbortController
+  /** Settles when the run has ended (its writes answered). */
+  readonly done: Promise<void>
+}
+
+type PagedRecord = GuaranteeRecord | InspectionRecord
+
+/** Where a paged run starts and what it asks the service for. */
+interface PagePlan {
+  readonly resource: PagedResource
+  readonly mode: SyncMode
+  /** The full pass the records are marked with (a resumed pass keeps its number). */
+  readonly pass: number
+  readonly startPage: number
+  readonly pageSize: number
+  /** Entries stored before `startPage` by the interrupted pass. */
+  readonly seen: number
+  readonly rejected: number
+  readonly total: number | null
+  readonly startedAt: string | null
+  /** The mode stored in sync_state while it runs (a slice keeps the list's own). */
+  readonly storedMode: 'full' | 'incremental' | null
+  readonly query: Omit<PageQuery, 'page' | 'pageSize'>
+}
+
+/** A run waiting in (or taken from) the queue, with the outcome its callers await. */
+interface QueuedRun {
+  readonly resource: SyncResourceName
+  readonly mode: RunMode
+  readonly outcome: Promise<RunOutcome>
+  readonly settle: (outcome: RunOutcome) => void
+}
 
 /**
  * The sync engine: API pages into the store. Each page is upserted in one
@@ -76,23 +112,17 @@ const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
  * as gone (never deletes them). Progress goes out as `sync.progress` events.
  */
 export class SyncEngine {
-  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'writer'>> &
-    Pick<SyncEngineOptions, 'afterPage'>
-  readonly #writer: PageWriter
-  readonly #running = new Map<
-    SyncResourceName,
-    { mode: 'full' | 'incremental'; controller: AbortController }
-  >()
+  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage'>> & Pick<SyncEngineOptions, 'afterPage'>
+  /** Every run going now, queued or a slice: what `status`, `cancel` and `idle` consult. */
+  readonly #active = new Map<SyncResourceName, ActiveRun>()
   readonly #slices = new Set<string>()
-  readonly #targeted = new Map<
-    PagedResource,
-    { controller: AbortController; done: Promise<unknown> }
-  >()
-  #job: Promise<RunOutcome[]> | null = null
+  #job: Promise<void> | null = null
+  /** The queued resource being run now. */
+  #current: QueuedRun | null = null
   /** When each resource's last attempt failed, this session (ISO); cleared by a success. */
   readonly #failedAt = new Map<SyncResourceName, string>()
   /** Resources waiting for the running job, in order, each with its mode. */
-  #queue: Array<{ resource: SyncResourceName; mode: 'auto' | 'full' | 'incremental' }> = []
+  #queue: QueuedRun[] = []
 
   constructor(options: SyncEngineOptions) {
     this.#o = {
@@ -105,99 +135,140 @@ export class SyncEngine {
       maxPendingWrites: 3,
       ...options,
     }
-    this.#writer = options.writer ?? inlinePageWriter(options.db)
   }
 
   /**
-   * Starts syncing in the background and answers the status at once.
-   * `auto` resumes an interrupted full pass, runs a full pass when none has
+   * Starts syncing in the background and answers the status. `auto`
+   * resumes an interrupted full pass, runs a full pass when none has
    * finished yet, and an incremental one otherwise.
    */
   start(
-    resources: readonly SyncResourceName[] = ['brands', 'inspections', 'guarantees'],
-    mode: 'auto' | 'full' | 'incremental' = 'auto',
-  ): SyncStatus {
+    resources: readonly SyncResourceName[] = ALL_RESOURCES,
+    mode: RunMode = 'auto',
+  ): Promise<SyncStatus> {
+    this.enqueue(resources, mode)
+    return this.status()
+  }
+
+  /** Queues the resources like {@link start}, without answering the status. */
+  enqueue(resources: readonly SyncResourceName[] = ALL_RESOURCES, mode: RunMode = 'auto'): void {
+    for (const resource of resources) void this.#enqueue(resource, mode)
+  }
+
+  /**
+   * Queues the resources like {@link start} and resolves with how each run
+   * ended. A resource already queued or running is not run twice: its
+   * caller shares that run's outcome.
+   */
+  run(resources: readonly SyncResourceName[], mode: RunMode = 'auto'): Promise<RunOutcome[]> {
+    return Promise.all(resources.map((resource) => this.#enqueue(resource, mode)))
+  }
+
+  /** The one place runs start: a queue worked through one resource at a time. */
+  #enqueue(resource: SyncResourceName, mode: RunMode): Promise<RunOutcome> {
     // A resource asked for while another runs is queued behind it, never dropped.
-    for (const resource of resources) {
-      const waiting = this.#queue.some((entry) => entry.resource === resource)
-      if (!waiting && !this.#running.has(resource)) this.#queue.push({ resource, mode })
-    }
+    const known =
+      this.#current?.resource === resource
+        ? this.#current
+        : this.#queue.find((entry) => entry.resource === resource)
+    if (known) return known.outcome
+    let settle: (outcome: RunOutcome) => void = () => undefined
+    const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve))
+    this.#queue.push({ resource, mode, outcome, settle })
     if (!this.#job) {
       this.#job = this.#drain().finally(() => {
         this.#job = null
       })
     }
-    return this.status()
+    return outcome
   }
 
   /** Runs queued resources one after another until the queue is empty. */
-  async #drain(): Promise<RunOutcome[]> {
-    const outcomes: RunOutcome[] = []
+  async #drain(): Promise<void> {
     for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
-      outcomes.push(...(await this.run([next.resource], next.mode)))
+      this.#current = next
+      try {
+        next.settle(await this.#runOne(next.resource, next.mode))
+      } catch (error) {
+        next.settle(this.#unexpected(next.resource, error))
+      } finally {
+        this.#current = null
+      }
     }
-    return outcomes
   }
 
-  /** Runs the resources one after another and resolves with how each ended. */
-  async run(
-    resources: readonly SyncResourceName[],
-    mode: 'auto' | 'full' | 'incremental' = 'auto',
-  ): Promise<RunOutcome[]> {
-    const outcomes: RunOutcome[] = []
-    for (const resource of resources) {
-      if (this.#running.has(resource)) continue
-      // A slice fetched for a filter gives way to the real sync of its list.
-      const slice = resource === 'brands' ? undefined : this.#targeted.get(resource)
-      if (slice) {
-        slice.controller.abort(new AppError('cancelled', 'Superseded by a full sync.'))
-        await slice.done
-      }
-      if (resource === 'brands') {
-        outcomes.push(await this.#syncBrands())
-        continue
-      }
-      const state = readSyncState(this.#o.db(), resource)
-      const chosen =
-        mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
-      outcomes.push(await this.#syncPaged(resource, chosen))
+  async #runOne(resource: SyncResourceName, mode: RunMode): Promise<RunOutcome> {
+    // A slice fetched for a filter gives way to the real sync of its list.
+    const slice = this.#active.get(resource)
+    if (slice?.mode === 'targeted') {
+      slice.controller.abort(new AppError('cancelled', 'Superseded by a full sync.'))
+      await slice.done
     }
-    return outcomes
+    if (resource === 'brands') return this.#syncBrands()
+    const state = await this.#o.store.call('readSyncState', resource)
+    const chosen =
+      mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
+    return this.#syncPaged(resource, chosen, state)
   }
 
-  /** The running job, if any (tests and shutdown await it). */
+  /** A run that failed outside its own error handling (the store went away): reported, never thrown. */
+  #unexpected(resource: SyncResourceName, error: unknown): RunOutcome {
+    const typed = isAppError(error)
+      ? error
+      : new AppError('internal', 'Sync failed unexpectedly.', { cause: error })
+    return { resource, phase: 'error', complete: false, fetched: 0, rejected: 0, error: typed }
+  }
+
+  /** Resolves when the queue is empty and no run is going (tests and shutdown await it). */
   async idle(): Promise<void> {
-    await this.#job?.catch(() => undefined)
+    while (this.#job || this.#active.size > 0) {
+      await this.#job
+      await Promise.all([...this.#active.values()].map((run) => run.done))
+    }
   }
 
   /** Cancels running syncs; stored pages stay and a full pass resumes from its checkpoint. */
-  cancel(): SyncStatus {
-    this.#queue = []
-    for (const { controller } of [...this.#running.values(), ...this.#targeted.values()]) {
-      controller.abort(new AppError('cancelled', 'Sync cancelled.'))
-    }
+  cancel(): Promise<SyncStatus> {
+    this.stop()
     return this.status()
   }
 
+  /** Cancels like {@link cancel} without answering the status (shutdown). */
+  stop(): void {
+    const cancelled = new AppError('cancelled', 'Sync cancelled.')
+    for (const entry of this.#queue.splice(0)) {
+      entry.settle({
+        resource: entry.resource,
+        phase: 'cancelled',
+        complete: false,
+        fetched: 0,
+        rejected: 0,
+        error: cancelled,
+      })
+    }
+    for (const { controller } of this.#active.values()) controller.abort(cancelled)
+  }
+
   /** Status of every resource. A pass left `syncing` by a crash shows as resumable. */
-  status(): SyncStatus {
-    const db = this.#o.db()
+  async status(): Promise<SyncStatus> {
+    const { states, counts } = await this.#o.store.call('syncSnapshot')
     const resources: ResourceSyncStatus[] = (['brands', ...PAGED] as const).map((resource) => {
-      const state = readSyncState(db, resource)
-      const running = this.#running.get(resource)
+      const state = states[resource]
+      const active = this.#active.get(resource)
+      const running = active && active.mode !== 'targeted' ? active.mode : null
       const stored = state.status === 'syncing' ? 'idle' : state.status
       return {
         resource,
-        status: running || this.#targeted.has(resource as PagedResource) ? 'syncing' : stored,
+        status: active || this.#current?.resource === resource ? 'syncing' : stored,
         queued: this.#queue.some((entry) => entry.resource === resource),
-        mode: running ? running.mode : state.mode,
+        mode: running ?? state.mode,
         lastSyncAt: state.lastSuccessAt,
         lastAttemptAt: this.#failedAt.get(resource) ?? state.lastSuccessAt,
         lastFullSyncAt: state.lastFullAt,
         resumable: state.checkpoint !== null,
         rejected: state.rejected,
         ...(state.lastError && !running ? { error: state.lastError } : {}),
-        recordCount: recordCount(db, resource),
+        recordCount: counts[resource],
       }
     })
     return { resources }
@@ -209,341 +280,336 @@ export class SyncEngine {
    * session). Runs in the background; views reload on `data.changed`.
    */
   ensureSlice(resource: PagedResource, filter: SliceFilter): void {
+    void this.#ensureSlice(resource, filter).catch(() => undefined)
+  }
+
+  async #ensureSlice(resource: PagedResource, filter: SliceFilter): Promise<void> {
     if (!Object.values(filter).some((value) => value !== undefined && value !== '')) return
-    const state = readSyncState(this.#o.db(), resource)
+    const state = await this.#o.store.call('readSyncState', resource)
     if (state.lastFullAt) return
     const key = `${resource}:${JSON.stringify(filter)}`
-    if (this.#slices.has(key) || this.#running.has(resource) || this.#targeted.has(resource)) return
+    const busy =
+      this.#active.has(resource) ||
+      this.#current?.resource === resource ||
+      this.#queue.some((entry) => entry.resource === resource)
+    if (this.#slices.has(key) || busy) return
     this.#slices.add(key)
-    void this.#syncPaged(resource, 'targeted', filter).then((outcome) => {
+    void this.#syncPaged(resource, 'targeted', state, filter).then((outcome) => {
       if (outcome.phase !== 'done') this.#slices.delete(key)
     })
   }
 
   async #syncBrands(): Promise<RunOutcome> {
-    const controller = new AbortController()
-    this.#running.set('brands', { mode: 'full', controller })
-    const db = this.#o.db()
-    const base = {
-      resource: 'brands' as const,
-      mode: 'full' as const,
-      pages: 1,
-      rate: 0,
-      etaSeconds: null,
-    }
+    const run = this.#begin('brands', 'full')
+    const tally = newTally(null)
     try {
-      const { items, rejected } = await this.#o.source.brands(controller.signal)
+      const { items, rejected } = await this.#o.source.brands(run.controller.signal)
       const at = this.#o.now().toISOString()
-      transaction(db, () => {
-        const pass = readSyncState(db, 'brands').pass + 1
-        replaceBrands(db, items, pass, at)
-        writeSyncState(db, 'brands', {
-          status: 'idle',
-          mode: 'full',
-          pass,
-          lastSuccessAt: at,
-          lastFullAt: at,
-          lastError: null,
-          rejected,
-        })
-      })
+      await this.#o.store.call('writeBrands', { items, rejected, at })
       this.#failedAt.delete('brands')
-      this.#emit({ ...base, phase: 'done', fetched: items.length, total: items.length, rejected })
+      Object.assign(tally, {
+        seen: items.length,
+        fetchedNow: items.length,
+        total: items.length,
+        pages: 1,
+        rejected,
+      })
+      this.#report('brands', 'full', 'done', tally)
       this.#o.events.emit('data.changed', { resource: 'brands' })
       return { resource: 'brands', phase: 'done', complete: true, fetched: items.length, rejected }
     } catch (error) {
-      const reason: unknown = controller.signal.reason
-      return this.#fail(
-        'brands',
-        'full',
-        isAppError(reason, 'cancelled') ? reason : error,
-        0,
-        0,
-        null,
-      )
+      return await this.#fail('brands', 'full', run.controller, error, tally)
     } finally {
-      this.#running.delete('brands')
+      run.end()
     }
   }
 
+  /** Registers a run as active (the one map `status`, `cancel` and slices consult). */
+  #begin(resource: SyncResourceName, mode: SyncMode): { controller: AbortController; end(): void } {
+    const controller = new AbortController()
+    let end: () => void = () => undefined
+    const done = new Promise<void>((resolve) => (end = resolve))
+    this.#active.set(resource, { mode, controller, done })
+    return {
+      controller,
+      end: () => {
+        this.#active.delete(resource)
+        end()
+      },
+    }
+  }
+
+  /** Where a paged run starts, from the stored state: a resumed full pass continues at its checkpoint. */
+  #plan(
+    resource: PagedResource,
+    mode: SyncMode,
+    state: SyncStateRow,
+    filter: SliceFilter,
+  ): PagePlan {
+    const checkpoint = mode === 'full' && state.mode === 'full' ? state.checkpoint : null
+    return {
+      resource,
+      mode,
+      pass: mode === 'full' && !checkpoint ? state.pass + 1 : state.pass,
+      startPage: checkpoint?.nextPage ?? 1,
+      pageSize: checkpoint?.pageSize ?? this.#o.pageSize,
+      seen: checkpoint?.fetched ?? 0,
+      rejected: checkpoint ? state.rejected : 0,
+      total: checkpoint?.total ?? null,
+      startedAt: checkpoint ? state.startedAt : this.#o.now().toISOString(),
+      storedMode: mode === 'targeted' ? state.mode : mode,
+      query: {
+        sort: 'latest',
+        ...(mode === 'incremental' ? { from: this.#windowStart() } : {}),
+        ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
+      },
+    }
+  }
+
+  /**
+   * One paged run: the plan's pages come from the page walker (a few in
+   * flight, yielded in order); each is committed in one transaction with
+   * its checkpoint by the database owner, a few commits pipelined behind
+   * the fetches. A complete, consistent full pass then marks what the
+   * service no longer returned as gone.
+   */
   async #syncPaged(
     resource: PagedResource,
     mode: SyncMode,
+    state: SyncStateRow,
     filter: SliceFilter = {},
   ): Promise<RunOutcome> {
-    const controller = new AbortController()
-    let finished: () => void = () => undefined
-    if (mode === 'targeted') {
-      this.#targeted.set(resource, {
-        controller,
-        done: new Promise<void>((resolve) => (finished = resolve)),
-      })
-    } else {
-      this.#running.set(resource, { mode, controller })
-    }
-    const db = this.#o.db()
-    const state = readSyncState(db, resource)
-    const resume = mode === 'full' && state.checkpoint !== null && state.mode === 'full'
-    const pass = mode === 'full' ? (resume ? state.pass : state.pass + 1) : state.pass
-    let pageSize = resume && state.checkpoint ? state.checkpoint.pageSize : this.#o.pageSize
-    const startPage = resume && state.checkpoint ? state.checkpoint.nextPage : 1
-    let seen = resume && state.checkpoint ? state.checkpoint.fetched : 0
-    let rejected = resume ? state.rejected : 0
-    let total: number | null = resume && state.checkpoint ? state.checkpoint.total : null
-    let fetchedNow = 0
-    let pages = 0
-    let maxStepMs = 0
+    const run = this.#begin(resource, mode)
+    const plan = this.#plan(resource, mode, state, filter)
+    const tally = newTally(plan.total, plan.seen, plan.rejected)
     const writes: Promise<void>[] = []
-    this.#writer.reset()
-    const started = performance.now()
-    const startedAt = this.#o.now().toISOString()
-
-    const query = (page: number): PageQuery => ({
-      page,
-      pageSize,
-      sort: 'latest',
-      ...(mode === 'incremental' ? { from: this.#windowStart() } : {}),
-      ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
-    })
-    const fetchPage = (page: number): Promise<SourcePage<GuaranteeRecord | InspectionRecord>> =>
-      resource === 'guarantees'
-        ? this.#o.source.guarantees(query(page), controller.signal)
-        : this.#o.source.inspections(query(page), controller.signal)
-    const progress = (phase: SyncProgress['phase'], error?: AppError): void => {
-      const seconds = (performance.now() - started) / 1000
-      const rate = seconds > 0 ? fetchedNow / seconds : 0
-      this.#emit({
-        resource,
-        mode,
-        phase,
-        fetched: seen,
-        total,
-        pages,
-        rate: Math.round(rate),
-        etaSeconds:
-          total !== null && rate > 0 && phase === 'running'
-            ? Math.max(0, Math.round((total - seen) / rate))
-            : null,
-        rejected,
-        ...(error ? { error: error.toData() } : {}),
-      })
-    }
-
+    this.#o.store.resetWrites()
     try {
-      transaction(db, () =>
-        writeSyncState(db, resource, {
+      await this.#o.store.call('writeSyncState', {
+        resource,
+        patch: {
           status: 'syncing',
-          mode: mode === 'targeted' ? state.mode : mode,
-          pass,
+          mode: plan.storedMode,
+          pass: plan.pass,
           ...(mode === 'full'
             ? {
-                startedAt: resume ? state.startedAt : startedAt,
-                checkpoint: { nextPage: startPage, pageSize, total, fetched: seen },
+                startedAt: plan.startedAt,
+                checkpoint: {
+                  nextPage: plan.startPage,
+                  pageSize: plan.pageSize,
+                  total: plan.total,
+                  fetched: plan.seen,
+                },
               }
             : {}),
-        }),
+        },
+      })
+      this.#report(resource, mode, 'running', tally)
+      const walker = new PageWalker<PagedRecord>(
+        (page, pageSize, signal) => this.#fetchPage(plan, page, pageSize, signal),
+        {
+          pageSize: plan.pageSize,
+          startPage: plan.startPage,
+          seen: plan.seen,
+          signal: run.controller.signal,
+          concurrency: this.#o.concurrency,
+          ...(mode === 'targeted' ? { maxPages: this.#o.targetedPages } : {}),
+        },
       )
-      progress('running')
-
-      const fingerprints = new Set<string>()
-      const inflight = new Map<number, Promise<SourcePage<GuaranteeRecord | InspectionRecord>>>()
-      let firstTotal: number | null = null
-      let totalChanged = false
-      let complete = false
-      const maxPage = (): number =>
-        mode === 'targeted'
-          ? startPage + this.#o.targetedPages - 1
-          : total === null
-            ? startPage
-            : Math.ceil(total / pageSize) + 2
-      const request = (page: number): void => {
-        if (inflight.has(page)) return
-        const pending = fetchPage(page)
-        pending.catch(() => undefined)
-        inflight.set(page, pending)
+      for await (const page of walker) {
+        tally.pages += 1
+        tally.seen = page.seen
+        tally.fetchedNow += page.received
+        tally.rejected += page.rejected
+        tally.total = page.total
+        tally.totalChanged = page.totalChanged
+        await this.#commit(plan, page, tally, writes)
+        this.#report(resource, mode, 'running', tally)
       }
-
-      for (let page = startPage; ; page += 1) {
-        if (page > maxPage()) break
-        request(page)
-        // Bounded look-ahead: a few pages in flight, committed strictly in order.
-        if (total !== null) {
-          const lastUseful = Math.min(maxPage(), Math.ceil(total / pageSize))
-          for (
-            let ahead = page + 1;
-            ahead <= lastUseful && inflight.size < this.#o.concurrency;
-            ahead += 1
-          ) {
-            request(ahead)
-          }
-        }
-        const result = await inflight.get(page)!
-        inflight.delete(page)
-        pages += 1
-        firstTotal ??= result.total
-        if (result.total !== firstTotal) totalChanged = true
-        total = result.total
-        if (result.received === 0) break
-        const fingerprint = result.items.map((item) => item.idx).join(',')
-        if (fingerprints.has(fingerprint)) {
-          throw new AppError(
-            'pagination_stuck',
-            `The service returned the same records again for page ${page}; sync stopped instead of looping.`,
-          )
-        }
-        fingerprints.add(fingerprint)
-        if (page === 1 && result.received < pageSize && result.received < result.total) {
-          // The service capped the page size: later page numbers count in its size.
-          pageSize = result.received
-          for (const [ahead, pending] of inflight) {
-            inflight.delete(ahead)
-            void pending
-          }
-        }
-        seen += result.received
-        fetchedNow += result.received
-        rejected += result.rejected
-        const at = this.#o.now().toISOString()
-        // A normal page is one transaction. An oversized one (FAULTS 12) is
-        // written in chunks, yielding in between so the app stays responsive;
-        // the checkpoint moves only with the last chunk, so a crash re-reads
-        // the page, and the upserts make that harmless.
-        const chunks = chunk(result.items, this.#o.maxRowsPerTransaction)
-        for (const [n, rows] of chunks.entries()) {
-          if (n > 0) await new Promise((resolve) => setImmediate(resolve))
-          const last = n === chunks.length - 1
-          const stepStart = performance.now()
-          const pending = this.#writer
-            .write({
-              resource,
-              items: rows,
-              pass,
-              at,
-              // Refused items are kept with the page's last chunk (rejected.ts).
-              ...(last && result.rejects?.length
-                ? { rejects: { page, items: result.rejects } }
-                : {}),
-              ...(mode === 'full' && last
-                ? {
-                    state: {
-                      checkpoint: { nextPage: page + 1, pageSize, total, fetched: seen },
-                      rejected,
-                    },
-                  }
-                : {}),
-            })
-            .then(() => {
-              if (!last) return
-              this.#o.afterPage?.(resource, page)
-              this.#o.events.emit('data.changed', { resource })
-            })
-          pending.catch(() => undefined)
-          writes.push(pending)
-          maxStepMs = Math.max(maxStepMs, performance.now() - stepStart)
-          // Bounded: a few pages may wait for the writer, never the whole list.
-          while (writes.length > this.#o.maxPendingWrites) await writes.shift()
-        }
-        progress('running')
-        if (total !== null && seen >= total) {
-          complete = true
-          break
-        }
-      }
-      controller.abort()
       for (const pending of writes.splice(0)) await pending
 
       const at = this.#o.now().toISOString()
-      const consistent = complete && !totalChanged
-      // Through the writer too: marking unseen records scans the whole list.
-      await this.#writer.write({
+      const consistent = walker.summary?.end === 'complete' && !tally.totalChanged
+      // Through the owner like every write: marking unseen records scans the whole list.
+      await this.#o.store.call('writePage', {
         resource,
         items: [],
-        pass,
+        pass: plan.pass,
         at,
         markGone: mode === 'full' && consistent,
         state: {
           status: 'idle',
           lastError: null,
           ...(mode === 'targeted' ? {} : { lastSuccessAt: at }),
-          ...(mode === 'full' ? { checkpoint: null, rejected } : {}),
+          ...(mode === 'full' ? { checkpoint: null, rejected: tally.rejected } : {}),
           ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
         },
       })
       if (mode !== 'targeted') this.#failedAt.delete(resource)
       this.#o.events.emit('data.changed', { resource })
-      progress('done')
+      this.#report(resource, mode, 'done', tally)
       return {
         resource,
         phase: 'done',
         complete: consistent,
-        fetched: fetchedNow,
-        rejected,
-        maxStepMs,
+        fetched: tally.fetchedNow,
+        rejected: tally.rejected,
+        maxStepMs: tally.maxStepMs,
       }
     } catch (error) {
-      const reason: unknown = controller.signal.reason
-      controller.abort()
       await Promise.allSettled(writes)
-      const cause = isAppError(reason, 'cancelled') ? reason : error
-      return this.#fail(resource, mode, cause, fetchedNow, rejected, {
-        total,
-        pages,
-        seen,
-        started,
-      })
+      return await this.#fail(resource, mode, run.controller, error, tally)
     } finally {
-      if (mode === 'targeted') {
-        this.#targeted.delete(resource)
-        finished()
-      } else {
-        this.#running.delete(resource)
-      }
+      run.end()
     }
   }
 
-  #fail(
+  /** Fetches one page of the plan for the walker, with the fingerprint that spots a repeated page. */
+  async #fetchPage(
+    plan: PagePlan,
+    page: number,
+    pageSize: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ListPage<PagedRecord> & { readonly fingerprint: string }> {
+    const query: PageQuery = { ...plan.query, page, pageSize }
+    const aborted = signal ?? new AbortController().signal
+    const result: SourcePage<PagedRecord> =
+      plan.resource === 'guarantees'
+        ? await this.#o.source.guarantees(query, aborted)
+        : await this.#o.source.inspections(query, aborted)
+    return {
+      ...result,
+      rejects: result.rejects ?? [],
+      fingerprint: result.items.map((item) => item.idx).join(','),
+    }
+  }
+
+  /**
+   * Commits one page through the owner: one transaction with its checkpoint.
+   * An oversized page (FAULTS 12) goes in chunks so no single transaction
+   * holds the owner long; the checkpoint moves only with the last chunk, so
+   * a crash re-reads the page, and the upserts make that harmless. A few
+   * commits may wait behind the fetches, never the whole list.
+   */
+  async #commit(
+    plan: PagePlan,
+    page: WalkedPage<PagedRecord>,
+    tally: Tally,
+    writes: Promise<void>[],
+  ): Promise<void> {
+    const at = this.#o.now().toISOString()
+    const chunks = chunk(page.items, this.#o.maxRowsPerTransaction)
+    for (const [n, rows] of chunks.entries()) {
+      const last = n === chunks.length - 1
+      const stepStart = performance.now()
+      const pending = this.#o.store
+        .call('writePage', {
+          resource: plan.resource,
+          items: rows,
+          pass: plan.pass,
+          at,
+          // Refused items are kept with the page's last chunk (rejected.ts).
+          ...(last && page.rejects.length > 0
+            ? { rejects: { page: page.pageNumber, items: page.rejects } }
+            : {}),
+          ...(plan.mode === 'full' && last
+            ? {
+                state: {
+                  checkpoint: {
+                    nextPage: page.pageNumber + 1,
+                    pageSize: page.pageSize,
+                    total: page.total,
+                    fetched: page.seen,
+                  },
+                  rejected: tally.rejected,
+                },
+              }
+            : {}),
+        })
+        .then(() => {
+          if (!last) return
+          this.#o.afterPage?.(plan.resource, page.pageNumber)
+          this.#o.events.emit('data.changed', { resource: plan.resource })
+        })
+      pending.catch(() => undefined)
+      writes.push(pending)
+      tally.maxStepMs = Math.max(tally.maxStepMs, performance.now() - stepStart)
+      while (writes.length > this.#o.maxPendingWrites) await writes.shift()
+    }
+  }
+
+  /**
+   * Progress as the renderer shows it: never more fetched than the total,
+   * and `totalChanged` when the service's total moved during the run.
+   */
+  #report(
     resource: SyncResourceName,
     mode: SyncMode,
-    error: unknown,
-    fetched: number,
-    rejected: number,
-    counts: { total: number | null; pages: number; seen: number; started: number } | null,
-  ): RunOutcome {
-    const typed = isAppError(error)
-      ? error
-      : new AppError('internal', 'Sync failed unexpectedly.', { cause: error })
-    const cancelled = typed.code === 'cancelled'
-    const offline = typed.code === 'network' || typed.code === 'timeout'
-    if (!cancelled) this.#failedAt.set(resource, this.#o.now().toISOString())
-    const db = this.#o.db()
-    try {
-      transaction(db, () =>
-        writeSyncState(db, resource, {
-          status: cancelled ? 'idle' : offline ? 'offline' : 'error',
-          ...(cancelled ? {} : { lastError: typed.toData() }),
-        }),
-      )
-    } catch {
-      // The store itself failed (disk full): the error below already says so.
-    }
+    phase: SyncProgress['phase'],
+    tally: Tally,
+    error?: AppError,
+  ): void {
+    const seconds = (performance.now() - tally.started) / 1000
+    const rate = seconds > 0 && phase === 'running' ? tally.fetchedNow / seconds : 0
+    const fetched = tally.total === null ? tally.seen : Math.min(tally.seen, tally.total)
     this.#emit({
       resource,
       mode,
-      phase: cancelled ? 'cancelled' : 'error',
-      fetched: counts?.seen ?? fetched,
-      total: counts?.total ?? null,
-      pages: counts?.pages ?? 0,
-      rate: 0,
-      etaSeconds: null,
-      rejected,
-      ...(cancelled ? {} : { error: typed.toData() }),
+      phase,
+      fetched,
+      total: tally.total,
+      pages: tally.pages,
+      rate: Math.round(rate),
+      etaSeconds:
+        tally.total !== null && rate > 0
+          ? Math.max(0, Math.round((tally.total - fetched) / rate))
+          : null,
+      rejected: tally.rejected,
+      ...(tally.totalChanged ? { totalChanged: true } : {}),
+      ...(error ? { error: error.toData() } : {}),
     })
+  }
+
+  async #fail(
+    resource: SyncResourceName,
+    mode: SyncMode,
+    controller: AbortController,
+    error: unknown,
+    tally: Tally,
+  ): Promise<RunOutcome> {
+    // A cancel aborts the fetch; the error that comes out of it is the cancel.
+    const reason: unknown = controller.signal.reason
+    const cause = isAppError(reason, 'cancelled') ? reason : error
+    const typed = isAppError(cause)
+      ? cause
+      : new AppError('internal', 'Sync failed unexpectedly.', { cause })
+    const cancelled = typed.code === 'cancelled'
+    const offline = typed.code === 'network' || typed.code === 'timeout'
+    if (!cancelled) this.#failedAt.set(resource, this.#o.now().toISOString())
+    try {
+      await this.#o.store.call('writeSyncState', {
+        resource,
+        patch: {
+          status: cancelled ? 'idle' : offline ? 'offline' : 'error',
+          ...(cancelled ? {} : { lastError: typed.toData() }),
+        },
+      })
+    } catch {
+      // The store itself failed (disk full): the error below already says so.
+    }
+    this.#report(
+      resource,
+      mode,
+      cancelled ? 'cancelled' : 'error',
+      tally,
+      cancelled ? undefined : typed,
+    )
     return {
       resource,
       phase: cancelled ? 'cancelled' : 'error',
       complete: false,
-      fetched,
-      rejected,
+      fetched: tally.fetchedNow,
+      rejected: tally.rejected,
       error: typed,
     }
   }
@@ -570,4 +636,29 @@ function withoutEmpty(filter: SliceFilter): SliceFilter {
   return Object.fromEntries(
     Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
   ) as SliceFilter
+}
+
+/** What a paged run counts as it goes (progress, outcome and the checkpoint read it). */
+interface Tally {
+  seen: number
+  fetchedNow: number
+  rejected: number
+  total: number | null
+  totalChanged: boolean
+  pages: number
+  maxStepMs: number
+  readonly started: number
+}
+
+function newTally(total: number | null, seen = 0, rejected = 0): Tally {
+  return {
+    seen,
+    fetchedNow: 0,
+    rejected,
+    total,
+    totalChanged: false,
+    pages: 0,
+    maxStepMs: 0,
+    started: performance.now(),
+  }
 }

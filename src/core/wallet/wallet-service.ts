@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import type { DatabaseSync } from 'node:sqlite'
 import type {
   WalletFlowKind,
   WalletHistoryPage,
@@ -11,12 +10,8 @@ import { preSyncUrl, syncUrl } from '../api/wallet-urls'
 import { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import type { ActiveProfile } from '../profiles/profile-service'
-import {
-  insertWalletLink,
-  queryWalletLinks,
-  storedGuaranteeToken,
-  type WalletHistoryFilter,
-} from '../store/wallet-history'
+import type { StoreClient } from '../store/store-owner'
+import type { WalletHistoryFilter } from '../store/wallet-history'
 import {
   WalletFlowMachine,
   type WalletEnd,
@@ -65,7 +60,8 @@ export interface WalletStartInput {
 export interface WalletServiceOptions {
   readonly events: EventBus
   readonly profile: () => ActiveProfile
-  readonly db: () => DatabaseSync
+  /** The active profile's database owner. */
+  readonly store: () => StoreClient
   readonly now: () => Date
   readonly log: (message: string) => void
   /** Removes every known secret from text (the redactor). */
@@ -133,7 +129,9 @@ export class WalletService {
         throw new AppError('invalid_argument', 'A sync needs the guarantee number (idx).')
       }
       guaranteeIdx = input.guaranteeIdx
-      token = input.token?.trim() || (storedGuaranteeToken(this.#o.db(), guaranteeIdx) ?? '')
+      token =
+        input.token?.trim() ||
+        ((await this.#o.store().call('storedGuaranteeToken', guaranteeIdx)) ?? '')
       if (token === '') {
         throw new AppError(
           'invalid_argument',
@@ -247,8 +245,8 @@ export class WalletService {
   }
 
   /** The profile's past flows, newest first. */
-  history(filter: WalletHistoryFilter): WalletHistoryPage {
-    return queryWalletLinks(this.#o.db(), filter)
+  history(filter: WalletHistoryFilter): Promise<WalletHistoryPage> {
+    return this.#o.store().call('queryWalletLinks', filter)
   }
 
   #ensureIdle(): void {
@@ -283,19 +281,18 @@ export class WalletService {
             .join(', ') || null
         : reason
     const { started } = flow
-    try {
-      insertWalletLink(this.#o.db(), {
-        flow: started.flow,
-        refUserId: started.refUserId,
-        guaranteeIdx: started.guaranteeIdx,
-        outcome: end.outcome,
-        detail,
-        startedAt: started.startedAt,
-        endedAt,
-      })
-    } catch (error) {
+    const saved = this.#o.store().call('insertWalletLink', {
+      flow: started.flow,
+      refUserId: started.refUserId,
+      guaranteeIdx: started.guaranteeIdx,
+      outcome: end.outcome,
+      detail,
+      startedAt: started.startedAt,
+      endedAt,
+    })
+    saved.catch((error: unknown) => {
       this.#o.log(`[wallet] ${started.flowId} history not saved: ${this.#o.redact(String(error))}`)
-    }
+    })
     const outcome: WalletOutcome = {
       flowId: started.flowId,
       flow: started.flow,

@@ -43,7 +43,7 @@ describe('a service that trickles its answers', () => {
       expect(ms).toBeLessThan(1000)
       expect(answer).toMatchObject({ items: [], total: 0, notLoaded: true })
     }
-    expect(core.sync.status().resources.find((r) => r.resource === 'brands')?.status).toBe(
+    expect((await core.sync.status()).resources.find((r) => r.resource === 'brands')?.status).toBe(
       'syncing',
     )
   })

@@ -6,6 +6,7 @@ import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /** What {@link bootForTest} answers. */
 export type TestCore = BootedCore & { dataDir: string }
@@ -30,6 +31,7 @@ export async function bootForTest(options: {
       ? {}
       : { keychainTimeoutMs: options.keychainTimeoutMs }),
     openSettings: openConfFile,
+    storeWorker: SOURCE_STORE_WORKER,
     log: options.log ?? (() => undefined),
     sandbox: { size: 50 },
   })

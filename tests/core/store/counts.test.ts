@@ -282,9 +282,21 @@ describe('counts after real syncs', () => {
     expectCountsMatch(h.db, 'inspections')
     expectCountsMatch(h.db, 'guarantees')
     for (const idx of [10, 11, 12]) {
-      setReview(h.db, { resource: 'inspections', idx, mark: 'reviewed', by: null, at: 'x' })
+      await h.store.call('setReview', {
+        resource: 'inspections',
+        idx,
+        mark: 'reviewed',
+        by: null,
+        at: 'x',
+      })
     }
-    setReview(h.db, { resource: 'guarantees', idx: 20, mark: 'follow_up', by: null, at: 'x' })
+    await h.store.call('setReview', {
+      resource: 'guarantees',
+      idx: 20,
+      mark: 'follow_up',
+      by: null,
+      at: 'x',
+    })
 
     // Second full pass: the hidden ones are new, some move to another status, two are gone.
     h.proxy.fault = (_url, body) => {
@@ -300,8 +312,20 @@ describe('counts after real syncs', () => {
     const outcomes = await h.engine.run(['inspections', 'guarantees'], 'full')
     expect(outcomes.map((o) => o.phase)).toEqual(['done', 'done'])
     expect(h.count('inspections', 'gone_at IS NOT NULL')).toBe(2)
-    setReview(h.db, { resource: 'inspections', idx: 12, mark: 'follow_up', by: null, at: 'y' })
-    setReview(h.db, { resource: 'inspections', idx: 10, mark: 'none', by: null, at: 'y' })
+    await h.store.call('setReview', {
+      resource: 'inspections',
+      idx: 12,
+      mark: 'follow_up',
+      by: null,
+      at: 'y',
+    })
+    await h.store.call('setReview', {
+      resource: 'inspections',
+      idx: 10,
+      mark: 'none',
+      by: null,
+      at: 'y',
+    })
     expectCountsMatch(h.db, 'inspections')
     expectCountsMatch(h.db, 'guarantees')
     const page = queryInspections(h.db, {})

@@ -16,54 +16,54 @@ afterEach(async () => {
 const pageOf = (url: URL): number => Number(url.searchParams.get('page'))
 
 describe('refused records are kept (sync.rejected)', () => {
-  for (const workerWriter of [false, true]) {
-    it(`keeps each refused record with its page, field, reason and JSON, and clears it when it comes back valid (${workerWriter ? 'worker' : 'inline'} writer)`, async () => {
-      const h = await startHarness({ size: 150, workerWriter })
-      cleanup = () => h.close()
-      let broken: number[] = []
-      h.proxy.fault = (url, body) => {
-        if (pageOf(url) !== 2) return undefined
-        broken = body.data.slice(0, 2).map((item) => Number(item['idx']))
-        return {
-          ...body,
-          data: body.data.map((item, i) =>
-            i === 0
-              ? { ...item, productName: undefined }
-              : i === 1
-                ? { ...item, idx: 'not a number' }
-                : item,
-          ),
-        }
+  it('keeps each refused record with its page, field, reason and JSON, and clears it when it comes back valid', async () => {
+    const h = await startHarness({ size: 150 })
+    cleanup = () => h.close()
+    let broken: number[] = []
+    h.proxy.fault = (url, body) => {
+      if (pageOf(url) !== 2) return undefined
+      broken = body.data.slice(0, 2).map((item) => Number(item['idx']))
+      return {
+        ...body,
+        data: body.data.map((item, i) =>
+          i === 0
+            ? { ...item, productName: undefined }
+            : i === 1
+              ? { ...item, idx: 'not a number' }
+              : item,
+        ),
       }
-      const [first] = await h.engine.run(['inspections'])
-      expect(first).toMatchObject({ phase: 'done', rejected: 2 })
-      // The sandbox caps pages at 100: page 2 holds records 101..150.
-      const kept = listRejected(h.db, { limit: 10 })
-      expect(kept.total).toBe(2)
-      expect(kept.items.map((r) => [r.resource, r.page, r.position, r.field, r.reason])).toEqual([
-        ['inspections', 2, 1, 'idx', 'missing or not an integer'],
-        ['inspections', 2, 0, 'productName', 'missing'],
-      ])
-      const [noIdx, noName] = kept.items
-      expect(noName!.idx).toBe(broken[0])
-      expect(noIdx!.idx).toBeNull()
-      expect(noName!.problems).toEqual(['data[0].productName: missing'])
-      const sent = JSON.parse(noName!.raw) as Record<string, unknown>
-      expect(sent['idx']).toBe(broken[0])
-      expect(sent).not.toHaveProperty('productName')
-      expect(JSON.parse(noIdx!.raw)).toMatchObject({ idx: 'not a number' })
-      expect(noName!.rawTruncated).toBe(false)
-      expect(Date.parse(noName!.rejectedAt)).not.toBeNaN()
-      expect(listRejected(h.db, { resource: 'guarantees', limit: 10 }).total).toBe(0)
+    }
+    const [first] = await h.engine.run(['inspections'])
+    expect(first).toMatchObject({ phase: 'done', rejected: 2 })
+    // The sandbox caps pages at 100: page 2 holds records 101..150.
+    const kept = await h.store.call('listRejected', { limit: 10 })
+    expect(kept.total).toBe(2)
+    expect(kept.items.map((r) => [r.resource, r.page, r.position, r.field, r.reason])).toEqual([
+      ['inspections', 2, 1, 'idx', 'missing or not an integer'],
+      ['inspections', 2, 0, 'productName', 'missing'],
+    ])
+    const [noIdx, noName] = kept.items
+    expect(noName!.idx).toBe(broken[0])
+    expect(noIdx!.idx).toBeNull()
+    expect(noName!.problems).toEqual(['data[0].productName: missing'])
+    const sent = JSON.parse(noName!.raw) as Record<string, unknown>
+    expect(sent['idx']).toBe(broken[0])
+    expect(sent).not.toHaveProperty('productName')
+    expect(JSON.parse(noIdx!.raw)).toMatchObject({ idx: 'not a number' })
+    expect(noName!.rawTruncated).toBe(false)
+    expect(Date.parse(noName!.rejectedAt)).not.toBeNaN()
+    expect((await h.store.call('listRejected', { resource: 'guarantees', limit: 10 })).total).toBe(
+      0,
+    )
 
-      // The service sends them right again: the entry whose idx was readable is cleared.
-      h.proxy.fault = null
-      const [second] = await h.engine.run(['inspections'], 'full')
-      expect(second).toMatchObject({ phase: 'done', rejected: 0 })
-      const left = listRejected(h.db, { limit: 10 })
-      expect(left.items.map((r) => r.field)).toEqual(['idx'])
-    })
-  }
+    // The service sends them right again: the entry whose idx was readable is cleared.
+    h.proxy.fault = null
+    const [second] = await h.engine.run(['inspections'], 'full')
+    expect(second).toMatchObject({ phase: 'done', rejected: 0 })
+    const left = await h.store.call('listRejected', { limit: 10 })
+    expect(left.items.map((r) => r.field)).toEqual(['idx'])
+  })
 
   it('a record refused again replaces its entry; past the cap the oldest go; pages newest first', () => {
     const temp = tempDir()

@@ -131,7 +131,7 @@ describe('review marks in the store', () => {
     const victim = (
       h.db.prepare('SELECT max(idx) AS idx FROM inspections').get() as { idx: number }
     ).idx
-    setReview(h.db, {
+    await h.store.call('setReview', {
       resource: 'inspections',
       idx: victim,
       mark: 'follow_up',

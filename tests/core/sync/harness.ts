@@ -1,14 +1,15 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync } from 'node:sqlite'
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
-import { openStore, storeFileFor } from '../../../src/core/store/database'
-import { workerPageWriter } from '../../../src/core/store/page-writer'
+import { storeFileFor } from '../../../src/core/store/database'
+import { StoreOwner } from '../../../src/core/store/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/client-source'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { SyncProgress } from '../../../src/shared/cache'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
 
 /** A list answer passing through the fault proxy; return a changed copy, or a status to fail with. */
@@ -75,14 +76,20 @@ export async function startFaultProxy(
   }
 }
 
-/** A sandbox, a fault proxy, a temp store and an engine wired like the app's. */
+/**
+ * A sandbox, a fault proxy, a temp store owned by its worker thread and an
+ * engine wired like the app's. `db` is a separate read-only connection for
+ * the tests' own checks (the app itself never opens one).
+ */
 export async function startHarness(
-  options: { size?: number; engine?: Partial<SyncEngineOptions>; workerWriter?: boolean } = {},
+  options: { size?: number; engine?: Partial<SyncEngineOptions> } = {},
 ) {
   const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450 })
   const proxy = await startFaultProxy(sandbox)
   const temp = tempDir()
-  const store = openStore(storeFileFor(temp.dir, 'sandbox'))
+  const file = storeFileFor(temp.dir, 'sandbox')
+  const store = await StoreOwner.open({ file, worker: SOURCE_STORE_WORKER })
+  const db = new DatabaseSync(file, { readOnly: true })
   const events = new EventBus()
   const progress: SyncProgress[] = []
   const changed: string[] = []
@@ -96,44 +103,35 @@ export async function startHarness(
     credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
     timeoutMs: 5000,
   })
-  const db = (): DatabaseSync => store.db
-  const writer = options.workerWriter
-    ? workerPageWriter({
-        file: storeFileFor(temp.dir, 'sandbox'),
-        workerUrl: new URL('../../../src/core/store/writer-worker.ts', import.meta.url),
-        execArgv: ['--import', 'tsx'],
-        mainDb: db,
-      })
-    : undefined
   const engine = new SyncEngine({
-    db,
+    store,
     source: clientSyncSource(client),
     events,
     pageSize: 500,
-    ...(writer ? { writer } : {}),
     ...options.engine,
   })
   return {
     sandbox,
     proxy,
     temp,
-    db: store.db,
+    store,
+    db,
     events,
     progress,
     changed,
     engine,
     count(table: 'guarantees' | 'inspections', where = '1 = 1'): number {
       return (
-        store.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as {
+        db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as {
           n: number
         }
       ).n
     },
     async close() {
-      engine.cancel()
+      engine.stop()
       await engine.idle()
-      await writer?.close()
-      store.db.close()
+      await store.close()
+      db.close()
       await proxy.close()
       await sandbox.close()
       temp.remove()

@@ -5,7 +5,7 @@ import { startHarness } from './harness'
 /**
  * FAULTS row 12, the half under the cap: a 10,000-item page (the service
  * ignoring `pageSize`) goes through the real client, the sync engine and the
- * writer thread as in the app, and the main event loop stays free while it
+ * database owner thread as in the app, and the main event loop stays free while it
  * is stored. The half above the cap (a 60 MB body → `too_large` while
  * streaming) is tests/core/sandbox/faults.test.ts "row 12".
  *
@@ -49,7 +49,7 @@ function watchMainThread(): () => { blockCpuMs: number; delayMaxMs: number; dela
 
 describe('a 10k-item page (FAULTS 12)', () => {
   it('is stored whole while the main thread never runs long without yielding', async () => {
-    h = await startHarness({ size: ITEMS, workerWriter: true, engine: { concurrency: 1 } })
+    h = await startHarness({ size: ITEMS, engine: { concurrency: 1 } })
     const all = Array.from({ length: ITEMS }, (_, i) => ({ ...h!.sandbox.dataset.guarantee(i) }))
     const bytes = Buffer.byteLength(JSON.stringify({ total: ITEMS, page: 1, data: all }))
     h.proxy.fault = (url) => {

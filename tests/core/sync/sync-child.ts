@@ -1,8 +1,10 @@
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
-import { openStore, storeFileFor } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/database'
+import { StoreOwner } from '../../../src/core/store/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/client-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /**
  * A sync in a separate process, for the kill -9 test (FAULTS row 26): it
@@ -17,14 +19,17 @@ const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
   dataDir: string
   killAtPage: number
 }
-const store = openStore(storeFileFor(config.dataDir, 'sandbox'))
+const store = await StoreOwner.open({
+  file: storeFileFor(config.dataDir, 'sandbox'),
+  worker: SOURCE_STORE_WORKER,
+})
 const client = new PartnerClient({
   fetch: globalThis.fetch,
   target: { baseUrl: config.baseUrl, partnerId: config.partnerId },
   credentials: async () => ({ apiKey: config.apiKey, apiSecret: config.apiSecret }),
 })
 const engine = new SyncEngine({
-  db: () => store.db,
+  store,
   source: clientSyncSource(client),
   events: new EventBus(),
   concurrency: 1,

@@ -46,7 +46,7 @@ describe('full sync against the sandbox', () => {
     expect(queryGuarantees(h.db, { state: 'complete' }).total).toBe(
       queryGuarantees(h.db, {}).counts.find((c) => c.status === '발급완료')?.count,
     )
-    const status = h.engine.status()
+    const status = await h.engine.status()
     expect(status.resources.every((r) => r.status === 'idle' && !r.resumable)).toBe(true)
   })
 
@@ -104,7 +104,9 @@ describe('faults during sync (FAULTS 6–11)', () => {
     expect(outcome).toMatchObject({ phase: 'done', rejected: 3 })
     expect(h.count('inspections')).toBe(147)
     expect(h.progress.at(-1)?.rejected).toBe(3)
-    expect(h.engine.status().resources.find((r) => r.resource === 'inspections')?.rejected).toBe(3)
+    expect(
+      (await h.engine.status()).resources.find((r) => r.resource === 'inspections')?.rejected,
+    ).toBe(3)
   })
 
   it('unknown fields and __proto__ keys are kept as data, never polluting prototypes (7)', async () => {
@@ -148,9 +150,9 @@ describe('faults during sync (FAULTS 6–11)', () => {
     const [outcome] = await h.engine.run(['inspections'], 'full')
     expect(outcome?.error?.code).toBe('pagination_stuck')
     expect(h.count('inspections')).toBe(450)
-    expect(h.engine.status().resources.find((r) => r.resource === 'inspections')?.status).toBe(
-      'error',
-    )
+    expect(
+      (await h.engine.status()).resources.find((r) => r.resource === 'inspections')?.status,
+    ).toBe('error')
   })
 
   it('total changing mid-sync: stored without duplicates, pass not complete, nothing marked gone (10)', async () => {
@@ -161,6 +163,38 @@ describe('faults during sync (FAULTS 6–11)', () => {
     expect(outcome).toMatchObject({ phase: 'done', complete: false })
     expect(h.count('inspections', 'gone_at IS NOT NULL')).toBe(0)
     expect(readSyncState(h.db, 'inspections').lastFullAt).toBeNull()
+  })
+
+  it('total shrinking mid-sync: progress never shows more fetched than the total, and says the total moved', async () => {
+    h = await startHarness({ size: 450 })
+    h.proxy.fault = (url, body) =>
+      pageOf(url) >= 2 ? { ...body, total: body.total - 200 } : undefined
+    const [outcome] = await h.engine.run(['inspections'])
+    expect(outcome).toMatchObject({ phase: 'done', complete: false })
+    const mine = h.progress.filter((p) => p.resource === 'inspections')
+    expect(mine.length).toBeGreaterThan(2)
+    for (const p of mine) if (p.total !== null) expect(p.fetched).toBeLessThanOrEqual(p.total)
+    expect(mine.at(-1)).toMatchObject({
+      phase: 'done',
+      total: 250,
+      fetched: 250,
+      totalChanged: true,
+    })
+    expect(mine[0]?.totalChanged).toBeUndefined()
+  })
+
+  it('every run goes through the queue: two callers of the same resource share one pass', async () => {
+    h = await startHarness({ size: 200 })
+    const [first, second] = await Promise.all([
+      h.engine.run(['inspections']),
+      h.engine.run(['inspections', 'guarantees']),
+    ])
+    expect(first[0]).toBe(second[0])
+    expect(second[1]).toMatchObject({ resource: 'guarantees', phase: 'done' })
+    const firstPages = h.proxy.urls.filter(
+      (url) => url.pathname.endsWith('/inspection') && pageOf(url) === 1,
+    )
+    expect(firstPages).toHaveLength(1)
   })
 
   it('an empty page before total ends the loop as a partial pass (11)', async () => {
@@ -225,7 +259,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     await h.sandbox.close()
     const [outcome] = await h.engine.run(['inspections'], 'full')
     expect(outcome?.phase).toBe('error')
-    const status = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const status = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(status?.status).toBe('offline')
     expect(status?.error?.code).toBe('network')
     expect(h.count('inspections')).toBe(100)
@@ -235,7 +269,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     let clock = Date.parse('2026-11-23T01:00:00.000Z')
     h = await startHarness({ size: 100, engine: { now: () => new Date(clock) } })
     await h.engine.run(['inspections'])
-    const good = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const good = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(good).toMatchObject({
       lastSyncAt: '2026-11-23T01:00:00.000Z',
       lastAttemptAt: '2026-11-23T01:00:00.000Z',
@@ -243,7 +277,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     clock += 60_000
     await h.sandbox.close()
     await h.engine.run(['inspections'], 'incremental')
-    const failed = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const failed = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(failed).toMatchObject({
       status: 'offline',
       lastSyncAt: '2026-11-23T01:00:00.000Z',
@@ -266,7 +300,7 @@ describe('faults during sync (FAULTS 6–11)', () => {
     release()
     expect(outcome?.phase).toBe('cancelled')
     expect(h.progress.at(-1)?.phase).toBe('cancelled')
-    const status = h.engine.status().resources.find((r) => r.resource === 'inspections')
+    const status = (await h.engine.status()).resources.find((r) => r.resource === 'inspections')
     expect(status).toMatchObject({ status: 'idle', resumable: true })
     expect(h.count('inspections')).toBeGreaterThan(0)
   })

@@ -7,6 +7,7 @@ import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { MAX_ARGS_BYTES } from '../../../src/core/router'
 
 let core: BootedCore
@@ -28,6 +29,7 @@ beforeAll(async () => {
     version: '0.0.0',
     keychain: new MemoryStore(),
     openSettings: openConfFile,
+    storeWorker: SOURCE_STORE_WORKER,
     sandbox: { size: 50 },
   })
   host = await startWebHost({ router: core.router, events: core.events, rendererDir })

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { ERROR_CODES } from '../../shared/errors'
+import { isStoreOp } from './store-ops'
+
+/**
+ * The messages between the main thread and a profile's database owner
+ * (`owner-worker.ts`), checked with these schemas on arrival at either end.
+ */
+
+/** What the owner is started with. */
+export const ownerDataSchema = z.object({
+  file: z.string().min(1),
+  busyTimeoutMs: z.number().int().positive().optional(),
+  /** When the open started (stamps a rebuilt file's moved-aside copy). */
+  openedAt: z.iso.datetime(),
+})
+
+/** What the owner is started with. */
+export type OwnerData = z.infer<typeof ownerDataSchema>
+
+const errorData = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  status: z.number().int().optional(),
+  retryAt: z.string().optional(),
+})
+
+/** Main thread → owner. `call` carries one {@link StoreRequest}; `reset` clears a failed page write. */
+export const toOwnerSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('call'),
+    id: z.number().int().positive(),
+    op: z.string().refine(isStoreOp, 'not a store operation'),
+    args: z.unknown().optional(),
+  }),
+  z.object({ type: z.literal('reset') }),
+  z.object({ type: z.literal('close') }),
+])
+
+/** Owner → main thread. */
+export const fromOwnerSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('ready'),
+    notice: z
+      .object({
+        code: z.literal('store_corrupt'),
+        message: z.string(),
+        movedTo: z.string(),
+        at: z.string(),
+      })
+      .nullable(),
+  }),
+  z.object({ type: z.literal('failed'), error: errorData }),
+  z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
+  z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorData }),
+])
+
+/** Owner → main thread, checked. */
+export type FromOwner = z.infer<typeof fromOwnerSchema>
+/** Main thread → owner, checked. */
+export type ToOwner = z.infer<typeof toOwnerSchema>

@@ -1,0 +1,125 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { parentPort, workerData } from 'node:worker_threads'
+import type { ErrorData } from '../../shared/errors'
+import { openStore, toStoreError, transaction } from './database'
+import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
+import { applyPageWrite, type PageWrite } from './page-writer'
+import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
+
+/**
+ * The thread that owns one profile's database: it opens the file (rebuild
+ * of a damaged one, migrations) and runs every read and write the app asks
+ * for, in the order asked (see `store-owner.ts` for the main side).
+ * Page writes that queue up while another runs commit together in one
+ * transaction, each whole, in order, with its checkpoint; after a failed
+ * page every later one is refused until the engine sends `reset`, so a
+ * checkpoint can never skip a page.
+ */
+if (!parentPort) throw new Error('owner-worker runs only as a worker thread')
+const port = parentPort
+
+function send(message: FromOwner): void {
+  port.postMessage(message)
+}
+
+function idOf(raw: unknown): number | null {
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null
+  return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
+}
+
+function errorData(error: unknown): ErrorData {
+  return toStoreError(error).toData()
+}
+
+const data = ownerDataSchema.parse(workerData)
+let db: DatabaseSync
+try {
+  const opened = openStore(data.file, {
+    autoCheckpoint: false,
+    now: () => new Date(data.openedAt),
+    ...(data.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: data.busyTimeoutMs }),
+  })
+  db = opened.db
+  send({ type: 'ready', notice: opened.notice })
+} catch (error) {
+  send({ type: 'failed', error: errorData(error) })
+  process.exit(0)
+}
+
+type Call = { id: number; op: StoreOp; args: unknown }
+let inbox: Call[] = []
+let scheduled = false
+let pageFailure: ErrorData | null = null
+
+/** Commits consecutive page writes in one transaction; answers each. */
+function writePages(batch: Call[]): void {
+  if (!pageFailure) {
+    try {
+      // Built by the main thread's typed `call('writePage', …)`; cloning keeps its shape.
+      const pages = batch.map((call) => call.args as PageWrite)
+      transaction(db, () => {
+        for (const page of pages) applyPageWrite(db, page)
+      })
+      for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
+      return
+    } catch (error) {
+      pageFailure = errorData(error)
+    }
+  }
+  for (const call of batch) send({ type: 'error', id: call.id, error: pageFailure })
+}
+
+function runOne(call: Call): void {
+  try {
+    // Built by the main thread's typed `call(op, args)`; cloning keeps its shape.
+    const value = runStoreOp(db, call.op, call.args as StoreArgs<StoreOp>)
+    send({ type: 'done', id: call.id, value })
+  } catch (error) {
+    send({ type: 'error', id: call.id, error: errorData(error) })
+  }
+}
+
+function drain(): void {
+  scheduled = false
+  const calls = inbox
+  inbox = []
+  for (let i = 0; i < calls.length;) {
+    if (calls[i]!.op !== 'writePage') {
+      runOne(calls[i]!)
+      i += 1
+      continue
+    }
+    let end = i
+    while (end < calls.length && calls[end]!.op === 'writePage') end += 1
+    writePages(calls.slice(i, end))
+    i = end
+  }
+}
+
+port.on('message', (raw: unknown) => {
+  const parsed = toOwnerSchema.safeParse(raw)
+  if (!parsed.success) {
+    const id = idOf(raw)
+    const error = { code: 'internal' as const, message: 'The cache received a malformed request.' }
+    if (id !== null) send({ type: 'error', id, error })
+    return
+  }
+  const message = parsed.data
+  if (message.type === 'close') {
+    drain()
+    db.close()
+    process.exit(0)
+  }
+  if (message.type === 'reset') {
+    // Queued pages of the failed run are answered (refused) before the reset applies.
+    drain()
+    pageFailure = null
+    return
+  }
+  if (!isStoreOp(message.op)) return
+  inbox.push({ id: message.id, op: message.op, args: message.args })
+  if (!scheduled) {
+    scheduled = true
+    setImmediate(drain)
+  }
+})

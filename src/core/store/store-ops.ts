@@ -1,0 +1,118 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { listCsv, type ListExport } from '../export/list-csv'
+import { transaction } from './database'
+import { applyPageWrite, type PageWrite } from './page-writer'
+import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
+import type { GuaranteeQuery, ListQuery } from './queries'
+import type { BrandRecord, SyncResource } from './records'
+import { listRejected, type RejectedQuery } from './rejected'
+import { setReview, type ReviewInput } from './reviews'
+import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
+import {
+  insertWalletLink,
+  queryWalletLinks,
+  storedGuaranteeToken,
+  type WalletHistoryFilter,
+  type WalletLinkInput,
+} from './wallet-history'
+import { replaceBrands } from './writes'
+
+/** The stored state and record count of every resource (one read for `sync.status`). */
+export interface SyncSnapshot {
+  readonly states: Readonly<Record<SyncResource, SyncStateRow>>
+  readonly counts: Readonly<Record<SyncResource, number>>
+}
+
+/** A fetched brand list and its sync-state change, committed together. */
+export interface BrandsWrite {
+  readonly items: readonly BrandRecord[]
+  readonly rejected: number
+  readonly at: string
+}
+
+/**
+ * Every operation the profile's database owner runs, by name: a function of
+ * the owner's connection and one structured-cloneable argument. The worker
+ * dispatches on this table and the main thread's request and answer types
+ * derive from it, so a new query is one line here. Writes run in their own
+ * `BEGIN IMMEDIATE` transaction; page writes are batched by the worker
+ * (`writePage` is handled there, see `owner-worker.ts`).
+ */
+export const STORE_OPS = {
+  queryInspections: (db: DatabaseSync, query: ListQuery) => queryInspections(db, query),
+  queryGuarantees: (db: DatabaseSync, query: GuaranteeQuery) => queryGuarantees(db, query),
+  searchBrands: (db: DatabaseSync, query: string) => ({
+    ...searchBrands(db, query),
+    state: readSyncState(db, 'brands'),
+  }),
+  readSyncState: (db: DatabaseSync, resource: SyncResource) => readSyncState(db, resource),
+  writeSyncState: (
+    db: DatabaseSync,
+    change: { resource: SyncResource; patch: Partial<Omit<SyncStateRow, 'resource'>> },
+  ) => transaction(db, () => writeSyncState(db, change.resource, change.patch)),
+  syncSnapshot: (db: DatabaseSync): SyncSnapshot => ({
+    states: mapResources((resource) => readSyncState(db, resource)),
+    counts: mapResources((resource) => recordCount(db, resource)),
+  }),
+  writePage: (db: DatabaseSync, page: PageWrite) => transaction(db, () => applyPageWrite(db, page)),
+  writeBrands: (db: DatabaseSync, write: BrandsWrite) =>
+    transaction(db, () => {
+      const pass = readSyncState(db, 'brands').pass + 1
+      replaceBrands(db, write.items, pass, write.at)
+      writeSyncState(db, 'brands', {
+        status: 'idle',
+        mode: 'full',
+        pass,
+        lastSuccessAt: write.at,
+        lastFullAt: write.at,
+        lastError: null,
+        rejected: write.rejected,
+      })
+    }),
+  listRejected: (db: DatabaseSync, query: RejectedQuery) => listRejected(db, query),
+  storedGuaranteeToken: (db: DatabaseSync, idx: number) => storedGuaranteeToken(db, idx),
+  queryWalletLinks: (db: DatabaseSync, filter: WalletHistoryFilter) => queryWalletLinks(db, filter),
+  insertWalletLink: (db: DatabaseSync, input: WalletLinkInput) =>
+    transaction(db, () => insertWalletLink(db, input)),
+  setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
+  /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
+  listCsv: (db: DatabaseSync, job: ListExport) => listCsv(db, job),
+} satisfies Record<string, (db: DatabaseSync, args: never) => unknown>
+
+/** The name of one owner operation. */
+export type StoreOp = keyof typeof STORE_OPS
+/** The argument of `op` (`undefined` for those that take none). */
+export type StoreArgs<K extends StoreOp> =
+  Parameters<(typeof STORE_OPS)[K]> extends [DatabaseSync, infer A] ? A : undefined
+/** What `op` answers. */
+export type StoreResult<K extends StoreOp> = ReturnType<(typeof STORE_OPS)[K]>
+
+/** One request to the owner: a discriminated union over {@link STORE_OPS}. */
+export type StoreRequest = {
+  [K in StoreOp]: { readonly id: number; readonly op: K; readonly args: StoreArgs<K> }
+}[StoreOp]
+
+/** True when `name` is an owner operation (checks requests at the worker's boundary). */
+export function isStoreOp(name: string): name is StoreOp {
+  return Object.hasOwn(STORE_OPS, name)
+}
+
+type OpTable = { readonly [K in StoreOp]: (db: DatabaseSync, args: StoreArgs<K>) => StoreResult<K> }
+const TABLE: OpTable = STORE_OPS
+
+/** Runs one operation on the owner's connection. */
+export function runStoreOp<K extends StoreOp>(
+  db: DatabaseSync,
+  op: K,
+  args: StoreArgs<K>,
+): StoreResult<K> {
+  return TABLE[op](db, args)
+}
+
+function mapResources<T>(read: (resource: SyncResource) => T): Record<SyncResource, T> {
+  return {
+    brands: read('brands'),
+    inspections: read('inspections'),
+    guarantees: read('guarantees'),
+  }
+}

@@ -1,0 +1,188 @@
+import type { Worker } from 'node:worker_threads'
+import { AppError } from '../app-error'
+import { Checkpointer } from './checkpointer'
+import type { StoreNotice } from './database'
+import { fromOwnerSchema, type OwnerData, type ToOwner } from './owner-protocol'
+import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
+import { spawnStoreThread, stopThread } from './threads'
+
+/**
+ * The owner thread's entry. The built app passes the bundled file
+ * (`out/main/owner-worker.js`); tests and the web host pass the TypeScript
+ * source with `execArgv: ['--import', 'tsx']`.
+ */
+export interface StoreWorkerEntry {
+  readonly url: URL
+  readonly execArgv?: readonly string[]
+}
+
+/** Options of {@link StoreOwner}. */
+export interface StoreOwnerOptions {
+  readonly file: string
+  readonly worker: StoreWorkerEntry
+  /** How long a write waits for another connection's lock before `store_busy` (default 5 s). */
+  readonly busyTimeoutMs?: number
+  readonly now?: () => Date
+}
+
+/** The arguments of `call(op, …)`: none for operations that take none. */
+export type CallArgs<K extends StoreOp> = StoreArgs<K> extends undefined ? [] : [StoreArgs<K>]
+
+/** What the sync engine and the services need of a profile's database. */
+export interface StoreClient {
+  /** Runs one operation of `STORE_OPS` on the owner thread; failures are typed `AppError`s. */
+  call<K extends StoreOp>(op: K, ...args: CallArgs<K>): Promise<StoreResult<K>>
+  /** Lets page writes through again after one failed (a new sync run calls it). */
+  resetWrites(): void
+}
+
+interface Waiter {
+  resolve(value: unknown): void
+  reject(error: AppError): void
+}
+
+/**
+ * The main thread's handle on a profile's database owner: a worker thread
+ * that holds the only connection (besides the WAL checkpointer) and runs
+ * every query and write. The main thread never runs SQL; it posts typed
+ * requests and awaits typed answers. Requests may be sent at once: the
+ * thread takes them, in order, once the file is open.
+ */
+export class StoreOwner implements StoreClient {
+  readonly file: string
+  /** Settles once the file is open and migrated (rejects with why it could not be). */
+  readonly ready: Promise<void>
+  readonly #worker: Worker
+  readonly #pending = new Map<number, Waiter>()
+  #notice: StoreNotice | null = null
+  #checkpointer: Checkpointer | null = null
+  /** Why the thread can take no more requests (it failed to open, crashed or was closed). */
+  #failure: AppError | null = null
+  #nextId = 1
+  #closing: Promise<void> | null = null
+
+  /** Starts the owner thread; use {@link ready} (or {@link StoreOwner.open}) to wait for the file. */
+  constructor(options: StoreOwnerOptions) {
+    this.file = options.file
+    const data: OwnerData = {
+      file: options.file,
+      openedAt: (options.now ?? (() => new Date()))().toISOString(),
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    }
+    this.#worker = spawnStoreThread(options.worker.url, {
+      workerData: data,
+      execArgv: [...(options.worker.execArgv ?? [])],
+    })
+    this.#worker.unref()
+    let opened: () => void = () => undefined
+    let refused: (error: AppError) => void = () => undefined
+    this.ready = new Promise<void>((resolve, reject) => {
+      opened = resolve
+      refused = reject
+    })
+    this.ready.catch(() => undefined)
+    this.#worker.on('message', (raw: unknown) => {
+      const parsed = fromOwnerSchema.safeParse(raw)
+      if (!parsed.success) {
+        this.#failAll(new AppError('internal', 'The cache thread sent a malformed answer.'))
+        return
+      }
+      const message = parsed.data
+      if (message.type === 'ready') {
+        this.#notice = message.notice
+        if (!this.#closing) this.#checkpointer = new Checkpointer(this.file)
+        opened()
+      } else if (message.type === 'failed') {
+        this.#failure = toAppError(message.error)
+        this.#failAll(this.#failure)
+        refused(this.#failure)
+      } else {
+        const waiter = this.#pending.get(message.id)
+        this.#pending.delete(message.id)
+        if (message.type === 'done') waiter?.resolve(message.value)
+        else waiter?.reject(toAppError(message.error))
+      }
+    })
+    this.#worker.on('error', (error) => {
+      this.#failure ??= new AppError('internal', 'The cache thread stopped.', { cause: error })
+      this.#failAll(this.#failure)
+      refused(this.#failure)
+    })
+    this.#worker.on('exit', () => {
+      this.#failure ??= new AppError('cancelled', 'The profile was closed.')
+      this.#failAll(this.#failure)
+      refused(new AppError('internal', 'The cache thread exited before opening the file.'))
+      void this.#checkpointer?.close()
+    })
+  }
+
+  /** Starts the owner thread and resolves once the file is open and migrated. */
+  static async open(options: StoreOwnerOptions): Promise<StoreOwner> {
+    const owner = new StoreOwner(options)
+    await owner.ready
+    return owner
+  }
+
+  /** Set (once {@link ready}) when the file was unreadable, too new or failed its check, and was rebuilt. */
+  get notice(): StoreNotice | null {
+    return this.#notice
+  }
+
+  call<K extends StoreOp>(op: K, ...args: CallArgs<K>): Promise<StoreResult<K>> {
+    if (this.#closing) {
+      return Promise.reject(new AppError('cancelled', 'The profile was closed.'))
+    }
+    if (this.#failure) return Promise.reject(this.#failure)
+    const id = this.#nextId
+    this.#nextId += 1
+    return new Promise<StoreResult<K>>((resolve, reject) => {
+      this.#pending.set(id, {
+        // The owner ran STORE_OPS[op] itself, so the answer is that function's result.
+        resolve: (value) => {
+          if (op === 'writePage' || op === 'writeBrands') this.#checkpointer?.request()
+          resolve(value as StoreResult<K>)
+        },
+        reject,
+      })
+      this.#post({ type: 'call', id, op, args: args[0] })
+    })
+  }
+
+  #failAll(error: AppError): void {
+    for (const waiter of this.#pending.values()) waiter.reject(error)
+    this.#pending.clear()
+  }
+
+  resetWrites(): void {
+    if (!this.#closing) this.#post({ type: 'reset' })
+  }
+
+  /**
+   * Answers every request already sent, then closes the connection and the
+   * thread. Idempotent: every call gets the same promise, which always
+   * resolves (a thread that hangs is terminated).
+   */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([
+      stopThread(this.#worker, { type: 'close' } satisfies ToOwner),
+      this.#checkpointer?.close(),
+    ]).then(() => undefined)
+    return this.#closing
+  }
+
+  #post(message: ToOwner): void {
+    this.#worker.postMessage(message)
+  }
+}
+
+function toAppError(data: {
+  code: AppError['code']
+  message: string
+  status?: number | undefined
+  retryAt?: string | undefined
+}): AppError {
+  return new AppError(data.code, data.message, {
+    ...(data.status === undefined ? {} : { status: data.status }),
+    ...(data.retryAt === undefined ? {} : { retryAt: data.retryAt }),
+  })
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { isAppError } from '../../../src/core/app-error'
+import { PageWalker, type PageFetcher } from '../../../src/core/api/pages'
+
+/** A list of `total` numbered entries served `cap` at a time, counting requests in flight. */
+function fakeList(total: number, cap: number, delayMs = 5) {
+  const state = { inflight: 0, maxInflight: 0, asked: [] as number[] }
+  const fetch: PageFetcher<number> = async (page, pageSize, signal) => {
+    state.asked.push(page)
+    state.inflight += 1
+    state.maxInflight = Math.max(state.maxInflight, state.inflight)
+    try {
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
+      if (signal?.aborted) throw signal.reason
+      const size = Math.min(pageSize, cap)
+      const items = Array.from({ length: size }, (_, i) => (page - 1) * size + i).filter(
+        (n) => n < total,
+      )
+      return {
+        total,
+        page,
+        received: items.length,
+        items,
+        rejected: 0,
+        rejects: [],
+        fingerprint: items.join(','),
+      }
+    } finally {
+      state.inflight -= 1
+    }
+  }
+  return { fetch, state }
+}
+
+async function collect(walker: PageWalker<number>): Promise<number[]> {
+  const pages: number[] = []
+  for await (const page of walker) pages.push(page.pageNumber)
+  return pages
+}
+
+describe('the page walker', () => {
+  it('keeps at most `concurrency` pages in flight and yields them in order', async () => {
+    const list = fakeList(1000, 100)
+    const walker = new PageWalker(list.fetch, { pageSize: 500, concurrency: 3 })
+    expect(await collect(walker)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(list.state.maxInflight).toBe(3)
+    expect(walker.summary).toMatchObject({ end: 'complete', seen: 1000, pageSize: 100, pages: 10 })
+    // Nothing past the last useful page was asked for.
+    expect(Math.max(...list.state.asked)).toBe(10)
+  })
+
+  it('resumes at a page with what was seen before it', async () => {
+    const list = fakeList(450, 100)
+    const walker = new PageWalker(list.fetch, { pageSize: 100, startPage: 4, seen: 300 })
+    expect(await collect(walker)).toEqual([4, 5])
+    expect(list.state.asked).toEqual([4, 5])
+    expect(walker.summary).toMatchObject({ end: 'complete', seen: 450, pages: 2 })
+  })
+
+  it('stops after maxPages (a slice)', async () => {
+    const list = fakeList(1000, 100)
+    const walker = new PageWalker(list.fetch, { pageSize: 100, maxPages: 2, concurrency: 3 })
+    expect(await collect(walker)).toEqual([1, 2])
+    expect(walker.summary?.end).toBe('max_pages')
+    expect(list.state.asked.every((page) => page <= 2)).toBe(true)
+  })
+
+  it('a cancel ends the walk with the cancel and drops the pages asked ahead', async () => {
+    const list = fakeList(1000, 100, 20)
+    const controller = new AbortController()
+    const walker = new PageWalker(list.fetch, {
+      pageSize: 100,
+      concurrency: 3,
+      signal: controller.signal,
+    })
+    let caught: unknown
+    try {
+      for await (const page of walker) {
+        if (page.pageNumber === 2) controller.abort(new Error('stop'))
+      }
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toEqual(new Error('stop'))
+    expect(isAppError(caught)).toBe(false)
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    expect(list.state.inflight).toBe(0)
+  })
+})

@@ -1,0 +1,261 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { build } from 'vite'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { isAppError } from '../../../src/core/app-error'
+import { Checkpointer } from '../../../src/core/store/checkpointer'
+import { storeFileFor } from '../../../src/core/store/database'
+import { LATEST_VERSION } from '../../../src/core/store/migrations'
+import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/store-owner'
+import { liveStoreThreads } from '../../../src/core/store/threads'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { inspection, tempDir } from './fixtures'
+
+let temp: ReturnType<typeof tempDir>
+const owners: StoreOwner[] = []
+beforeEach(() => {
+  temp = tempDir()
+})
+afterEach(async () => {
+  for (const owner of owners.splice(0)) await owner.close()
+  temp.remove()
+})
+
+async function open(
+  worker: StoreWorkerEntry = SOURCE_STORE_WORKER,
+  options: { busyTimeoutMs?: number } = {},
+): Promise<StoreOwner> {
+  const owner = await StoreOwner.open({
+    file: storeFileFor(temp.dir, 'sandbox'),
+    worker,
+    now: () => new Date('2026-01-02T03:04:05Z'),
+    ...options,
+  })
+  owners.push(owner)
+  return owner
+}
+
+async function failure(pending: Promise<unknown>): Promise<unknown> {
+  try {
+    await pending
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a failure')
+}
+
+describe('the database owner thread', () => {
+  it('runs writes and reads for the main thread, pages batched with their checkpoint', async () => {
+    const owner = await open()
+    expect(owner.notice).toBeNull()
+    const writes = [1, 2, 3].map((n) =>
+      owner.call('writePage', {
+        resource: 'inspections',
+        items: [inspection(n * 10), inspection(n * 10 + 1)],
+        pass: 1,
+        at: '2026-01-01T00:00:00Z',
+        state: { checkpoint: { nextPage: n + 1, pageSize: 2, total: 6, fetched: n * 2 } },
+      }),
+    )
+    await Promise.all(writes)
+    const page = await owner.call('queryInspections', { limit: 10 })
+    expect(page.total).toBe(6)
+    expect(page.rows.map((row) => row.idx).sort((a, b) => a - b)).toEqual([10, 11, 20, 21, 30, 31])
+    expect((await owner.call('readSyncState', 'inspections')).checkpoint?.nextPage).toBe(4)
+    const snapshot = await owner.call('syncSnapshot')
+    expect(snapshot.counts).toEqual({ brands: 0, inspections: 6, guarantees: 0 })
+  })
+
+  it('refuses every later page after a failed one until reset, so a checkpoint never skips a page', async () => {
+    const owner = await open()
+    const bad = owner.call('writePage', {
+      resource: 'inspections',
+      // A record without its required number makes the upsert fail inside the transaction.
+      items: [{ ...inspection(1), inspectionNum: null as unknown as string }],
+      pass: 1,
+      at: 'now',
+      state: { checkpoint: { nextPage: 2, pageSize: 1, total: 2, fetched: 1 } },
+    })
+    const next = owner.call('writePage', {
+      resource: 'inspections',
+      items: [inspection(2)],
+      pass: 1,
+      at: 'now',
+      state: { checkpoint: { nextPage: 3, pageSize: 1, total: 2, fetched: 2 } },
+    })
+    expect(isAppError(await failure(bad))).toBe(true)
+    expect(isAppError(await failure(next))).toBe(true)
+    expect((await owner.call('readSyncState', 'inspections')).checkpoint).toBeNull()
+    expect((await owner.call('queryInspections', {})).total).toBe(0)
+    owner.resetWrites()
+    await owner.call('writePage', {
+      resource: 'inspections',
+      items: [inspection(2)],
+      pass: 1,
+      at: 'now',
+    })
+    expect((await owner.call('queryInspections', {})).total).toBe(1)
+  })
+
+  it('a write while another connection holds the lock answers store_busy, and the next one succeeds (FAULTS 28)', async () => {
+    const owner = await open(SOURCE_STORE_WORKER, { busyTimeoutMs: 50 })
+    const other = new DatabaseSync(owner.file)
+    other.exec('BEGIN IMMEDIATE')
+    const write = () =>
+      owner.call('writePage', {
+        resource: 'inspections',
+        items: [inspection(1)],
+        pass: 1,
+        at: 'now',
+      })
+    const error = await failure(write())
+    expect(isAppError(error, 'store_busy')).toBe(true)
+    other.exec('ROLLBACK')
+    other.close()
+    owner.resetWrites()
+    await write()
+    expect((await owner.call('queryInspections', {})).total).toBe(1)
+  })
+
+  it('an unreadable file is moved aside and rebuilt, and the owner says so (FAULTS 23)', async () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    mkdirSync(join(temp.dir, 'cache'), { recursive: true })
+    writeFileSync(file, 'this is not a database'.repeat(200))
+    const owner = await open()
+    expect(owner.notice).toMatchObject({ code: 'store_corrupt', at: '2026-01-02T03:04:05.000Z' })
+    expect(existsSync(owner.notice!.movedTo)).toBe(true)
+    expect((await owner.call('queryInspections', {})).total).toBe(0)
+  })
+
+  it('a file written by a newer app version is kept aside, never migrated down (FAULTS 29)', async () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    mkdirSync(join(temp.dir, 'cache'), { recursive: true })
+    const newer = new DatabaseSync(file)
+    newer.exec(`PRAGMA user_version = ${LATEST_VERSION + 1}`)
+    newer.close()
+    const owner = await open()
+    expect(owner.notice?.code).toBe('store_corrupt')
+    expect(existsSync(owner.notice!.movedTo)).toBe(true)
+  })
+
+  it('takes requests sent before the file is open, in order, so the app starts without waiting', async () => {
+    const owner = new StoreOwner({
+      file: storeFileFor(temp.dir, 'sandbox'),
+      worker: SOURCE_STORE_WORKER,
+    })
+    owners.push(owner)
+    const write = owner.call('writePage', {
+      resource: 'inspections',
+      items: [inspection(1), inspection(2)],
+      pass: 1,
+      at: 'now',
+    })
+    const read = owner.call('queryInspections', {})
+    await write
+    expect((await read).total).toBe(2)
+    await owner.ready
+    expect(owner.notice).toBeNull()
+  })
+
+  it('requests sent to an owner that cannot open are refused with its error, not left waiting', async () => {
+    mkdirSync(join(temp.dir, 'cache', 'sandbox.sqlite'), { recursive: true })
+    const owner = new StoreOwner({
+      file: storeFileFor(temp.dir, 'sandbox'),
+      worker: SOURCE_STORE_WORKER,
+    })
+    owners.push(owner)
+    const early = failure(owner.call('queryInspections', {}))
+    expect(isAppError(await failure(owner.ready))).toBe(true)
+    expect(isAppError(await early)).toBe(true)
+    expect(isAppError(await failure(owner.call('queryInspections', {})))).toBe(true)
+  })
+
+  it('a thread that cannot start rejects the open with a typed error and is not left running', async () => {
+    const before = liveStoreThreads()
+    const error = await failure(StoreOwner.open({ file: '', worker: SOURCE_STORE_WORKER }))
+    expect(isAppError(error, 'internal')).toBe(true)
+    await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 5000 })
+  })
+
+  it('answers a malformed message with an error instead of leaving the caller waiting', async () => {
+    mkdirSync(join(temp.dir, 'cache'), { recursive: true })
+    const worker = new Worker(SOURCE_STORE_WORKER.url, {
+      execArgv: [...(SOURCE_STORE_WORKER.execArgv ?? [])],
+      workerData: { file: storeFileFor(temp.dir, 'raw'), openedAt: new Date().toISOString() },
+    })
+    const messages: unknown[] = []
+    const answered = new Promise<void>((resolve) => {
+      worker.on('message', (message: unknown) => {
+        messages.push(message)
+        if (messages.length === 3) resolve()
+      })
+    })
+    worker.postMessage({ type: 'call', id: 7, op: 'DROP TABLE inspections', args: null })
+    worker.postMessage({ type: 'call', id: 8, op: 'readSyncState', args: 'inspections' })
+    await answered
+    expect(messages[0]).toMatchObject({ type: 'ready' })
+    expect(messages[1]).toMatchObject({ type: 'error', id: 7, error: { code: 'internal' } })
+    expect(messages[2]).toMatchObject({
+      type: 'done',
+      id: 8,
+      value: { resource: 'inspections', pass: 0 },
+    })
+    await worker.terminate()
+  })
+
+  it('close is idempotent, always resolves, stops both threads, and later calls are refused', async () => {
+    const before = liveStoreThreads()
+    const owner = await open()
+    expect(liveStoreThreads()).toBe(before + 2)
+    const pending = owner.call('queryInspections', {})
+    await Promise.all([owner.close(), owner.close()])
+    // A request sent before the close is still answered.
+    expect((await pending).total).toBe(0)
+    expect(liveStoreThreads()).toBe(before)
+    expect(isAppError(await failure(owner.call('queryInspections', {})), 'cancelled')).toBe(true)
+    await owner.close()
+  })
+
+  it('the checkpointer closes twice without hanging', async () => {
+    const owner = await open()
+    const checkpointer = new Checkpointer(owner.file)
+    checkpointer.request()
+    await Promise.all([checkpointer.close(), checkpointer.close()])
+    await checkpointer.close()
+    checkpointer.request()
+  })
+
+  it('loads as a bundled JavaScript entry too, the way electron-vite builds it for the app', async () => {
+    // Like the app's main bundle: our code inlined, packages resolved from node_modules at run
+    // time (so the file lives under the project, as out/main/owner-worker.js does).
+    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const dir = mkdtempSync(join(root, 'node_modules', '.owner-worker-'))
+    try {
+      const outfile = join(dir, 'owner-worker.js')
+      // Vite's server-side build, as electron-vite uses for the main process: packages stay external.
+      await build({
+        configFile: false,
+        logLevel: 'silent',
+        build: {
+          ssr: join(root, 'src/core/store/owner-worker.ts'),
+          outDir: dir,
+          emptyOutDir: false,
+          rollupOptions: { output: { format: 'es', entryFileNames: 'owner-worker.js' } },
+        },
+      })
+      const owner = await open({ url: pathToFileURL(outfile) })
+      await owner.call('writePage', {
+        resource: 'inspections',
+        items: [inspection(5)],
+        pass: 1,
+        at: 'now',
+      })
+      expect((await owner.call('queryInspections', {})).total).toBe(1)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
