@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { setReview } from '../../../src/core/store/reviews'
 import { localTimestamp } from '../../../src/shared/local-time'
 import { queryInspections } from '../../../src/core/store/queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
