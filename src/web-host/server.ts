@@ -121,7 +121,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (path.startsWith('/card/')) return handleCard(req, res, path.slice('/card'.length))
     if (options.wallet && (await handleWalletPopup(options.wallet, req, res, path))) return
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed.')
-    return serveStatic(res, path, req.method === 'HEAD')
+    return serveStatic(res, path, req.method === 'HEAD', req.headers['if-none-match'])
   }
 
   async function handleIpc(
@@ -208,23 +208,37 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     req.on('close', () => streams.delete(res))
   }
 
+  /**
+   * A renderer file. `no-cache` makes the browser ask again on every load, and
+   * the ETag lets the answer be an empty 304 when the file is unchanged, so a
+   * reload neither downloads the bundle again nor loses Chromium's compiled
+   * code for it (kept with the cached copy).
+   */
   async function serveStatic(
     res: ServerResponse,
     rawPath: string,
     headOnly: boolean,
+    ifNoneMatch: string | undefined,
   ): Promise<void> {
     const file = resolveStatic(rendererDir, rawPath)
     if (!file) return deny(res, 404, 'Not found.')
     try {
       const info = await stat(file)
       if (!info.isFile()) return deny(res, 404, 'Not found.')
-      const data = await readFile(file)
-      res.writeHead(200, {
+      const etag = `"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`
+      const headers = {
         ...SECURITY_HEADERS,
         'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-        'Content-Length': data.length,
         'Cache-Control': 'no-cache',
-      })
+        ETag: etag,
+      }
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(etag)) {
+        res.writeHead(304, headers)
+        res.end()
+        return
+      }
+      const data = await readFile(file)
+      res.writeHead(200, { ...headers, 'Content-Length': data.length })
       res.end(headOnly ? undefined : data)
     } catch {
       deny(res, 404, 'Not found.')

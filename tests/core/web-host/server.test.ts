@@ -300,6 +300,25 @@ describe('web host', () => {
     expect((await raw({ path: '/assets/app.js' })).headers['content-type']).toMatch(/javascript/)
   })
 
+  it('answers an unchanged renderer file with an empty 304, a changed one in full', async () => {
+    const first = await raw({ path: '/assets/app.js' })
+    const etag = first.headers['etag']
+    expect(first.status).toBe(200)
+    expect(first.headers['cache-control']).toBe('no-cache')
+    expect(etag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/)
+    const again = await raw({ path: '/assets/app.js', headers: { 'if-none-match': String(etag) } })
+    expect(again.status).toBe(304)
+    expect(again.body).toBe('')
+    expect(again.headers['content-security-policy']).toContain("script-src 'self'")
+    const stale = await raw({ path: '/assets/app.js', headers: { 'if-none-match': '"old-tag"' } })
+    expect(stale.status).toBe(200)
+    expect(stale.body).toBe('console.log(1)')
+    // Another file's tag does not stand for this one.
+    const other = await raw({ path: '/', headers: { 'if-none-match': String(etag) } })
+    expect(other.status).toBe(200)
+    expect(other.body).toContain('<title>app</title>')
+  })
+
   it.each([
     '/../package.json',
     '/%2e%2e/package.json',

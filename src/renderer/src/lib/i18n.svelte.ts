@@ -9,6 +9,8 @@ export type Locale = 'ko' | 'en'
 const ko = {
   'app.title': 'Appraisal Desk',
   'app.subtitle': '감정·보증 업무',
+  'app.viewLoadFailed': '이 화면을 열지 못했습니다.',
+  'app.viewLoadFailedHint': '앱을 다시 시작해 보세요. 계속되면 설치 파일이 손상되었을 수 있습니다.',
   'nav.brands': '브랜드',
   'nav.section.work': '업무',
   'nav.inspections': '감정 내역',
@@ -353,6 +355,9 @@ export type MessageKey = keyof typeof ko
 const en: Record<MessageKey, string> = {
   'app.title': 'Appraisal Desk',
   'app.subtitle': 'Appraisal & guarantees',
+  'app.viewLoadFailed': 'This screen could not be opened.',
+  'app.viewLoadFailedHint':
+    'Restart the app. If it keeps happening, the installation may be damaged.',
   'nav.brands': 'Brands',
   'nav.section.work': 'Work',
   'nav.inspections': 'Inspections',
