@@ -6,7 +6,11 @@ import type { InspectionRow, QueryPage } from '../../src/shared/cache'
 import type { Result } from '../../src/shared/errors'
 import { createClient } from '../../src/renderer/src/lib/client'
 import { ListQuery, listArgs, emptyFilters } from '../../src/renderer/src/lib/list-query.svelte'
-import { connectInvalidation, createQueryClient } from '../../src/renderer/src/lib/query-client'
+import {
+  connectInvalidation,
+  createQueryClient,
+  rejectedKey,
+} from '../../src/renderer/src/lib/query-client'
 
 function row(idx: number, productName: string): InspectionRow {
   return {
@@ -202,5 +206,42 @@ describe('list query layer', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('a finished sync of a paged resource reloads the rejected records; progress and brands do not', () => {
+    const { api, emit } = scriptedApi()
+    const queryClient = createQueryClient()
+    const stop = connectInvalidation(createClient(api), queryClient)
+    cleanup = () => {
+      stop()
+      queryClient.clear()
+    }
+    const empty = { pages: [{ items: [], total: 0, nextBefore: null }], pageParams: [null] }
+    const stale = (): boolean[] =>
+      ['all', 'inspections'].map(
+        (filter) => queryClient.getQueryState(rejectedKey(filter))!.isInvalidated,
+      )
+    const reset = (): void => {
+      for (const filter of ['all', 'inspections'])
+        queryClient.setQueryData(rejectedKey(filter), empty)
+    }
+    const progress = {
+      mode: 'full' as const,
+      fetched: 10,
+      total: 100,
+      pages: 1,
+      rate: 1,
+      etaSeconds: 1,
+      rejected: 2,
+    }
+    reset()
+    emit('sync.progress', { ...progress, resource: 'inspections', phase: 'running' })
+    emit('sync.progress', { ...progress, resource: 'brands', phase: 'done' })
+    expect(stale()).toEqual([false, false])
+    emit('sync.progress', { ...progress, resource: 'guarantees', phase: 'done' })
+    expect(stale()).toEqual([true, true])
+    reset()
+    emit('sync.progress', { ...progress, resource: 'inspections', phase: 'error' })
+    expect(stale()).toEqual([true, true])
   })
 })
