@@ -13,7 +13,7 @@ import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../sr
 import type { PagedResource } from '../../../src/core/store/records'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { startHarness } from '../sync/harness'
-import { guarantee, inspection, tempDir } from './fixtures'
+import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
 /** Every cell of a list counted the slow way, in the stored cells' shape. */
 function scanned(db: DatabaseSync, list: PagedResource, where = 'true'): Record<string, number> {
@@ -156,13 +156,12 @@ describe('stored counts follow every write', () => {
     const file = storeFileFor(temp.dir, 'sandbox')
     const old = openStore(file, { targetVersion: 6 }).db
     transaction(old, () =>
-      upsertInspections(
+      insertAsStored(
         old,
+        'inspections',
         Array.from({ length: 30 }, (_, i) =>
           inspection(i + 1, { inspectionStatus: i % 4 === 0 ? null : '배송완료' }),
         ),
-        1,
-        'then',
       ),
     )
     old
