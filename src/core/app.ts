@@ -27,6 +27,9 @@ import { Vault } from './vault/vault'
 import { walletHistoryCsv } from './wallet/history-csv'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
+/** `data.changed` of one resource reaches the windows at most once per this many ms. */
+export const DATA_CHANGED_MS = 400
+
 export type { ActiveProfile } from './profiles/profile-service'
 
 /** The injected parts core is built from; tests pass real ones where they can. */
@@ -105,7 +108,8 @@ export function createCore(deps: CoreDeps): Core {
   tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
-  const events = new EventBus()
+  // A sync commits pages many times a second; the renderer re-queries at most a few times.
+  const events = new EventBus({ coalesceMs: { 'data.changed': DATA_CHANGED_MS } })
   const redactor = new Redactor()
   const settings = SettingsService.open({
     dataDir: deps.dataDir,
@@ -263,7 +267,7 @@ export function createCore(deps: CoreDeps): Core {
           by: reviewer === '' ? null : reviewer,
           at: localTimestamp(now(), scope.profile.summary.timeZone),
         })
-        events.emit('data.changed', { resource })
+        events.emit('data.changed', { resource }, { immediate: true })
         return saved
       },
       'lists.export': async ({ resource, lang, ...query }) => {
