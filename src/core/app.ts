@@ -5,7 +5,7 @@ import { PartnerClient } from './api/client'
 import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
-import { EventBus } from './events'
+import { DATA_CHANGED_MS, EventBus } from './events'
 import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
@@ -26,9 +26,6 @@ import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
 import { walletHistoryCsv } from './wallet/history-csv'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
-
-/** `data.changed` of one resource reaches the windows at most once per this many ms. */
-export const DATA_CHANGED_MS = 400
 
 export type { ActiveProfile } from './profiles/profile-service'
 

@@ -4,6 +4,9 @@ import type { EventPayloads } from '../shared/contract'
 /** A listener for every event; the hosts forward each to the renderer. */
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void
 
+/** `data.changed` of one resource reaches the windows at most once per this many ms (the app's bus). */
+export const DATA_CHANGED_MS = 400
+
 /** Options of an {@link EventBus}. */
 export interface EventBusOptions {
   /**
