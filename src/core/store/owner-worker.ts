@@ -65,8 +65,9 @@ function writePages(batch: Call[]): void {
       )
       const records = pages.reduce((sum, page) => sum + page.items.length, 0)
       countWrite(records, pages.length, threadMicros() - started)
-      if (firstFull) compactStore(db)
       for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
+      // After the answers: the sync is done; requests sent meanwhile wait for the compaction.
+      if (firstFull) compactStore(db)
       return
     } catch (error) {
       pageFailure = errorData(error)
