@@ -1,11 +1,13 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../shared/cache'
 import type { PagedResource } from './records'
 
 /**
  * Counts of the lists without a scan: migration 7 keeps not-gone records per
  * (list, status, review mark) in `list_counts`, and per registration day in
- * `list_day_counts`, by triggers in the same transaction as the rows. A
+ * `list_day_counts`, in the same transaction as the rows: records the sync
+ * inserts are added by the writer ({@link NewRecordTally}, once per page;
+ * migration 8), every other change by triggers. A
  * filter without text or member is then a sum over a few small rows. A
  * query that must count its matches builds the same cells with one
  * `GROUP BY` ({@link cellColumns}), so both paths share {@link summarise}.
@@ -124,4 +126,93 @@ export function inIdxOrder(db: DatabaseSync, resource: PagedResource): boolean {
     { inversions: number } | undefined
   // No row (never expected: migration 7 writes one per list): assume the worst, sort.
   return row?.inversions === 0
+}
+
+/** The counted mark of a stored `review_marks.mark` (`''`: no mark, or `none`). */
+export function countedMark(mark: string | null | undefined): string {
+  return mark === null || mark === undefined || mark === 'none' ? '' : mark
+}
+
+/** The first `n` characters of `text` (SQLite's `substr(text, 1, n)`: code points, not UTF-16 units). */
+function firstCharacters(text: string, n: number): string {
+  if (!/[\uD800-\uDFFF]/.test(text.slice(0, 2 * n))) return text.slice(0, n)
+  return Array.from(text.slice(0, 2 * n))
+    .slice(0, n)
+    .join('')
+}
+
+interface TallyCell {
+  readonly status: string | null
+  readonly day: string
+  readonly mark: string
+  n: number
+}
+
+interface TallyStatements {
+  readonly counts: StatementSync
+  readonly days: StatementSync
+  readonly order: StatementSync
+}
+
+const tallyStatements = new WeakMap<DatabaseSync, TallyStatements>()
+
+function prepareTally(db: DatabaseSync): TallyStatements {
+  let found = tallyStatements.get(db)
+  if (found) return found
+  found = {
+    counts: db.prepare(`INSERT INTO list_counts (resource, has_status, status, mark, n)
+      VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`),
+    days: db.prepare(`INSERT INTO list_day_counts (resource, day, has_status, status, mark, n)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`),
+    order: db.prepare('UPDATE list_order SET inversions = inversions + ? WHERE resource = ?'),
+  }
+  tallyStatements.set(db, found)
+  return found
+}
+
+/**
+ * What the new records of one write add to the stored counts: gathered per
+ * record in memory, then added in a few statements ({@link flush}) inside
+ * the same transaction. Replaces migration 7's insert triggers, which cost
+ * a trigger program per record; changes to stored records still go through
+ * the update and delete triggers.
+ */
+export class NewRecordTally {
+  readonly #cells = new Map<string, TallyCell>()
+  #inversions = 0
+
+  /** A new, not-gone record of `status`, registered at `registeredAt`, with counted mark `mark`. */
+  add(status: string | null, registeredAt: string, mark: string): void {
+    const day = firstCharacters(registeredAt, 10)
+    const key = `${status === null ? '0' : `1${status}`}\u0000${day}\u0000${mark}`
+    const cell = this.#cells.get(key)
+    if (cell) cell.n += 1
+    else this.#cells.set(key, { status, day, mark, n: 1 })
+  }
+
+  /** Neighbours in `idx` order whose registration times the insert turned the other way round (may be negative). */
+  addInversions(n: number): void {
+    this.#inversions += n
+  }
+
+  /** Adds what was gathered to the stored counts of `resource`, and starts over. */
+  flush(db: DatabaseSync, resource: PagedResource): void {
+    if (this.#cells.size === 0 && this.#inversions === 0) return
+    const s = prepareTally(db)
+    const perList = new Map<string, TallyCell>()
+    for (const cell of this.#cells.values()) {
+      const hasStatus = cell.status === null ? 0 : 1
+      s.days.run(resource, cell.day, hasStatus, cell.status ?? '', cell.mark, cell.n)
+      const key = `${hasStatus}${cell.status ?? ''}\u0000${cell.mark}`
+      const total = perList.get(key)
+      if (total) total.n += cell.n
+      else perList.set(key, { ...cell })
+    }
+    for (const cell of perList.values()) {
+      s.counts.run(resource, cell.status === null ? 0 : 1, cell.status ?? '', cell.mark, cell.n)
+    }
+    if (this.#inversions !== 0) s.order.run(this.#inversions, resource)
+    this.#cells.clear()
+    this.#inversions = 0
+  }
 }

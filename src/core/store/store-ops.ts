@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { listCsv, type ListExport } from '../export/list-csv'
 import { transaction } from './database'
-import { applyPageWrite, type PageWrite } from './page-writer'
+import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
 import type { BrandRecord, SyncResource } from './records'
@@ -16,6 +16,7 @@ import {
   type WalletLinkInput,
 } from './wallet-history'
 import { replaceBrands } from './writes'
+import { writeStats } from './write-stats'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -54,7 +55,9 @@ export const STORE_OPS = {
     states: mapResources((resource) => readSyncState(db, resource)),
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
-  writePage: (db: DatabaseSync, page: PageWrite) => transaction(db, () => applyPageWrite(db, page)),
+  writePage: (db: DatabaseSync, page: PageWrite): void => {
+    if (transaction(db, () => applyPageWrite(db, page))) compactStore(db)
+  },
   writeBrands: (db: DatabaseSync, write: BrandsWrite) =>
     transaction(db, () => {
       const pass = readSyncState(db, 'brands').pass + 1
@@ -75,6 +78,8 @@ export const STORE_OPS = {
   insertWalletLink: (db: DatabaseSync, input: WalletLinkInput) =>
     transaction(db, () => insertWalletLink(db, input)),
   setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
+  /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */
+  writeStats: (_db: DatabaseSync) => writeStats(),
   /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
   listCsv: (db: DatabaseSync, job: ListExport) => listCsv(db, job),
 } satisfies Record<string, (db: DatabaseSync, args: never) => unknown>

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { DatabaseSync } from 'node:sqlite'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 
 /** A fresh temporary folder, removed by the returned function. */
 export function tempDir(): { dir: string; remove: () => void } {
@@ -46,4 +48,30 @@ export function guarantee(idx: number, patch: Partial<GuaranteeRecord> = {}): Gu
     ...patch,
   }
   return { ...base, raw: {} }
+}
+
+/**
+ * Inserts records by plain SQL, as a database of an older schema (3 to 7)
+ * holds them: today's row values, no search key (indexed on the next open),
+ * counted only by that schema's own triggers. Today's writer is for today's
+ * schema: it counts new records itself (schema 8).
+ */
+export function insertAsStored(
+  db: DatabaseSync,
+  table: 'guarantees' | 'inspections',
+  records: readonly object[],
+  storedAt = 'then',
+): void {
+  const have = new Set(
+    (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+  )
+  for (const record of records) {
+    const { values } = rowValues(RECORD_TABLES[table], record)
+    const row = Object.entries({ ...values, seen_pass: 1, stored_at: storedAt }).filter(([name]) =>
+      have.has(name),
+    )
+    db.prepare(
+      `INSERT INTO ${table} (${row.map(([n]) => n).join(', ')}) VALUES (${row.map(() => '?').join(', ')})`,
+    ).run(...row.map(([, value]) => value))
+  }
 }

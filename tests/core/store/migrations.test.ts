@@ -6,15 +6,15 @@ import { queryGuarantees, queryInspections } from '../../../src/core/store/queri
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
 import { searchDocument } from '../../../src/core/store/search-text'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
-import { upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
-import { guarantee, inspection, tempDir } from './fixtures'
+import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
 /**
  * Every historical version, with rows in it, migrates to the newest with
  * every row and value kept. Rows of versions 1 and 2 are written the way
  * those versions wrote them (`raw` = the whole parsed record; version 2 with
  * a search key and a row in its FTS table); from version 3 the record
- * tables have today's shape, so today's writes stand in.
+ * tables have today's shape, so today's row values stand in, inserted by
+ * plain SQL without a search key (the newest version indexes them on open).
  */
 
 let temp: ReturnType<typeof tempDir>
@@ -88,8 +88,8 @@ function oldRow(
 
 function writeAt(db: DatabaseSync, version: number): void {
   if (version >= 3) {
-    upsertGuarantees(db, GUARANTEES, 1, 'then')
-    upsertInspections(db, INSPECTIONS, 1, 'then')
+    insertAsStored(db, 'guarantees', GUARANTEES)
+    insertAsStored(db, 'inspections', INSPECTIONS)
   } else {
     for (const [table, records] of [
       ['guarantees', GUARANTEES],

@@ -6,7 +6,8 @@ import { readSyncState, writeSyncState } from '../../../src/core/store/sync-stat
 import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import {
   BRAND_COLUMNS,
-  recordUpsertSql,
+  recordInsertSql,
+  recordUpdateSql,
   storedColumns,
   upsertGuarantees,
   upsertInspections,
@@ -93,12 +94,15 @@ describe('record declarations', () => {
       expectSchemaHas(table, fields)
     })
 
-    it(`${table}: the derived upsert names every declared column as a named parameter`, () => {
-      const sql = recordUpsertSql(RECORD_TABLES[table])
-      expect(sql).not.toContain('?')
+    it(`${table}: the derived insert and update name every declared column as a named parameter`, () => {
+      const insert = recordInsertSql(RECORD_TABLES[table])
+      const update = recordUpdateSql(RECORD_TABLES[table])
+      expect(insert + update).not.toContain('?')
       for (const f of fields.filter((field) => field.null !== 'raw')) {
-        expect(sql).toContain(`:${f.column}`)
-        if (f.column !== 'idx') expect(sql).toContain(`${f.column} = excluded.${f.column}`)
+        expect(insert).toContain(`:${f.column}`)
+        expect(update).toContain(
+          f.column === 'idx' ? 'WHERE idx = :idx' : `${f.column} = :${f.column}`,
+        )
       }
       expect(storedColumns(RECORD_TABLES[table])).toEqual([
         ...fields.filter((f) => f.null !== 'raw').map((f) => f.column),

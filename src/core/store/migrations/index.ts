@@ -6,6 +6,7 @@ import { up as reviewBy } from './0004-review-by'
 import { up as rejectedRecords } from './0005-rejected-records'
 import { up as nfcText } from './0006-nfc-text'
 import { up as counts } from './0007-counts'
+import { up as writePath } from './0008-write-path'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'rejected-records', up: rejectedRecords },
   { version: 6, name: 'nfc-text', up: nfcText },
   { version: 7, name: 'counts', up: counts },
+  { version: 8, name: 'write-path', up: writePath },
 ]
 
 /** The schema version this build writes. */
