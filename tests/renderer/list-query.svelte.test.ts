@@ -9,6 +9,7 @@ import { ListQuery, listArgs, emptyFilters } from '../../src/renderer/src/lib/li
 import {
   connectInvalidation,
   createQueryClient,
+  profilesKey,
   rejectedKey,
 } from '../../src/renderer/src/lib/query-client'
 
@@ -243,5 +244,22 @@ describe('list query layer', () => {
     reset()
     emit('sync.progress', { ...progress, resource: 'inspections', phase: 'error' })
     expect(stale()).toEqual([true, true])
+  })
+
+  it('another profile empties every list, but the profile list reloads in place', () => {
+    const { api, emit } = scriptedApi()
+    const queryClient = createQueryClient()
+    const stop = connectInvalidation(createClient(api), queryClient)
+    cleanup = () => {
+      stop()
+      queryClient.clear()
+    }
+    const profiles = { activeId: 'a', profiles: [] }
+    queryClient.setQueryData(profilesKey, profiles)
+    queryClient.setQueryData(rejectedKey('all'), { pages: [], pageParams: [] })
+    emit('profiles.changed', { activeId: 'b' })
+    expect(queryClient.getQueryData(rejectedKey('all'))).toBeUndefined()
+    expect(queryClient.getQueryData(profilesKey)).toBe(profiles)
+    expect(queryClient.getQueryState(profilesKey)!.isInvalidated).toBe(true)
   })
 })

@@ -29,6 +29,9 @@ export function createQueryClient(): QueryClient {
 /** Query key of every brand search (`[...brandsKey, text]`). */
 export const brandsKey = ['brands'] as const
 
+/** Query key of the profile list (`profiles.list`). */
+export const profilesKey = ['profiles'] as const
+
 /** Query key of the rejected records of one filter (`'all'` or a resource); without one, of every filter. */
 export function rejectedKey(filter?: string): readonly unknown[] {
   return filter === undefined ? ['rejected'] : ['rejected', filter]
@@ -76,7 +79,9 @@ export function connectInvalidation(client: Client, queryClient: QueryClient): (
       })
     }),
     client.on('profiles.changed', () => {
-      void queryClient.resetQueries()
+      // The profile list is the app's, not a profile's: it reloads in place (no blank frame).
+      void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== profilesKey[0] })
+      void queryClient.invalidateQueries({ queryKey: profilesKey })
     }),
   ]
   return () => offs.forEach((off) => off())
