@@ -62,6 +62,10 @@ const MIME: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 }
 
+/** Files the build names by content hash (`/assets/index-D03wygt0.js`), never changed in place. */
+const HASHED_ASSET = /^\/assets\/[^/]+-[\w-]{8}\.[a-z0-9]+$/
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
 const SECURITY_HEADERS = {
   'Content-Security-Policy': APP_CSP,
   'X-Content-Type-Options': 'nosniff',
@@ -209,10 +213,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   /**
-   * A renderer file. `no-cache` makes the browser ask again on every load, and
-   * the ETag lets the answer be an empty 304 when the file is unchanged, so a
-   * reload neither downloads the bundle again nor loses Chromium's compiled
-   * code for it (kept with the cached copy).
+   * A renderer file. The build names every file under `assets/` after a hash
+   * of its content, so those are cached for good: a reload takes the bundle,
+   * styles and fonts from the browser's cache at once, as Electron reads them
+   * from disk, instead of asking again for each (a font that arrives late lays
+   * the page out again). Anything else (the page itself) is asked for on every
+   * load (`no-cache`), and the ETag lets the answer be an empty 304 when it is
+   * unchanged.
    */
   async function serveStatic(
     res: ServerResponse,
@@ -229,7 +236,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const headers = {
         ...SECURITY_HEADERS,
         'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-        'Cache-Control': 'no-cache',
+        'Cache-Control': HASHED_ASSET.test(rawPath) ? IMMUTABLE : 'no-cache',
         ETag: etag,
       }
       if (ifNoneMatch !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(etag)) {
