@@ -17,6 +17,21 @@ async function syncInspections(page: Page, url: string): Promise<void> {
   await settled(page)
 }
 
+/** Opens the guarantees (synced if they are not yet) in the card grid. */
+async function openGuaranteeCards(page: Page, url: string) {
+  await page.goto(url)
+  await page.getByRole('link', { name: '보증서' }).click()
+  const rows = page.getByTestId('guarantee-row')
+  if ((await rows.count()) === 0) {
+    await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
+  }
+  await expect(rows.first()).toBeVisible()
+  await page.getByTestId('mode-cards').click()
+  const tiles = page.getByTestId('card-tile')
+  await expect(tiles.first()).toBeVisible()
+  return { rows, tiles }
+}
+
 test.describe('review desk', () => {
   test('virtualized grid: aria counts, a bounded DOM, and paging to the end without a button', async ({
     page,
@@ -211,16 +226,7 @@ test.describe('review desk', () => {
     page,
     app,
   }) => {
-    await page.goto(app.host.url)
-    await page.getByRole('link', { name: '보증서' }).click()
-    const rows = page.getByTestId('guarantee-row')
-    if ((await rows.count()) === 0) {
-      await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
-    }
-    await expect(rows.first()).toBeVisible()
-    await page.getByTestId('mode-cards').click()
-    const tiles = page.getByTestId('card-tile')
-    await expect(tiles.first()).toBeVisible()
+    const { tiles } = await openGuaranteeCards(page, app.host.url)
     expect(await tiles.count()).toBeLessThan(80)
     await expect(tiles.first().getByTestId('card-image')).toHaveAttribute('data-state', 'loaded')
 
@@ -253,16 +259,7 @@ test.describe('review desk', () => {
     page,
     app,
   }) => {
-    await page.goto(app.host.url)
-    await page.getByRole('link', { name: '보증서' }).click()
-    const rows = page.getByTestId('guarantee-row')
-    if ((await rows.count()) === 0) {
-      await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
-    }
-    await expect(rows.first()).toBeVisible()
-    await page.getByTestId('mode-cards').click()
-    const tiles = page.getByTestId('card-tile')
-    await expect(tiles.first()).toBeVisible()
+    const { rows, tiles } = await openGuaranteeCards(page, app.host.url)
     const idxAt = async (n: number): Promise<string> =>
       (await tiles.nth(n).getAttribute('data-idx'))!
     const selected = page.locator('[data-testid=card-tile][aria-selected=true]')

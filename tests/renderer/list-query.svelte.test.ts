@@ -94,6 +94,29 @@ function setup() {
   return { list, calls, emit }
 }
 
+/** A sync's progress event, less its resource and phase. */
+const PROGRESS = {
+  mode: 'full' as const,
+  fetched: 10,
+  total: 100,
+  pages: 1,
+  rate: 1,
+  etaSeconds: 1,
+  rejected: 0,
+}
+
+/** A query cache wired to scripted events, with no list on it. */
+function eventsOnly() {
+  const { api, emit } = scriptedApi()
+  const queryClient = createQueryClient()
+  const stop = connectInvalidation(createClient(api), queryClient)
+  cleanup = () => {
+    stop()
+    queryClient.clear()
+  }
+  return { queryClient, emit }
+}
+
 describe('list query layer', () => {
   it('builds typed arguments, leaving empty filters out', () => {
     expect(listArgs(emptyFilters(), null)).toEqual({ sort: 'latest', limit: 500 })
@@ -184,16 +207,7 @@ describe('list query layer', () => {
       await settle()
       calls[0]!.answer(page([row(1, 'a')]))
       await settle()
-      const progress = {
-        resource: 'inspections' as const,
-        mode: 'full' as const,
-        fetched: 10,
-        total: 100,
-        pages: 1,
-        rate: 1,
-        etaSeconds: 1,
-        rejected: 0,
-      }
+      const progress = { ...PROGRESS, resource: 'inspections' as const }
       emit('sync.progress', { ...progress, phase: 'running' })
       await settle()
       expect(calls).toHaveLength(2)
@@ -210,13 +224,7 @@ describe('list query layer', () => {
   })
 
   it('a finished sync of a paged resource reloads the rejected records; progress and brands do not', () => {
-    const { api, emit } = scriptedApi()
-    const queryClient = createQueryClient()
-    const stop = connectInvalidation(createClient(api), queryClient)
-    cleanup = () => {
-      stop()
-      queryClient.clear()
-    }
+    const { queryClient, emit } = eventsOnly()
     const empty = { pages: [{ items: [], total: 0, nextBefore: null }], pageParams: [null] }
     const stale = (): boolean[] =>
       ['all', 'inspections'].map(
@@ -226,15 +234,7 @@ describe('list query layer', () => {
       for (const filter of ['all', 'inspections'])
         queryClient.setQueryData(rejectedKey(filter), empty)
     }
-    const progress = {
-      mode: 'full' as const,
-      fetched: 10,
-      total: 100,
-      pages: 1,
-      rate: 1,
-      etaSeconds: 1,
-      rejected: 2,
-    }
+    const progress = { ...PROGRESS, rejected: 2 }
     reset()
     emit('sync.progress', { ...progress, resource: 'inspections', phase: 'running' })
     emit('sync.progress', { ...progress, resource: 'brands', phase: 'done' })
@@ -247,13 +247,7 @@ describe('list query layer', () => {
   })
 
   it('another profile empties every list, but the profile list reloads in place', () => {
-    const { api, emit } = scriptedApi()
-    const queryClient = createQueryClient()
-    const stop = connectInvalidation(createClient(api), queryClient)
-    cleanup = () => {
-      stop()
-      queryClient.clear()
-    }
+    const { queryClient, emit } = eventsOnly()
     const profiles = { activeId: 'a', profiles: [] }
     queryClient.setQueryData(profilesKey, profiles)
     queryClient.setQueryData(rejectedKey('all'), { pages: [], pageParams: [] })
