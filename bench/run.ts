@@ -322,7 +322,8 @@ async function benchQueries(size: number): Promise<void> {
   console.log(`\n# queries over ${size} inspections`)
   const dir = mkdtempSync(join(tmpdir(), 'bench-query-'))
   try {
-    const store = openStore(storeFileFor(dir, 'bench'))
+    // The owner's page cache (see owner-worker.ts): the sync's own writes, as fast.
+    const store = openStore(storeFileFor(dir, 'bench'), { cacheKiB: 32 * 1024 })
     const db = store.db
     let t = performance.now()
     const items = fillInspections(db, size)
