@@ -322,8 +322,7 @@ async function benchQueries(size: number): Promise<void> {
   console.log(`\n# queries over ${size} inspections`)
   const dir = mkdtempSync(join(tmpdir(), 'bench-query-'))
   try {
-    // The owner's page cache (see owner-worker.ts): the sync's own writes, as fast.
-    const store = openStore(storeFileFor(dir, 'bench'), { cacheKiB: 16 * 1024 })
+    const store = openStore(storeFileFor(dir, 'bench'))
     const db = store.db
     let t = performance.now()
     const items = fillInspections(db, size)
