@@ -280,6 +280,7 @@ export function readPage<T>(body: unknown, askedPage: number, read: ItemReader<T
     )
   }
   const page = asInteger(own(body, 'page')) ?? askedPage
+  const pageSize = asInteger(own(body, 'pageSize'))
   const items: T[] = []
   const rejects: RejectedItem[] = []
   data.forEach((item, position) => {
@@ -287,7 +288,15 @@ export function readPage<T>(body: unknown, askedPage: number, read: ItemReader<T
     if (result.ok) items.push(result.value)
     else rejects.push(result.reject)
   })
-  return { total, page, received: data.length, items, rejected: rejects.length, rejects }
+  return {
+    total,
+    page,
+    received: data.length,
+    ...(pageSize === undefined ? {} : { pageSize }),
+    items,
+    rejected: rejects.length,
+    rejects,
+  }
 }
 
 function kindOf(value: unknown): string {
