@@ -10,6 +10,7 @@ import {
   waitForPause,
 } from '../../../src/core/api/in-flight'
 import { PageWalker, type PageFetcher } from '../../../src/core/api/pages'
+import { RecordedLimit } from '../helpers/recorded-limit'
 import { virtualTiming } from '../helpers/virtual-timing'
 
 /** Answers `n` attempts, each sent at `at` and answered `latencyMs` later; returns the new time. */
@@ -201,15 +202,6 @@ describe('the client and the walker with the adaptive limit', () => {
     expect(client.inFlight.limit).toBe(8)
     expect(service.state.maxInflight).toBe(8)
   })
-
-  /** The limit, with its value after every attempt it was told of. */
-  class RecordedLimit extends InFlightLimit {
-    readonly history: number[] = []
-    override record(...args: Parameters<InFlightLimit['record']>): void {
-      super.record(...args)
-      this.history.push(this.limit)
-    }
-  }
 
   it('a 503 burst halves what the walk sends at once; the walk still completes', async () => {
     let failures = 0
