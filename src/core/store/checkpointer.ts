@@ -28,6 +28,70 @@ parentPort.on('message', (message) => {
 })
 `
 
+/** When to checkpoint: after this many written records, or this long after the last write. */
+export interface CheckpointTiming {
+  /** Records written since the last checkpoint that call for one now (default 5,000, a few MB of log). */
+  readonly everyRecords?: number
+  /** Quiet time after a write that calls for one (default 1,000 ms). */
+  readonly idleMs?: number
+}
+
+/**
+ * Decides when a checkpoint is worth running. Checkpointing after every
+ * page copied the same index pages into the file again and again, on a
+ * second thread competing for the two cores a sync uses; once every few
+ * thousand records (and once a sync goes quiet) copies each page about
+ * once. Pure apart from the timer it is given.
+ */
+export class CheckpointSchedule {
+  readonly #every: number
+  readonly #idleMs: number
+  readonly #run: () => void
+  readonly #timers: { set: (fn: () => void, ms: number) => unknown; clear: (id: unknown) => void }
+  #written = 0
+  #timer: unknown = null
+
+  constructor(
+    run: () => void,
+    timing: CheckpointTiming = {},
+    timers = {
+      set: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
+      clear: (id: unknown): void => clearTimeout(id as ReturnType<typeof setTimeout>),
+    },
+  ) {
+    this.#run = run
+    this.#every = Math.max(1, timing.everyRecords ?? 5000)
+    this.#idleMs = Math.max(0, timing.idleMs ?? 1000)
+    this.#timers = timers
+  }
+
+  /** A write of `records` records (or 1 for a small write) was committed. */
+  wrote(records: number): void {
+    this.#written += Math.max(1, records)
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+    if (this.#written >= this.#every) {
+      this.#fire()
+      return
+    }
+    this.#timer = this.#timers.set(() => {
+      this.#timer = null
+      this.#fire()
+    }, this.#idleMs)
+  }
+
+  /** Drops a pending idle checkpoint (the file is closing). */
+  stop(): void {
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+  }
+
+  #fire(): void {
+    this.#written = 0
+    this.#run()
+  }
+}
+
 /** A background checkpointer for one database file. */
 export class Checkpointer {
   readonly #worker: Worker

@@ -25,6 +25,11 @@ export interface OpenStoreOptions {
   readonly targetVersion?: number
   /** False when a {@link Checkpointer} worker checkpoints instead (default true). */
   readonly autoCheckpoint?: boolean
+  /**
+   * Page cache of this connection in KiB (SQLite's default is 2,000). The
+   * owner's is larger, so a sync's scattered index writes stay in memory.
+   */
+  readonly cacheKiB?: number
 }
 
 /** An open cache database and what happened while opening it. */
@@ -203,6 +208,8 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
     db.exec('PRAGMA synchronous = NORMAL')
     db.exec('PRAGMA foreign_keys = ON')
     if (options.autoCheckpoint === false) db.exec('PRAGMA wal_autocheckpoint = 0')
+    if (options.cacheKiB !== undefined)
+      db.exec(`PRAGMA cache_size = -${Math.floor(options.cacheKiB)}`)
     const check = db.prepare('PRAGMA quick_check(1)').get() as { quick_check: string } | undefined
     if (check?.quick_check !== 'ok') throw new CorruptStoreError('quick_check failed')
     if (userVersion(db) > LATEST_VERSION) {

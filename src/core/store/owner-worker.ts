@@ -5,6 +5,7 @@ import { openStore, toStoreError, transaction } from './database'
 import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
 import { applyPageWrite, type PageWrite } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
+import { countWrite, threadMicros } from './write-stats'
 
 /**
  * The thread that owns one profile's database: it opens the file (rebuild
@@ -36,6 +37,7 @@ let db: DatabaseSync
 try {
   const opened = openStore(data.file, {
     autoCheckpoint: false,
+    cacheKiB: 32 * 1024,
     now: () => new Date(data.openedAt),
     ...(data.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: data.busyTimeoutMs }),
   })
@@ -57,9 +59,12 @@ function writePages(batch: Call[]): void {
     try {
       // Built by the main thread's typed `call('writePage', …)`; cloning keeps its shape.
       const pages = batch.map((call) => call.args as PageWrite)
+      const started = threadMicros()
       transaction(db, () => {
         for (const page of pages) applyPageWrite(db, page)
       })
+      const records = pages.reduce((sum, page) => sum + page.items.length, 0)
+      countWrite(records, pages.length, threadMicros() - started)
       for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
       return
     } catch (error) {

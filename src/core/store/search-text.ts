@@ -9,9 +9,9 @@ import { foldText, isChoseongQuery } from '../text/hangul-search'
  * stay words that `unicode61` splits on punctuation and matches by prefix.
  * Fields are separated by a token no query produces, so a phrase never spans
  * two fields. Latin accents are dropped (`HERMÈS` is found as `hermes`).
- * Every run of three or more digits also gets its suffixes as tokens, after
- * the fields, so a prefix query finds digits anywhere inside a number
- * (`2999` finds `202411299990`).
+ * Every run of three or more digits also gets its suffixes as tokens (each
+ * once), after the fields, so a prefix query finds digits anywhere inside a
+ * number (`2999` finds `202411299990`).
  */
 
 const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'
@@ -26,7 +26,7 @@ const FIELD_BREAK = 'ǂ'
  * output changes: stored keys then no longer match, so a re-sync re-indexes
  * every record instead of trusting unchanged fields.
  */
-export const SEARCH_FORMAT = '2.'
+export const SEARCH_FORMAT = '3.'
 
 /** The FTS row of one record. */
 export interface SearchDocument {
@@ -85,15 +85,19 @@ function documentTokens(segments: readonly Segment[]): string {
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
   const t: string[] = []
   const c: string[] = []
-  const suffixes: string[] = []
+  // Each suffix once: an order detail id repeats its order id's digits, and a
+  // prefix query needs only one of them (every token costs index writes).
+  const suffixes = new Set<string>()
   for (const field of fields) {
     if (!field) continue
     const { segments, initials } = segment(field)
     t.push(documentTokens(segments))
     if (initials.length > 0) c.push(initialPairs(initials))
-    for (const digits of field.match(DIGIT_RUN) ?? []) suffixes.push(...digitSuffixes(digits))
+    for (const digits of field.match(DIGIT_RUN) ?? []) {
+      for (const suffix of digitSuffixes(digits)) suffixes.add(suffix)
+    }
   }
-  if (suffixes.length > 0) t.push(suffixes.join(' '))
+  if (suffixes.size > 0) t.push([...suffixes].join(' '))
   return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `) }
 }
 

@@ -16,6 +16,7 @@ import {
   type WalletLinkInput,
 } from './wallet-history'
 import { replaceBrands } from './writes'
+import { writeStats } from './write-stats'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -75,6 +76,8 @@ export const STORE_OPS = {
   insertWalletLink: (db: DatabaseSync, input: WalletLinkInput) =>
     transaction(db, () => insertWalletLink(db, input)),
   setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
+  /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */
+  writeStats: (_db: DatabaseSync) => writeStats(),
   /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
   listCsv: (db: DatabaseSync, job: ListExport) => listCsv(db, job),
 } satisfies Record<string, (db: DatabaseSync, args: never) => unknown>

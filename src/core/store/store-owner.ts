@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../app-error'
-import { Checkpointer } from './checkpointer'
+import { Checkpointer, CheckpointSchedule } from './checkpointer'
 import type { StoreNotice } from './database'
 import { fromOwnerSchema, type OwnerData, type ToOwner } from './owner-protocol'
 import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
@@ -56,6 +56,7 @@ export class StoreOwner implements StoreClient {
   readonly #pending = new Map<number, Waiter>()
   #notice: StoreNotice | null = null
   #checkpointer: Checkpointer | null = null
+  readonly #checkpoints = new CheckpointSchedule(() => this.#checkpointer?.request())
   /** Why the thread can take no more requests (it failed to open, crashed or was closed). */
   #failure: AppError | null = null
   #nextId = 1
@@ -139,7 +140,9 @@ export class StoreOwner implements StoreClient {
       this.#pending.set(id, {
         // The owner ran STORE_OPS[op] itself, so the answer is that function's result.
         resolve: (value) => {
-          if (op === 'writePage' || op === 'writeBrands') this.#checkpointer?.request()
+          if (op === 'writePage')
+            this.#checkpoints.wrote((args[0] as StoreArgs<'writePage'>).items.length)
+          else if (op === 'writeBrands') this.#checkpoints.wrote(1)
           resolve(value as StoreResult<K>)
         },
         reject,
@@ -163,6 +166,7 @@ export class StoreOwner implements StoreClient {
    * resolves (a thread that hangs is terminated).
    */
   close(): Promise<void> {
+    this.#checkpoints.stop()
     this.#closing ??= Promise.all([
       stopThread(this.#worker, { type: 'close' } satisfies ToOwner),
       this.#checkpointer?.close(),

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { SQLInputValue } from 'node:sqlite'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
 import { AppError } from '../app-error'
@@ -165,6 +164,24 @@ export function expandRecord(
 }
 
 /**
+ * A 64-bit hash of `text` (two multiply-xorshift lanes, as cyrb53 mixes
+ * them) in base 36. Not for secrets: it only tells whether a record's
+ * indexed text changed, at a tenth of the cost of an MD5 object per record.
+ */
+export function textHash(text: string): string {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ code, 2654435761)
+    h2 = Math.imul(h2 ^ code, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return (h1 >>> 0).toString(36).padStart(7, '0') + (h2 >>> 0).toString(36).padStart(7, '0')
+}
+
+/**
  * The indexed text of a record and a short hash of it (`search_key`),
  * prefixed with {@link SEARCH_FORMAT}.
  */
@@ -173,6 +190,5 @@ export function searchOf(fields: readonly (string | null | undefined)[]): {
   key: string
 } {
   const doc = searchDocument(fields)
-  const hash = createHash('md5').update(`${doc.t}\u0001${doc.c}`).digest('base64url')
-  return { doc, key: SEARCH_FORMAT + hash }
+  return { doc, key: SEARCH_FORMAT + textHash(`${doc.t}\u0001${doc.c}`) }
 }

@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite'
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
@@ -30,6 +30,8 @@ interface Statements {
   readonly ftsInsert: Record<PagedResource, StatementSync>
   /** The change in `list_order` inversions a just-inserted record `:idx` registered at `:r` made. */
   readonly inversions: Record<PagedResource, StatementSync>
+  /** Stored `idx` and registration times from the one below `:lo` to the one above `:hi` (at most `:cap`). */
+  readonly span: Record<PagedResource, StatementSync>
   /** The review marks of some records (`?`: a JSON array of `idx`). */
   readonly marks: Record<PagedResource, StatementSync>
   readonly brand: StatementSync
@@ -125,6 +127,12 @@ function statements(db: DatabaseSync): Statements {
         (SELECT registered_at FROM ${t.name} WHERE idx < :idx ORDER BY idx DESC LIMIT 1) AS b,
         (SELECT registered_at FROM ${t.name} WHERE idx > :idx ORDER BY idx ASC LIMIT 1) AS a)`,
     ),
+    span: each(
+      (t) => `SELECT idx, registered_at FROM ${t.name}
+        WHERE idx >= ifnull((SELECT max(idx) FROM ${t.name} WHERE idx < :lo), :lo)
+          AND idx <= ifnull((SELECT min(idx) FROM ${t.name} WHERE idx > :hi), :hi)
+        ORDER BY idx LIMIT :cap`,
+    ),
     marks: each(
       (t) => `SELECT record_idx, mark FROM review_marks
         WHERE resource = '${t.name}' AND record_idx IN (SELECT value FROM json_each(?))`,
@@ -159,14 +167,6 @@ function sameRow(row: StoredRow, values: RowValues['values']): boolean {
   return true
 }
 
-/**
- * Writes one record: an unchanged one (most of a re-sync) is only marked
- * seen, without rewriting the row, its indexes or its FTS row; a changed
- * one is upserted, and its FTS row rewritten only when its indexed text
- * changed. A stored `search_key` counts only with the current
- * {@link SEARCH_FORMAT}; otherwise the document is built and compared. The
- * record's `idx` is indexed too, so its digits are searchable.
- */
 /** What one page's write shares between its records. */
 interface PageContext {
   readonly s: Statements
@@ -178,7 +178,25 @@ interface PageContext {
   readonly tally: NewRecordTally
 }
 
-function writeRecord(page: PageContext, record: object): void {
+/** A record not stored yet, ready to insert. */
+interface NewRow {
+  readonly idx: number
+  readonly values: RowValues['values']
+  readonly written: Readonly<Record<string, SQLInputValue>>
+  readonly search: Search
+}
+
+/**
+ * Writes one stored record: an unchanged one (most of a re-sync) is only
+ * marked seen, without rewriting the row, its indexes or its FTS row; a
+ * changed one is updated, and its FTS row rewritten only when its indexed
+ * text changed. A stored `search_key` counts only with the current
+ * {@link SEARCH_FORMAT}; otherwise the document is built and compared. A
+ * record not stored yet is returned, to be inserted with the page's other
+ * new ones ({@link insertNew}). The record's `idx` is indexed too, so its
+ * digits are searchable.
+ */
+function writeRecord(page: PageContext, record: object): NewRow | null {
   const { s, table, pass, storedAt } = page
   const { idx, values, search: fields } = rowValues(table, record)
   const row = s.previous[table.name].get(idx) as StoredRow | undefined
@@ -186,31 +204,80 @@ function writeRecord(page: PageContext, record: object): void {
   const current = previousKey?.startsWith(SEARCH_FORMAT) === true
   if (row !== undefined && current && sameRow(row, values)) {
     s.touch[table.name].run(pass, storedAt, idx)
-    return
+    return null
   }
   const search: Search =
     row !== undefined && current && sameSearchFields(row, table, fields)
       ? { doc: null, key: previousKey! }
       : searchOf([...fields, String(idx)])
   const written = { ...values, seen_pass: pass, stored_at: storedAt, search_key: search.key }
-  if (row === undefined) {
-    s.insert[table.name].run(written)
-    countNew(page, idx, values)
-  } else {
-    s.update[table.name].run(written)
-  }
+  if (row === undefined) return { idx, values, written, search }
+  s.update[table.name].run(written)
   writeSearch(s, table.name, idx, previousKey, search)
+  return null
+}
+
+/** Stored rows read at most around a page's new records to count their inversions in memory. */
+const SPAN_CAP_PER_RECORD = 8
+
+/**
+ * True when SQLite's `a > b` (BINARY: UTF-8 bytes) holds. UTF-16 order is
+ * the same unless a string has a character from U+D800 up.
+ */
+function textAfter(a: string, b: string): boolean {
+  if (!/[\uD800-\uFFFF]/.test(a + b)) return a > b
+  return Buffer.compare(Buffer.from(a), Buffer.from(b)) > 0
+}
+
+/** Neighbours in a sequence of registration times that are the other way round. */
+function inversionsOf(times: readonly string[]): number {
+  let n = 0
+  for (let i = 1; i < times.length; i += 1) if (textAfter(times[i - 1]!, times[i]!)) n += 1
+  return n
 }
 
 /**
- * Counts a record just inserted (migration 8: no insert trigger does):
- * its cell in the tally, and how it changed the inversions of `idx` order.
+ * Inserts a page's new records (ascending `idx`, after its stored ones were
+ * updated) and counts them (migration 8: no insert trigger does): their
+ * cells in the tally, and the change in `list_order` inversions, found in
+ * memory from the stored rows between and beside them (one read), or per
+ * record when too many stored rows lie in between.
  */
-function countNew(page: PageContext, idx: number, values: RowValues['values']): void {
-  const registeredAt = values['registered_at'] as string
-  page.tally.add(values['status'] as string | null, registeredAt, countedMark(page.marks.get(idx)))
-  const change = page.s.inversions[page.table.name].get({ idx, r: registeredAt }) as { d: number }
-  page.tally.addInversions(change.d)
+function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
+  if (fresh.length === 0) return
+  const { s, table, tally } = page
+  const cap = SPAN_CAP_PER_RECORD * fresh.length + 2
+  const span = s.span[table.name].all({ lo: fresh[0]!.idx, hi: fresh.at(-1)!.idx, cap }) as {
+    idx: number
+    registered_at: string
+  }[]
+  const inMemory = span.length < cap
+  if (inMemory) {
+    const merged: string[] = []
+    let i = 0
+    for (const row of fresh) {
+      while (i < span.length && span[i]!.idx < row.idx) merged.push(span[i++]!.registered_at)
+      merged.push(row.values['registered_at'] as string)
+    }
+    while (i < span.length) merged.push(span[i++]!.registered_at)
+    tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
+  }
+  for (const row of fresh) {
+    const registeredAt = row.values['registered_at'] as string
+    s.insert[table.name].run(row.written)
+    writeSearch(s, table.name, row.idx, undefined, row.search)
+    tally.add(
+      row.values['status'] as string | null,
+      registeredAt,
+      countedMark(page.marks.get(row.idx)),
+    )
+    if (!inMemory) {
+      const change = s.inversions[table.name].get({ idx: row.idx, r: registeredAt }) as {
+        d: number
+      }
+      tally.addInversions(change.d)
+    }
+  }
 }
 
 /**
@@ -253,7 +320,8 @@ export function upsertInspections(
 /**
  * Writes a page in ascending `idx` order (the order of the table's and the
  * search index's keys: appending is cheaper and leaves no half-empty pages
- * in the file), then adds its new records to the stored counts.
+ * in the file): its stored records first, then its new ones, then adds
+ * these to the stored counts.
  */
 function upsertRecords(
   db: DatabaseSync,
@@ -264,8 +332,10 @@ function upsertRecords(
 ): void {
   const s = statements(db)
   const idxOf = (item: object): number => Number((item as { idx?: unknown }).idx)
-  // A stable sort: of two items with one idx, the later one still wins.
-  const ordered = [...items].sort((a, b) => idxOf(a) - idxOf(b))
+  // One item per idx, the later one (it would have overwritten the earlier), in idx order.
+  const byIdx = new Map<number, object>()
+  for (const item of items) byIdx.set(idxOf(item), item)
+  const ordered = [...byIdx.values()].sort((a, b) => idxOf(a) - idxOf(b))
   const marked = s.marks[table.name].all(JSON.stringify(ordered.map(idxOf))) as {
     record_idx: number
     mark: string
@@ -278,7 +348,12 @@ function upsertRecords(
     marks: new Map(marked.map((m) => [m.record_idx, m.mark])),
     tally: new NewRecordTally(),
   }
-  for (const item of ordered) writeRecord(page, item)
+  const fresh: NewRow[] = []
+  for (const item of ordered) {
+    const row = writeRecord(page, item)
+    if (row) fresh.push(row)
+  }
+  insertNew(page, fresh)
   page.tally.flush(db, table.name)
   bumpDataVersion(db)
 }

@@ -193,7 +193,7 @@ describe('the client and the walker with the adaptive limit', () => {
     })
 
   it('a walk over a fast, clean service reaches 8 in flight and never more', async () => {
-    const service = fakeService(600, 15)
+    const service = fakeService(600, 30)
     const client = clientFor(service.fetch)
     const walker = client.guaranteePages({}, { pageSize: 100 })
     let pages = 0
@@ -206,7 +206,7 @@ describe('the client and the walker with the adaptive limit', () => {
   it('a 503 burst halves what the walk sends at once; the walk still completes', async () => {
     let failures = 0
     const failed = new Set<string>()
-    const service = fakeService(600, 15, (_n, url) => {
+    const service = fakeService(600, 30, (_n, url) => {
       // The first asks for pages 20 to 27 meet a service in trouble; their retries get through.
       const page = Number(url.searchParams.get('page'))
       if (page < 20 || page > 27 || failed.has(String(page))) return null

@@ -261,6 +261,60 @@ describe('list order', () => {
   })
 })
 
+describe('list order kept by the writer', () => {
+  let temp: ReturnType<typeof tempDir>
+  let db: DatabaseSync
+  afterEach(() => {
+    db.close()
+    temp.remove()
+  })
+
+  /** Inversions counted the slow way, as migration 7 first counts them. */
+  const recounted = (): number =>
+    (
+      db
+        .prepare(
+          `SELECT count(*) AS n FROM (SELECT registered_at > lead(registered_at) OVER (ORDER BY idx) AS inverted FROM inspections) WHERE inverted`,
+        )
+        .get() as { n: number }
+    ).n
+  const stored = (): number =>
+    (
+      db.prepare("SELECT inversions FROM list_order WHERE resource = 'inspections'").get() as {
+        inversions: number
+      }
+    ).inversions
+
+  it('pages of new records between, beside and far from stored ones, times moved: the count equals a recount', () => {
+    temp = tempDir()
+    db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+    // A small deterministic generator, so a failure can be replayed.
+    let seed = 7
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    const day = (d: number): string => `2025-0${1 + (d % 9)}-1${d % 10} 10:00:00`
+    // Evens first: later pages land between stored rows (read in memory) or
+    // spread over hundreds of them (counted per record), some with moved times.
+    const evens = Array.from({ length: 300 }, (_, i) =>
+      inspection(2 * i + 2, { registeredAt: day(i) }),
+    )
+    transaction(db, () => upsertInspections(db, evens, 1, 'now'))
+    expect(stored()).toBe(recounted())
+    for (let round = 0; round < 40; round += 1) {
+      const size = 1 + next(12)
+      const start = next(600)
+      const spread = round % 3 === 0 ? 50 : 1
+      const page = Array.from({ length: size }, (_, i) =>
+        inspection(start + i * spread + 1, { registeredAt: day(next(30)) }),
+      )
+      transaction(db, () => upsertInspections(db, page, 2, 'later'))
+      expect(stored()).toBe(recounted())
+    }
+  })
+})
+
 describe('counts after real syncs', () => {
   let h: Awaited<ReturnType<typeof startHarness>>
   afterEach(async () => {

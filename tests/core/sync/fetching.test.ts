@@ -150,13 +150,16 @@ describe('requests in flight against the sandbox with latency and rate-limit fau
   }
 
   it('grows to 8 in flight against a slow but clean service, and the sync completes', async () => {
-    sandbox = await startSandbox({ seed: 3, size: 3000, faults: [{ kind: 'latency', ms: 40 }] })
+    // 80 ms a request: far above the machine's own jitter, so only the service's speed counts.
+    sandbox = await startSandbox({ seed: 3, size: 6000, faults: [{ kind: 'latency', ms: 80 }] })
     h = await startHarness({ size: 10 })
     const counting = countingFetch()
+    const limit = new RecordedLimit()
     const client = new PartnerClient({
       fetch: counting.fetch,
       target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
       credentials: async () => ({ apiKey: sandbox!.apiKey, apiSecret: sandbox!.apiSecret }),
+      inFlight: limit,
     })
     const engine = new SyncEngine({
       store: h.store,
@@ -164,9 +167,12 @@ describe('requests in flight against the sandbox with latency and rate-limit fau
       events: h.events,
     })
     const [outcome] = await engine.run(['guarantees'], 'full')
-    expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 3000 })
-    expect(client.inFlight.limit).toBe(8)
-    expect(counting.state.maxOpen).toBe(8)
+    expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 6000 })
+    expect(limit.history[0]).toBe(3)
+    expect(Math.max(...limit.history)).toBe(8)
+    // Requests really went out side by side, more than the 3 it started with, never more than 8.
+    expect(counting.state.maxOpen).toBeGreaterThan(3)
+    expect(counting.state.maxOpen).toBeLessThanOrEqual(8)
   })
 
   it('a 429 with Retry-After halves the limit and holds every request for that long; nothing is lost', async () => {
