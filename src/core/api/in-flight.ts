@@ -6,11 +6,14 @@ import { clockTime, type Timing } from './retry'
  * what the service's answers say (additive increase, multiplicative
  * decrease, as TCP's congestion control and Netflix's concurrency-limits do):
  *
- * - it starts at {@link IN_FLIGHT_INITIAL} and, after each window of clean
- *   answers (one answer per request allowed), grows: doubling at first
- *   ("slow start"), by one once the service has pushed back or slowed down;
- * - it does not grow while the window's median latency rose markedly above
- *   the best seen (the service is queueing: more requests would only wait);
+ * - it starts at {@link IN_FLIGHT_INITIAL} and grows while answers come back
+ *   clean: by one per clean answer at first ("slow start": it doubles every
+ *   round trip, and each answer lets the next requests out at once), then,
+ *   once the service has pushed back or slowed down, by one per window of
+ *   clean answers (one answer per request allowed);
+ * - it does not grow while latency rose markedly above the best seen (an
+ *   answer's in slow start, which ends it; a window's median after): the
+ *   service is queueing, more requests would only wait;
  * - it halves on a 429, a 5xx or a timeout, at most once per window (the
  *   requests already out when it halved do not halve it again);
  * - it never leaves `[min, max]` (1 and 8 by default);
@@ -57,10 +60,12 @@ export class InFlightLimit {
   #slowStart = true
   /** Latencies of clean answers to attempts started since the limit last changed. */
   #window: number[] = []
-  /** Best window median seen: the service's latency when it is not queueing. */
+  /** Best latency seen (an answer's in slow start, a window's median after): the service's own. */
   #baseline = Infinity
   /** When the limit last changed; attempts started before then were sent under the old limit. */
   #changedAt = -Infinity
+  /** When the limit was last cut; attempts started before then met the same trouble. */
+  #cutAt = -Infinity
   #pausedUntil = -Infinity
 
   constructor(options: InFlightOptions = {}) {
@@ -92,8 +97,19 @@ export class InFlightLimit {
         this.#pausedUntil = Math.max(this.#pausedUntil, now + outcome.retryAfterMs)
       }
       this.#slowStart = false
-      // One cut per window: the other requests sent under the old limit fail for the same reason.
-      if (startedAt >= this.#changedAt) this.#set(Math.floor(this.#limit / 2), now)
+      // One cut per window: the other requests sent before it fail for the same reason.
+      if (startedAt >= this.#cutAt) {
+        this.#set(Math.floor(this.#limit / 2), now)
+        this.#cutAt = now
+      }
+      return
+    }
+    if (this.#slowStart) {
+      if (startedAt < this.#cutAt) return
+      const rose = outcome.latencyMs > this.#baseline * this.#riseFactor + this.#slackMs
+      this.#baseline = Math.min(this.#baseline, outcome.latencyMs)
+      if (rose) this.#slowStart = false
+      else this.#set(this.#limit + 1, now)
       return
     }
     if (startedAt < this.#changedAt) return
@@ -103,12 +119,8 @@ export class InFlightLimit {
     this.#window = []
     const rose = latency > this.#baseline * this.#riseFactor + this.#slackMs
     this.#baseline = Math.min(this.#baseline, latency)
-    if (rose) {
-      // The service answers slower with more in flight: hold here, and grow gently from now on.
-      this.#slowStart = false
-      return
-    }
-    this.#set(this.#slowStart ? this.#limit * 2 : this.#limit + 1, now)
+    // The service answers slower with more in flight: hold here.
+    if (!rose) this.#set(this.#limit + 1, now)
   }
 
   #set(limit: number, now: number): void {

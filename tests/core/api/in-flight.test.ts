@@ -71,23 +71,40 @@ describe('the in-flight limit (pure)', () => {
   it('holds while latency rose markedly (the service is queueing), then grows gently', () => {
     const limit = new InFlightLimit({ initial: 2 })
     let now = answer(limit, 2, 1, 100)
+    // Slow start: one more per clean answer.
     expect(limit.limit).toBe(4)
-    // Twice as slow with four in flight: no growth.
+    // Twice as slow with four in flight: slow start ends, no growth.
+    now = answer(limit, 1, now + 1, 200)
+    expect(limit.limit).toBe(4)
     now = answer(limit, 4, now + 1, 200)
     expect(limit.limit).toBe(4)
-    now = answer(limit, 4, now + 1, 210)
-    expect(limit.limit).toBe(4)
-    // Back to the service's usual latency: one more, not twice as many.
+    // Back to the service's usual latency: one more per window of four, not one per answer.
+    now = answer(limit, 4, now + 1, 105)
+    expect(limit.limit).toBe(5)
     answer(limit, 4, now + 1, 105)
     expect(limit.limit).toBe(5)
   })
 
-  it('answers to requests sent under an older limit do not count towards the next window', () => {
+  it('in slow start every clean answer lets one more request out', () => {
     const limit = new InFlightLimit({ initial: 3 })
-    answer(limit, 3, 10, 50)
-    expect(limit.limit).toBe(6)
-    // Six more answers, but of requests sent before the change at t=60.
-    answer(limit, 6, 20, 50)
+    const seen: number[] = []
+    for (let i = 0; i < 6; i += 1) {
+      limit.record({ kind: 'answer', latencyMs: 50 }, 10, 60 + i)
+      seen.push(limit.limit)
+    }
+    expect(seen).toEqual([4, 5, 6, 7, 8, 8])
+  })
+
+  it('after a cut, answers to requests sent under an older limit do not count towards a window', () => {
+    const limit = new InFlightLimit({ initial: 8 })
+    limit.record({ kind: 'pushback' }, 10, 20)
+    expect(limit.limit).toBe(4)
+    const now = answer(limit, 4, 30, 50)
+    expect(limit.limit).toBe(5)
+    // Five more answers, but of requests sent before the change at t=80.
+    answer(limit, 5, 40, 50)
+    expect(limit.limit).toBe(5)
+    answer(limit, 5, now + 1, 50)
     expect(limit.limit).toBe(6)
   })
 

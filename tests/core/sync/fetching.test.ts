@@ -168,7 +168,8 @@ describe('requests in flight against the sandbox with latency and rate-limit fau
     })
     const [outcome] = await engine.run(['guarantees'], 'full')
     expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 6000 })
-    expect(limit.history[0]).toBe(3)
+    // It started at 3: the first answer made it 4.
+    expect(limit.history[0]).toBe(4)
     expect(Math.max(...limit.history)).toBe(8)
     // Requests really went out side by side, more than the 3 it started with, never more than 8.
     expect(counting.state.maxOpen).toBeGreaterThan(3)
