@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { PartnerClient } from '../src/core/api/client'
 import { listCsv } from '../src/core/export/list-csv'
 import { readInspection } from '../src/core/api/records'
-import { EventBus } from '../src/core/events'
+import { DATA_CHANGED_MS, EventBus } from '../src/core/events'
 import { openStore, storeFileFor, transaction } from '../src/core/store/database'
 import { queryInspections, type ListQuery } from '../src/core/store/queries'
 import type { InspectionRecord } from '../src/core/store/records'
@@ -390,6 +390,56 @@ async function benchOwnerQueries(dir: string, label: string, queries: readonly L
   }
 }
 
+/** Guarantees synced while the big inspection list is open (few enough to keep the bench short). */
+const LIST_OPEN_SYNC_SIZE = Math.min(SYNC_SIZE, 20_000)
+
+/**
+ * The app's worst case for its main thread: the largest store open, a sync
+ * of guarantees running into it, and both lists re-queried on every
+ * `data.changed` (coalesced as the app does) and sync progress, as the
+ * renderer does. The longest block of this thread's event loop meanwhile.
+ */
+async function benchListOpen(dir: string, label: string): Promise<void> {
+  console.log(
+    `\n# sync of ${LIST_OPEN_SYNC_SIZE} guarantees with ${label} inspections stored and the lists open`,
+  )
+  const sandbox = await startSandboxChild(LIST_OPEN_SYNC_SIZE)
+  const store = await openOwner(dir)
+  try {
+    const client = new PartnerClient({
+      fetch: globalThis.fetch,
+      target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
+      credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
+    })
+    const events = new EventBus({ coalesceMs: { 'data.changed': DATA_CHANGED_MS } })
+    let requeries = 0
+    const answers: Promise<unknown>[] = []
+    const requery = (): void => {
+      requeries += 1
+      answers.push(store.call('queryInspections', { limit: 50 }))
+      answers.push(store.call('queryGuarantees', { limit: 50 }))
+    }
+    events.subscribe((event) => {
+      if (event === 'data.changed' || event === 'sync.progress') requery()
+    })
+    const engine = new SyncEngine({ store, source: clientSyncSource(client), events })
+    const loop = monitorEventLoopDelay({ resolution: 5 })
+    loop.enable()
+    const t = performance.now()
+    const [outcome] = await engine.run(['guarantees'], 'full')
+    const ms = performance.now() - t
+    loop.disable()
+    await Promise.all(answers)
+    if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
+    console.log(`synced in ${ms.toFixed(0)} ms; the lists were queried again ${requeries} times`)
+    record(`main_loop_max_ms_sync_${label}_list_open`, loop.max / 1e6, 'ms', '<= 20')
+    record(`main_loop_p99_ms_sync_${label}_list_open`, loop.percentile(99) / 1e6, 'ms')
+  } finally {
+    await store.close()
+    sandbox.child.kill('SIGTERM')
+  }
+}
+
 async function benchQueries(size: number): Promise<void> {
   const label = size >= 1_000_000 ? `${size / 1_000_000}m` : `${size / 1000}k`
   console.log(`\n# queries over ${size} inspections`)
@@ -481,6 +531,7 @@ async function benchQueries(size: number): Promise<void> {
       label,
       queries.map(({ query }) => query),
     )
+    if (size === Math.max(...QUERY_SIZES)) await benchListOpen(dir, label)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

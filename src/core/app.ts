@@ -5,7 +5,7 @@ import { PartnerClient } from './api/client'
 import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
-import { EventBus } from './events'
+import { DATA_CHANGED_MS, EventBus } from './events'
 import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
@@ -105,7 +105,8 @@ export function createCore(deps: CoreDeps): Core {
   tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())
   const log = deps.log ?? ((message: string) => console.warn(message))
-  const events = new EventBus()
+  // A sync commits pages many times a second; the renderer re-queries at most a few times.
+  const events = new EventBus({ coalesceMs: { 'data.changed': DATA_CHANGED_MS } })
   const redactor = new Redactor()
   const settings = SettingsService.open({
     dataDir: deps.dataDir,
@@ -263,7 +264,7 @@ export function createCore(deps: CoreDeps): Core {
           by: reviewer === '' ? null : reviewer,
           at: localTimestamp(now(), scope.profile.summary.timeZone),
         })
-        events.emit('data.changed', { resource })
+        events.emit('data.changed', { resource }, { immediate: true })
         return saved
       },
       'lists.export': async ({ resource, lang, ...query }) => {

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { ErrorData } from '../../shared/errors'
 import { openStore, toStoreError, transaction } from './database'
 import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
-import { applyPageWrite, type PageWrite } from './page-writer'
+import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
 import { countWrite, threadMicros } from './write-stats'
 
@@ -60,12 +60,14 @@ function writePages(batch: Call[]): void {
       // Built by the main thread's typed `call('writePage', …)`; cloning keeps its shape.
       const pages = batch.map((call) => call.args as PageWrite)
       const started = threadMicros()
-      transaction(db, () => {
-        for (const page of pages) applyPageWrite(db, page)
-      })
+      const firstFull = transaction(db, () =>
+        pages.map((page) => applyPageWrite(db, page)).some(Boolean),
+      )
       const records = pages.reduce((sum, page) => sum + page.items.length, 0)
       countWrite(records, pages.length, threadMicros() - started)
       for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
+      // After the answers: the sync is done; requests sent meanwhile wait for the compaction.
+      if (firstFull) compactStore(db)
       return
     } catch (error) {
       pageFailure = errorData(error)

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { clearAccepted, storeRejected, type PageRejects } from './rejected'
-import { writeSyncState, type SyncStateRow } from './sync-state'
+import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from './writes'
 
 /** One page of a sync: its records and the sync-state change that goes with them. */
@@ -18,8 +18,16 @@ export interface PageWrite {
   readonly rejects?: PageRejects
 }
 
-/** Applies one page inside the caller's transaction. */
-export function applyPageWrite(db: DatabaseSync, page: PageWrite): void {
+/**
+ * Applies one page inside the caller's transaction. True when it ended the
+ * first complete full pass of its list: the file is then worth compacting
+ * ({@link compactStore}, outside the transaction).
+ */
+export function applyPageWrite(db: DatabaseSync, page: PageWrite): boolean {
+  const firstFull =
+    page.markGone === true &&
+    page.state?.lastFullAt != null &&
+    readSyncState(db, page.resource).lastFullAt === null
   if (page.items.length > 0 && page.resource === 'guarantees') {
     upsertGuarantees(db, page.items as GuaranteeRecord[], page.pass, page.at)
   } else if (page.items.length > 0) {
@@ -33,4 +41,23 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): void {
   if (page.rejects) storeRejected(db, page.resource, page.rejects, page.at)
   if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at)
   if (page.state) writeSyncState(db, page.resource, page.state)
+  return firstFull
+}
+
+/**
+ * Makes the file compact after a first full sync: each search index merged
+ * into one segment, then `VACUUM` rebuilds the file without half-empty
+ * pages (the indexes by status and member fill in random order). Runs on
+ * the owner thread; queries wait for it (about a second per 100,000
+ * records). Best effort: a failure leaves a valid, larger file.
+ */
+export function compactStore(db: DatabaseSync): void {
+  try {
+    for (const list of ['guarantees', 'inspections']) {
+      db.exec(`INSERT INTO ${list}_fts (${list}_fts) VALUES ('optimize')`)
+    }
+    db.exec('VACUUM')
+  } catch {
+    // No room for the copy, or a busy file: it stays as it is, valid.
+  }
 }

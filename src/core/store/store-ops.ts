@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { listCsv, type ListExport } from '../export/list-csv'
 import { transaction } from './database'
-import { applyPageWrite, type PageWrite } from './page-writer'
+import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
 import type { BrandRecord, SyncResource } from './records'
@@ -55,7 +55,9 @@ export const STORE_OPS = {
     states: mapResources((resource) => readSyncState(db, resource)),
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
-  writePage: (db: DatabaseSync, page: PageWrite) => transaction(db, () => applyPageWrite(db, page)),
+  writePage: (db: DatabaseSync, page: PageWrite): void => {
+    if (transaction(db, () => applyPageWrite(db, page))) compactStore(db)
+  },
   writeBrands: (db: DatabaseSync, write: BrandsWrite) =>
     transaction(db, () => {
       const pass = readSyncState(db, 'brands').pass + 1

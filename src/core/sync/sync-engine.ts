@@ -50,7 +50,10 @@ export interface SyncEngineOptions {
   readonly targetedPages?: number
   /** Rows written per transaction; a larger page is split (default 1000). */
   readonly maxRowsPerTransaction?: number
-  /** Pages fetched but not yet committed, at most (default 3). */
+  /**
+   * Pages fetched but not yet committed, at most (default 8). While the owner
+   * is busy, the pages queued behind it commit together in one transaction.
+   */
   readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
   readonly afterPage?: (resource: PagedResource, page: number) => void
@@ -139,7 +142,7 @@ export class SyncEngine {
       windowDays: 30,
       targetedPages: 5,
       maxRowsPerTransaction: 1000,
-      maxPendingWrites: 3,
+      maxPendingWrites: 8,
       ...options,
     }
   }
