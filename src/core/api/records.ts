@@ -297,10 +297,14 @@ function readDeclared<T>(
 ): ItemResult<T> {
   if (!isObject(item)) return rejectOf(item, position, [{ field: '', reason: 'not an object' }])
   const r = new FieldReader(item, knownKeys(fields))
-  const record = Object.fromEntries(fields.map((spec) => [spec.api, r.field(spec)]))
+  // Keys are the declaration's own names, never the service's: a plain object is safe here.
+  const record: Record<string, unknown> = {}
+  for (const spec of fields) record[spec.api] = r.field(spec)
   if (r.problems.length > 0) return rejectOf(item, position, r.problems)
+  record['raw'] = r.raw()
+  record['warnings'] = r.warnings
   // The declaration's record type (`RecordOf`) is built from the same list.
-  return { ok: true, value: { ...record, raw: r.raw(), warnings: r.warnings } as T }
+  return { ok: true, value: record as T }
 }
 
 /** Reads one guarantee item ({@link GUARANTEE_FIELDS}). */
