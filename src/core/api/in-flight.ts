@@ -30,6 +30,9 @@ export const IN_FLIGHT_MAX = 8
 /** Requests in flight before any answer came back. */
 export const IN_FLIGHT_INITIAL = 3
 
+/** Windows in a row slower than the best seen, after which their latency is taken as the new best. */
+const HELD_WINDOWS = 3
+
 /** Options of {@link InFlightLimit}. */
 export interface InFlightOptions {
   readonly min?: number
@@ -67,6 +70,8 @@ export class InFlightLimit {
   /** When the limit was last cut; attempts started before then met the same trouble. */
   #cutAt = -Infinity
   #pausedUntil = -Infinity
+  /** Windows in a row whose latency rose. */
+  #held = 0
 
   constructor(options: InFlightOptions = {}) {
     this.#min = Math.max(1, Math.floor(options.min ?? IN_FLIGHT_MIN))
@@ -119,8 +124,18 @@ export class InFlightLimit {
     this.#window = []
     const rose = latency > this.#baseline * this.#riseFactor + this.#slackMs
     this.#baseline = Math.min(this.#baseline, latency)
-    // The service answers slower with more in flight: hold here.
-    if (!rose) this.#set(this.#limit + 1, now)
+    if (!rose) {
+      this.#held = 0
+      this.#set(this.#limit + 1, now)
+      return
+    }
+    // The service answers slower with more in flight: hold here. Slow at this limit window after
+    // window, it is the service's (or the network's) new normal, not queueing: start from it.
+    this.#held += 1
+    if (this.#held >= HELD_WINDOWS) {
+      this.#held = 0
+      this.#baseline = latency
+    }
   }
 
   #set(limit: number, now: number): void {

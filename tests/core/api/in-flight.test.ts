@@ -85,6 +85,23 @@ describe('the in-flight limit (pure)', () => {
     expect(limit.limit).toBe(5)
   })
 
+  it('a latency that stays high is the new normal: after three windows it grows again', () => {
+    // Cut to 1 on a fast network, then the network got slower (a VPN): 200 ms is now normal.
+    const limit = new InFlightLimit({ initial: 2 })
+    let now = answer(limit, 1, 1, 20)
+    limit.record({ kind: 'pushback' }, now, now + 1)
+    limit.record({ kind: 'pushback' }, now + 2, now + 3)
+    expect(limit.limit).toBe(1)
+    now += 10
+    const seen: number[] = []
+    for (let window = 0; window < 5; window += 1) {
+      now = answer(limit, limit.limit, now + 1, 200)
+      seen.push(limit.limit)
+    }
+    // Held for three windows, then 200 ms is the baseline and clean windows grow it.
+    expect(seen).toEqual([1, 1, 1, 2, 3])
+  })
+
   it('in slow start every clean answer lets one more request out', () => {
     const limit = new InFlightLimit({ initial: 3 })
     const seen: number[] = []
