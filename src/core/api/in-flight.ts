@@ -38,9 +38,12 @@ export interface InFlightOptions {
   readonly min?: number
   readonly max?: number
   readonly initial?: number
-  /** A window whose median latency exceeds the best median by this factor (plus `slackMs`) rose markedly (default 1.5). */
+  /** A window whose median latency exceeds the best median by this factor (plus `slackMs`) rose markedly (default 2). */
   readonly riseFactor?: number
-  /** Absolute tolerance on latency, so sub-millisecond jitter on loopback is not a rise (default 5 ms). */
+  /**
+   * Absolute tolerance on latency (default 10 ms): jitter on loopback, and the client's own busy
+   * event loop (it parses the answers it asked for), are not the service queueing.
+   */
   readonly slackMs?: number
 }
 
@@ -77,8 +80,8 @@ export class InFlightLimit {
     this.#min = Math.max(1, Math.floor(options.min ?? IN_FLIGHT_MIN))
     this.#max = Math.max(this.#min, Math.floor(options.max ?? IN_FLIGHT_MAX))
     this.#limit = clamp(Math.floor(options.initial ?? IN_FLIGHT_INITIAL), this.#min, this.#max)
-    this.#riseFactor = options.riseFactor ?? 1.5
-    this.#slackMs = options.slackMs ?? 5
+    this.#riseFactor = options.riseFactor ?? 2
+    this.#slackMs = options.slackMs ?? 10
   }
 
   /** Requests that may be in flight now. */

@@ -60,7 +60,8 @@ export interface WalkOptions {
    * Pages in flight at once, once the first answered (default 1): a number,
    * or a limit read before each request (the client's adaptive one,
    * `in-flight.ts`). Pages are yielded in order; pages answered but not yet
-   * taken by the caller count as in flight, so memory stays bounded.
+   * taken by the caller are held, at most twice the limit ahead of it, so a
+   * slow page does not stall the others and memory stays bounded.
    */
   readonly concurrency?: number | { readonly limit: number }
 }
@@ -136,19 +137,34 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
     const stop = (): void => controller.abort(options.signal?.reason)
     if (options.signal?.aborted) stop()
     options.signal?.addEventListener('abort', stop, { once: true })
+    // Pages asked for and not yet taken by the caller, answered or not.
     const inflight = new Map<number, ReturnType<PageFetcher<T>>>()
+    // Requests not answered yet: what the limit bounds.
+    let unanswered = 0
     const request = (page: number): void => {
       if (inflight.has(page)) return
+      unanswered += 1
       const pending = this.#fetch(page, pageSize, controller.signal)
       inflight.set(page, pending)
-      // Each answer may have raised the limit: top up at once, not only when the caller comes back.
-      pending.then(fill, () => undefined)
+      // Each answer frees a slot and may have raised the limit: top up at once, not only when
+      // the caller comes back.
+      pending.then(
+        () => {
+          unanswered -= 1
+          fill()
+        },
+        () => {
+          unanswered -= 1
+        },
+      )
     }
-    // Asks for the pages after the current one, up to the limit and the last useful page.
+    // Asks for the pages after the current one while fewer than the limit are unanswered, at most
+    // twice the limit ahead of the caller (a slow page must not stall the others, nor memory grow).
     function fill(): void {
       if (controller.signal.aborted) return
-      for (let ahead = pageNumber + 1; ahead <= lastUseful; ahead += 1) {
-        if (inflight.size >= limitNow()) break
+      const limit = limitNow()
+      const last = Math.min(lastUseful, pageNumber + 2 * limit)
+      for (let ahead = pageNumber + 1; ahead <= last && unanswered < limit; ahead += 1) {
         request(ahead)
       }
     }
@@ -162,7 +178,8 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
         firstTotal ??= page.total
         if (page.total !== firstTotal) totalChanged = true
         if (page.received === 0) {
-          finish('empty_page')
+          // A resumed walk whose pages were all stored before it stopped ends complete.
+          finish(seen > 0 && seen >= page.total ? 'complete' : 'empty_page')
           return
         }
         if (seenPages.has(fingerprint)) {

@@ -130,11 +130,12 @@ describe('writing overlaps fetching', () => {
 })
 
 describe('requests in flight against the sandbox with latency and rate-limit faults', () => {
-  /** Node's fetch, counting the requests open at once and when each was sent. */
-  function countingFetch() {
+  /** Node's fetch, counting the requests open at once and when each was sent; `onSend` sees each. */
+  function countingFetch(onSend?: (count: number) => void) {
     const state = { open: 0, maxOpen: 0, sent: [] as number[] }
     const fetch = async (input: string, init?: RequestInit): Promise<Response> => {
       state.sent.push(Date.now())
+      onSend?.(state.sent.length)
       state.open += 1
       state.maxOpen = Math.max(state.maxOpen, state.open)
       try {
@@ -183,31 +184,30 @@ describe('requests in flight against the sandbox with latency and rate-limit fau
       faults: [{ kind: 'latency', ms: 20 }],
     })
     h = await startHarness({ size: 10 })
-    const counting = countingFetch()
     const limit = new RecordedLimit()
+    let grownTo = 0
+    let refusedFrom = 0
+    const counting = countingFetch((count) => {
+      // Once the limit has grown, the service starts refusing: one 429 asking for 1 s.
+      if (count === 12) {
+        grownTo = limit.limit
+        refusedFrom = limit.history.length
+        sandbox!.setFaults([
+          { kind: 'rate_limit', retryAfter: 1, count: 1 },
+          { kind: 'latency', ms: 20 },
+        ])
+      }
+    })
     const client = new PartnerClient({
       fetch: counting.fetch,
       target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
       credentials: async () => ({ apiKey: sandbox!.apiKey, apiSecret: sandbox!.apiSecret }),
       inFlight: limit,
     })
-    let grownTo = 0
-    let refusedFrom = 0
     const engine = new SyncEngine({
       store: h.store,
       source: clientSyncSource(client),
       events: h.events,
-      afterPage: (_resource, page) => {
-        // Once the limit has grown, the service starts refusing: one 429 asking for 1 s.
-        if (page === 12) {
-          grownTo = limit.limit
-          refusedFrom = limit.history.length
-          sandbox!.setFaults([
-            { kind: 'rate_limit', retryAfter: 1, count: 1 },
-            { kind: 'latency', ms: 20 },
-          ])
-        }
-      },
     })
     const [outcome] = await engine.run(['guarantees'], 'full')
     expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 3000 })
