@@ -440,6 +440,9 @@ export class SyncEngine {
         tally.totalChanged = page.totalChanged
         await this.#commit(plan, page, tally, writes)
         this.#report(resource, mode, 'running', tally)
+        // Pages that arrived together are handled one per turn of the event loop,
+        // so the window's requests are answered between them, not after all of them.
+        await new Promise<void>((resolve) => setImmediate(resolve))
       }
       for (const pending of writes.splice(0)) await pending
 
