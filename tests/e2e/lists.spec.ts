@@ -88,6 +88,11 @@ test.describe('guarantees', () => {
     await page.getByRole('link', { name: '보증서' }).click()
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
     await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
+    // The sync has ended (its button is back): a page still on its way could bring a record
+    // registered later than the ones tampered with below, and push them off the top.
+    await expect(
+      page.getByTestId('sync-control').getByRole('button', { name: '동기화' }),
+    ).toBeVisible({ timeout: 20_000 })
 
     // Write hostile names into the cache file itself, as a compromised service could send them.
     const hostile = [
