@@ -445,7 +445,7 @@ async function benchQueries(size: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-query-'))
   try {
     // The owner's page cache (see owner-worker.ts): the sync's own writes, as fast.
-    const store = openStore(storeFileFor(dir, 'bench'), { cacheKiB: 32 * 1024 })
+    const store = openStore(storeFileFor(dir, 'bench'), { cacheKiB: 16 * 1024 })
     const db = store.db
     let t = performance.now()
     const items = fillInspections(db, size)

@@ -102,7 +102,8 @@ test.describe('guarantees', () => {
       '\u202Egpj.exe 악성',
       'A'.repeat(10_000),
     ]
-    const db = new DatabaseSync(join(app.dataDir, 'cache', 'sandbox.sqlite'))
+    // The app may still hold the file (the first full sync ends by compacting it): wait for it.
+    const db = new DatabaseSync(join(app.dataDir, 'cache', 'sandbox.sqlite'), { timeout: 15_000 })
     const top = db
       .prepare('SELECT idx FROM guarantees ORDER BY registered_at DESC, idx DESC LIMIT ?')
       .all(hostile.length) as {

@@ -37,7 +37,7 @@ let db: DatabaseSync
 try {
   const opened = openStore(data.file, {
     autoCheckpoint: false,
-    cacheKiB: 32 * 1024,
+    cacheKiB: 16 * 1024,
     now: () => new Date(data.openedAt),
     ...(data.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: data.busyTimeoutMs }),
   })
