@@ -88,8 +88,8 @@ test.describe('guarantees', () => {
     await page.getByRole('link', { name: '보증서' }).click()
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
     await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
-    // The sync has ended (its button is back): a page still on its way could bring a record
-    // registered later than the ones tampered with below, and push them off the top.
+    // The sync has ended (its button is back): nothing it still writes can race the names
+    // tampered with below.
     await expect(
       page.getByTestId('sync-control').getByRole('button', { name: '동기화' }),
     ).toBeVisible({ timeout: 20_000 })
