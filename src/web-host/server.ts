@@ -62,6 +62,10 @@ const MIME: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 }
 
+/** Files the build names by content hash (`/assets/index-D03wygt0.js`), never changed in place. */
+const HASHED_ASSET = /^\/assets\/[^/]+-[\w-]{8}\.[a-z0-9]+$/
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
 const SECURITY_HEADERS = {
   'Content-Security-Policy': APP_CSP,
   'X-Content-Type-Options': 'nosniff',
@@ -121,7 +125,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (path.startsWith('/card/')) return handleCard(req, res, path.slice('/card'.length))
     if (options.wallet && (await handleWalletPopup(options.wallet, req, res, path))) return
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed.')
-    return serveStatic(res, path, req.method === 'HEAD')
+    return serveStatic(res, path, req.method === 'HEAD', req.headers['if-none-match'])
   }
 
   async function handleIpc(
@@ -208,23 +212,40 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     req.on('close', () => streams.delete(res))
   }
 
+  /**
+   * A renderer file. The build names every file under `assets/` after a hash
+   * of its content, so those are cached for good: a reload takes the bundle,
+   * styles and fonts from the browser's cache at once, as Electron reads them
+   * from disk, instead of asking again for each (a font that arrives late lays
+   * the page out again). Anything else (the page itself) is asked for on every
+   * load (`no-cache`), and the ETag lets the answer be an empty 304 when it is
+   * unchanged.
+   */
   async function serveStatic(
     res: ServerResponse,
     rawPath: string,
     headOnly: boolean,
+    ifNoneMatch: string | undefined,
   ): Promise<void> {
     const file = resolveStatic(rendererDir, rawPath)
     if (!file) return deny(res, 404, 'Not found.')
     try {
       const info = await stat(file)
       if (!info.isFile()) return deny(res, 404, 'Not found.')
-      const data = await readFile(file)
-      res.writeHead(200, {
+      const etag = `"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`
+      const headers = {
         ...SECURITY_HEADERS,
         'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-        'Content-Length': data.length,
-        'Cache-Control': 'no-cache',
-      })
+        'Cache-Control': HASHED_ASSET.test(rawPath) ? IMMUTABLE : 'no-cache',
+        ETag: etag,
+      }
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(etag)) {
+        res.writeHead(304, headers)
+        res.end()
+        return
+      }
+      const data = await readFile(file)
+      res.writeHead(200, { ...headers, 'Content-Length': data.length })
       res.end(headOnly ? undefined : data)
     } catch {
       deny(res, 404, 'Not found.')

@@ -17,6 +17,21 @@ async function syncInspections(page: Page, url: string): Promise<void> {
   await settled(page)
 }
 
+/** Opens the guarantees (synced if they are not yet) in the card grid. */
+async function openGuaranteeCards(page: Page, url: string) {
+  await page.goto(url)
+  await page.getByRole('link', { name: '보증서' }).click()
+  const rows = page.getByTestId('guarantee-row')
+  if ((await rows.count()) === 0) {
+    await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
+  }
+  await expect(rows.first()).toBeVisible()
+  await page.getByTestId('mode-cards').click()
+  const tiles = page.getByTestId('card-tile')
+  await expect(tiles.first()).toBeVisible()
+  return { rows, tiles }
+}
+
 test.describe('review desk', () => {
   test('virtualized grid: aria counts, a bounded DOM, and paging to the end without a button', async ({
     page,
@@ -211,16 +226,7 @@ test.describe('review desk', () => {
     page,
     app,
   }) => {
-    await page.goto(app.host.url)
-    await page.getByRole('link', { name: '보증서' }).click()
-    const rows = page.getByTestId('guarantee-row')
-    if ((await rows.count()) === 0) {
-      await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
-    }
-    await expect(rows.first()).toBeVisible()
-    await page.getByTestId('mode-cards').click()
-    const tiles = page.getByTestId('card-tile')
-    await expect(tiles.first()).toBeVisible()
+    const { tiles } = await openGuaranteeCards(page, app.host.url)
     expect(await tiles.count()).toBeLessThan(80)
     await expect(tiles.first().getByTestId('card-image')).toHaveAttribute('data-state', 'loaded')
 
@@ -247,5 +253,53 @@ test.describe('review desk', () => {
     // Stepping in the viewer moved the list's selection with it.
     await expect(tiles.first()).toHaveAttribute('aria-selected', 'true')
     await page.getByTestId('mode-table').click()
+  })
+
+  test('guarantees: in the card grid ↑/↓ and j/k move a whole line of cards, ←/→ one card', async ({
+    page,
+    app,
+  }) => {
+    const { rows, tiles } = await openGuaranteeCards(page, app.host.url)
+    const idxAt = async (n: number): Promise<string> =>
+      (await tiles.nth(n).getAttribute('data-idx'))!
+    const selected = page.locator('[data-testid=card-tile][aria-selected=true]')
+
+    await tiles.first().click()
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(0))
+    // The detail pane opened beside the cards: a line now holds fewer of them.
+    await expect(page.getByTestId('detail-panel')).toBeVisible()
+    const perLine = Number(await page.getByTestId('card-grid').getAttribute('aria-colcount'))
+    expect(perLine).toBeGreaterThan(1)
+    await page.keyboard.press('ArrowDown')
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(perLine))
+    await page.keyboard.press('ArrowRight')
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(perLine + 1))
+    await page.keyboard.press('ArrowLeft')
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(perLine))
+    await page.keyboard.press('k')
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(0))
+    await page.keyboard.press('j')
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(perLine))
+    await page.keyboard.press('ArrowUp')
+    await expect(selected).toHaveAttribute('data-idx', await idxAt(0))
+
+    // The table keeps ↑/↓ to one row and leaves ←/→ alone.
+    await page.getByTestId('mode-table').click()
+    const selectedRow = page.locator('[data-testid=guarantee-row][aria-selected=true]')
+    await expect(selectedRow).toHaveAttribute(
+      'data-idx',
+      (await rows.nth(0).getAttribute('data-idx'))!,
+    )
+    await page.getByTestId('grid').focus()
+    await page.keyboard.press('ArrowDown')
+    await expect(selectedRow).toHaveAttribute(
+      'data-idx',
+      (await rows.nth(1).getAttribute('data-idx'))!,
+    )
+    await page.keyboard.press('ArrowRight')
+    await expect(selectedRow).toHaveAttribute(
+      'data-idx',
+      (await rows.nth(1).getAttribute('data-idx'))!,
+    )
   })
 })

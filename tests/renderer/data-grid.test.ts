@@ -95,9 +95,37 @@ describe('data grid', () => {
     expect(props.onopen).toHaveBeenCalledExactlyOnceWith(data[2])
   })
 
-  it('asks for the next page when the loaded rows do not reach past the view', () => {
+  it('asks for the next page when the loaded rows do not reach past the view', async () => {
     const props = renderGrid(rows(10), 500)
-    expect(props.onend).toHaveBeenCalled()
+    await vi.waitFor(() => expect(props.onend).toHaveBeenCalled())
+  })
+
+  it('asks for no page while the loaded rows reach far past the view', async () => {
+    const props = renderGrid(rows(2000), 100_000)
+    await dataRows()
+    await new Promise((done) => setTimeout(done, 100))
+    expect(props.onend).not.toHaveBeenCalled()
+  })
+
+  it('recycles its row elements while scrolling: the same elements show the rows now in view', async () => {
+    renderGrid(rows(5000), 5000)
+    await dataRows()
+    // Once the pane is measured (400 px), the window holds its rows.
+    await new Promise((done) => setTimeout(done, 0))
+    const before = await dataRows()
+    expect(before.length).toBe(10 + 2)
+    const scroller = screen.getByRole('grid').querySelectorAll('[role=rowgroup]')[1]!
+      .firstElementChild as HTMLElement
+    scroller.scrollTop = 40 * 1000
+    await fireEvent.scroll(scroller)
+    const after = await dataRows()
+    // Row 1000 is the first in view; two rows above it stay for a smooth scroll.
+    expect(after[0]!.getAttribute('aria-rowindex')).toBe(String(1000 - 2 + 2))
+    expect(after[2]!.getAttribute('data-idx')).toBe(String(1000 - 1000))
+    expect(after[2]!.id).toMatch(/-row-0$/)
+    // Ten rows in view and two either side now (none above the top before): the first 12 are the same elements.
+    expect(after.length).toBe(2 + 10 + 2)
+    expect(before.every((row, i) => row === after[i])).toBe(true)
   })
 
   it('keeps text as text and isolates its direction', async () => {

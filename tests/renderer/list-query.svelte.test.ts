@@ -6,7 +6,12 @@ import type { InspectionRow, QueryPage } from '../../src/shared/cache'
 import type { Result } from '../../src/shared/errors'
 import { createClient } from '../../src/renderer/src/lib/client'
 import { ListQuery, listArgs, emptyFilters } from '../../src/renderer/src/lib/list-query.svelte'
-import { connectInvalidation, createQueryClient } from '../../src/renderer/src/lib/query-client'
+import {
+  connectInvalidation,
+  createQueryClient,
+  profilesKey,
+  rejectedKey,
+} from '../../src/renderer/src/lib/query-client'
 
 function row(idx: number, productName: string): InspectionRow {
   return {
@@ -87,6 +92,29 @@ function setup() {
     queryClient.clear()
   }
   return { list, calls, emit }
+}
+
+/** A sync's progress event, less its resource and phase. */
+const PROGRESS = {
+  mode: 'full' as const,
+  fetched: 10,
+  total: 100,
+  pages: 1,
+  rate: 1,
+  etaSeconds: 1,
+  rejected: 0,
+}
+
+/** A query cache wired to scripted events, with no list on it. */
+function eventsOnly() {
+  const { api, emit } = scriptedApi()
+  const queryClient = createQueryClient()
+  const stop = connectInvalidation(createClient(api), queryClient)
+  cleanup = () => {
+    stop()
+    queryClient.clear()
+  }
+  return { queryClient, emit }
 }
 
 describe('list query layer', () => {
@@ -179,16 +207,7 @@ describe('list query layer', () => {
       await settle()
       calls[0]!.answer(page([row(1, 'a')]))
       await settle()
-      const progress = {
-        resource: 'inspections' as const,
-        mode: 'full' as const,
-        fetched: 10,
-        total: 100,
-        pages: 1,
-        rate: 1,
-        etaSeconds: 1,
-        rejected: 0,
-      }
+      const progress = { ...PROGRESS, resource: 'inspections' as const }
       emit('sync.progress', { ...progress, phase: 'running' })
       await settle()
       expect(calls).toHaveLength(2)
@@ -202,5 +221,39 @@ describe('list query layer', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('a finished sync of a paged resource reloads the rejected records; progress and brands do not', () => {
+    const { queryClient, emit } = eventsOnly()
+    const empty = { pages: [{ items: [], total: 0, nextBefore: null }], pageParams: [null] }
+    const stale = (): boolean[] =>
+      ['all', 'inspections'].map(
+        (filter) => queryClient.getQueryState(rejectedKey(filter))!.isInvalidated,
+      )
+    const reset = (): void => {
+      for (const filter of ['all', 'inspections'])
+        queryClient.setQueryData(rejectedKey(filter), empty)
+    }
+    const progress = { ...PROGRESS, rejected: 2 }
+    reset()
+    emit('sync.progress', { ...progress, resource: 'inspections', phase: 'running' })
+    emit('sync.progress', { ...progress, resource: 'brands', phase: 'done' })
+    expect(stale()).toEqual([false, false])
+    emit('sync.progress', { ...progress, resource: 'guarantees', phase: 'done' })
+    expect(stale()).toEqual([true, true])
+    reset()
+    emit('sync.progress', { ...progress, resource: 'inspections', phase: 'error' })
+    expect(stale()).toEqual([true, true])
+  })
+
+  it('another profile empties every list, but the profile list reloads in place', () => {
+    const { queryClient, emit } = eventsOnly()
+    const profiles = { activeId: 'a', profiles: [] }
+    queryClient.setQueryData(profilesKey, profiles)
+    queryClient.setQueryData(rejectedKey('all'), { pages: [], pageParams: [] })
+    emit('profiles.changed', { activeId: 'b' })
+    expect(queryClient.getQueryData(rejectedKey('all'))).toBeUndefined()
+    expect(queryClient.getQueryData(profilesKey)).toBe(profiles)
+    expect(queryClient.getQueryState(profilesKey)!.isInvalidated).toBe(true)
   })
 })

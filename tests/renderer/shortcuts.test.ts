@@ -12,6 +12,8 @@ describe('keyboard map', () => {
     expect(shortcutFor(key('j'))).toBe('next')
     expect(shortcutFor(key('ArrowUp'))).toBe('previous')
     expect(shortcutFor(key('k'))).toBe('previous')
+    expect(shortcutFor(key('ArrowRight'))).toBe('nextCard')
+    expect(shortcutFor(key('ArrowLeft'))).toBe('previousCard')
     expect(shortcutFor(key('Enter'))).toBe('open')
     expect(shortcutFor(key('Escape'))).toBe('close')
     expect(shortcutFor(key('/'))).toBe('search')

@@ -20,6 +20,7 @@ beforeAll(async () => {
   mkdirSync(join(rendererDir, 'assets'), { recursive: true })
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>app</title>')
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
+  writeFileSync(join(rendererDir, 'assets', 'index-D03wygt0.js'), 'console.log(2)')
   writeFileSync(join(rendererDir, '.env'), 'SECRET=1')
   writeFileSync(join(root, 'package.json'), '{"name":"outside"}')
   core = await bootWithEmbeddedSandbox({
@@ -298,6 +299,35 @@ describe('web host', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self'")
     expect(page.headers['x-content-type-options']).toBe('nosniff')
     expect((await raw({ path: '/assets/app.js' })).headers['content-type']).toMatch(/javascript/)
+  })
+
+  it('answers an unchanged renderer file with an empty 304, a changed one in full', async () => {
+    const first = await raw({ path: '/assets/app.js' })
+    const etag = first.headers['etag']
+    expect(first.status).toBe(200)
+    expect(first.headers['cache-control']).toBe('no-cache')
+    expect(etag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/)
+    const again = await raw({ path: '/assets/app.js', headers: { 'if-none-match': String(etag) } })
+    expect(again.status).toBe(304)
+    expect(again.body).toBe('')
+    expect(again.headers['content-security-policy']).toContain("script-src 'self'")
+    const stale = await raw({ path: '/assets/app.js', headers: { 'if-none-match': '"old-tag"' } })
+    expect(stale.status).toBe(200)
+    expect(stale.body).toBe('console.log(1)')
+    // Another file's tag does not stand for this one.
+    const other = await raw({ path: '/', headers: { 'if-none-match': String(etag) } })
+    expect(other.status).toBe(200)
+    expect(other.body).toContain('<title>app</title>')
+  })
+
+  it("caches the build's hashed files for good, and asks again for the page and unhashed files", async () => {
+    const hashed = await raw({ path: '/assets/index-D03wygt0.js' })
+    expect(hashed.status).toBe(200)
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(hashed.headers['content-security-policy']).toContain("script-src 'self'")
+    expect((await raw({ path: '/' })).headers['cache-control']).toBe('no-cache')
+    expect((await raw({ path: '/index.html' })).headers['cache-control']).toBe('no-cache')
+    expect((await raw({ path: '/assets/app.js' })).headers['cache-control']).toBe('no-cache')
   })
 
   it.each([

@@ -11,6 +11,9 @@ export const useClient = getClient
 /** Provides the typed client to the component tree. */
 export const provideClient = setClient
 
+/** Number formats by locale, made once: footers and counts format on every page that arrives. */
+const NUMBER_FORMATS: Record<string, Intl.NumberFormat> = {}
+
 /** BCP 47 tag per UI language, for numbers and dates. */
 const LOCALE_TAGS: Record<Locale, string> = { ko: 'ko-KR', en: 'en-US' }
 
@@ -38,7 +41,11 @@ export class Formats {
   }
 
   /** A count in the UI's locale (`12,345`). */
-  number = (value: number): string => new Intl.NumberFormat(this.locale).format(value)
+  number = (value: number): string => {
+    const locale = this.locale
+    NUMBER_FORMATS[locale] ??= new Intl.NumberFormat(locale)
+    return NUMBER_FORMATS[locale].format(value)
+  }
 
   /** An ISO instant as wall-clock time in the profile's zone. */
   instant = (iso: string): string => formatInstant(iso, this.timeZone)

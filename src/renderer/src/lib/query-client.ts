@@ -29,6 +29,14 @@ export function createQueryClient(): QueryClient {
 /** Query key of every brand search (`[...brandsKey, text]`). */
 export const brandsKey = ['brands'] as const
 
+/** Query key of the profile list (`profiles.list`). */
+export const profilesKey = ['profiles'] as const
+
+/** Query key of the rejected records of one filter (`'all'` or a resource); without one, of every filter. */
+export function rejectedKey(filter?: string): readonly unknown[] {
+  return filter === undefined ? ['rejected'] : ['rejected', filter]
+}
+
 function isList(resource: string): resource is ListResource {
   return resource === 'inspections' || resource === 'guarantees'
 }
@@ -37,7 +45,8 @@ function isList(resource: string): resource is ListResource {
  * Wires the core's events to the cache: `data.changed` invalidates every list
  * (or brand search) of that resource; `sync.progress` refreshes that resource's lists while its
  * sync runs (throttled, and only lists near their top, so a deep scroll is not
- * reloaded page by page) and all of them once it ends; `profiles.changed`
+ * reloaded page by page) and all of them once it ends, with the rejected
+ * records; `profiles.changed`
  * resets everything (another profile is another cache). Returns the unsubscribe.
  */
 export function connectInvalidation(client: Client, queryClient: QueryClient): () => void {
@@ -49,6 +58,9 @@ export function connectInvalidation(client: Client, queryClient: QueryClient): (
       })
     }),
     client.on('sync.progress', (event) => {
+      // A finished sync may have refused records: the rejected list asks again.
+      if (event.phase !== 'running' && event.resource !== 'brands')
+        void queryClient.invalidateQueries({ queryKey: rejectedKey() })
       if (!isList(event.resource)) return
       const resource = event.resource
       if (event.phase !== 'running') {
@@ -67,7 +79,9 @@ export function connectInvalidation(client: Client, queryClient: QueryClient): (
       })
     }),
     client.on('profiles.changed', () => {
-      void queryClient.resetQueries()
+      // The profile list is the app's, not a profile's: it reloads in place (no blank frame).
+      void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== profilesKey[0] })
+      void queryClient.invalidateQueries({ queryKey: profilesKey })
     }),
   ]
   return () => offs.forEach((off) => off())

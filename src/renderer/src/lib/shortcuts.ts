@@ -2,6 +2,8 @@
 export type ShortcutAction =
   | 'next'
   | 'previous'
+  | 'nextCard'
+  | 'previousCard'
   | 'open'
   | 'close'
   | 'search'
@@ -18,6 +20,8 @@ export const SHORTCUTS: ReadonlyArray<{
 }> = [
   { keys: ['↓', 'J'], action: 'next' },
   { keys: ['↑', 'K'], action: 'previous' },
+  { keys: ['→'], action: 'nextCard' },
+  { keys: ['←'], action: 'previousCard' },
   { keys: ['Enter'], action: 'open' },
   { keys: ['Esc'], action: 'close' },
   { keys: ['/'], action: 'search' },
@@ -33,6 +37,8 @@ const BY_KEY: Readonly<Record<string, ShortcutAction>> = {
   j: 'next',
   ArrowUp: 'previous',
   k: 'previous',
+  ArrowRight: 'nextCard',
+  ArrowLeft: 'previousCard',
   Enter: 'open',
   Escape: 'close',
   '/': 'search',
