@@ -150,24 +150,34 @@ describe('requests in flight against the sandbox with latency and rate-limit fau
     return { fetch, state }
   }
 
+  /** A full guarantee sync from `from` into the harness's store, with the app's defaults but `fetch` and `limit`. */
+  async function syncFrom(
+    from: Sandbox,
+    fetch: (input: string, init?: RequestInit) => Promise<Response>,
+    limit: RecordedLimit,
+  ) {
+    const client = new PartnerClient({
+      fetch,
+      target: { baseUrl: from.baseUrl, partnerId: from.partnerId },
+      credentials: async () => ({ apiKey: from.apiKey, apiSecret: from.apiSecret }),
+      inFlight: limit,
+    })
+    const engine = new SyncEngine({
+      store: h!.store,
+      source: clientSyncSource(client),
+      events: h!.events,
+    })
+    const [outcome] = await engine.run(['guarantees'], 'full')
+    return outcome
+  }
+
   it('grows to 8 in flight against a slow but clean service, and the sync completes', async () => {
     // 80 ms a request: far above the machine's own jitter, so only the service's speed counts.
     sandbox = await startSandbox({ seed: 3, size: 6000, faults: [{ kind: 'latency', ms: 80 }] })
     h = await startHarness({ size: 10 })
     const counting = countingFetch()
     const limit = new RecordedLimit()
-    const client = new PartnerClient({
-      fetch: counting.fetch,
-      target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
-      credentials: async () => ({ apiKey: sandbox!.apiKey, apiSecret: sandbox!.apiSecret }),
-      inFlight: limit,
-    })
-    const engine = new SyncEngine({
-      store: h.store,
-      source: clientSyncSource(client),
-      events: h.events,
-    })
-    const [outcome] = await engine.run(['guarantees'], 'full')
+    const outcome = await syncFrom(sandbox, counting.fetch, limit)
     expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 6000 })
     // It started at 3: the first answer made it 4.
     expect(limit.history[0]).toBe(4)
@@ -198,25 +208,14 @@ describe('requests in flight against the sandbox with latency and rate-limit fau
         ])
       }
     })
-    const client = new PartnerClient({
-      fetch: counting.fetch,
-      target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
-      credentials: async () => ({ apiKey: sandbox!.apiKey, apiSecret: sandbox!.apiSecret }),
-      inFlight: limit,
-    })
-    const engine = new SyncEngine({
-      store: h.store,
-      source: clientSyncSource(client),
-      events: h.events,
-    })
-    const [outcome] = await engine.run(['guarantees'], 'full')
+    const outcome = await syncFrom(sandbox, counting.fetch, limit)
     expect(outcome).toMatchObject({ phase: 'done', complete: true, fetched: 3000 })
     expect(grownTo).toBeGreaterThan(3)
     // The 429 halved the limit (never below 1), whatever it grew back to afterwards.
     const afterRefusal = limit.history.slice(refusedFrom)
     expect(Math.min(...afterRefusal)).toBeLessThanOrEqual(Math.floor(grownTo / 2))
     expect(Math.min(...limit.history)).toBeGreaterThanOrEqual(1)
-    const pause = client.inFlight.pausedUntil
+    const pause = limit.pausedUntil
     expect(pause).toBeGreaterThan(0)
     // Every request sent after the 429 arrived waited until the pause was over.
     const after = counting.state.sent.filter((at) => at > pause - 1000)
