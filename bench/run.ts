@@ -23,8 +23,12 @@ import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
  * - sync: a full sync of N guarantees from a sandbox in a child process
- *   over loopback, against a bare loop that fetches and parses the same
- *   pages with the same client and the same number of requests in flight;
+ *   over loopback, against a bare loop that only fetches and `JSON.parse`s
+ *   the same pages (plain `fetch`, the same headers, as many requests in
+ *   flight as the sync ended up using), and against the client's own loop
+ *   (records read, no store); then the same against a sandbox that delays
+ *   every request 50 ms (`BENCH_LATENCY_SIZE` guarantees, default the sync's size up to 50,000),
+ *   the sync with its own defaults, the bare loop at 8 in flight;
  * - queries: a filtered, text-searched query over 100k and 1M stored
  *   inspections, against the same query over a JSON array in JavaScript.
  * - query shapes: every shape the lists offer (each filter, sort, text of
@@ -32,7 +36,7 @@ import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
  *   its plan, and all tab and badge counts together.
  * Prints a table and writes bench/results.json `{ metric: { value, unit, target } }`.
  * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look;
- * `BENCH_PARTS=queries` (or `sync`) runs one part only.
+ * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, or `latency`) runs one part only.
  */
 
 type Metric = { value: number; unit: string; target: string | null }
@@ -43,7 +47,15 @@ const QUERY_SIZES = (process.env['BENCH_QUERY_SIZES'] ?? '100000,1000000')
   .split(',')
   .filter(Boolean)
   .map(Number)
+/** Requests in flight of the client's own loop (`bare_fetch_ms`), as before the limit adapted. */
 const CONCURRENCY = 3
+/**
+ * Guarantees of the 50 ms run: the sync's size up to 50,000 (500 pages, about 3 s a run at 8 in
+ * flight, so the first page asked alone and the ramp to 8 weigh what they weigh in a real sync).
+ */
+const LATENCY_SIZE = Number(process.env['BENCH_LATENCY_SIZE'] ?? Math.min(SYNC_SIZE, 50_000))
+/** The bare loop's requests in flight against the slow sandbox (the issue's fixed count). */
+const LATENCY_IN_FLIGHT = 8
 const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,queries').split(',')
 
 function record(name: string, value: number, unit: string, target: string | null = null): void {
@@ -58,7 +70,12 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
 }
 
-async function startSandboxChild(size: number): Promise<{
+type SandboxChild = Awaited<ReturnType<typeof startSandboxChild>>
+
+async function startSandboxChild(
+  size: number,
+  faults: readonly string[] = [],
+): Promise<{
   child: ChildProcess
   baseUrl: string
   partnerId: string
@@ -67,7 +84,16 @@ async function startSandboxChild(size: number): Promise<{
 }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'src/sandbox/cli.ts'), '--size', String(size), '--seed', '1'],
+    [
+      '--import',
+      'tsx',
+      join(root, 'src/sandbox/cli.ts'),
+      '--size',
+      String(size),
+      '--seed',
+      '1',
+      ...faults.flatMap((fault) => ['--fault', fault]),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'], cwd: root },
   )
   const lines = createInterface({ input: child.stdout! })
@@ -77,8 +103,13 @@ async function startSandboxChild(size: number): Promise<{
   throw new Error('The sandbox did not start.')
 }
 
-/** The bare loop: same client, same pages, same requests in flight; parse only, no store. */
-async function bareFetch(client: PartnerClient, pageSize: number, total: number): Promise<number> {
+/** Runs `fetchPage` for pages 1..ceil(total / pageSize), `inFlight` at a time; the entries seen. */
+async function eachPage(
+  pageSize: number,
+  total: number,
+  inFlight: number,
+  fetchPage: (page: number) => Promise<number>,
+): Promise<number> {
   const pages = Math.ceil(total / pageSize)
   let next = 1
   let items = 0
@@ -86,85 +117,176 @@ async function bareFetch(client: PartnerClient, pageSize: number, total: number)
     while (next <= pages) {
       const page = next
       next += 1
-      const answer = await client.listGuarantees({ page, pageSize, sort: 'latest' })
-      items += answer.items.length
+      // Not `items += await …`: that reads `items` before the wait, losing other workers' counts.
+      const received = await fetchPage(page)
+      items += received
     }
   }
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+  await Promise.all(Array.from({ length: inFlight }, worker))
   return items
 }
 
+/** The client's own loop: same client, same pages; records read, no store. */
+function clientFetch(client: PartnerClient, pageSize: number, total: number): Promise<number> {
+  return eachPage(pageSize, total, CONCURRENCY, async (page) => {
+    const answer = await client.listGuarantees({ page, pageSize, sort: 'latest' })
+    return answer.items.length
+  })
+}
+
+/**
+ * The bare loop: plain `fetch` of the same pages with the headers the
+ * service needs, and `JSON.parse` of each body; nothing else.
+ */
+function bareFetchParse(
+  sandbox: SandboxChild,
+  pageSize: number,
+  total: number,
+  inFlight: number,
+): Promise<number> {
+  const headers = {
+    Accept: 'application/json',
+    'X-Service-API-Key': sandbox.apiKey,
+    Authorization: sandbox.apiSecret,
+  }
+  const base = `${sandbox.baseUrl}/v1/partner/${encodeURIComponent(sandbox.partnerId)}/guarantee`
+  return eachPage(pageSize, total, inFlight, async (page) => {
+    const response = await fetch(`${base}?page=${page}&pageSize=${pageSize}&sort=latest`, {
+      headers,
+    })
+    if (!response.ok) throw new Error(`bare fetch: status ${response.status}`)
+    const body = JSON.parse(await response.text()) as { data: unknown[] }
+    return body.data.length
+  })
+}
+
+/** A partner client of the bench's sandbox, with the app's defaults. */
+function clientOf(sandbox: SandboxChild): PartnerClient {
+  return new PartnerClient({
+    fetch: globalThis.fetch,
+    target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
+    credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
+  })
+}
+
+/** A full sync of the guarantees as the app runs it: its own defaults, a store owned by its thread. */
+async function appSync(
+  sandbox: SandboxChild,
+  dir: string,
+): Promise<{ ms: number; inFlight: number; store: StoreOwner; maxStepMs: number }> {
+  const client = clientOf(sandbox)
+  const store = await openOwner(dir)
+  const engine = new SyncEngine({ store, source: clientSyncSource(client), events: new EventBus() })
+  const t = performance.now()
+  const [outcome] = await engine.run(['guarantees'], 'full')
+  const ms = performance.now() - t
+  if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
+  return { ms, inFlight: client.inFlight.limit, store, maxStepMs: outcome.maxStepMs ?? NaN }
+}
+
 async function benchSync(): Promise<void> {
-  console.log(
-    `\n# sync of ${SYNC_SIZE} guarantees (sandbox in a child process, ${CONCURRENCY} in flight)`,
-  )
+  console.log(`\n# sync of ${SYNC_SIZE} guarantees (sandbox in a child process, loopback)`)
   const sandbox = await startSandboxChild(SYNC_SIZE)
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'))
   try {
-    const client = new PartnerClient({
-      fetch: globalThis.fetch,
-      target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
-      credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
-    })
+    const client = clientOf(sandbox)
     const probe = await client.listGuarantees({ page: 1, pageSize: 500, sort: 'latest' })
     const pageSize = probe.items.length
-    // Warm-up of both paths (JIT, sockets), then bare / sync / bare, bare averaged.
-    await bareFetch(client, pageSize, Math.min(SYNC_SIZE, 5000))
-    let t = performance.now()
-    const bareItems = await bareFetch(client, pageSize, SYNC_SIZE)
-    const bare1 = performance.now() - t
+    // Warm-up of every path (JIT, sockets), then the sync, then each loop twice, averaged.
+    await clientFetch(client, pageSize, Math.min(SYNC_SIZE, 5000))
+    await bareFetchParse(sandbox, pageSize, Math.min(SYNC_SIZE, 5000), CONCURRENCY)
 
-    // Set up as the app does: the profile's database owned by its worker thread.
-    const store = await openOwner(dir)
     const loop = monitorEventLoopDelay({ resolution: 5 })
-    const engine = new SyncEngine({
-      store,
-      source: clientSyncSource(client),
-      events: new EventBus(),
-      concurrency: CONCURRENCY,
-    })
-    const rssBefore = process.memoryUsage().rss
+    const rssBefore = process.memoryUsage.rss()
     let peak = rssBefore
     const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss)
+      peak = Math.max(peak, process.memoryUsage.rss())
     }, 20)
     loop.enable()
-    t = performance.now()
-    const [outcome] = await engine.run(['guarantees'], 'full')
-    const syncMs = performance.now() - t
+    const sync = await appSync(sandbox, dir)
     loop.disable()
     clearInterval(sampler)
-    if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
 
-    t = performance.now()
-    await bareFetch(client, pageSize, SYNC_SIZE)
-    const bare2 = performance.now() - t
-    const bareMs = (bare1 + bare2) / 2
+    const bare: number[] = []
+    const own: number[] = []
+    let bareItems = 0
+    for (let run = 0; run < 2; run += 1) {
+      let t = performance.now()
+      bareItems = await bareFetchParse(sandbox, pageSize, SYNC_SIZE, sync.inFlight)
+      bare.push(performance.now() - t)
+      t = performance.now()
+      await clientFetch(client, pageSize, SYNC_SIZE)
+      own.push(performance.now() - t)
+    }
+    const bareMs = (bare[0]! + bare[1]!) / 2
+    const ownMs = (own[0]! + own[1]!) / 2
 
     // The owner's own account of the write step: thread time per record, pages per commit.
-    const writes = await store.call('writeStats')
+    const writes = await sync.store.call('writeStats')
     console.log(
       `write step: ${writes.records} records in ${writes.pages} pages, ${writes.commits} commits`,
     )
     // Closing the last connection checkpoints the WAL into the file.
-    await store.close()
+    await sync.store.close()
     const bytes = statSync(storeFileFor(dir, 'bench')).size
 
     console.log(
-      `pages of ${pageSize}; bare runs ${bare1.toFixed(0)} / ${bare2.toFixed(0)} ms; ${bareItems} items`,
+      `pages of ${pageSize}; sync ended at ${sync.inFlight} in flight; bare fetch+parse runs ${bare.map((ms) => ms.toFixed(0)).join(' / ')} ms (${sync.inFlight} in flight); client loop runs ${own.map((ms) => ms.toFixed(0)).join(' / ')} ms (${CONCURRENCY} in flight); ${bareItems} items`,
     )
-    record('bare_fetch_ms', bareMs, 'ms')
-    record('sync_ms', syncMs, 'ms')
-    record('sync_vs_bare_ratio', syncMs / bareMs, 'ratio', '<= 1.25')
-    record('sync_records_per_s', (SYNC_SIZE / syncMs) * 1000, 'rec/s')
+    record('bare_fetch_ms', ownMs, 'ms')
+    record('bare_fetch_parse_ms', bareMs, 'ms', 'reference')
+    record('sync_ms', sync.ms, 'ms')
+    record('sync_vs_bare_ratio', sync.ms / bareMs, 'ratio', '<= 4.0')
+    record('sync_records_per_s', (SYNC_SIZE / sync.ms) * 1000, 'rec/s')
     record('write_us_per_record', writes.cpuMicros / writes.records, 'µs', '<= 40')
-    record('sync_max_main_thread_write_ms', outcome.maxStepMs ?? NaN, 'ms', '< ~20 (per step)')
+    record('sync_max_main_thread_write_ms', sync.maxStepMs, 'ms', '< ~20 (per step)')
     record('sync_max_event_loop_block_ms', loop.max / 1e6, 'ms')
     record('main_loop_max_ms_sync', loop.max / 1e6, 'ms', '< 20')
     record('main_loop_p99_ms_sync', loop.percentile(99) / 1e6, 'ms')
     record('sync_peak_rss_mb', peak / 2 ** 20, 'MB')
     record('sync_peak_rss_growth_mb', (peak - rssBefore) / 2 ** 20, 'MB')
     record('store_mb_per_100k_guarantees', (bytes / 2 ** 20) * (100_000 / SYNC_SIZE), 'MB')
+  } finally {
+    sandbox.child.kill('SIGTERM')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The app's sync with its own defaults (it starts with few requests in
+ * flight and a big page, and learns both) against the bare loop at 8 in
+ * flight, the sandbox delaying every request 50 ms: bare, sync, bare.
+ */
+async function benchSyncLatency(): Promise<void> {
+  console.log(
+    `\n# sync of ${LATENCY_SIZE} guarantees, every request delayed 50 ms (bare loop at ${LATENCY_IN_FLIGHT} in flight)`,
+  )
+  const sandbox = await startSandboxChild(LATENCY_SIZE, ['latency:ms=50,rate=1'])
+  const dir = mkdtempSync(join(tmpdir(), 'bench-sync-latency-'))
+  try {
+    const pageSize = (await clientOf(sandbox).listGuarantees({ page: 1, pageSize: 500 })).received
+    await bareFetchParse(sandbox, pageSize, Math.min(LATENCY_SIZE, 2000), LATENCY_IN_FLIGHT)
+    const bare: number[] = []
+    let t = performance.now()
+    await bareFetchParse(sandbox, pageSize, LATENCY_SIZE, LATENCY_IN_FLIGHT)
+    bare.push(performance.now() - t)
+    const sync = await appSync(sandbox, dir)
+    await sync.store.close()
+    t = performance.now()
+    await bareFetchParse(sandbox, pageSize, LATENCY_SIZE, LATENCY_IN_FLIGHT)
+    bare.push(performance.now() - t)
+    // The fetching side alone: the app's client and page walker with their defaults, no store.
+    const client = clientOf(sandbox)
+    t = performance.now()
+    for await (const page of client.guaranteePages({ sort: 'latest' }, { pageSize: 500 })) {
+      if (page.received === 0) break
+    }
+    const walkMs = performance.now() - t
+    const bareMs = (bare[0]! + bare[1]!) / 2
+    console.log(
+      `pages of ${pageSize}; sync ${sync.ms.toFixed(0)} ms, ended at ${sync.inFlight} in flight; bare runs ${bare.map((ms) => ms.toFixed(0)).join(' / ')} ms; the client's walk alone (no store) ${walkMs.toFixed(0)} ms, ended at ${client.inFlight.limit} in flight`,
+    )
+    record('sync_vs_bare_ratio_latency50', sync.ms / bareMs, 'ratio', '<= 1.10')
   } finally {
     sandbox.child.kill('SIGTERM')
     rmSync(dir, { recursive: true, force: true })
@@ -455,6 +577,7 @@ console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} 
   record('main_loop_max_ms_idle', idle.max / 1e6, 'ms')
 }
 if (PARTS.includes('sync')) await benchSync()
+if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')

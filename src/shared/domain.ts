@@ -166,6 +166,8 @@ export interface ListPage<T> {
   readonly page: number
   /** Number of entries in the page's `data`, accepted or not. */
   readonly received: number
+  /** `pageSize` of the envelope, when the service echoes it (the spec shows no such field). */
+  readonly pageSize?: number
   readonly items: readonly T[]
   /** Number of entries that missed a required field (`rejects.length`). */
   readonly rejected: number

@@ -9,8 +9,15 @@ import type {
 import { AppError } from '../app-error'
 import { Redactor } from '../redact'
 import { DEFAULT_TIMEOUT_MS, getJson, seconds, type FetchLike } from './http'
+import { InFlightLimit, outcomeOfError, waitForPause } from './in-flight'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
-import { systemTiming, withRetries, type RetryPolicy, type Timing } from './retry'
+import {
+  DEFAULT_RETRY_POLICY,
+  systemTiming,
+  withRetries,
+  type RetryPolicy,
+  type Timing,
+} from './retry'
 import { readGuarantee, readInspection, readPage, type ItemReader } from './records'
 import { pathSegment } from './wallet-urls'
 import { brandListSchema, brandSchema } from './schemas'
@@ -45,6 +52,8 @@ export interface PartnerClientOptions {
   readonly timing?: Timing
   /** Called before each retry wait (for logs; never given a secret). */
   readonly onRetry?: (info: { attempt: number; delayMs: number; code: string }) => void
+  /** Requests in flight to this service, adapted to its answers (default: a new one per client). */
+  readonly inFlight?: InFlightLimit
 }
 
 /** A page of items that passed the schema, and how many did not. */
@@ -57,9 +66,22 @@ export interface Parsed<T> {
 /** The partner API client (operations 1–3 with headers; URL builders for 4–5). */
 export class PartnerClient {
   readonly #options: PartnerClientOptions
+  readonly #inFlight: InFlightLimit
+  /** The redactor of the last credentials seen, and whose they are (building one costs ~0.2 ms). */
+  #redactor: { readonly key: string; readonly secret: string; readonly redactor: Redactor } | null =
+    null
 
   constructor(options: PartnerClientOptions) {
     this.#options = options
+    this.#inFlight = options.inFlight ?? new InFlightLimit()
+  }
+
+  /**
+   * How many requests this service takes at once: every attempt of every
+   * call reports to it, and page walks read it (`in-flight.ts`).
+   */
+  get inFlight(): InFlightLimit {
+    return this.#inFlight
   }
 
   /** Operation 3: the luxury brand list. */
@@ -92,8 +114,7 @@ export class PartnerClient {
     params: GuaranteeQuery = {},
     signal?: AbortSignal,
   ): Promise<ListPage<Guarantee>> {
-    const { fingerprint: _, ...page } = await this.#guaranteePage(params, signal)
-    return page
+    return this.#page('guarantee', params, readGuarantee, signal)
   }
 
   /** Operation 2: one page of the partner's inspections. */
@@ -101,8 +122,7 @@ export class PartnerClient {
     params: InspectionQuery = {},
     signal?: AbortSignal,
   ): Promise<ListPage<Inspection>> {
-    const { fingerprint: _, ...page } = await this.#inspectionPage(params, signal)
-    return page
+    return this.#page('inspection', params, readInspection, signal)
   }
 
   /** Every page of the guarantee list matching `params` (its `page`/`pageSize` are the walker's). */
@@ -111,8 +131,9 @@ export class PartnerClient {
     options: WalkOptions = {},
   ): PageWalker<Guarantee> {
     return new PageWalker(
-      (page, pageSize, signal) => this.#guaranteePage({ ...params, page, pageSize }, signal),
-      options,
+      (page, pageSize, signal) =>
+        this.#walkedPage('guarantee', { ...params, page, pageSize }, readGuarantee, signal),
+      { concurrency: this.#inFlight, ...options },
     )
   }
 
@@ -122,55 +143,96 @@ export class PartnerClient {
     options: WalkOptions = {},
   ): PageWalker<Inspection> {
     return new PageWalker(
-      (page, pageSize, signal) => this.#inspectionPage({ ...params, page, pageSize }, signal),
-      options,
+      (page, pageSize, signal) =>
+        this.#walkedPage('inspection', { ...params, page, pageSize }, readInspection, signal),
+      { concurrency: this.#inFlight, ...options },
     )
   }
 
-  #guaranteePage(params: GuaranteeQuery, signal?: AbortSignal) {
-    return this.#page('guarantee', params, readGuarantee, signal)
-  }
-
-  #inspectionPage(params: InspectionQuery, signal?: AbortSignal) {
-    return this.#page('inspection', params, readInspection, signal)
-  }
-
-  /** One page of a list, parsed, with the fingerprint the walker uses to spot a repeated page. */
+  /** One page of a list, parsed. */
   async #page<T>(
     list: 'guarantee' | 'inspection',
     params: GuaranteeQuery | InspectionQuery,
     read: ItemReader<T>,
     signal?: AbortSignal,
+  ): Promise<ListPage<T>> {
+    return readPage(await this.#listBody(list, params, signal), params.page ?? 1, read)
+  }
+
+  /**
+   * One page with the fingerprint the client's own walks use to spot a
+   * repeated page (a hash of the page as sent; only walks pay for it).
+   */
+  async #walkedPage<T>(
+    list: 'guarantee' | 'inspection',
+    params: GuaranteeQuery | InspectionQuery,
+    read: ItemReader<T>,
+    signal?: AbortSignal,
   ): Promise<ListPage<T> & { readonly fingerprint: string }> {
-    const partner = pathSegment(this.#options.target.partnerId, 'partnerId')
-    const body = await this.#get(`v1/partner/${partner}/${list}${queryString(params)}`, signal)
+    const body = await this.#listBody(list, params, signal)
     return { ...readPage(body, params.page ?? 1, read), fingerprint: fingerprintOf(dataOf(body)) }
   }
 
-  /** One GET of operations 1–3 with the two credential headers, retried per the policy. */
+  #listBody(
+    list: 'guarantee' | 'inspection',
+    params: GuaranteeQuery | InspectionQuery,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    const partner = pathSegment(this.#options.target.partnerId, 'partnerId')
+    return this.#get(`v1/partner/${partner}/${list}${queryString(params)}`, signal)
+  }
+
+  #redactorFor(apiKey: string, apiSecret: string): Redactor {
+    const cached = this.#redactor
+    if (cached?.key === apiKey && cached.secret === apiSecret) return cached.redactor
+    const redactor = new Redactor()
+    redactor.add(apiKey)
+    redactor.add(apiSecret)
+    this.#redactor = { key: apiKey, secret: apiSecret, redactor }
+    return redactor
+  }
+
+  /**
+   * One GET of operations 1–3 with the two credential headers, retried per
+   * the policy. Each attempt waits out a `Retry-After` pause any request to
+   * the service received, and reports how it went to the in-flight limit.
+   */
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
     const { apiKey, apiSecret } = await this.#options.credentials()
     const url = new URL(path, withSlash(this.#options.target.baseUrl)).toString()
     const timing = this.#options.timing ?? systemTiming
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const onRetry = this.#options.onRetry
-    const redactor = new Redactor()
-    redactor.add(apiKey)
-    redactor.add(apiSecret)
+    const redactor = this.#redactorFor(apiKey, apiSecret)
     const redact = (text: string): string => redactor.redact(text)
+    const maxRetryAfterMs =
+      this.#options.retry?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs
+    const inFlight = this.#inFlight
     const started = performance.now()
     let attempts = 0
     return withRetries(
-      (remainingMs) => {
+      async (remainingMs) => {
         attempts += 1
-        return getJson(this.#options.fetch, url, {
-          headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
-          ...(signal ? { signal } : {}),
-          timeoutMs: Math.min(timeoutMs, remainingMs),
-          ...(this.#options.maxBytes === undefined ? {} : { maxBytes: this.#options.maxBytes }),
-          now: () => timing.now(),
-          redact,
-        })
+        const asked = timing.now()
+        await waitForPause(inFlight, timing, Math.min(maxRetryAfterMs, remainingMs - 1), signal)
+        const sent = timing.now()
+        try {
+          const body = await getJson(this.#options.fetch, url, {
+            headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
+            ...(signal ? { signal } : {}),
+            timeoutMs: Math.max(1, Math.min(timeoutMs, remainingMs - (sent - asked))),
+            ...(this.#options.maxBytes === undefined ? {} : { maxBytes: this.#options.maxBytes }),
+            now: () => timing.now(),
+            redact,
+          })
+          const done = timing.now()
+          inFlight.record({ kind: 'answer', latencyMs: done - sent }, sent, done)
+          return body
+        } catch (error) {
+          const done = timing.now()
+          inFlight.record(outcomeOfError(error, done), sent, done)
+          throw error
+        }
       },
       {
         timing,

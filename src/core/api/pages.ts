@@ -56,8 +56,27 @@ export interface WalkOptions {
   readonly seen?: number
   /** Pages fetched at most (a slice of the list). */
   readonly maxPages?: number
-  /** Pages in flight at once, once the first answered (default 1). Pages are yielded in order. */
-  readonly concurrency?: number
+  /**
+   * Pages in flight at once, once the first answered (default 1): a number,
+   * or a limit read before each request (the client's adaptive one,
+   * `in-flight.ts`). Pages are yielded in order; pages answered but not yet
+   * taken by the caller are held, at most twice the limit ahead of it, so a
+   * slow page does not stall the others and memory stays bounded.
+   */
+  readonly concurrency?: number | { readonly limit: number }
+}
+
+/**
+ * The page size a service capped the first page at, if it did: the
+ * `pageSize` it echoed when that is smaller than asked (some services say
+ * so; the spec shows no such field), else the entries it returned when
+ * fewer than asked while `total` says more remain.
+ */
+function capOf(page: ListPage<unknown>, asked: number): number | undefined {
+  if (page.pageSize !== undefined && page.pageSize >= 1 && page.pageSize < asked) {
+    return page.pageSize
+  }
+  return page.received < asked && page.received < page.total ? page.received : undefined
 }
 
 /** A stable fingerprint of a page's `data`: the same records in the same order give the same value. */
@@ -98,7 +117,9 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
     const options = this.#options
     let pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_ASK_PAGE_SIZE))
     const start = Math.max(1, Math.floor(options.startPage ?? 1))
-    const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
+    const concurrency = options.concurrency ?? 1
+    const limitNow = (): number =>
+      Math.max(1, Math.floor(typeof concurrency === 'number' ? concurrency : concurrency.limit))
     const limit = options.maxPages === undefined ? Infinity : start + options.maxPages - 1
     const seenPages = new Set<string>()
     let seen = options.seen ?? 0
@@ -116,27 +137,49 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
     const stop = (): void => controller.abort(options.signal?.reason)
     if (options.signal?.aborted) stop()
     options.signal?.addEventListener('abort', stop, { once: true })
+    // Pages asked for and not yet taken by the caller, answered or not.
     const inflight = new Map<number, ReturnType<PageFetcher<T>>>()
+    // Requests not answered yet: what the limit bounds.
+    let unanswered = 0
     const request = (page: number): void => {
       if (inflight.has(page)) return
+      unanswered += 1
       const pending = this.#fetch(page, pageSize, controller.signal)
-      pending.catch(() => undefined)
       inflight.set(page, pending)
+      // Each answer frees a slot and may have raised the limit: top up at once, not only when
+      // the caller comes back.
+      pending.then(
+        () => {
+          unanswered -= 1
+          fill()
+        },
+        () => {
+          unanswered -= 1
+        },
+      )
+    }
+    // Asks for the pages after the current one while fewer than the limit are unanswered, at most
+    // twice the limit ahead of the caller (a slow page must not stall the others, nor memory grow).
+    function fill(): void {
+      if (controller.signal.aborted) return
+      const limit = limitNow()
+      const last = Math.min(lastUseful, pageNumber + 2 * limit)
+      for (let ahead = pageNumber + 1; ahead <= last && unanswered < limit; ahead += 1) {
+        request(ahead)
+      }
     }
     try {
       for (;;) {
         request(pageNumber)
-        for (let ahead = pageNumber + 1; ahead <= lastUseful; ahead += 1) {
-          if (inflight.size >= concurrency) break
-          request(ahead)
-        }
+        fill()
         const { fingerprint, ...page } = await inflight.get(pageNumber)!
         inflight.delete(pageNumber)
         total = page.total
         firstTotal ??= page.total
         if (page.total !== firstTotal) totalChanged = true
         if (page.received === 0) {
-          finish('empty_page')
+          // A resumed walk whose pages were all stored before it stopped ends complete.
+          finish(seen > 0 && seen >= page.total ? 'complete' : 'empty_page')
           return
         }
         if (seenPages.has(fingerprint)) {
@@ -146,15 +189,18 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
           )
         }
         seenPages.add(fingerprint)
-        if (pageNumber === 1 && page.received < pageSize && page.received < page.total) {
+        const cap = pageNumber === 1 ? capOf(page, pageSize) : undefined
+        if (cap !== undefined) {
           // The service capped the page size: from now on ask for what it gives.
-          pageSize = page.received
+          pageSize = cap
           inflight.clear()
         }
         // The bound uses the first total: a total that grows on every page must not extend it.
         const lastPage = Math.min(limit, Math.ceil(firstTotal / pageSize) + 2)
         lastUseful = Math.min(lastPage, Math.ceil(page.total / pageSize))
         seen += page.received
+        // The next pages go out before the caller gets this one: it may take a while with it.
+        fill()
         yield { ...page, pageNumber, pageSize, seen, totalChanged }
         if (seen >= page.total) {
           finish('complete')

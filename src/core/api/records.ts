@@ -64,6 +64,8 @@ const TIMESTAMP =
  * as its wall-clock part, the way the service's own format reads.
  */
 export function normaliseTimestamp(value: string): string | undefined {
+  // Nearly every value is already `YYYY-MM-DD HH:MM:SS`: checked without a regex or a Date.
+  if (isPlainTimestamp(value)) return value
   const match = TIMESTAMP.exec(value.trim())
   if (!match) return undefined
   const [, y, mo, d, h, mi, s] = match.map(Number) as [
@@ -89,6 +91,42 @@ export function normaliseTimestamp(value: string): string | undefined {
   return value.trim().slice(0, 10) + ' ' + value.trim().slice(11, 19)
 }
 
+/** Digits of `text` from `start` to `end` as a number (the caller checked they are digits). */
+function digits(text: string, start: number, end: number): number {
+  let n = 0
+  for (let i = start; i < end; i += 1) n = n * 10 + text.charCodeAt(i) - 48
+  return n
+}
+
+/** Positions of the separators in `YYYY-MM-DD HH:MM:SS`, and the character each must be. */
+const SEPARATORS: Readonly<Record<number, number>> = { 4: 45, 7: 45, 10: 32, 13: 58, 16: 58 }
+
+/**
+ * True when `value` is exactly `YYYY-MM-DD HH:MM:SS` and a real time of
+ * that day; years before 100 go the slow way (which `Date.UTC` reads as 19xx
+ * and so refuses).
+ */
+function isPlainTimestamp(value: string): boolean {
+  if (value.length !== 19) return false
+  for (let i = 0; i < 19; i += 1) {
+    const code = value.charCodeAt(i)
+    const separator = SEPARATORS[i]
+    if (separator === undefined ? code < 48 || code > 57 : code !== separator) return false
+  }
+  const year = digits(value, 0, 4)
+  const month = digits(value, 5, 7)
+  const day = digits(value, 8, 10)
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+  return (
+    day <= days &&
+    digits(value, 11, 13) <= 23 &&
+    digits(value, 14, 16) <= 59 &&
+    digits(value, 17, 19) <= 59
+  )
+}
+
 const short = (value: unknown): string => {
   const text = JSON.stringify(value) ?? String(value)
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
@@ -100,23 +138,42 @@ interface Problem {
   readonly reason: string
 }
 
+/** The API names a declaration reads (a timestamp under both spellings), built once per declaration. */
+const KNOWN_KEYS = new WeakMap<readonly FieldSpec[], ReadonlySet<string>>()
+
+function knownKeys(fields: readonly FieldSpec[]): ReadonlySet<string> {
+  let known = KNOWN_KEYS.get(fields)
+  if (!known) {
+    known = new Set(
+      fields.flatMap((spec) =>
+        spec.read === 'timestamp' || spec.read === 'timestamp?'
+          ? [spec.api, `${spec.api}At`]
+          : [spec.api],
+      ),
+    )
+    KNOWN_KEYS.set(fields, known)
+  }
+  return known
+}
+
 /** Collects problems and warnings while one item is read. */
 class FieldReader {
   readonly problems: Problem[] = []
   readonly warnings: string[] = []
-  readonly known = new Set<string>()
 
-  constructor(readonly item: Json) {}
+  constructor(
+    readonly item: Json,
+    /** Every name the declaration reads: the rest of the item is kept in `raw`. */
+    readonly known: ReadonlySet<string>,
+  ) {}
 
   integer(key: string): number | null {
-    this.known.add(key)
     const value = asInteger(own(this.item, key))
     if (value === undefined) this.problems.push({ field: key, reason: 'missing or not an integer' })
     return value ?? null
   }
 
   required(key: string): string | null {
-    this.known.add(key)
     const value = asText(own(this.item, key))
     if (value === undefined) this.problems.push({ field: key, reason: 'missing' })
     return value ?? null
@@ -124,14 +181,12 @@ class FieldReader {
 
   /** A field the spec calls "always" but the app can live without. */
   expected(key: string): string | null {
-    this.known.add(key)
     const value = asText(own(this.item, key))
     if (value === undefined) this.warnings.push(`${key}: absent though the spec says always`)
     return value ?? null
   }
 
   optional(key: string): string | null {
-    this.known.add(key)
     return asText(own(this.item, key)) ?? null
   }
 
@@ -141,8 +196,6 @@ class FieldReader {
    */
   timestamp(name: string, required: boolean): string | null {
     const alias = `${name}At`
-    this.known.add(name)
-    this.known.add(alias)
     const hasMain = Object.hasOwn(this.item, name)
     const hasAlias = Object.hasOwn(this.item, alias)
     if (!hasMain && !hasAlias) {
@@ -184,7 +237,11 @@ class FieldReader {
 
   /** Everything the reader did not ask for, as own data properties. */
   raw(): Readonly<Record<string, unknown>> {
-    return Object.fromEntries(Object.entries(this.item).filter(([key]) => !this.known.has(key)))
+    let extra: [string, unknown][] | null = null
+    for (const key of Object.keys(this.item)) {
+      if (!this.known.has(key)) (extra ??= []).push([key, this.item[key]])
+    }
+    return extra === null ? {} : Object.fromEntries(extra)
   }
 }
 
@@ -239,11 +296,15 @@ function readDeclared<T>(
   position: number,
 ): ItemResult<T> {
   if (!isObject(item)) return rejectOf(item, position, [{ field: '', reason: 'not an object' }])
-  const r = new FieldReader(item)
-  const record = Object.fromEntries(fields.map((spec) => [spec.api, r.field(spec)]))
+  const r = new FieldReader(item, knownKeys(fields))
+  // Keys are the declaration's own names, never the service's: a plain object is safe here.
+  const record: Record<string, unknown> = {}
+  for (const spec of fields) record[spec.api] = r.field(spec)
   if (r.problems.length > 0) return rejectOf(item, position, r.problems)
+  record['raw'] = r.raw()
+  record['warnings'] = r.warnings
   // The declaration's record type (`RecordOf`) is built from the same list.
-  return { ok: true, value: { ...record, raw: r.raw(), warnings: r.warnings } as T }
+  return { ok: true, value: record as T }
 }
 
 /** Reads one guarantee item ({@link GUARANTEE_FIELDS}). */
@@ -280,6 +341,7 @@ export function readPage<T>(body: unknown, askedPage: number, read: ItemReader<T
     )
   }
   const page = asInteger(own(body, 'page')) ?? askedPage
+  const pageSize = asInteger(own(body, 'pageSize'))
   const items: T[] = []
   const rejects: RejectedItem[] = []
   data.forEach((item, position) => {
@@ -287,7 +349,15 @@ export function readPage<T>(body: unknown, askedPage: number, read: ItemReader<T
     if (result.ok) items.push(result.value)
     else rejects.push(result.reject)
   })
-  return { total, page, received: data.length, items, rejected: rejects.length, rejects }
+  return {
+    total,
+    page,
+    received: data.length,
+    ...(pageSize === undefined ? {} : { pageSize }),
+    items,
+    rejected: rejects.length,
+    rejects,
+  }
 }
 
 function kindOf(value: unknown): string {

@@ -112,7 +112,7 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 }
 
 /** `HH:MM` of an ISO time in the machine's zone, for "rate-limited until" messages. */
-function clockTime(iso: string): string {
+export function clockTime(iso: string): string {
   const date = new Date(iso)
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`
 }

@@ -27,6 +27,8 @@ export interface SyncStateRow {
   readonly lastFullAt: string | null
   readonly lastError: ErrorData | null
   readonly rejected: number
+  /** The page size the service capped this list at, learned by an earlier sync; null when none was. */
+  readonly pageSize: number | null
 }
 
 /** A stored sync-state row, checked: the app wrote it, but the file may have been damaged since. */
@@ -40,6 +42,7 @@ const rowSchema = z.object({
   last_full_at: z.string().nullable(),
   last_error: z.string().nullable(),
   rejected: z.number().int().min(0),
+  page_size: z.number().int().min(1).nullable().catch(null),
 })
 
 const checkpointSchema = z.object({
@@ -87,6 +90,7 @@ export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncSta
       lastFullAt: null,
       lastError: null,
       rejected: 0,
+      pageSize: null,
     }
   }
   const parsed = rowSchema.safeParse(found)
@@ -105,6 +109,7 @@ export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncSta
     lastFullAt: row.last_full_at,
     lastError: parsedOrNull(row.last_error, errorSchema),
     rejected: row.rejected,
+    pageSize: row.page_size,
   }
 }
 
@@ -117,12 +122,13 @@ export function writeSyncState(
   const next = { ...readSyncState(db, resource), ...patch }
   db.prepare(
     `INSERT INTO sync_state (resource, status, mode, checkpoint, pass, started_at, last_success_at,
-       last_full_at, last_error, rejected)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       last_full_at, last_error, rejected, page_size)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (resource) DO UPDATE SET status = excluded.status, mode = excluded.mode,
        checkpoint = excluded.checkpoint, pass = excluded.pass, started_at = excluded.started_at,
        last_success_at = excluded.last_success_at, last_full_at = excluded.last_full_at,
-       last_error = excluded.last_error, rejected = excluded.rejected`,
+       last_error = excluded.last_error, rejected = excluded.rejected,
+       page_size = excluded.page_size`,
   ).run(
     resource,
     next.status,
@@ -134,5 +140,6 @@ export function writeSyncState(
     next.lastFullAt,
     next.lastError ? JSON.stringify(next.lastError) : null,
     next.rejected,
+    next.pageSize,
   )
 }

@@ -4,6 +4,7 @@ import type { SyncSource } from './source'
 /** The partner client as the sync engine's source (its retries, timeouts and cancel apply). */
 export function clientSyncSource(client: PartnerClient): SyncSource {
   return {
+    inFlight: client.inFlight,
     guarantees: (query, signal) =>
       client.listGuarantees(
         {

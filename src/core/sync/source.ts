@@ -22,6 +22,8 @@ export interface SourcePage<T> {
   readonly page: number
   /** Entries in the page's `data`, accepted or not. */
   readonly received: number
+  /** `pageSize` of the envelope, when the service echoes it. */
+  readonly pageSize?: number
   readonly items: readonly T[]
   /** Entries that missed a required field: counted and reported, not stored as records. */
   readonly rejected: number
@@ -37,4 +39,6 @@ export interface SyncSource {
   guarantees(query: PageQuery, signal: AbortSignal): Promise<SourcePage<GuaranteeRecord>>
   inspections(query: PageQuery, signal: AbortSignal): Promise<SourcePage<InspectionRecord>>
   brands(signal: AbortSignal): Promise<{ items: readonly BrandRecord[]; rejected: number }>
+  /** Requests the service takes at once, adapted to its answers; absent for a fixed count. */
+  readonly inFlight?: { readonly limit: number }
 }

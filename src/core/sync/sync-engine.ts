@@ -33,9 +33,16 @@ export interface SyncEngineOptions {
   readonly source: SyncSource
   readonly events: EventBus
   readonly now?: () => Date
-  /** Page size asked for first; the service's cap is learned from its answer (default 500). */
+  /**
+   * Page size a full pass asks for first (default 500); the service's cap is
+   * learned from its answer and remembered per list, and the other passes
+   * ask for the remembered size at once.
+   */
   readonly pageSize?: number
-  /** Requests in flight at once (default 3). */
+  /**
+   * Requests in flight at once, fixed. By default the source's adaptive
+   * limit (`source.inFlight`, 1 to 8), else 3.
+   */
   readonly concurrency?: number
   /** Days an incremental sync re-reads to catch status changes (default 30). */
   readonly windowDays?: number
@@ -117,7 +124,8 @@ interface QueuedRun {
  * as gone (never deletes them). Progress goes out as `sync.progress` events.
  */
 export class SyncEngine {
-  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage'>> & Pick<SyncEngineOptions, 'afterPage'>
+  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'concurrency'>> &
+    Pick<SyncEngineOptions, 'afterPage' | 'concurrency'>
   /** Every run going now, queued or a slice: what `status`, `cancel` and `idle` consult. */
   readonly #active = new Map<SyncResourceName, ActiveRun>()
   readonly #slices = new Set<string>()
@@ -133,7 +141,6 @@ export class SyncEngine {
     this.#o = {
       now: () => new Date(),
       pageSize: 500,
-      concurrency: 3,
       windowDays: 30,
       targetedPages: 5,
       maxRowsPerTransaction: 1000,
@@ -352,12 +359,17 @@ export class SyncEngine {
     filter: SliceFilter,
   ): PagePlan {
     const checkpoint = mode === 'full' && state.mode === 'full' ? state.checkpoint : null
+    // A new full pass asks for the configured size again, so a service that raised its cap is
+    // noticed; the other passes ask at once for what the service took last time.
+    const pageSize =
+      checkpoint?.pageSize ??
+      (mode === 'full' ? this.#o.pageSize : (state.pageSize ?? this.#o.pageSize))
     return {
       resource,
       mode,
       pass: mode === 'full' && !checkpoint ? state.pass + 1 : state.pass,
       startPage: checkpoint?.nextPage ?? 1,
-      pageSize: checkpoint?.pageSize ?? this.#o.pageSize,
+      pageSize,
       seen: checkpoint?.fetched ?? 0,
       rejected: checkpoint ? state.rejected : 0,
       total: checkpoint?.total ?? null,
@@ -417,7 +429,7 @@ export class SyncEngine {
           startPage: plan.startPage,
           seen: plan.seen,
           signal: run.controller.signal,
-          concurrency: this.#o.concurrency,
+          concurrency: this.#o.concurrency ?? this.#o.source.inFlight ?? 3,
           ...(mode === 'targeted' ? { maxPages: this.#o.targetedPages } : {}),
         },
       )
@@ -438,6 +450,7 @@ export class SyncEngine {
 
       const at = this.#o.now().toISOString()
       const consistent = walker.summary?.end === 'complete' && !tally.totalChanged
+      const learned = learnedPageSize(plan, walker.summary?.pageSize, this.#o.pageSize)
       // Through the owner like every write: marking unseen records scans the whole list.
       await this.#o.store.call('writePage', {
         resource,
@@ -448,6 +461,7 @@ export class SyncEngine {
         state: {
           status: 'idle',
           lastError: null,
+          ...(learned === undefined ? {} : { pageSize: learned }),
           ...(mode === 'targeted' ? {} : { lastSuccessAt: at }),
           ...(mode === 'full' ? { checkpoint: null, rejected: tally.rejected } : {}),
           ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
@@ -631,6 +645,22 @@ export class SyncEngine {
     const start = new Date(this.#o.now().getTime() - (this.#o.windowDays + 1) * 86_400_000)
     return start.toISOString().slice(0, 10)
   }
+}
+
+/**
+ * What a finished walk teaches about the list's page size: the cap the
+ * service applied to the first page; null (forget any) when a walk from
+ * page 1 asked for the configured size and got it; undefined (keep what is
+ * stored) otherwise.
+ */
+function learnedPageSize(
+  plan: PagePlan,
+  used: number | undefined,
+  configured: number,
+): number | null | undefined {
+  if (plan.startPage !== 1 || used === undefined) return undefined
+  if (used < plan.pageSize) return used
+  return plan.pageSize === configured ? null : undefined
 }
 
 function chunk<T>(items: readonly T[], size: number): (readonly T[])[] {

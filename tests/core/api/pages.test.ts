@@ -57,6 +57,14 @@ describe('the page walker', () => {
     expect(walker.summary).toMatchObject({ end: 'complete', seen: 450, pages: 2 })
   })
 
+  it('a resumed walk whose pages were all stored before it stopped ends complete, not short', async () => {
+    const list = fakeList(450, 100)
+    const walker = new PageWalker(list.fetch, { pageSize: 100, startPage: 6, seen: 450 })
+    expect(await collect(walker)).toEqual([])
+    expect(list.state.asked).toEqual([6])
+    expect(walker.summary).toMatchObject({ end: 'complete', seen: 450, total: 450 })
+  })
+
   it('stops after maxPages (a slice)', async () => {
     const list = fakeList(1000, 100)
     const walker = new PageWalker(list.fetch, { pageSize: 100, maxPages: 2, concurrency: 3 })

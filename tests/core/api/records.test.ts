@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../src/core/app-error'
-import { readGuarantee, readInspection, readPage } from '../../../src/core/api/records'
+import {
+  normaliseTimestamp,
+  readGuarantee,
+  readInspection,
+  readPage,
+} from '../../../src/core/api/records'
 import { REJECTED_RAW_MAX } from '../../../src/shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS } from '../../../src/shared/record-fields'
 
@@ -187,5 +192,35 @@ describe('record parsing (FAULTS rows 5–8)', () => {
       )
       expect(result.value.raw).toEqual({ somethingNew: 1 })
     }
+  })
+})
+
+describe('timestamps', () => {
+  it('the fast check of `YYYY-MM-DD HH:MM:SS` accepts and refuses exactly what the full parse does', () => {
+    const days = [
+      '2024-02-29', // leap year
+      '2023-02-29',
+      '2000-02-29', // divisible by 400
+      '1900-02-29', // by 100, not 400
+      '2026-04-30',
+      '2026-04-31',
+      '2026-12-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '0099-01-01', // Date.UTC reads years below 100 as 19xx
+      '0100-01-01',
+    ]
+    const times = ['00:00:00', '23:59:59', '24:00:00', '12:60:00', '12:00:60']
+    for (const day of days) {
+      for (const time of times) {
+        // With a `T` the value goes through the regex and Date.UTC; with a space, the fast check.
+        const full = normaliseTimestamp(`${day}T${time}`)
+        expect([day, time, normaliseTimestamp(`${day} ${time}`)]).toEqual([day, time, full])
+      }
+    }
+    expect(normaliseTimestamp('2024-02-29 23:59:59')).toBe('2024-02-29 23:59:59')
+    expect(normaliseTimestamp('2024-02-2a 23:59:59')).toBeUndefined()
+    expect(normaliseTimestamp(' 2024-02-29 23:59:59 ')).toBe('2024-02-29 23:59:59')
   })
 })

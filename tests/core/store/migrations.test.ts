@@ -6,6 +6,7 @@ import { queryGuarantees, queryInspections } from '../../../src/core/store/queri
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
 import { searchDocument } from '../../../src/core/store/search-text'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
+import { upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
 /**
@@ -14,7 +15,8 @@ import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
  * those versions wrote them (`raw` = the whole parsed record; version 2 with
  * a search key and a row in its FTS table); from version 3 the record
  * tables have today's shape, so today's row values stand in, inserted by
- * plain SQL without a search key (the newest version indexes them on open).
+ * plain SQL without a search key (the newest version indexes them on open);
+ * from version 8, whose writer counts what it inserts, through the writer.
  */
 
 let temp: ReturnType<typeof tempDir>
@@ -87,7 +89,11 @@ function oldRow(
 }
 
 function writeAt(db: DatabaseSync, version: number): void {
-  if (version >= 3) {
+  if (version >= 8) {
+    // Migration 8 dropped the insert triggers: from then on the writer counts new records itself.
+    upsertGuarantees(db, GUARANTEES, 1, 'then')
+    upsertInspections(db, INSPECTIONS, 1, 'then')
+  } else if (version >= 3) {
     insertAsStored(db, 'guarantees', GUARANTEES)
     insertAsStored(db, 'inspections', INSPECTIONS)
   } else {

@@ -54,7 +54,8 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   expect(nextPage).toBeLessThanOrEqual(7)
   const pageSize = state.checkpoint!.pageSize
   const count = () => (db.prepare('SELECT count(*) AS n FROM inspections').get() as { n: number }).n
-  expect(count()).toBe((nextPage - 1) * pageSize)
+  // The last of the 450 records' pages holds 50: it may be among those committed.
+  expect(count()).toBe(Math.min((nextPage - 1) * pageSize, 450))
   db.close()
 
   // The app restarts: the status shows the interrupted pass as resumable, and auto resumes it.

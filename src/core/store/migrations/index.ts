@@ -7,6 +7,7 @@ import { up as rejectedRecords } from './0005-rejected-records'
 import { up as nfcText } from './0006-nfc-text'
 import { up as counts } from './0007-counts'
 import { up as writePath } from './0008-write-path'
+import { up as pageSize } from './0009-page-size'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'nfc-text', up: nfcText },
   { version: 7, name: 'counts', up: counts },
   { version: 8, name: 'write-path', up: writePath },
+  { version: 9, name: 'page-size', up: pageSize },
 ]
 
 /** The schema version this build writes. */
