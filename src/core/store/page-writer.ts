@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { clearAccepted, storeRejected, type PageRejects } from './rejected'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
+import { RECORD_TABLES } from './stored-raw'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from './writes'
 
 /** One page of a sync: its records and the sync-state change that goes with them. */
@@ -53,7 +54,7 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): boolean {
  */
 export function compactStore(db: DatabaseSync): void {
   try {
-    for (const list of ['guarantees', 'inspections']) {
+    for (const list of Object.keys(RECORD_TABLES)) {
       db.exec(`INSERT INTO ${list}_fts (${list}_fts) VALUES ('optimize')`)
     }
     db.exec('VACUUM')

@@ -173,15 +173,13 @@ interface PageContext {
   readonly table: RecordTable
   readonly pass: number
   readonly storedAt: string
-  /** Review marks of the page's records (a record may be marked before it is stored again). */
-  readonly marks: ReadonlyMap<number, string>
   readonly tally: NewRecordTally
 }
 
 /** A record not stored yet, ready to insert. */
 interface NewRow {
   readonly idx: number
-  readonly values: RowValues['values']
+  /** The insert's parameters. */
   readonly written: Readonly<Record<string, SQLInputValue>>
   readonly search: Search
 }
@@ -211,7 +209,7 @@ function writeRecord(page: PageContext, record: object): NewRow | null {
       ? { doc: null, key: previousKey! }
       : searchOf([...fields, String(idx)])
   const written = { ...values, seen_pass: pass, stored_at: storedAt, search_key: search.key }
-  if (row === undefined) return { idx, values, written, search }
+  if (row === undefined) return { idx, written, search }
   s.update[table.name].run(written)
   writeSearch(s, table.name, idx, previousKey, search)
   return null
@@ -239,13 +237,19 @@ function inversionsOf(times: readonly string[]): number {
 /**
  * Inserts a page's new records (ascending `idx`, after its stored ones were
  * updated) and counts them (migration 8: no insert trigger does): their
- * cells in the tally, and the change in `list_order` inversions, found in
+ * cells in the tally (with their review marks: a record may be marked,
+ * gone and back), and the change in `list_order` inversions, found in
  * memory from the stored rows between and beside them (one read), or per
  * record when too many stored rows lie in between.
  */
 function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   if (fresh.length === 0) return
   const { s, table, tally } = page
+  const marked = s.marks[table.name].all(JSON.stringify(fresh.map((row) => row.idx))) as {
+    record_idx: number
+    mark: string
+  }[]
+  const marks = new Map(marked.map((m) => [m.record_idx, m.mark]))
   const cap = SPAN_CAP_PER_RECORD * fresh.length + 2
   const span = s.span[table.name].all({ lo: fresh[0]!.idx, hi: fresh.at(-1)!.idx, cap }) as {
     idx: number
@@ -257,20 +261,16 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
     let i = 0
     for (const row of fresh) {
       while (i < span.length && span[i]!.idx < row.idx) merged.push(span[i++]!.registered_at)
-      merged.push(row.values['registered_at'] as string)
+      merged.push(row.written['registered_at'] as string)
     }
     while (i < span.length) merged.push(span[i++]!.registered_at)
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
   for (const row of fresh) {
-    const registeredAt = row.values['registered_at'] as string
+    const registeredAt = row.written['registered_at'] as string
     s.insert[table.name].run(row.written)
     writeSearch(s, table.name, row.idx, undefined, row.search)
-    tally.add(
-      row.values['status'] as string | null,
-      registeredAt,
-      countedMark(page.marks.get(row.idx)),
-    )
+    tally.add(row.written['status'] as string | null, registeredAt, countedMark(marks.get(row.idx)))
     if (!inMemory) {
       const change = s.inversions[table.name].get({ idx: row.idx, r: registeredAt }) as {
         d: number
@@ -331,26 +331,13 @@ function upsertRecords(
   storedAt: string,
 ): void {
   const s = statements(db)
-  const idxOf = (item: object): number => Number((item as { idx?: unknown }).idx)
   // One item per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, object>()
-  for (const item of items) byIdx.set(idxOf(item), item)
-  const ordered = [...byIdx.values()].sort((a, b) => idxOf(a) - idxOf(b))
-  const marked = s.marks[table.name].all(JSON.stringify(ordered.map(idxOf))) as {
-    record_idx: number
-    mark: string
-  }[]
-  const page: PageContext = {
-    s,
-    table,
-    pass,
-    storedAt,
-    marks: new Map(marked.map((m) => [m.record_idx, m.mark])),
-    tally: new NewRecordTally(),
-  }
+  for (const item of items) byIdx.set(Number((item as { idx?: unknown }).idx), item)
+  const page: PageContext = { s, table, pass, storedAt, tally: new NewRecordTally() }
   const fresh: NewRow[] = []
-  for (const item of ordered) {
-    const row = writeRecord(page, item)
+  for (const idx of [...byIdx.keys()].sort((a, b) => a - b)) {
+    const row = writeRecord(page, byIdx.get(idx)!)
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)
