@@ -74,11 +74,6 @@ export function cellColumns(): string {
   return `t.status AS status, CASE WHEN r.mark IS NULL OR r.mark = 'none' THEN '' ELSE r.mark END AS mark, count(*) AS n`
 }
 
-/** The counted mark of a filter's review mark. */
-function markBucket(review: ReviewMarkName): string {
-  return review === 'none' ? '' : review
-}
-
 /**
  * Total, per-status counts (without the status part of the filter) and
  * per-mark counts (without its review part) of cells that cover the rest
@@ -89,7 +84,7 @@ export function summarise(
   status: string | null | undefined,
   review: ReviewMarkName | undefined,
 ): Summary {
-  const ofMark = review === undefined ? cells : cells.filter((c) => c.mark === markBucket(review))
+  const ofMark = review === undefined ? cells : cells.filter((c) => c.mark === countedMark(review))
   const ofStatus = status === undefined ? cells : cells.filter((c) => c.status === status)
   const perStatus = new Map<string | null, number>()
   for (const cell of ofMark) perStatus.set(cell.status, (perStatus.get(cell.status) ?? 0) + cell.n)
@@ -102,7 +97,7 @@ export function summarise(
   const reviewed = sum(ofStatus.filter((c) => c.mark === 'reviewed'))
   const followUp = sum(ofStatus.filter((c) => c.mark === 'follow_up'))
   return {
-    total: sum(ofStatus.filter((c) => review === undefined || c.mark === markBucket(review))),
+    total: sum(ofStatus.filter((c) => review === undefined || c.mark === countedMark(review))),
     counts,
     reviewCounts: { reviewed, follow_up: followUp, none: all - reviewed - followUp },
   }
