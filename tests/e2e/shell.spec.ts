@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test'
 import type { ChannelName } from '../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import { test, expect, type RunningApp } from './fixtures'
+import { VIEWS } from '../../src/renderer/src/lib/views'
 
 /**
  * The shell around the lists: themes (with an axe contrast scan of every
@@ -19,17 +20,6 @@ const AXE_SOURCE = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',
 )
-
-/** Every view of the sidebar, by its URL fragment. */
-const VIEWS = [
-  'inspections',
-  'guarantees',
-  'wallet',
-  'brands',
-  'rejected',
-  'accounts',
-  'settings',
-] as const
 
 interface ContrastViolation {
   readonly target: string
