@@ -1,0 +1,18 @@
+/** The screens of the sidebar, addressed by the URL fragment so reloads keep the place. */
+export const VIEWS = [
+  'inspections',
+  'guarantees',
+  'wallet',
+  'brands',
+  'rejected',
+  'accounts',
+  'settings',
+] as const
+
+/** One screen. */
+export type View = (typeof VIEWS)[number]
+
+/** The screen a URL fragment names (`#guarantees`), or the first one. */
+export function viewOf(name: string): View {
+  return (VIEWS as readonly string[]).includes(name) ? (name as View) : 'inspections'
+}
