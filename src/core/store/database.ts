@@ -211,9 +211,10 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
     }
     const before = userVersion(db)
     if (migrate(db, options.targetVersion ?? LATEST_VERSION)) vacuum(db)
-    // A migration may clear the search index; it is rebuilt with today's search code.
+    // A migration may clear the search index; it is rebuilt with today's search
+    // code, which writes today's FTS columns (an older target is for tests).
     const migrated = db
-    if (userVersion(migrated) !== before && userVersion(migrated) >= 2) {
+    if (userVersion(migrated) !== before && userVersion(migrated) === LATEST_VERSION) {
       transaction(migrated, () => indexUnindexed(migrated))
     }
     return migrated

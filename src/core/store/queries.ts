@@ -20,7 +20,7 @@ import { createRanker, foldForSearch } from '../text/hangul-search'
 import type { PagedResource } from './records'
 import { cellColumns, inIdxOrder, listCount, storedCells, summarise, type Cell } from './counts'
 import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
-import { oneCharacterPlan, planSearch, type SearchPlan } from './search-text'
+import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
 import { readSyncState } from './sync-state'
 import { dataVersion } from './writes'
@@ -111,8 +111,9 @@ function decodeCursor(cursor: string): [string, number] {
 export type ListDriver = 'time' | 'status' | 'review' | 'member' | 'text' | 'text-sorted'
 
 /**
- * One-character text matches a large share of a list: its matches are
- * counted up to this many, and the page says its total is a lower bound.
+ * Short text (one character, two initials, one or two digits:
+ * `isShortQuery`) matches a large share of a list: its matches are counted
+ * up to this many, and the page says its total is a lower bound.
  */
 export const ONE_CHARACTER_COUNT_CAP = 5000
 
@@ -121,22 +122,22 @@ const MAX_SYLLABLE_TERMS = 500
 
 interface Text {
   readonly plan: SearchPlan
-  /** One character: matches are counted up to {@link ONE_CHARACTER_COUNT_CAP}. */
-  readonly oneCharacter: boolean
+  /** A short query: matches are counted up to {@link ONE_CHARACTER_COUNT_CAP}. */
+  readonly short: boolean
 }
 
-/** The FTS expression of the query's text; one character is spelled out as whole terms. */
+/** The FTS expression of the query's text; a short one is spelled out as whole terms. */
 function textOf(db: DatabaseSync, table: PagedResource, q: string): Text {
-  const one = oneCharacterPlan(q, (syllable) => {
+  const spelled = shortQueryPlan(q, (syllable) => {
     const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
     const rows = db
       .prepare(`SELECT term FROM ${table}_fts_terms WHERE term >= ? AND term < ? LIMIT ?`)
       .all(syllable, next, MAX_SYLLABLE_TERMS + 1) as { term: string }[]
     return rows.length > MAX_SYLLABLE_TERMS ? null : rows.map((row) => row.term)
   })
-  if (one) return { plan: one, oneCharacter: true }
+  if (spelled) return { plan: spelled, short: true }
   const plan = planSearch(q, brandAliases(db, q))
-  return { plan, oneCharacter: plan.kind === 'match' && [...q.replace(/\s+/gu, '')].length === 1 }
+  return { plan, short: plan.kind === 'match' && isShortQuery(q) }
 }
 
 /** A WHERE clause over the list table `t` and its parameters. */
@@ -208,7 +209,7 @@ function driverOf(
   const marked = query.review !== undefined && query.review !== 'none'
   // Marked records are few: walk them and probe the text's matches, unless
   // one character makes those matches most of the list.
-  if (marked && !text.oneCharacter) return 'review'
+  if (marked && !text.short) return 'review'
   if (text.plan.kind === 'match') return inIdxOrder(db, table) ? 'text' : 'text-sorted'
   if (marked) return 'review'
   return status === undefined ? 'time' : 'status'
@@ -317,7 +318,7 @@ function cellsOf(
   const rows = db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & {
     low?: number
   })[]
-  const found = capCells(rows, text.oneCharacter && !query.member)
+  const found = capCells(rows, text.short && !query.member)
   if (perDb.size > 64) perDb.clear()
   perDb.set(key, found)
   return found
@@ -344,7 +345,7 @@ function countStatement(
   const fts = and(range, `f.${table}_fts MATCH ?`, text.plan.match)
   const from = `FROM ${table}_fts f CROSS JOIN ${table} t ON t.idx = f.rowid ${marks}
     WHERE ${[...fts.clauses, ...where.clauses].join(' AND ')}`
-  if (!text.oneCharacter) {
+  if (!text.short) {
     return {
       sql: `SELECT ${cellColumns()} ${from} GROUP BY 1, 2`,
       params: [...fts.params, ...where.params],

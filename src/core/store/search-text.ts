@@ -9,9 +9,10 @@ import { foldText, isChoseongQuery } from '../text/hangul-search'
  * stay words that `unicode61` splits on punctuation and matches by prefix.
  * Fields are separated by a token no query produces, so a phrase never spans
  * two fields. Latin accents are dropped (`HERMÈS` is found as `hermes`).
- * Every run of three or more digits also gets its suffixes as tokens (each
- * once), after the fields, so a prefix query finds digits anywhere inside a
- * number (`2999` finds `202411299990`).
+ * Initial consonants (column `c`) are indexed as overlapping triples, and
+ * every run of three or more digits (column `d`) as overlapping trigrams, so
+ * a phrase of them finds 초성 and digits anywhere inside a field or a number
+ * (`2999` finds `202411299990`).
  */
 
 const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'
@@ -26,14 +27,22 @@ const FIELD_BREAK = 'ǂ'
  * output changes: stored keys then no longer match, so a re-sync re-indexes
  * every record instead of trusting unchanged fields.
  */
-export const SEARCH_FORMAT = '3.'
+export const SEARCH_FORMAT = '4.'
 
 /** The FTS row of one record. */
 export interface SearchDocument {
   /** Syllable and word tokens. */
   readonly t: string
-  /** Initial consonants as overlapping pairs (`ㄹㅇ ㅇㅂ ㅂㅌ ㅌ`): short posting lists. */
+  /**
+   * Initial consonants of each field as overlapping triples, then its last
+   * pair and last initial (`ㄹㅇㅂ ㅇㅂㅌ ㅂㅌ ㅌ`): short posting lists.
+   */
   readonly c: string
+  /**
+   * Digits: each run of three or more digits not inside another run of the
+   * record, as overlapping trigrams (`20241129` → `202 024 241 411 112 129`).
+   */
+  readonly d: string
 }
 
 type Segment =
@@ -85,42 +94,63 @@ function documentTokens(segments: readonly Segment[]): string {
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
   const t: string[] = []
   const c: string[] = []
-  // Each suffix once: an order detail id repeats its order id's digits, and a
-  // prefix query needs only one of them (every token costs index writes).
-  const suffixes = new Set<string>()
+  const runs = new Set<string>()
   for (const field of fields) {
     if (!field) continue
     const { segments, initials } = segment(field)
     t.push(documentTokens(segments))
-    if (initials.length > 0) c.push(initialPairs(initials))
-    for (const digits of field.match(DIGIT_RUN) ?? []) {
-      for (const suffix of digitSuffixes(digits)) suffixes.add(suffix)
-    }
+    if (initials.length > 0) c.push(initialGrams(initials))
+    for (const digits of field.match(DIGIT_RUN) ?? []) runs.add(digits)
   }
-  if (suffixes.size > 0) t.push([...suffixes].join(' '))
-  return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `) }
+  return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `), d: digitGrams(runs) }
 }
 
 const DIGIT_RUN = /\d{3,}/gu
 
-/** `12345` → `2345 345 45`: with a prefix query, digits match anywhere inside the run. */
-function digitSuffixes(digits: string): string[] {
+/** Overlapping three-character grams of `text` (at least three characters long). */
+function trigramsOf(text: string): string[] {
   const out: string[] = []
-  for (let i = 1; i <= digits.length - 2; i += 1) out.push(digits.slice(i))
+  for (let i = 0; i + 3 <= text.length; i += 1) out.push(text.slice(i, i + 3))
   return out
 }
 
 /**
- * Overlapping pairs of initials, then the last one alone. A single initial
- * is one of only 19 letters, so a phrase of single initials would walk huge
- * posting lists; pairs cut them about twentyfold, and the trailing single
- * lets a one-consonant prefix query still find the field's last syllable.
+ * The `d` column: each distinct run's trigrams, runs apart by the field
+ * break (a phrase never spans two numbers). A run inside a longer run of
+ * the same record is left out: an order detail id (`20241129123456-2`)
+ * repeats its order id, and the longer run already holds every trigram of
+ * the shorter one in the same order.
  */
-function initialPairs(initials: readonly string[]): string {
-  const pairs: string[] = []
-  for (let i = 0; i + 1 < initials.length; i += 1) pairs.push(initials[i]! + initials[i + 1]!)
-  pairs.push(initials.at(-1)!)
-  return pairs.join(' ')
+function digitGrams(runs: ReadonlySet<string>): string {
+  const kept: string[] = []
+  for (const run of runs) {
+    let inside = false
+    for (const other of runs) {
+      if (other.length > run.length && other.includes(run)) {
+        inside = true
+        break
+      }
+    }
+    if (!inside) kept.push(trigramsOf(run).join(' '))
+  }
+  return kept.join(` ${FIELD_BREAK} `)
+}
+
+/**
+ * Overlapping triples of initials, then the last pair and the last initial
+ * alone. A single initial is one of only 19 letters and a pair one of 361,
+ * so a phrase of them would walk long posting lists; triples (6,859) cut
+ * them about twentyfold again. The trailing pair and single let a prefix
+ * query of one or two initials still find the field's last syllables.
+ */
+function initialGrams(initials: readonly string[]): string {
+  const grams: string[] = []
+  for (let i = 0; i + 2 < initials.length; i += 1) {
+    grams.push(initials[i]! + initials[i + 1]! + initials[i + 2]!)
+  }
+  if (initials.length >= 2) grams.push(initials.at(-2)! + initials.at(-1)!)
+  grams.push(initials.at(-1)!)
+  return grams.join(' ')
 }
 
 /** How one query is looked up. */
@@ -131,10 +161,11 @@ export type SearchPlan =
 
 /**
  * The FTS5 expression of a query: quoted phrases only (never FTS syntax from
- * the user), over initials for a 초성-only query, else over the tokens, with
- * a prefix match when it ends in a word (`birk` finds Birkin). `aliases` are
- * other names of the same thing (a brand's Korean name for its English one):
- * a record matching any of them matches.
+ * the user), over initials for a 초성-only query, over digit trigrams for a
+ * digits-only one, else over the tokens, with a prefix match when it ends
+ * in a word (`birk` finds Birkin). `aliases` are other names of the same
+ * thing (a brand's Korean name for its English one): a record matching any
+ * of them matches.
  */
 export function planSearch(query: string, aliases: readonly string[] = []): SearchPlan {
   const plans = [query, ...aliases].map(planOne)
@@ -145,15 +176,20 @@ export function planSearch(query: string, aliases: readonly string[] = []): Sear
   return { kind: 'match', match: matches.map((match) => `(${match})`).join(' OR ') }
 }
 
+/** A query of digits only (spaces ignored: `2024 1129` is the number `20241129`). */
+const DIGITS_ONLY = /^[0-9\s]+$/u
+
+/** The query without its whitespace, NFC. */
+function compact(query: string): string {
+  return query.normalize('NFC').replace(/\s+/gu, '')
+}
+
 function planOne(query: string): SearchPlan {
   const trimmed = query.normalize('NFC').trim()
   if (trimmed.length === 0) return { kind: 'all' }
-  if (isChoseongQuery(trimmed)) {
-    const initials = [...trimmed.replace(/\s+/gu, '')]
-    if (initials.length === 1) return { kind: 'match', match: `c : ${quote(initials[0]!)} *` }
-    const pairs = initials.slice(1).map((initial, i) => initials[i]! + initial)
-    return { kind: 'match', match: `c : ${quote(pairs.join(' '))}` }
-  }
+  if (isChoseongQuery(trimmed))
+    return { kind: 'match', match: initialsMatch([...compact(trimmed)]) }
+  if (DIGITS_ONLY.test(trimmed)) return { kind: 'match', match: digitsMatch(compact(trimmed)) }
   // The query's tokens mirror the index: a run inside the query ends where
   // the record's run ends (pairs plus its last syllable); the query's last
   // run may continue in the record (pairs only, or one syllable as a prefix);
@@ -180,36 +216,87 @@ function planOne(query: string): SearchPlan {
   return { kind: 'match', match: `t : ${quote(tokens.join(' '))}${prefix ? ' *' : ''}` }
 }
 
+/**
+ * 초성: three or more initials are a phrase of their triples (inside one
+ * field); one or two are a prefix of the indexed grams (a field's triples,
+ * and its last pair and initial).
+ */
+function initialsMatch(initials: readonly string[]): string {
+  if (initials.length < 3) return `c : ${quote(initials.join(''))} *`
+  return `c : ${quote(trigramsOf(initials.join('')).join(' '))}`
+}
+
+/**
+ * Digits anywhere inside a number: three or more are the phrase of their
+ * trigrams (exact, inside one run of the record). One or two are every
+ * trigram that holds them, spelled out (at most 271 of the 1,000), or a
+ * whole number that is exactly them (`30` of `Birkin 30`).
+ */
+function digitsMatch(digits: string): string {
+  if (digits.length >= 3) return `d : ${quote(trigramsOf(digits).join(' '))}`
+  const grams = DIGIT_TRIGRAMS.filter((gram) => gram.includes(digits))
+  return `t : ${quote(digits)} OR d : (${grams.map(quote).join(' OR ')})`
+}
+
+/** `000` to `999`. */
+const DIGIT_TRIGRAMS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
+
 /** An FTS5 string literal: the query is data, never syntax. */
 function quote(text: string): string {
   return `"${text.replace(/"/gu, '""')}"`
 }
 
 /**
- * A one-character query as the few whole terms its prefix stands for, so
- * FTS5 walks their posting lists in rowid order and can stop after a page,
- * instead of merging every term with that prefix first (which is what a
- * prefix query costs, at any LIMIT). One initial consonant: the indexed
- * single initial and its 19 pairs. One syllable: the terms `terms(prefix)`
- * lists from the index's vocabulary (empty: nothing matches; null: too many
- * to spell out). Null for any other query, or too many terms: keep its
+ * True for a query that matches a large share of any list: one character,
+ * two initial consonants, or one or two digits. Its matches are counted
+ * only up to a cap (the page then says its total is a lower bound).
+ */
+export function isShortQuery(query: string): boolean {
+  const chars = [...compact(query)]
+  if (chars.length === 1) return true
+  if (chars.length !== 2) return false
+  return chars.every((char) => INITIALS.includes(char)) || /^[0-9]{2}$/u.test(chars.join(''))
+}
+
+/**
+ * A short query ({@link isShortQuery}) as the whole terms its prefix
+ * stands for, so FTS5 walks their posting lists in rowid order and can stop
+ * after a page, instead of merging every term with that prefix first (which
+ * is what a prefix query costs, at any LIMIT). One or two initials: the
+ * indexed grams that start with them. One syllable: the terms
+ * `terms(prefix)` lists from the index's vocabulary (empty: nothing
+ * matches; null: too many to spell out). Null for any other query (digits
+ * are spelled out by {@link planSearch} already): keep its
  * {@link planSearch} plan.
  */
-export function oneCharacterPlan(
+export function shortQueryPlan(
   query: string,
   terms: (syllable: string) => readonly string[] | null,
 ): SearchPlan | null {
-  const chars = [...query.normalize('NFC').replace(/\s+/gu, '')]
-  if (chars.length !== 1) return null
-  const char = chars[0]!
-  if (INITIALS.includes(char)) {
-    const pairs = [...INITIALS].map((next) => quote(char + next))
-    return { kind: 'match', match: `c : (${[quote(char), ...pairs].join(' OR ')})` }
+  const chars = [...compact(query)]
+  if (chars.length === 0 || chars.length > 2) return null
+  if (chars.every((char) => INITIALS.includes(char))) {
+    return {
+      kind: 'match',
+      match: `c : (${initialGramsFrom(chars.join('')).map(quote).join(' OR ')})`,
+    }
   }
-  const code = char.charCodeAt(0)
+  if (chars.length !== 1) return null
+  const code = chars[0]!.charCodeAt(0)
   if (code < SYLLABLE_FIRST || code > SYLLABLE_LAST) return null
-  const found = terms(char)
+  const found = terms(chars[0]!)
   if (found === null) return null
   if (found.length === 0) return { kind: 'none' }
   return { kind: 'match', match: `t : (${found.map(quote).join(' OR ')})` }
+}
+
+/** Every `c` term that starts with `start` (one or two initials): pairs and triples with it. */
+function initialGramsFrom(start: string): string[] {
+  let grams = [start]
+  let level = [start]
+  while (level[0]!.length < 3) {
+    level = level.flatMap((gram) => [...INITIALS].map((next) => gram + next))
+    grams = [...grams, ...level]
+  }
+  return grams
 }

@@ -190,5 +190,5 @@ export function searchOf(fields: readonly (string | null | undefined)[]): {
   key: string
 } {
   const doc = searchDocument(fields)
-  return { doc, key: SEARCH_FORMAT + textHash(`${doc.t}\u0001${doc.c}`) }
+  return { doc, key: SEARCH_FORMAT + textHash(`${doc.t}\u0001${doc.c}\u0001${doc.d}`) }
 }

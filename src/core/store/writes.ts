@@ -121,7 +121,7 @@ function statements(db: DatabaseSync): Statements {
        WHERE idx = ?`,
     ),
     ftsDelete: each((t) => `DELETE FROM ${t.name}_fts WHERE rowid = ?`),
-    ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t, c) VALUES (?, ?, ?)`),
+    ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t, c, d) VALUES (?, ?, ?, ?)`),
     inversions: each(
       (t) => `SELECT ifnull(b > :r, 0) + ifnull(:r > a, 0) - ifnull(b > a, 0) AS d FROM (SELECT
         (SELECT registered_at FROM ${t.name} WHERE idx < :idx ORDER BY idx DESC LIMIT 1) AS b,
@@ -294,7 +294,7 @@ function writeSearch(
 ): void {
   if (previousKey === search.key || search.doc === null) return
   if (previousKey !== undefined) s.ftsDelete[table].run(idx)
-  s.ftsInsert[table].run(idx, search.doc.t, search.doc.c)
+  s.ftsInsert[table].run(idx, search.doc.t, search.doc.c, search.doc.d)
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -398,7 +398,7 @@ export function indexUnindexed(db: DatabaseSync): number {
        WHERE search_key IS NULL AND idx > ? ORDER BY idx LIMIT ?`,
     )
     const setKey = db.prepare(`UPDATE ${table.name} SET search_key = ? WHERE idx = ?`)
-    const insert = db.prepare(`INSERT INTO ${table.name}_fts (rowid, t, c) VALUES (?, ?, ?)`)
+    const insert = db.prepare(`INSERT INTO ${table.name}_fts (rowid, t, c, d) VALUES (?, ?, ?, ?)`)
     let after = -Infinity
     for (;;) {
       const rows = read.all(after, INDEX_CHUNK) as StoredRow[]
@@ -406,7 +406,7 @@ export function indexUnindexed(db: DatabaseSync): number {
         const idx = Number(row['idx'])
         const search = searchOf([...columns.map((c) => row[c] as string | null), String(idx)])
         setKey.run(search.key, idx)
-        insert.run(idx, search.doc.t, search.doc.c)
+        insert.run(idx, search.doc.t, search.doc.c, search.doc.d)
       }
       indexed += rows.length
       if (rows.length < INDEX_CHUNK) break

@@ -4,8 +4,14 @@ import { openStore, storeFileFor, transaction, userVersion } from '../../../src/
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
-import { searchDocument } from '../../../src/core/store/search-text'
-import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
+import { NewRecordTally } from '../../../src/core/store/counts'
+import { searchDocument, SEARCH_FORMAT } from '../../../src/core/store/search-text'
+import {
+  expandRecord,
+  RECORD_TABLES,
+  rowValues,
+  searchOf,
+} from '../../../src/core/store/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
@@ -88,11 +94,45 @@ function oldRow(
   return { ...row, raw: JSON.stringify(record), seen_pass: 1, stored_at: 'then' }
 }
 
+/**
+ * Records the way the writer of versions 8 and 9 stored them: the row with
+ * a search key of format `3.`, an FTS row of two columns (`t`, `c`; with
+ * `extra` words in `t`), and the new records added to the stored counts
+ * (no insert trigger counts them since migration 8).
+ */
+function writeAsVersion9(
+  db: DatabaseSync,
+  table: 'guarantees' | 'inspections',
+  records: readonly (GuaranteeRecord | InspectionRecord)[],
+  extra = '',
+): void {
+  insertAsStored(db, table, records)
+  const tally = new NewRecordTally()
+  const times: string[] = []
+  for (const record of [...records].sort((a, b) => a.idx - b.idx)) {
+    const { values, search } = rowValues(RECORD_TABLES[table], record)
+    const doc = searchDocument([...search, String(record.idx)])
+    db.prepare(`UPDATE ${table} SET search_key = '3.old' WHERE idx = ?`).run(record.idx)
+    db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`).run(
+      record.idx,
+      `${doc.t} ${extra}`,
+      doc.c,
+    )
+    const registeredAt = values['registered_at'] as string
+    tally.add(values['status'] as string | null, registeredAt, '')
+    times.push(registeredAt)
+  }
+  tally.addInversions(times.filter((time, i) => i > 0 && times[i - 1]! > time).length)
+  tally.flush(db, table)
+}
+
 function writeAt(db: DatabaseSync, version: number): void {
-  if (version >= 8) {
-    // Migration 8 dropped the insert triggers: from then on the writer counts new records itself.
+  if (version >= LATEST_VERSION) {
     upsertGuarantees(db, GUARANTEES, 1, 'then')
     upsertInspections(db, INSPECTIONS, 1, 'then')
+  } else if (version >= 8) {
+    writeAsVersion9(db, 'guarantees', GUARANTEES)
+    writeAsVersion9(db, 'inspections', INSPECTIONS)
   } else if (version >= 3) {
     insertAsStored(db, 'guarantees', GUARANTEES)
     insertAsStored(db, 'inspections', INSPECTIONS)
@@ -272,6 +312,57 @@ describe('migration 6 (nfc-text)', () => {
         name: '샤넬',
         raw: JSON.stringify({ name: nfd('샤넬') }),
       })
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('migration 10 (search-grams)', () => {
+  it("recreates the FTS tables with a digits column and re-indexes every row with today's grams", () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: 9 })
+    transaction(old.db, () => {
+      writeAsVersion9(old.db, 'guarantees', GUARANTEES, 'stalemarker')
+      writeAsVersion9(old.db, 'inspections', INSPECTIONS, 'stalemarker')
+    })
+    old.db.close()
+
+    const { db } = openStore(file)
+    try {
+      for (const list of ['guarantees', 'inspections'] as const) {
+        const sql = db
+          .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
+          .get(`${list}_fts`) as { sql: string }
+        expect(sql.sql).toMatch(
+          /\(\s*t, c, d, tokenize = 'unicode61', content = '', contentless_delete = 1\s*\)/,
+        )
+        // Every row was indexed again, with the key a write of today would give it.
+        const table = RECORD_TABLES[list]
+        const rows = db.prepare(`SELECT * FROM ${list} ORDER BY idx`).all() as Record<
+          string,
+          string | null
+        >[]
+        expect(rows).toHaveLength(2)
+        for (const row of rows) {
+          const fields = table.searched.map((f) => row[f.column] ?? null)
+          expect(row['search_key']).toBe(searchOf([...fields, String(row['idx'])]).key)
+          expect(row['search_key']!.startsWith(SEARCH_FORMAT)).toBe(true)
+        }
+        // The vocabulary table reads the new index (one syllable is spelled out from it).
+        const terms = db.prepare(`SELECT count(*) AS n FROM ${list}_fts_terms`).get() as {
+          n: number
+        }
+        expect(terms.n).toBeGreaterThan(0)
+      }
+      // The old rows are gone from the index; today's grams find digits and 초성.
+      expect(queryInspections(db, { q: 'stalemarker' }).total).toBe(0)
+      expect(queryGuarantees(db, { q: 'stalemarker' }).total).toBe(0)
+      expect(queryInspections(db, { q: '000011' }).rows.map((r) => r.idx)).toEqual([11])
+      expect(queryInspections(db, { q: 'ㄴㅂㅍ' }).rows.map((r) => r.idx)).toEqual([11])
+      expect(queryInspections(db, { q: '네' }).rows.map((r) => r.idx)).toEqual([11])
+      expect(queryGuarantees(db, { q: 'ㅋㄹㅅ' }).rows.map((r) => r.idx)).toEqual([1])
+      expect(queryInspections(db, {}).total).toBe(2)
     } finally {
       db.close()
     }

@@ -136,7 +136,7 @@ const SHAPES: { name: string; query: ListQuery; driver: ListDriver; uses: string
     name: 'dates and text',
     query: { ...month, q: '샤넬' },
     driver: 'text',
-    uses: 'SCAN f VIRTUAL TABLE INDEX 192:M2><',
+    uses: 'SCAN f VIRTUAL TABLE INDEX 192:M3><',
   },
   {
     name: 'review mark and text',
