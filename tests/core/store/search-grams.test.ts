@@ -1,0 +1,320 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readInspection } from '../../../src/core/api/records'
+import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { queryInspections } from '../../../src/core/store/queries'
+import {
+  isShortQuery,
+  planSearch,
+  searchDocument,
+  shortQueryPlan,
+} from '../../../src/core/store/search-text'
+import { RECORD_TABLES } from '../../../src/core/store/stored-raw'
+import { upsertInspections } from '../../../src/core/store/writes'
+import { choseongOf, createMatcher } from '../../../src/core/text/hangul-search'
+import { Dataset } from '../../../src/sandbox/dataset'
+import { inspection, tempDir } from './fixtures'
+
+/**
+ * Digits as trigrams (column `d`) and 초성 as triples (column `c`): what is
+ * indexed, how each query shape finds it, and, over a generated store, that
+ * the FTS plans find exactly what the naive matcher (`createMatcher`) finds.
+ */
+
+/** The rowids an FTS expression matches, ascending. */
+function ftsMatches(db: DatabaseSync, match: string): number[] {
+  return (
+    db
+      .prepare('SELECT rowid FROM inspections_fts WHERE inspections_fts MATCH ? ORDER BY rowid')
+      .all(match) as { rowid: number }[]
+  ).map((row) => row.rowid)
+}
+
+/** The idx a list query answers, ascending. */
+function listed(db: DatabaseSync, q: string): number[] {
+  return queryInspections(db, { q, limit: 500 })
+    .rows.map((row) => row.idx)
+    .sort((a, b) => a - b)
+}
+
+describe('the indexed document', () => {
+  it('indexes each digit run as trigrams, once, runs inside other runs left out', () => {
+    const doc = searchDocument([
+      '202411299990',
+      '20241129123456',
+      '20241129123456-2',
+      'BAG-083-0105',
+      '12',
+      '083',
+    ])
+    expect(doc.d).toBe(
+      [
+        '202 024 241 411 112 129 299 999 999 990',
+        '202 024 241 411 112 129 291 912 123 234 345 456',
+        '083',
+        '010 105',
+      ].join(' ǂ '),
+    )
+    // The whole numbers stay words of the text; their suffixes are no longer terms.
+    expect(doc.t.split(' ')).toContain('202411299990')
+    expect(doc.t.split(' ')).not.toContain('99990')
+  })
+
+  it('indexes initials as triples per field, then the last pair and the last initial', () => {
+    expect(searchDocument(['루이비통', '샤넬', '백', 'MM']).c).toBe(
+      'ㄹㅇㅂ ㅇㅂㅌ ㅂㅌ ㅌ ǂ ㅅㄴ ㄴ ǂ ㅂ',
+    )
+    expect(searchDocument(['12345']).c).toBe('')
+    expect(searchDocument(['Birkin 30']).d).toBe('')
+  })
+})
+
+describe('query plans', () => {
+  it('a query of digits is a phrase of trigrams (spaces ignored), short digits every trigram holding them', () => {
+    expect(planSearch('2999')).toEqual({ kind: 'match', match: 'd : "299 999"' })
+    expect(planSearch(' 2024 1129 ')).toEqual({
+      kind: 'match',
+      match: 'd : "202 024 241 411 112 129"',
+    })
+    expect(planSearch('230')).toEqual({ kind: 'match', match: 'd : "230"' })
+    const two = planSearch('29')
+    expect(two.kind === 'match' && two.match.startsWith('t : "29" OR d : (')).toBe(true)
+    expect(two.kind === 'match' && two.match.match(/"\d{3}"/gu)?.length).toBe(20)
+    const one = planSearch('7')
+    expect(one.kind === 'match' && one.match.match(/"\d{3}"/gu)?.length).toBe(271)
+    // Letters and digits together stay words of the text.
+    expect(planSearch('BAG-083')).toEqual({ kind: 'match', match: 't : "bag 083" *' })
+  })
+
+  it('초성: one or two initials a prefix, three a triple, more a phrase of triples', () => {
+    expect(planSearch('ㅂ')).toEqual({ kind: 'match', match: 'c : "ㅂ" *' })
+    expect(planSearch('ㄹㅇ')).toEqual({ kind: 'match', match: 'c : "ㄹㅇ" *' })
+    expect(planSearch('ㄹㅇㅂ')).toEqual({ kind: 'match', match: 'c : "ㄹㅇㅂ"' })
+    expect(planSearch('ㄹㅇ ㅂㅌ')).toEqual({ kind: 'match', match: 'c : "ㄹㅇㅂ ㅇㅂㅌ"' })
+  })
+
+  it('short queries: one character, two initials, one or two digits', () => {
+    for (const q of ['ㅂ', '백', 'a', '7', 'ㄹㅇ', 'ㄹ ㅇ', '29'])
+      expect(isShortQuery(q)).toBe(true)
+    for (const q of ['ㄹㅇㅂ', '샤넬', '299', 'ab', '2a']) expect(isShortQuery(q)).toBe(false)
+    const none = (): string[] => []
+    // Two initials: the pair and the 19 triples it starts, 1 + 19 + 361 grams for one.
+    const two = shortQueryPlan('ㄹㅇ', none)
+    expect(two?.kind === 'match' && two.match.split(' OR ').length).toBe(20)
+    const one = shortQueryPlan('ㅂ', none)
+    expect(one?.kind === 'match' && one.match.split(' OR ').length).toBe(381)
+    expect(shortQueryPlan('29', none)).toBeNull()
+    expect(shortQueryPlan('ㄹㅇㅂ', none)).toBeNull()
+  })
+})
+
+describe('search over a small store', () => {
+  let temp: ReturnType<typeof tempDir>
+  let db: DatabaseSync
+
+  beforeAll(() => {
+    temp = tempDir()
+    db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+    const records = [
+      inspection(1, {
+        productName: '루이비통 네버풀 MM',
+        inspectionNum: '202411299990',
+        refOrderId: '20241129123456',
+        refOrderDetailId: '20241129123456-2',
+        refProductCode: 'BAG-083-0105',
+      }),
+      inspection(2, {
+        productName: '샤넬 클래식 플랩백 230',
+        inspectionNum: '555000111',
+        refOrderId: '777',
+        refOrderDetailId: '777-1',
+        refProductCode: 'SHO-120-0230',
+      }),
+      inspection(3, {
+        productName: '구찌 마몽 숄더백',
+        inspectionNum: '5512',
+        refOrderId: '1234',
+        refOrderDetailId: '1234-1',
+        refProductCode: 'WLT-010-0101',
+      }),
+      inspection(4, {
+        productName: 'Hermès Birkin 30',
+        inspectionNum: '900000000004',
+        refOrderId: '800000000004',
+        refOrderDetailId: '800000000004-1',
+        refProductCode: 'WLT-010-0101',
+      }),
+    ]
+    transaction(db, () => upsertInspections(db, records, 1, 'now'))
+  })
+  afterAll(() => {
+    db.close()
+    temp.remove()
+  })
+
+  it('finds digits at the start, in the middle and at the end of a number', () => {
+    expect(listed(db, '2024112')).toEqual([1])
+    expect(listed(db, '2999')).toEqual([1])
+    expect(listed(db, '9990')).toEqual([1])
+    expect(listed(db, '202411299990')).toEqual([1])
+    expect(listed(db, '0000000004')).toEqual([4])
+    expect(listed(db, '2024 1129 9')).toEqual([1])
+  })
+
+  it('never matches across two numbers of a record', () => {
+    // Record 3 holds 5512 and 1234: next to each other, `512 123` would be a phrase.
+    expect(listed(db, '5123')).toEqual([])
+    expect(listed(db, '55121234')).toEqual([])
+    expect(listed(db, '3456')).toEqual([1])
+    expect(listed(db, '123')).toEqual([1, 3])
+    expect(listed(db, '5512')).toEqual([3])
+  })
+
+  it('one, two and three digits', () => {
+    expect(listed(db, '7')).toEqual([2])
+    // `30` inside 0230 and 230, and the whole word 30 of `Birkin 30`.
+    expect(listed(db, '30')).toEqual([2, 4])
+    expect(listed(db, '29')).toEqual([1])
+    expect(listed(db, '230')).toEqual([2])
+    expect(queryInspections(db, { q: '30' }).total).toBe(2)
+  })
+
+  it('words with letters and digits, and order ids, as before', () => {
+    expect(listed(db, 'BAG-083')).toEqual([1])
+    expect(listed(db, 'sho-120-02')).toEqual([2])
+    expect(listed(db, '20241129123456-2')).toEqual([1])
+    expect(listed(db, 'birkin 30')).toEqual([4])
+    expect(listed(db, 'hermes')).toEqual([4])
+  })
+
+  it('초성 of 1, 2, 3, 4 and 6 initials, inside and at the end of a field', () => {
+    expect(listed(db, 'ㅍ')).toEqual([1, 2])
+    expect(listed(db, 'ㅉ')).toEqual([3])
+    expect(listed(db, 'ㅂㅌ')).toEqual([1])
+    expect(listed(db, 'ㄷㅂ')).toEqual([3])
+    expect(listed(db, 'ㄹㅂ')).toEqual([2])
+    expect(listed(db, 'ㄹㅇㅂ')).toEqual([1])
+    expect(listed(db, 'ㄴㅂㅍ')).toEqual([1])
+    expect(listed(db, 'ㄹㅇㅂㅌ')).toEqual([1])
+    expect(listed(db, 'ㄹㅇㅂㅌㄴㅂ')).toEqual([1])
+    expect(listed(db, 'ㅅㄴ ㅋㄹ ㅅㅍ')).toEqual([2])
+    expect(listed(db, 'ㄹㅇㅂㅌㄴㅂㅍㄱ')).toEqual([])
+    // Two initials count like one syllable: capped, the same matches either way.
+    expect(ftsMatches(db, (planSearch('ㄷㅂ') as { match: string }).match)).toEqual([3])
+  })
+})
+
+/** A small seeded generator (mulberry32), so a failure can be reproduced. */
+function rng(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('planSearch against the naive matcher, over a generated store', () => {
+  let temp: ReturnType<typeof tempDir>
+  let db: DatabaseSync
+  /** Each record's searched fields as stored, and its idx, as the index sees them. */
+  let fields: Map<number, string[]>
+
+  beforeAll(() => {
+    temp = tempDir()
+    db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+    const dataset = new Dataset({ seed: 11, size: 1500, staticUrl: 'http://127.0.0.1:1' })
+    const items = []
+    for (let i = 0; i < dataset.size; i += 1) {
+      const read = readInspection(JSON.parse(JSON.stringify(dataset.inspection(i))), i)
+      if (read.ok) items.push(read.value)
+    }
+    transaction(db, () => upsertInspections(db, items, 1, 'now'))
+    const columns = RECORD_TABLES.inspections.searched.map((f) => f.column)
+    const rows = db.prepare(`SELECT idx, ${columns.join(', ')} FROM inspections`).all() as Record<
+      string,
+      string | number | null
+    >[]
+    fields = new Map(
+      rows.map((row) => [
+        Number(row['idx']),
+        [...columns.map((c) => String(row[c] ?? '')), String(row['idx'])],
+      ]),
+    )
+  })
+  afterAll(() => {
+    db.close()
+    temp.remove()
+  })
+
+  /** What the naive matcher finds, ascending. */
+  const naive = (q: string): number[] => {
+    const match = createMatcher(q)
+    return [...fields].filter(([, values]) => match(...values)).map(([idx]) => idx)
+  }
+
+  /** The FTS answer of the query's plans: the `planSearch` one, and the spelled-out one of a short query. */
+  const planned = (q: string): number[][] => {
+    const plan = planSearch(q)
+    const spelled = shortQueryPlan(q, () => null)
+    return [plan, ...(spelled ? [spelled] : [])].map((p) =>
+      p.kind === 'match' ? ftsMatches(db, p.match) : [],
+    )
+  }
+
+  it('digits taken from the data: exactly the records whose fields hold them', () => {
+    const next = rng(7)
+    const records = [...fields.values()]
+    let nonEmpty = 0
+    for (let n = 0; n < 80; n += 1) {
+      const values = records[Math.floor(next() * records.length)]!
+      const runs = values.flatMap((value) => value.match(/\d{3,}/gu) ?? [])
+      const run = runs[Math.floor(next() * runs.length)]!
+      const length = 3 + Math.floor(next() * (run.length - 2))
+      const start = Math.floor(next() * (run.length - length + 1))
+      const q = run.slice(start, start + length)
+      const expected = naive(q)
+      expect(expected.length).toBeGreaterThan(0)
+      for (const found of planned(q)) expect(found, q).toEqual(expected)
+      if (expected.length < 500) expect(listed(db, q), q).toEqual(expected)
+      nonEmpty += 1
+    }
+    expect(nonEmpty).toBe(80)
+  })
+
+  it('one and two digits: every number holding them, a subset of the naive substring match', () => {
+    const next = rng(8)
+    for (let n = 0; n < 12; n += 1) {
+      const q = String(Math.floor(next() * (n < 6 ? 10 : 100))).padStart(n < 6 ? 1 : 2, '0')
+      // Digits inside a number of three or more, or a whole number that is exactly them.
+      const word = new RegExp(`(?<![\\p{L}\\p{N}])${q}(?![\\p{L}\\p{N}])`, 'u')
+      const expected = [...fields]
+        .filter(([, values]) =>
+          values.some(
+            (value) =>
+              (value.match(/\d{3,}/gu) ?? []).some((run) => run.includes(q)) || word.test(value),
+          ),
+        )
+        .map(([idx]) => idx)
+      for (const found of planned(q)) expect(found, q).toEqual(expected)
+      const loose = new Set(naive(q))
+      expect(expected.every((idx) => loose.has(idx))).toBe(true)
+    }
+  })
+
+  it('initials taken from the data (1 to 6): exactly what the naive matcher finds', () => {
+    const next = rng(9)
+    const names = [...fields.values()].map((values) => values[0]!)
+    for (let n = 0; n < 60; n += 1) {
+      const initials = choseongOf(names[Math.floor(next() * names.length)]!)
+      const length = 1 + (n % 6)
+      if (initials.length < length) continue
+      const start = Math.floor(next() * (initials.length - length + 1))
+      const q = initials.slice(start, start + length)
+      const expected = naive(q)
+      expect(expected.length).toBeGreaterThan(0)
+      for (const found of planned(q)) expect(found, q).toEqual(expected)
+    }
+  })
+})
