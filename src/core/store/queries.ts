@@ -17,6 +17,7 @@ import {
 } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
+import { cellsOfRowids } from './cell-index'
 import type { PagedResource } from './records'
 import { cellColumns, inIdxOrder, listCount, storedCells, summarise, type Cell } from './counts'
 import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
@@ -276,10 +277,15 @@ function pageStatement(
   if (cursor) where = and(where, `(t.registered_at, t.idx) ${after} (?, ?)`, ...cursor)
   const order = `ORDER BY t.registered_at ${direction}, t.idx ${direction} LIMIT ?`
   if (driver === 'review') {
+    // In idx order the marks' index is already in the list's order: no sort, stop after a page.
+    const byIdx = inIdxOrder(db, table)
+    const marks = byIdx && cursor ? `AND r.record_idx ${after} ?` : ''
     const sql = `${select} FROM review_marks r INDEXED BY review_marks_by_mark
       CROSS JOIN ${table} t ON t.idx = r.record_idx
-      WHERE r.resource = '${table}' AND r.mark = ? AND ${where.clauses.join(' AND ')} ${order}`
-    return { driver, statement: { sql, params: [query.review!, ...where.params, limit] } }
+      WHERE r.resource = '${table}' AND r.mark = ? ${marks} AND ${where.clauses.join(' AND ')}
+      ${byIdx ? `ORDER BY r.record_idx ${direction} LIMIT ?` : order}`
+    const params = [query.review!, ...(marks ? [cursor![1]] : []), ...where.params, limit]
+    return { driver, statement: { sql, params } }
   }
   const index = driver === 'text-sorted' ? '' : `INDEXED BY ${table}_by_${driver}`
   const sql = `${select} FROM ${table} t ${index} WHERE ${where.clauses.join(' AND ')} ${order}`
@@ -314,13 +320,37 @@ function cellsOf(
   if (!perDb) cellCache.set(db, (perDb = new Map()))
   const hit = perDb.get(key)
   if (hit) return hit
-  const rows = db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & {
-    low?: number
-  })[]
-  const found = capCells(rows, text.oneCharacter && !query.member)
+  const found =
+    indexedCells(db, table, query, text) ??
+    capCells(
+      db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & { low?: number })[],
+      text.oneCharacter && !query.member,
+    )
   if (perDb.size > 64) perDb.clear()
   perDb.set(key, found)
   return found
+}
+
+/**
+ * The cells of a text search without member or dates, from the matching
+ * rowids and the owner's in-memory cells (`cell-index.ts`): the search index
+ * alone is read. Null when that index is not ready or the text is one
+ * character (counted up to a cap by SQL).
+ */
+function indexedCells(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+): { cells: Cell[]; capped: false } | null {
+  if (text.plan.kind !== 'match' || text.oneCharacter) return null
+  if (query.member || query.from !== undefined || query.to !== undefined) return null
+  const fts = `${table}_fts`
+  const { rowids } = db
+    .prepare(`SELECT group_concat(rowid) AS rowids FROM ${fts} WHERE ${fts} MATCH ?`)
+    .get(text.plan.match) as { rowids: string | null }
+  const cells = cellsOfRowids(db, table, rowids)
+  return cells && { cells, capped: false }
 }
 
 /** The counting statement of {@link cellsOf}, walking what the page walks. */
