@@ -132,19 +132,30 @@ class ListCells {
 
   /**
    * The cells of the records whose idx are listed (comma-separated, as
-   * `group_concat` gives them), or null when the index is not ready: not
-   * built, too far behind, or not matching the stored counts.
+   * `group_concat` gives them) and, when `pick` says which, the idx of one
+   * page of them; null when the index is not ready: not built, too far
+   * behind, or not matching the stored counts.
    */
-  cellsOf(rowids: string | null): Cell[] | null {
+  match(rowids: string | null, pick?: PagePick): Matched | null {
     if (this.#building || this.#touched.size > MAX_TOUCHED_ON_QUERY) return null
     if (!this.applyTouched(MAX_TOUCHED_ON_QUERY) || !this.#matchesStoredCounts()) return null
     const counts = new Array<number>(this.#cells.length + 1).fill(0)
+    const accepted = new Uint8Array(this.#cells.length + 1)
+    if (pick) this.#cells.forEach((cell, i) => (accepted[i + 1] = pick.accept(cell) ? 1 : 0))
+    const picked: number[] = []
+    let ascending = true
     if (rowids) {
       let start = 0
       while (start < rowids.length) {
         let end = rowids.indexOf(',', start)
         if (end < 0) end = rowids.length
-        counts[this.#lookup(Number(rowids.slice(start, end)))]! += 1
+        const idx = Number(rowids.slice(start, end))
+        const code = this.#lookup(idx)
+        counts[code]! += 1
+        if (accepted[code] === 1 && pick!.beyond(idx)) {
+          if (picked.length > 0 && picked.at(-1)! > idx) ascending = false
+          picked.push(idx)
+        }
         start = end + 1
       }
     }
@@ -152,7 +163,10 @@ class ListCells {
     for (let code = 1; code < counts.length; code += 1) {
       if (counts[code]! > 0) cells.push({ ...this.#cells[code - 1]!, n: counts[code]! })
     }
-    return cells
+    if (!pick) return { cells, page: [] }
+    if (!ascending) picked.sort((a, b) => a - b)
+    const page = pick.descending ? picked.slice(-pick.limit).reverse() : picked.slice(0, pick.limit)
+    return { cells, page }
   }
 
   /** Rows as `[idx, status, mark]` arrays (no object per row). */
@@ -265,16 +279,33 @@ export function hasCellIndex(db: DatabaseSync, list: PagedResource): boolean {
   return indexes.get(db)?.has(list) === true
 }
 
+/** Which matched records make a page: their cell, past the cursor, in idx order. */
+export interface PagePick {
+  accept(cell: { readonly status: string | null; readonly mark: string }): boolean
+  /** Past the page's cursor in its direction. */
+  beyond(idx: number): boolean
+  readonly descending: boolean
+  readonly limit: number
+}
+
+/** The cells of matched records, and the idx of the page picked from them (in page order). */
+export interface Matched {
+  readonly cells: Cell[]
+  readonly page: number[]
+}
+
 /**
- * The cells of the listed rowids (`group_concat(rowid)` of a search),
- * or null when the list's index is not ready (count with SQL instead).
+ * The cells of the listed rowids (`group_concat(rowid)` of a search) and
+ * the page `pick` takes of them, or null when the list's index is not
+ * ready (use SQL instead).
  */
-export function cellsOfRowids(
+export function matchCells(
   db: DatabaseSync,
   list: PagedResource,
   rowids: string | null,
-): Cell[] | null {
-  return indexOf(db, list).cellsOf(rowids)
+  pick?: PagePick,
+): Matched | null {
+  return indexOf(db, list).match(rowids, pick)
 }
 
 /**
@@ -300,6 +331,6 @@ export function buildCellIndexes(db: DatabaseSync): void {
   // An index found wrong starts over; after three tries it is left to the idle steps.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     advanceCellIndexes(db, Infinity)
-    if (LISTS.every((list) => indexOf(db, list).cellsOf('') !== null)) return
+    if (LISTS.every((list) => indexOf(db, list).match('') !== null)) return
   }
 }

@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   advanceCellIndexes,
   buildCellIndexes,
-  cellsOfRowids,
+  matchCells,
 } from '../../../src/core/store/cell-index'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { queryInspections, type ListQuery } from '../../../src/core/store/queries'
+import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { bumpDataVersion, markUnseenGone, upsertInspections } from '../../../src/core/store/writes'
 import type { ReviewMarkName } from '../../../src/shared/cache'
@@ -23,6 +23,9 @@ const STATUSES = ['배송완료', '감정접수', '감정승인(배송중)', nul
 const MARKS: ReviewMarkName[] = ['reviewed', 'follow_up', 'none']
 const QUERIES: ListQuery[] = [
   { q: '샤넬' },
+  { q: '샤넬', sort: 'oldest' },
+  { q: '샤넬', status: null },
+  { q: '루이비통', review: 'reviewed', sort: 'oldest' },
   { q: '루이비통' },
   { q: 'ㅅㄴ' },
   { q: '샤넬', status: '배송완료' },
@@ -41,10 +44,16 @@ function random(n: number): number {
   return seed % n
 }
 
+/** Registered a minute apart in idx order, as the service numbers records. */
+function registeredAt(idx: number): string {
+  return new Date(Date.UTC(2025, 0, 1) + idx * 60_000).toISOString().slice(0, 19).replace('T', ' ')
+}
+
 function record(idx: number): ReturnType<typeof inspection> {
   return inspection(idx, {
     productName: NAMES[random(NAMES.length)]!,
     inspectionStatus: STATUSES[random(STATUSES.length)]!,
+    registeredAt: registeredAt(idx),
   })
 }
 
@@ -71,18 +80,31 @@ function mark(idx: number): void {
   )
 }
 
-/** Every query's total and counts, from `d` (its cached counts set aside: the other connection wrote). */
+/** Every page of a query (7 rows each, through its cursors): the idx of its rows. */
+function allPages(d: DatabaseSync, query: ListQuery): number[][] {
+  const pages: number[][] = []
+  let cursor: string | undefined
+  do {
+    const page = queryInspections(d, { ...query, limit: 7, cursor })
+    pages.push(page.rows.map((row) => row.idx))
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return pages
+}
+
+/** Every query's pages, total and counts, from `d` (its cached counts set aside: the other connection wrote). */
 function answers(d: DatabaseSync): unknown[] {
   bumpDataVersion(d)
   return QUERIES.map((query) => {
     const page = queryInspections(d, query)
-    return { query, total: page.total, counts: page.counts, reviewCounts: page.reviewCounts }
+    const { total, counts, reviewCounts } = page
+    return { query, total, counts, reviewCounts, pages: allPages(d, query) }
   })
 }
 
 /** True when the indexed connection answers from its cells (not SQL). */
 function indexed(): boolean {
-  return cellsOfRowids(db, 'inspections', '') !== null
+  return matchCells(db, 'inspections', '') !== null
 }
 
 beforeEach(() => {
@@ -100,9 +122,11 @@ afterEach(() => {
 })
 
 describe('cell index', () => {
-  it('counts a text search as SQL does once built', () => {
+  it('pages and counts a text search as SQL does once built', () => {
     buildCellIndexes(db)
     expect(indexed()).toBe(true)
+    expect(explainList(db, 'inspections', { q: '샤넬', status: '배송완료' }).driver).toBe('cells')
+    expect(explainList(plain, 'inspections', { q: '샤넬', status: '배송완료' }).driver).toBe('text')
     expect(answers(db)).toEqual(answers(plain))
   })
 

@@ -83,8 +83,8 @@ const SHAPES: { name: string; query: ListQuery; driver: ListDriver; uses: string
   {
     name: 'member',
     query: { member: 'member7' },
-    driver: 'member',
-    uses: 'SEARCH t USING INDEX inspections_by_member (ref_user_id=?)',
+    driver: 'text',
+    uses: 'SCAN f VIRTUAL TABLE INDEX',
   },
   {
     name: 'from/to',
@@ -147,8 +147,8 @@ const SHAPES: { name: string; query: ListQuery; driver: ListDriver; uses: string
   {
     name: 'member and text',
     query: { member: 'member7', q: '백' },
-    driver: 'member',
-    uses: 'SEARCH t USING INDEX inspections_by_member (ref_user_id=?)',
+    driver: 'text',
+    uses: 'SCAN f VIRTUAL TABLE INDEX',
   },
 ]
 
