@@ -54,7 +54,7 @@ export const GUARANTEE_FIELDS = [
   { api: 'productName', column: 'product_name', sql: 'TEXT', read: 'required', null: 'never', searched: true, row: 'productName' },
   /** Card image URL on the static host; null (with a warning) when the service left it out. */
   { api: 'nftCardImg', column: 'card_url', sql: 'TEXT', read: 'expected', null: 'blank', row: 'cardUrl' },
-  { api: 'refUserId', column: 'ref_user_id', sql: 'TEXT', read: 'optional', null: 'column', searched: true, indexed: true, row: 'refUserId' },
+  { api: 'refUserId', column: 'ref_user_id', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refUserId' },
   { api: 'refOrderId', column: 'ref_order_id', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refOrderId' },
   { api: 'refOrderDetailId', column: 'ref_order_detail_id', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refOrderDetailId' },
   { api: 'refProductCode', column: 'ref_product_code', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refProductCode' },
@@ -83,7 +83,7 @@ export const INSPECTION_FIELDS = [
   /** Present only on some `배송완료` items. */
   { api: 'inspectionResult', column: 'result', sql: 'TEXT', read: 'optional', null: 'column', row: 'result' },
   /** The spec says these four are always present; null (with a warning) when one is not. */
-  { api: 'refUserId', column: 'ref_user_id', sql: 'TEXT', read: 'expected', null: 'blank', searched: true, indexed: true, row: 'refUserId' },
+  { api: 'refUserId', column: 'ref_user_id', sql: 'TEXT', read: 'expected', null: 'blank', searched: true, row: 'refUserId' },
   { api: 'refOrderId', column: 'ref_order_id', sql: 'TEXT', read: 'expected', null: 'blank', searched: true, row: 'refOrderId' },
   { api: 'refOrderDetailId', column: 'ref_order_detail_id', sql: 'TEXT', read: 'expected', null: 'blank', searched: true, row: 'refOrderDetailId' },
   { api: 'refProductCode', column: 'ref_product_code', sql: 'TEXT', read: 'expected', null: 'blank', searched: true, row: 'refProductCode' },

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ErrorData } from '../../shared/errors'
+import { advanceCellIndexes } from './cell-index'
 import { openStore, toStoreError, transaction } from './database'
 import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
 import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
@@ -85,6 +86,29 @@ function runOne(call: Call): void {
   }
 }
 
+/** Owner time per idle step on the cell indexes (`cell-index.ts`): requests wait at most this. */
+const IDLE_STEP_MS = 20
+let idleScheduled = false
+
+/** Builds and catches up the cell indexes while no request waits. */
+function idle(): void {
+  idleScheduled = false
+  if (scheduled) return
+  let more = false
+  try {
+    more = advanceCellIndexes(db, IDLE_STEP_MS)
+  } catch {
+    // An accelerator only: counts fall back to SQL; the next write tries again.
+  }
+  if (more) scheduleIdle()
+}
+
+function scheduleIdle(): void {
+  if (idleScheduled) return
+  idleScheduled = true
+  setImmediate(idle)
+}
+
 function drain(): void {
   scheduled = false
   const calls = inbox
@@ -100,6 +124,7 @@ function drain(): void {
     writePages(calls.slice(i, end))
     i = end
   }
+  scheduleIdle()
 }
 
 port.on('message', (raw: unknown) => {
@@ -129,3 +154,6 @@ port.on('message', (raw: unknown) => {
     setImmediate(drain)
   }
 })
+
+// Build the cell indexes while the profile is new and idle.
+scheduleIdle()

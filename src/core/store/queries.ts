@@ -17,8 +17,17 @@ import {
 } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
+import { matchCells } from './cell-index'
 import type { PagedResource } from './records'
-import { cellColumns, inIdxOrder, listCount, storedCells, summarise, type Cell } from './counts'
+import {
+  cellColumns,
+  countedMark,
+  inIdxOrder,
+  listCount,
+  storedCells,
+  summarise,
+  type Cell,
+} from './counts'
 import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
 import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
@@ -108,7 +117,7 @@ function decodeCursor(cursor: string): [string, number] {
 }
 
 /** The index a list query walks; {@link explainList} shows each shape's SQLite plan. */
-export type ListDriver = 'time' | 'status' | 'review' | 'member' | 'text' | 'text-sorted'
+export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' | 'cells'
 
 /**
  * Short text (one character, two initials, one or two digits:
@@ -126,8 +135,25 @@ interface Text {
   readonly short: boolean
 }
 
-/** The FTS expression of the query's text; a short one is spelled out as whole terms. */
-function textOf(db: DatabaseSync, table: PagedResource, q: string): Text {
+/**
+ * The FTS expression of the query's text and member: a short query is
+ * spelled out as whole terms; a member id is found by its words in the
+ * search index (its exact id is then compared on each match), since a
+ * member's rows are few and an index of their own cost every write.
+ */
+function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text {
+  const text = queryText(db, table, query.q ?? '')
+  const member = query.member ? planSearch(query.member) : null
+  // A member id without a word is compared on every row (no such id is expected).
+  if (member?.kind !== 'match' || text.plan.kind === 'none') return text
+  // Whole words: the id is exact, so a longer id starting with it need not match.
+  const words = member.match.replace(/ \*$/u, '')
+  const match = text.plan.kind === 'all' ? words : `(${words}) AND (${text.plan.match})`
+  // Counted exactly: the member's matches are few.
+  return { plan: { kind: 'match', match }, short: false }
+}
+
+function queryText(db: DatabaseSync, table: PagedResource, q: string): Text {
   const spelled = shortQueryPlan(q, (syllable) => {
     const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
     const rows = db
@@ -173,26 +199,17 @@ function withReview(table: PagedResource, where: Where, mark: ReviewMarkName | u
   return and(where, clause, ...params)
 }
 
-/**
- * The text part for a plan that does not walk the FTS index: per row for a
- * member's few rows, else as the set of matching rowids.
- */
-function withText(table: PagedResource, where: Where, text: Text, perRow: boolean): Where {
+/** The text part for a plan that does not walk the FTS index: the set of matching rowids. */
+function withText(table: PagedResource, where: Where, text: Text): Where {
   if (text.plan.kind === 'all') return where
   if (text.plan.kind === 'none') return and(where, '0')
   const fts = `${table}_fts`
-  return and(
-    where,
-    perRow
-      ? `EXISTS (SELECT 1 FROM ${fts} f WHERE f.${fts} MATCH ? AND f.rowid = t.idx)`
-      : `t.idx IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`,
-    text.plan.match,
-  )
+  return and(where, `t.idx IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, text.plan.match)
 }
 
 /**
- * Which index a page walks: a member's rows (`<list>_by_member`, a few
- * each); text in FTS rowid order while that is the list's order
+ * Which index a page walks: text (a member's words among it, see
+ * {@link textOf}) in FTS rowid order while that is the list's order
  * ({@link inIdxOrder}), else its matches sorted; the records with a review
  * mark (`review_marks_by_mark`, with or without text of two or more
  * characters); else `<list>_by_status` or `<list>_by_time`, both in the
@@ -205,10 +222,9 @@ function driverOf(
   text: Text,
   status: string | null | undefined,
 ): ListDriver {
-  if (query.member) return 'member'
   const marked = query.review !== undefined && query.review !== 'none'
   // Marked records are few: walk them and probe the text's matches, unless
-  // one character makes those matches most of the list.
+  // a short query makes those matches most of the list.
   if (marked && !text.short) return 'review'
   if (text.plan.kind === 'match') return inIdxOrder(db, table) ? 'text' : 'text-sorted'
   if (marked) return 'review'
@@ -273,14 +289,19 @@ function pageStatement(
       WHERE ${[...fts.clauses, ...where.clauses].join(' AND ')} ORDER BY f.rowid ${direction} LIMIT ?`
     return { driver, statement: { sql, params: [...fts.params, ...where.params, limit] } }
   }
-  where = withText(table, where, text, driver === 'member')
+  where = withText(table, where, text)
   if (cursor) where = and(where, `(t.registered_at, t.idx) ${after} (?, ?)`, ...cursor)
   const order = `ORDER BY t.registered_at ${direction}, t.idx ${direction} LIMIT ?`
   if (driver === 'review') {
+    // In idx order the marks' index is already in the list's order: no sort, stop after a page.
+    const byIdx = inIdxOrder(db, table)
+    const marks = byIdx && cursor ? `AND r.record_idx ${after} ?` : ''
     const sql = `${select} FROM review_marks r INDEXED BY review_marks_by_mark
       CROSS JOIN ${table} t ON t.idx = r.record_idx
-      WHERE r.resource = '${table}' AND r.mark = ? AND ${where.clauses.join(' AND ')} ${order}`
-    return { driver, statement: { sql, params: [query.review!, ...where.params, limit] } }
+      WHERE r.resource = '${table}' AND r.mark = ? ${marks} AND ${where.clauses.join(' AND ')}
+      ${byIdx ? `ORDER BY r.record_idx ${direction} LIMIT ?` : order}`
+    const params = [query.review!, ...(marks ? [cursor![1]] : []), ...where.params, limit]
+    return { driver, statement: { sql, params } }
   }
   const index = driver === 'text-sorted' ? '' : `INDEXED BY ${table}_by_${driver}`
   const sql = `${select} FROM ${table} t ${index} WHERE ${where.clauses.join(' AND ')} ${order}`
@@ -292,7 +313,7 @@ const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped:
 /**
  * The cells (per status and mark) of the filter without its status and
  * review parts: from the stored counts when it has no text and no member,
- * else counted, one character's matches only up to
+ * else counted, a short query's matches only up to
  * {@link ONE_CHARACTER_COUNT_CAP} (`capped` then says there are more).
  */
 function cellsOf(
@@ -315,13 +336,108 @@ function cellsOf(
   if (!perDb) cellCache.set(db, (perDb = new Map()))
   const hit = perDb.get(key)
   if (hit) return hit
-  const rows = db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & {
-    low?: number
-  })[]
-  const found = capCells(rows, text.short && !query.member)
+  const found =
+    indexedCells(db, table, query, text) ??
+    capCells(
+      db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & { low?: number })[],
+      text.short && !query.member,
+    )
   if (perDb.size > 64) perDb.clear()
   perDb.set(key, found)
   return found
+}
+
+/**
+ * The cells of a text search without member or dates, from the matching
+ * rowids and the owner's in-memory cells (`cell-index.ts`): the search index
+ * alone is read. Null when that index is not ready or the text is one
+ * character (counted up to a cap by SQL).
+ */
+function indexedCells(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+): { cells: Cell[]; capped: false } | null {
+  if (text.plan.kind !== 'match' || text.short) return null
+  if (query.member || query.from !== undefined || query.to !== undefined) return null
+  const matched = matchCells(db, table, matchingRowids(db, table, text.plan.match))
+  return matched && { cells: matched.cells, capped: false }
+}
+
+/** The statement listing every match of an FTS expression, as one comma-separated text. */
+function rowidsStatement(table: PagedResource, match: string): Statement {
+  const fts = `${table}_fts`
+  return {
+    sql: `SELECT group_concat(rowid) AS rowids FROM ${fts} WHERE ${fts} MATCH ?`,
+    params: [match],
+  }
+}
+
+function matchingRowids(db: DatabaseSync, table: PagedResource, match: string): string | null {
+  const { sql, params } = rowidsStatement(table, match)
+  return (db.prepare(sql).get(...params) as { rowids: string | null }).rowids
+}
+
+/** The statement reading a page's rows by idx (`?`: a JSON array of them). */
+function rowsByIdx(table: PagedResource, columns: string): string {
+  return `SELECT ${columns}, ${reviewColumn(table)} FROM ${table} t
+    WHERE t.idx IN (SELECT value FROM json_each(?))`
+}
+
+/**
+ * Whether a query's page and counts come from its matches' cells
+ * ({@link cellPage}): text of two or more characters, no member or dates,
+ * idx order being the list's order, and the list's cell index ready.
+ */
+function cellPageApplies(
+  db: DatabaseSync,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+): text is Text & { plan: { kind: 'match'; match: string } } {
+  if (text.plan.kind !== 'match' || text.short) return false
+  if (query.member || query.from !== undefined || query.to !== undefined) return false
+  return inIdxOrder(db, table) && matchCells(db, table, '') !== null
+}
+
+/**
+ * A text search's page and counts from one walk of its matches: the rowids
+ * the search index gives, each one's cell from the owner's memory
+ * (`cell-index.ts`), the page picked among them in idx order (the list's
+ * order) and its rows read by idx. Null where {@link cellPageApplies} does
+ * not: the SQL plans of {@link pageStatement} answer then.
+ */
+function cellPage(
+  db: DatabaseSync,
+  table: PagedResource,
+  columns: string,
+  query: ListQuery,
+  status: string | null | undefined,
+  text: Text,
+  limit: number,
+): { rows: Record<string, unknown>[]; cells: Cell[] } | null {
+  if (!cellPageApplies(db, table, query, text)) return null
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  const descending = (query.sort ?? 'latest') === 'latest'
+  const mark = query.review === undefined ? undefined : countedMark(query.review)
+  const matched = matchCells(db, table, matchingRowids(db, table, text.plan.match), {
+    accept: (cell) =>
+      (status === undefined || cell.status === status) &&
+      (mark === undefined || cell.mark === mark),
+    beyond: (idx) => cursor === null || (descending ? idx < cursor[1] : idx > cursor[1]),
+    descending,
+    limit,
+  })
+  if (!matched) return null
+  const read = db.prepare(rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
+  const byIdx = new Map<number, Record<string, unknown>>()
+  for (const row of read) byIdx.set(Number(row['idx']), row)
+  const rows = matched.page.flatMap((idx) => {
+    const row = byIdx.get(idx)
+    return row ? [row] : []
+  })
+  return { rows, cells: matched.cells }
 }
 
 /** The counting statement of {@link cellsOf}, walking what the page walks. */
@@ -333,12 +449,13 @@ function countStatement(
 ): Statement {
   const marks = `LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx`
   const where = baseWhere(query)
-  if (query.member || text.plan.kind !== 'match') {
-    const member = withText(table, where, text, true)
+  if (text.plan.kind !== 'match') {
+    // A member id without a word (see `textOf`): every row compared.
+    const rows = withText(table, where, text)
     return {
-      sql: `SELECT ${cellColumns()} FROM ${table} t INDEXED BY ${table}_by_member ${marks}
-        WHERE ${member.clauses.join(' AND ')} GROUP BY 1, 2`,
-      params: member.params,
+      sql: `SELECT ${cellColumns()} FROM ${table} t ${marks}
+        WHERE ${rows.clauses.join(' AND ')} GROUP BY 1, 2`,
+      params: rows.params,
     }
   }
   const range = inIdxOrder(db, table) ? rowidRange(db, table, query) : { clauses: [], params: [] }
@@ -396,13 +513,19 @@ function listPage<R>(
   toRow: (raw: Record<string, unknown>) => R,
 ): QueryPage<R> {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
-  const text = textOf(db, table, query.q ?? '')
-  const { statement } = pageStatement(db, table, columns, query, status, text, limit + 1)
-  const rows = db.prepare(statement.sql).all(...statement.params) as Record<string, unknown>[]
+  const text = textOf(db, table, query)
+  const fromCells = cellPage(db, table, columns, query, status, text, limit + 1)
+  let rows = fromCells?.rows
+  if (!rows) {
+    const { statement } = pageStatement(db, table, columns, query, status, text, limit + 1)
+    rows = db.prepare(statement.sql).all(...statement.params) as Record<string, unknown>[]
+  }
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
   const last = page.at(-1)
-  const { cells, capped } = cellsOf(db, table, query, text)
+  const { cells, capped } = fromCells
+    ? { cells: fromCells.cells, capped: false }
+    : cellsOf(db, table, query, text)
   const summary = summarise(cells, status, query.review)
   return {
     rows: page.map(toRow),
@@ -431,8 +554,23 @@ export function explainList(
   query: ListQuery,
 ): ListExplanation {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
-  const text = textOf(db, table, query.q ?? '')
+  const text = textOf(db, table, query)
   const columns = table === 'guarantees' ? GUARANTEE_COLUMNS : INSPECTION_COLUMNS
+  const plan = (s: Statement): string[] =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map(
+      (row) => row.detail,
+    )
+  if (cellPageApplies(db, table, query, text)) {
+    // One walk of the matches counts them and picks the page; its rows are read by idx.
+    return {
+      driver: 'cells',
+      page: [
+        ...plan(rowidsStatement(table, text.plan.match)),
+        ...plan({ sql: rowsByIdx(table, columns), params: ['[]'] }),
+      ],
+      count: [],
+    }
+  }
   const { driver, statement } = pageStatement(
     db,
     table,
@@ -442,10 +580,6 @@ export function explainList(
     text,
     limit + 1,
   )
-  const plan = (s: Statement): string[] =>
-    (db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map(
-      (row) => row.detail,
-    )
   const stored = text.plan.kind !== 'match' && !query.member
   return {
     driver,

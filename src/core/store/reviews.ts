@@ -1,6 +1,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
 import type { ReviewMark, ReviewMarkName } from '../../shared/cache'
 import { AppError } from '../app-error'
+import { touchCells } from './cell-index'
 import type { PagedResource } from './records'
 import { bumpDataVersion } from './writes'
 
@@ -48,6 +49,7 @@ export function setReview(db: DatabaseSync, input: ReviewInput): ReviewMark {
          reviewed_by = excluded.reviewed_by`,
     ).run(input.resource, input.idx, input.mark, note, input.at, input.by)
   }
+  touchCells(db, input.resource, [input.idx])
   bumpDataVersion(db)
   return { mark: input.mark, note, by: input.by, at: input.at }
 }

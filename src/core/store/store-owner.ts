@@ -136,13 +136,19 @@ export class StoreOwner implements StoreClient {
     if (this.#failure) return Promise.reject(this.#failure)
     const id = this.#nextId
     this.#nextId += 1
+    // Records a write adds, counted now: the waiter keeps a number, not the page (the
+    // page's objects are garbage once posted, instead of surviving young collections).
+    const written =
+      op === 'writePage'
+        ? (args[0] as StoreArgs<'writePage'>).items.length
+        : op === 'writeBrands'
+          ? 1
+          : 0
     return new Promise<StoreResult<K>>((resolve, reject) => {
       this.#pending.set(id, {
         // The owner ran STORE_OPS[op] itself, so the answer is that function's result.
         resolve: (value) => {
-          if (op === 'writePage')
-            this.#checkpoints.wrote((args[0] as StoreArgs<'writePage'>).items.length)
-          else if (op === 'writeBrands') this.#checkpoints.wrote(1)
+          if (written > 0) this.#checkpoints.wrote(written)
           resolve(value as StoreResult<K>)
         },
         reject,

@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
+import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { SEARCH_FORMAT, type SearchDocument } from './search-text'
@@ -342,6 +343,7 @@ function upsertRecords(
   }
   insertNew(page, fresh)
   page.tally.flush(db, table.name)
+  touchCells(db, table.name, byIdx.keys())
   bumpDataVersion(db)
 }
 
@@ -374,11 +376,18 @@ export function markUnseenGone(
   pass: number,
   goneAt: string,
 ): number {
-  const result = db
-    .prepare(`UPDATE ${table} SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL`)
-    .run(goneAt, pass)
+  const sql = `UPDATE ${table} SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL`
+  if (!hasCellIndex(db, table)) {
+    const result = db.prepare(sql).run(goneAt, pass)
+    bumpDataVersion(db)
+    return Number(result.changes)
+  }
+  const gone = (db.prepare(`${sql} RETURNING idx`).all(goneAt, pass) as { idx: number }[]).map(
+    (row) => row.idx,
+  )
+  touchCells(db, table, gone)
   bumpDataVersion(db)
-  return Number(result.changes)
+  return gone.length
 }
 
 /** Rows indexed per step of {@link indexUnindexed}. */

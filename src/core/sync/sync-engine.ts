@@ -520,6 +520,8 @@ export class SyncEngine {
     writes: Promise<void>[],
   ): Promise<void> {
     const at = this.#o.now().toISOString()
+    // The answer's callback keeps the page number only: the page is garbage once posted.
+    const pageNumber = page.pageNumber
     const chunks = chunk(page.items, this.#o.maxRowsPerTransaction)
     for (const [n, rows] of chunks.entries()) {
       const last = n === chunks.length - 1
@@ -550,7 +552,7 @@ export class SyncEngine {
         })
         .then(() => {
           if (!last) return
-          this.#o.afterPage?.(plan.resource, page.pageNumber)
+          this.#o.afterPage?.(plan.resource, pageNumber)
           this.#o.events.emit('data.changed', { resource: plan.resource })
         })
       pending.catch(() => undefined)

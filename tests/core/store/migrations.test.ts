@@ -95,12 +95,12 @@ function oldRow(
 }
 
 /**
- * Records the way the writer of versions 8 and 9 stored them: the row with
+ * Records the way the writer of versions 8 to 10 stored them: the row with
  * a search key of format `3.`, an FTS row of two columns (`t`, `c`; with
  * `extra` words in `t`), and the new records added to the stored counts
  * (no insert trigger counts them since migration 8).
  */
-function writeAsVersion9(
+function writeAsVersion10(
   db: DatabaseSync,
   table: 'guarantees' | 'inspections',
   records: readonly (GuaranteeRecord | InspectionRecord)[],
@@ -131,8 +131,8 @@ function writeAt(db: DatabaseSync, version: number): void {
     upsertGuarantees(db, GUARANTEES, 1, 'then')
     upsertInspections(db, INSPECTIONS, 1, 'then')
   } else if (version >= 8) {
-    writeAsVersion9(db, 'guarantees', GUARANTEES)
-    writeAsVersion9(db, 'inspections', INSPECTIONS)
+    writeAsVersion10(db, 'guarantees', GUARANTEES)
+    writeAsVersion10(db, 'inspections', INSPECTIONS)
   } else if (version >= 3) {
     insertAsStored(db, 'guarantees', GUARANTEES)
     insertAsStored(db, 'inspections', INSPECTIONS)
@@ -318,13 +318,13 @@ describe('migration 6 (nfc-text)', () => {
   })
 })
 
-describe('migration 10 (search-grams)', () => {
+describe('migration 11 (search-grams)', () => {
   it("recreates the FTS tables with a digits column and re-indexes every row with today's grams", () => {
     const file = storeFileFor(temp.dir, 'sandbox')
-    const old = openStore(file, { targetVersion: 9 })
+    const old = openStore(file, { targetVersion: 10 })
     transaction(old.db, () => {
-      writeAsVersion9(old.db, 'guarantees', GUARANTEES, 'stalemarker')
-      writeAsVersion9(old.db, 'inspections', INSPECTIONS, 'stalemarker')
+      writeAsVersion10(old.db, 'guarantees', GUARANTEES, 'stalemarker')
+      writeAsVersion10(old.db, 'inspections', INSPECTIONS, 'stalemarker')
     })
     old.db.close()
 

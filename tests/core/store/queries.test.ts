@@ -154,6 +154,48 @@ describe('search finds what staff type', () => {
 })
 
 describe('filters, counts and paging', () => {
+  it('finds a member by the exact id, whatever its words share with other ids and names', () => {
+    const members = ['kim01', 'Kim01', 'kim011', 'lee.j@shop.co.kr', '샤넬', '---', '12345678']
+    transaction(db, () =>
+      upsertInspections(
+        db,
+        members.map((refUserId, i) =>
+          inspection(100 + i, {
+            refUserId,
+            productName: '구찌 마몽',
+            registeredAt: '2025-04-01 12:00:00',
+          }),
+        ),
+        1,
+        'now',
+      ),
+    )
+    for (const member of members) {
+      const expected = (
+        db
+          .prepare(
+            'SELECT idx FROM inspections WHERE ref_user_id = ? ORDER BY registered_at DESC, idx DESC',
+          )
+          .all(member) as { idx: number }[]
+      ).map((row) => row.idx)
+      const page = queryInspections(db, { member })
+      expect(
+        page.rows.map((row) => row.idx),
+        member,
+      ).toEqual(expected)
+      expect(page.total, member).toBe(expected.length)
+      // With text: only the member's rows that match it.
+      const withText = db
+        .prepare(
+          "SELECT count(*) AS n FROM inspections WHERE ref_user_id = ? AND product_name LIKE '%구찌%'",
+        )
+        .get(member) as { n: number }
+      expect(withText.n, member).toBeGreaterThan(0)
+      expect(queryInspections(db, { member, q: '구찌' }).total, member).toBe(withText.n)
+    }
+    expect(queryInspections(db, { member: 'kim0' }).total).toBe(0)
+  })
+
   it('filters by status label, "no status", member and date range, with counts per status', () => {
     const page = queryInspections(db, { member: 'kim01' })
     expect(page.total).toBe(4)

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readInspection } from '../../../src/core/api/records'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryInspections } from '../../../src/core/store/queries'
+import type { InspectionRecord } from '../../../src/core/store/records'
 import {
   isShortQuery,
   planSearch,
@@ -225,7 +226,7 @@ describe('planSearch against the naive matcher, over a generated store', () => {
     temp = tempDir()
     db = openStore(storeFileFor(temp.dir, 'sandbox')).db
     const dataset = new Dataset({ seed: 11, size: 1500, staticUrl: 'http://127.0.0.1:1' })
-    const items = []
+    const items: InspectionRecord[] = []
     for (let i = 0; i < dataset.size; i += 1) {
       const read = readInspection(JSON.parse(JSON.stringify(dataset.inspection(i))), i)
       if (read.ok) items.push(read.value)

@@ -1,0 +1,188 @@
+import { DatabaseSync } from 'node:sqlite'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  advanceCellIndexes,
+  buildCellIndexes,
+  matchCells,
+} from '../../../src/core/store/cell-index'
+import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/queries'
+import { setReview } from '../../../src/core/store/reviews'
+import { bumpDataVersion, markUnseenGone, upsertInspections } from '../../../src/core/store/writes'
+import type { ReviewMarkName } from '../../../src/shared/cache'
+import { inspection, tempDir } from './fixtures'
+
+/**
+ * The in-memory cells must give a text search the same counts as SQL. A
+ * second connection to the same file has no index (it counts with SQL), so
+ * both answer every query over the same data.
+ */
+
+const NAMES = ['루이비통 네버풀', '샤넬 보이백', '구찌 마몽', '샤넬 클래식', '프라다 백팩']
+const STATUSES = ['배송완료', '감정접수', '감정승인(배송중)', null] as const
+const MARKS: ReviewMarkName[] = ['reviewed', 'follow_up', 'none']
+const QUERIES: ListQuery[] = [
+  { q: '샤넬' },
+  { q: '샤넬', sort: 'oldest' },
+  { q: '샤넬', status: null },
+  { q: '루이비통', review: 'reviewed', sort: 'oldest' },
+  { q: '루이비통' },
+  { q: 'ㅅㄴ' },
+  { q: '샤넬', status: '배송완료' },
+  { q: '샤넬', review: 'follow_up' },
+  { q: '백', review: 'none' },
+  { q: '상품' },
+]
+
+let temp: ReturnType<typeof tempDir>
+let db: DatabaseSync
+let plain: DatabaseSync
+let seed = 7
+
+function random(n: number): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648
+  return seed % n
+}
+
+/** Registered a minute apart in idx order, as the service numbers records. */
+function registeredAt(idx: number): string {
+  return new Date(Date.UTC(2025, 0, 1) + idx * 60_000).toISOString().slice(0, 19).replace('T', ' ')
+}
+
+function record(idx: number): ReturnType<typeof inspection> {
+  return inspection(idx, {
+    productName: NAMES[random(NAMES.length)]!,
+    inspectionStatus: STATUSES[random(STATUSES.length)]!,
+    registeredAt: registeredAt(idx),
+  })
+}
+
+function write(idxs: number[], pass = 1): void {
+  transaction(db, () =>
+    upsertInspections(
+      db,
+      idxs.map((idx) => record(idx)),
+      pass,
+      '2025-03-10T00:00:00Z',
+    ),
+  )
+}
+
+function mark(idx: number): void {
+  transaction(db, () =>
+    setReview(db, {
+      resource: 'inspections',
+      idx,
+      mark: MARKS[random(MARKS.length)]!,
+      by: null,
+      at: '2025-03-10 10:00:00',
+    }),
+  )
+}
+
+/** Every page of a query (7 rows each, through its cursors): the idx of its rows. */
+function allPages(d: DatabaseSync, query: ListQuery): number[][] {
+  const pages: number[][] = []
+  let cursor: string | undefined
+  do {
+    const page = queryInspections(d, { ...query, limit: 7, cursor })
+    pages.push(page.rows.map((row) => row.idx))
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return pages
+}
+
+/** Every query's pages, total and counts, from `d` (its cached counts set aside: the other connection wrote). */
+function answers(d: DatabaseSync): unknown[] {
+  bumpDataVersion(d)
+  return QUERIES.map((query) => {
+    const page = queryInspections(d, query)
+    const { total, counts, reviewCounts } = page
+    return { query, total, counts, reviewCounts, pages: allPages(d, query) }
+  })
+}
+
+/** True when the indexed connection answers from its cells (not SQL). */
+function indexed(): boolean {
+  return matchCells(db, 'inspections', '') !== null
+}
+
+beforeEach(() => {
+  temp = tempDir()
+  const file = storeFileFor(temp.dir, 'sandbox')
+  db = openStore(file).db
+  plain = new DatabaseSync(file)
+  write(Array.from({ length: 300 }, (_, i) => i + 1))
+  for (let i = 0; i < 40; i += 1) mark(random(300) + 1)
+})
+afterEach(() => {
+  plain.close()
+  db.close()
+  temp.remove()
+})
+
+describe('cell index', () => {
+  it('pages and counts a text search as SQL does once built', () => {
+    buildCellIndexes(db)
+    expect(indexed()).toBe(true)
+    expect(explainList(db, 'inspections', { q: '샤넬', status: '배송완료' }).driver).toBe('cells')
+    expect(explainList(plain, 'inspections', { q: '샤넬', status: '배송완료' }).driver).toBe('text')
+    expect(answers(db)).toEqual(answers(plain))
+  })
+
+  it('stays right through new, changed, gone and marked records', () => {
+    buildCellIndexes(db)
+    for (let round = 0; round < 6; round += 1) {
+      // Re-written records get another random status; new ones are appended.
+      write(
+        Array.from({ length: 40 }, () => random(360) + 1),
+        2,
+      )
+      for (let i = 0; i < 10; i += 1) mark(random(300) + 1)
+      expect(answers(db)).toEqual(answers(plain))
+      expect(indexed()).toBe(true)
+    }
+    // Records not seen in pass 2 go.
+    transaction(db, () => markUnseenGone(db, 'inspections', 2, '2025-03-11 00:00:00'))
+    expect(answers(db)).toEqual(answers(plain))
+    expect(indexed()).toBe(true)
+  })
+
+  it('is built in steps while records are written, and ends up right', () => {
+    let steps = 0
+    while (advanceCellIndexes(db, 0)) {
+      steps += 1
+      if (steps % 3 === 0) write([random(400) + 1])
+      if (steps > 10_000) throw new Error('the build never ends')
+    }
+    expect(indexed()).toBe(true)
+    expect(answers(db)).toEqual(answers(plain))
+  })
+
+  it('ignores a rolled-back write', () => {
+    buildCellIndexes(db)
+    expect(() =>
+      transaction(db, () => {
+        upsertInspections(
+          db,
+          [inspection(5, { productName: '샤넬 새것', inspectionStatus: '감정접수' })],
+          3,
+          'now',
+        )
+        throw new Error('the page failed')
+      }),
+    ).toThrow()
+    expect(answers(db)).toEqual(answers(plain))
+  })
+
+  it('drops itself when the data changed behind the writers, and counts with SQL meanwhile', () => {
+    buildCellIndexes(db)
+    // Another connection changes statuses (its triggers keep the stored counts): not touched.
+    plain.exec(`UPDATE inspections SET status = '감정접수' WHERE idx % 7 = 0`)
+    expect(indexed()).toBe(false)
+    expect(answers(db)).toEqual(answers(plain))
+    buildCellIndexes(db)
+    expect(indexed()).toBe(true)
+    expect(answers(db)).toEqual(answers(plain))
+  })
+})
