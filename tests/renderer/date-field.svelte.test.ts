@@ -1,20 +1,21 @@
 import { fireEvent, screen } from '@testing-library/svelte'
 import { flushSync, type Component } from 'svelte'
 import { describe, expect, it } from 'vitest'
-import ListToolbar from '../../src/renderer/src/components/ListToolbar.svelte'
-import { emptyFilters, type ListFilters } from '../../src/renderer/src/lib/list-query.svelte'
+import type { ListFilters } from '../../src/renderer/src/lib/list-query.svelte'
 import { renderInApp } from './harness'
+import ToolbarHost from './ToolbarHost.svelte'
 
-type Props = { filters: ListFilters; filtered: boolean; placeholder: string; onreset: () => void }
+type Props = { expose: (filters: ListFilters) => void }
 
-function renderToolbar(locale: 'ko' | 'en' = 'ko') {
-  const filters = $state(emptyFilters())
+/** The toolbar bound to its filters, as the list page binds them; answers those filters. */
+function renderToolbar(locale: 'ko' | 'en' = 'ko'): ListFilters {
+  let filters: ListFilters | undefined
   renderInApp(
-    ListToolbar as unknown as Component<Props>,
-    { filters, filtered: false, placeholder: '', onreset: () => {} },
+    ToolbarHost as unknown as Component<Props>,
+    { expose: (bound: ListFilters) => (filters = bound) },
     locale,
   )
-  return filters
+  return filters!
 }
 
 async function type(testid: string, text: string): Promise<HTMLInputElement> {
