@@ -8,8 +8,8 @@ import { up as nfcText } from './0006-nfc-text'
 import { up as counts } from './0007-counts'
 import { up as writePath } from './0008-write-path'
 import { up as pageSize } from './0009-page-size'
-import { up as memberByWords } from './0011-member-by-words'
-import { up as searchGrams } from './0010-search-grams'
+import { up as memberByWords } from './0010-member-by-words'
+import { up as searchGrams } from './0011-search-grams'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -35,7 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'write-path', up: writePath },
   { version: 9, name: 'page-size', up: pageSize },
   { version: 10, name: 'member-by-words', up: memberByWords, vacuumAfter: true },
-  // Landed after member-by-words (version 10 on main first): appended, whatever its file name.
   { version: 11, name: 'search-grams', up: searchGrams },
 ]
 
