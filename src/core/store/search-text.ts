@@ -9,8 +9,8 @@ import { foldText, isChoseongQuery } from '../text/hangul-search'
  * stay words that `unicode61` splits on punctuation and matches by prefix.
  * Fields are separated by a token no query produces, so a phrase never spans
  * two fields. Latin accents are dropped (`HERMÈS` is found as `hermes`).
- * Initial consonants (column `c`) are indexed as overlapping triples, and
- * every run of three or more digits (column `d`) as overlapping trigrams, so
+ * Initial consonants (`c`) are indexed as overlapping triples, and
+ * every run of three or more digits (`d`) as overlapping marked trigrams, so
  * a phrase of them finds 초성 and digits anywhere inside a field or a number
  * (`2999` finds `202411299990`).
  */
@@ -21,13 +21,18 @@ const SYLLABLE_LAST = 0xd7a3
 const SYLLABLES_PER_INITIAL = 588
 /** Between fields: a letter (so `unicode61` keeps it as a token) that no one types. */
 const FIELD_BREAK = 'ǂ'
+/**
+ * Starts every digit trigram: a letter no one types, so a trigram is never
+ * the whole number `270` of a product name (both live in one FTS column).
+ */
+const DIGIT_MARK = 'ǀ'
 
 /**
  * Starts every `search_key`. Change it whenever {@link searchDocument}'s
  * output changes: stored keys then no longer match, so a re-sync re-indexes
  * every record instead of trusting unchanged fields.
  */
-export const SEARCH_FORMAT = '4.'
+export const SEARCH_FORMAT = '5.'
 
 /** The FTS row of one record. */
 export interface SearchDocument {
@@ -40,7 +45,7 @@ export interface SearchDocument {
   readonly c: string
   /**
    * Digits: each run of three or more digits not inside another run of the
-   * record, as overlapping trigrams (`20241129` → `202 024 241 411 112 129`).
+   * record, as overlapping marked trigrams (`20241129` → `ǀ202 ǀ024 ǀ241 ǀ411 ǀ112 ǀ129`).
    */
   readonly d: string
 }
@@ -107,6 +112,23 @@ export function searchDocument(fields: readonly (string | null | undefined)[]): 
 
 const DIGIT_RUN = /\d{3,}/gu
 
+/** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`). */
+function digitTokens(digits: string): string[] {
+  return trigramsOf(digits).map((gram) => DIGIT_MARK + gram)
+}
+
+/**
+ * The one FTS column of a record: its words and syllables, then its
+ * initials, then its digit trigrams, apart by the field break. One column:
+ * FTS5 marks every posting in any later column with its column number,
+ * which cost about 6 MB per 100,000 records when `c` and `d` were columns
+ * of their own. The three kinds never share a term (initials are jamo,
+ * trigrams are marked), so no query of one kind matches another's.
+ */
+export function ftsText(doc: SearchDocument): string {
+  return [doc.t, doc.c, doc.d].filter((part) => part !== '').join(` ${FIELD_BREAK} `)
+}
+
 /** Overlapping three-character grams of `text` (at least three characters long). */
 function trigramsOf(text: string): string[] {
   const out: string[] = []
@@ -115,7 +137,7 @@ function trigramsOf(text: string): string[] {
 }
 
 /**
- * The `d` column: each distinct run's trigrams, runs apart by the field
+ * The digits (`d`): each distinct run's marked trigrams, runs apart by the field
  * break (a phrase never spans two numbers). A run inside a longer run of
  * the same record is left out: an order detail id (`20241129123456-2`)
  * repeats its order id, and the longer run already holds every trigram of
@@ -131,7 +153,7 @@ function digitGrams(runs: ReadonlySet<string>): string {
         break
       }
     }
-    if (!inside) kept.push(trigramsOf(run).join(' '))
+    if (!inside) kept.push(digitTokens(run).join(' '))
   }
   return kept.join(` ${FIELD_BREAK} `)
 }
@@ -213,7 +235,7 @@ function planOne(query: string): SearchPlan {
       if (!last) tokens.push(seg.syllables.at(-1)!)
     }
   })
-  return { kind: 'match', match: `t : ${quote(tokens.join(' '))}${prefix ? ' *' : ''}` }
+  return { kind: 'match', match: `${quote(tokens.join(' '))}${prefix ? ' *' : ''}` }
 }
 
 /**
@@ -222,8 +244,8 @@ function planOne(query: string): SearchPlan {
  * and its last pair and initial).
  */
 function initialsMatch(initials: readonly string[]): string {
-  if (initials.length < 3) return `c : ${quote(initials.join(''))} *`
-  return `c : ${quote(trigramsOf(initials.join('')).join(' '))}`
+  if (initials.length < 3) return `${quote(initials.join(''))} *`
+  return quote(trigramsOf(initials.join('')).join(' '))
 }
 
 /**
@@ -233,9 +255,9 @@ function initialsMatch(initials: readonly string[]): string {
  * whole number that is exactly them (`30` of `Birkin 30`).
  */
 function digitsMatch(digits: string): string {
-  if (digits.length >= 3) return `d : ${quote(trigramsOf(digits).join(' '))}`
+  if (digits.length >= 3) return quote(digitTokens(digits).join(' '))
   const grams = DIGIT_TRIGRAMS.filter((gram) => gram.includes(digits))
-  return `t : ${quote(digits)} OR d : (${grams.map(quote).join(' OR ')})`
+  return `${quote(digits)} OR (${grams.map((gram) => quote(DIGIT_MARK + gram)).join(' OR ')})`
 }
 
 /** `000` to `999`. */
@@ -278,7 +300,7 @@ export function shortQueryPlan(
   if (chars.every((char) => INITIALS.includes(char))) {
     return {
       kind: 'match',
-      match: `c : (${initialGramsFrom(chars.join('')).map(quote).join(' OR ')})`,
+      match: `(${initialGramsFrom(chars.join('')).map(quote).join(' OR ')})`,
     }
   }
   if (chars.length !== 1) return null
@@ -287,7 +309,7 @@ export function shortQueryPlan(
   const found = terms(chars[0]!)
   if (found === null) return null
   if (found.length === 0) return { kind: 'none' }
-  return { kind: 'match', match: `t : (${found.map(quote).join(' OR ')})` }
+  return { kind: 'match', match: `(${found.map(quote).join(' OR ')})` }
 }
 
 /** Every `c` term that starts with `start` (one or two initials): pairs and triples with it. */

@@ -3,7 +3,7 @@ import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
-import { SEARCH_FORMAT, type SearchDocument } from './search-text'
+import { ftsText, SEARCH_FORMAT, type SearchDocument } from './search-text'
 import {
   nfc,
   RECORD_TABLES,
@@ -122,7 +122,7 @@ function statements(db: DatabaseSync): Statements {
        WHERE idx = ?`,
     ),
     ftsDelete: each((t) => `DELETE FROM ${t.name}_fts WHERE rowid = ?`),
-    ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t, c, d) VALUES (?, ?, ?, ?)`),
+    ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t) VALUES (?, ?)`),
     inversions: each(
       (t) => `SELECT ifnull(b > :r, 0) + ifnull(:r > a, 0) - ifnull(b > a, 0) AS d FROM (SELECT
         (SELECT registered_at FROM ${t.name} WHERE idx < :idx ORDER BY idx DESC LIMIT 1) AS b,
@@ -295,7 +295,7 @@ function writeSearch(
 ): void {
   if (previousKey === search.key || search.doc === null) return
   if (previousKey !== undefined) s.ftsDelete[table].run(idx)
-  s.ftsInsert[table].run(idx, search.doc.t, search.doc.c, search.doc.d)
+  s.ftsInsert[table].run(idx, ftsText(search.doc))
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -407,7 +407,7 @@ export function indexUnindexed(db: DatabaseSync): number {
        WHERE search_key IS NULL AND idx > ? ORDER BY idx LIMIT ?`,
     )
     const setKey = db.prepare(`UPDATE ${table.name} SET search_key = ? WHERE idx = ?`)
-    const insert = db.prepare(`INSERT INTO ${table.name}_fts (rowid, t, c, d) VALUES (?, ?, ?, ?)`)
+    const insert = db.prepare(`INSERT INTO ${table.name}_fts (rowid, t) VALUES (?, ?)`)
     let after = -Infinity
     for (;;) {
       const rows = read.all(after, INDEX_CHUNK) as StoredRow[]
@@ -415,7 +415,7 @@ export function indexUnindexed(db: DatabaseSync): number {
         const idx = Number(row['idx'])
         const search = searchOf([...columns.map((c) => row[c] as string | null), String(idx)])
         setKey.run(search.key, idx)
-        insert.run(idx, search.doc.t, search.doc.c, search.doc.d)
+        insert.run(idx, ftsText(search.doc))
       }
       indexed += rows.length
       if (rows.length < INDEX_CHUNK) break

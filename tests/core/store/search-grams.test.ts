@@ -7,6 +7,7 @@ import type { InspectionRecord } from '../../../src/core/store/records'
 import {
   isShortQuery,
   planSearch,
+  ftsText,
   searchDocument,
   shortQueryPlan,
 } from '../../../src/core/store/search-text'
@@ -48,14 +49,20 @@ describe('the indexed document', () => {
       '12',
       '083',
     ])
+    // Marked (`ǀ`): a trigram is never the whole number `083` of the text.
     expect(doc.d).toBe(
       [
         '202 024 241 411 112 129 299 999 999 990',
         '202 024 241 411 112 129 291 912 123 234 345 456',
         '083',
         '010 105',
-      ].join(' ǂ '),
+      ]
+        .map((run) => run.replace(/\d+/gu, 'ǀ$&'))
+        .join(' ǂ '),
     )
+    // One FTS column: words, then initials (none here), then digits, apart by the field break.
+    expect(doc.c).toBe('')
+    expect(ftsText(doc)).toBe(`${doc.t} ǂ ${doc.d}`)
     // The whole numbers stay words of the text; their suffixes are no longer terms.
     expect(doc.t.split(' ')).toContain('202411299990')
     expect(doc.t.split(' ')).not.toContain('99990')
@@ -72,26 +79,26 @@ describe('the indexed document', () => {
 
 describe('query plans', () => {
   it('a query of digits is a phrase of trigrams (spaces ignored), short digits every trigram holding them', () => {
-    expect(planSearch('2999')).toEqual({ kind: 'match', match: 'd : "299 999"' })
+    expect(planSearch('2999')).toEqual({ kind: 'match', match: '"ǀ299 ǀ999"' })
     expect(planSearch(' 2024 1129 ')).toEqual({
       kind: 'match',
-      match: 'd : "202 024 241 411 112 129"',
+      match: '"ǀ202 ǀ024 ǀ241 ǀ411 ǀ112 ǀ129"',
     })
-    expect(planSearch('230')).toEqual({ kind: 'match', match: 'd : "230"' })
+    expect(planSearch('230')).toEqual({ kind: 'match', match: '"ǀ230"' })
     const two = planSearch('29')
-    expect(two.kind === 'match' && two.match.startsWith('t : "29" OR d : (')).toBe(true)
-    expect(two.kind === 'match' && two.match.match(/"\d{3}"/gu)?.length).toBe(20)
+    expect(two.kind === 'match' && two.match.startsWith('"29" OR ("ǀ029" OR ')).toBe(true)
+    expect(two.kind === 'match' && two.match.match(/"ǀ\d{3}"/gu)?.length).toBe(20)
     const one = planSearch('7')
-    expect(one.kind === 'match' && one.match.match(/"\d{3}"/gu)?.length).toBe(271)
+    expect(one.kind === 'match' && one.match.match(/"ǀ\d{3}"/gu)?.length).toBe(271)
     // Letters and digits together stay words of the text.
-    expect(planSearch('BAG-083')).toEqual({ kind: 'match', match: 't : "bag 083" *' })
+    expect(planSearch('BAG-083')).toEqual({ kind: 'match', match: '"bag 083" *' })
   })
 
   it('초성: one or two initials a prefix, three a triple, more a phrase of triples', () => {
-    expect(planSearch('ㅂ')).toEqual({ kind: 'match', match: 'c : "ㅂ" *' })
-    expect(planSearch('ㄹㅇ')).toEqual({ kind: 'match', match: 'c : "ㄹㅇ" *' })
-    expect(planSearch('ㄹㅇㅂ')).toEqual({ kind: 'match', match: 'c : "ㄹㅇㅂ"' })
-    expect(planSearch('ㄹㅇ ㅂㅌ')).toEqual({ kind: 'match', match: 'c : "ㄹㅇㅂ ㅇㅂㅌ"' })
+    expect(planSearch('ㅂ')).toEqual({ kind: 'match', match: '"ㅂ" *' })
+    expect(planSearch('ㄹㅇ')).toEqual({ kind: 'match', match: '"ㄹㅇ" *' })
+    expect(planSearch('ㄹㅇㅂ')).toEqual({ kind: 'match', match: '"ㄹㅇㅂ"' })
+    expect(planSearch('ㄹㅇ ㅂㅌ')).toEqual({ kind: 'match', match: '"ㄹㅇㅂ ㅇㅂㅌ"' })
   })
 
   it('short queries: one character, two initials, one or two digits', () => {
