@@ -87,7 +87,7 @@ function runOne(call: Call): void {
 }
 
 /** Owner time per idle step on the cell indexes (`cell-index.ts`): requests wait at most this. */
-const IDLE_STEP_MS = 20
+const IDLE_STEP_MS = 10
 let idleScheduled = false
 
 /** Builds and catches up the cell indexes while no request waits. */

@@ -374,9 +374,21 @@ function rowidsStatement(table: PagedResource, match: string): Statement {
   }
 }
 
+const rowidCache = new WeakMap<DatabaseSync, Map<string, string | null>>()
+/** Searches whose matches are kept per connection (a page of another tab or the next page reuses them). */
+const ROWID_CACHE_SIZE = 16
+
+/** Every match of an FTS expression, kept until the data changes. */
 function matchingRowids(db: DatabaseSync, table: PagedResource, match: string): string | null {
+  const key = `${dataVersion(db)}\u0000${table}\u0000${match}`
+  let perDb = rowidCache.get(db)
+  if (!perDb) rowidCache.set(db, (perDb = new Map()))
+  if (perDb.has(key)) return perDb.get(key)!
   const { sql, params } = rowidsStatement(table, match)
-  return (db.prepare(sql).get(...params) as { rowids: string | null }).rowids
+  const rowids = (db.prepare(sql).get(...params) as { rowids: string | null }).rowids
+  if (perDb.size >= ROWID_CACHE_SIZE) perDb.clear()
+  perDb.set(key, rowids)
+  return rowids
 }
 
 /** The statement reading a page's rows by idx (`?`: a JSON array of them). */

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { listCsv, type ListExport } from '../export/list-csv'
+import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
@@ -78,6 +79,8 @@ export const STORE_OPS = {
   insertWalletLink: (db: DatabaseSync, input: WalletLinkInput) =>
     transaction(db, () => insertWalletLink(db, input)),
   setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
+  /** Whether the lists' cell indexes are built yet (`cell-index.ts`; the bench waits for it). */
+  cellIndexesReady: (db: DatabaseSync) => cellIndexesReady(db),
   /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */
   writeStats: (_db: DatabaseSync) => writeStats(),
   /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */

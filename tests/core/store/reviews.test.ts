@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { DATA_CHANGED_MS } from '../../../src/core/events'
 import { localTimestamp } from '../../../src/shared/local-time'
 import { queryInspections } from '../../../src/core/store/queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
@@ -30,6 +31,8 @@ describe('review marks over the router (reviews.set)', () => {
     const [a, b, c] = page.rows as readonly InspectionRow[]
     expect(page.reviewCounts).toEqual({ reviewed: 0, follow_up: 0, none: page.total })
 
+    // The sync's last `data.changed` may still be held by the bus's coalescing: let it pass.
+    await new Promise((resolve) => setTimeout(resolve, DATA_CHANGED_MS + 50))
     const changed: string[] = []
     app.events.subscribe((event, payload) => {
       if (event === 'data.changed') changed.push((payload as { resource: string }).resource)
