@@ -43,6 +43,15 @@ function cellSql(list: PagedResource): string {
     FROM ${list} t LEFT JOIN review_marks r ON r.resource = '${list}' AND r.record_idx = t.idx`
 }
 
+/** A list of matches read against the cells: idx, their codes, and the count per code. */
+interface Parsed {
+  readonly rowids: string | null
+  readonly generation: number
+  readonly idx: Float64Array
+  readonly code: Uint16Array
+  readonly counts: readonly number[]
+}
+
 class ListCells {
   /** Sorted idx of records counted when built or merged, and their codes. */
   #idx = new Float64Array(0)
@@ -55,6 +64,9 @@ class ListCells {
   /** Records per code, for the check against `list_counts`. */
   #totals: number[] = [0]
   readonly #touched = new Set<number>()
+  /** Bumped by every change of a code: a kept parse ({@link Parsed}) of another generation is stale. */
+  #generation = 0
+  #memo: Parsed | null = null
   /** Build progress: the last idx read, and what was read; null once built. */
   #building: { after: number; idx: number[]; code: number[] } | null = {
     after: -Infinity,
@@ -139,34 +151,62 @@ class ListCells {
   match(rowids: string | null, pick?: PagePick): Matched | null {
     if (this.#building || this.#touched.size > MAX_TOUCHED_ON_QUERY) return null
     if (!this.applyTouched(MAX_TOUCHED_ON_QUERY) || !this.#matchesStoredCounts()) return null
-    const counts = new Array<number>(this.#cells.length + 1).fill(0)
+    const parsed = this.#parse(rowids)
+    const cells: Cell[] = []
+    for (let code = 1; code < parsed.counts.length; code += 1) {
+      const n = parsed.counts[code]!
+      if (n > 0) cells.push({ ...this.#cells[code - 1]!, n })
+    }
+    if (!pick) return { cells, page: [] }
     const accepted = new Uint8Array(this.#cells.length + 1)
-    if (pick) this.#cells.forEach((cell, i) => (accepted[i + 1] = pick.accept(cell) ? 1 : 0))
+    this.#cells.forEach((cell, i) => (accepted[i + 1] = pick.accept(cell) ? 1 : 0))
     const picked: number[] = []
     let ascending = true
+    for (let i = 0; i < parsed.idx.length; i += 1) {
+      const idx = parsed.idx[i]!
+      if (accepted[parsed.code[i]!] === 1 && pick.beyond(idx)) {
+        if (picked.length > 0 && picked.at(-1)! > idx) ascending = false
+        picked.push(idx)
+      }
+    }
+    if (!ascending) picked.sort((a, b) => a - b)
+    const page = pick.descending ? picked.slice(-pick.limit).reverse() : picked.slice(0, pick.limit)
+    return { cells, page }
+  }
+
+  /**
+   * The listed idx with their codes and the count per code, kept for the
+   * same list of matches while no cell changed (the next page of a search,
+   * or another tab of it, then only picks).
+   */
+  #parse(rowids: string | null): Parsed {
+    const memo = this.#memo
+    if (memo && memo.rowids === rowids && memo.generation === this.#generation) return memo
+    const idx: number[] = []
+    const codes: number[] = []
+    const counts = new Array<number>(this.#cells.length + 1).fill(0)
     if (rowids) {
       let start = 0
       while (start < rowids.length) {
         let end = rowids.indexOf(',', start)
         if (end < 0) end = rowids.length
-        const idx = Number(rowids.slice(start, end))
-        const code = this.#lookup(idx)
+        const value = Number(rowids.slice(start, end))
+        const code = this.#lookup(value)
         counts[code]! += 1
-        if (accepted[code] === 1 && pick!.beyond(idx)) {
-          if (picked.length > 0 && picked.at(-1)! > idx) ascending = false
-          picked.push(idx)
-        }
+        idx.push(value)
+        codes.push(code)
         start = end + 1
       }
     }
-    const cells: Cell[] = []
-    for (let code = 1; code < counts.length; code += 1) {
-      if (counts[code]! > 0) cells.push({ ...this.#cells[code - 1]!, n: counts[code]! })
+    const parsed: Parsed = {
+      rowids,
+      generation: this.#generation,
+      idx: Float64Array.from(idx),
+      code: Uint16Array.from(codes),
+      counts,
     }
-    if (!pick) return { cells, page: [] }
-    if (!ascending) picked.sort((a, b) => a - b)
-    const page = pick.descending ? picked.slice(-pick.limit).reverse() : picked.slice(0, pick.limit)
-    return { cells, page }
+    this.#memo = parsed
+    return parsed
   }
 
   /** Rows as `[idx, status, mark]` arrays (no object per row). */
@@ -215,6 +255,7 @@ class ListCells {
     const at = this.#overlay.has(idx) ? -1 : this.#find(idx)
     const old = at >= 0 ? this.#code[at]! : (this.#overlay.get(idx) ?? 0)
     if (old === code) return
+    this.#generation += 1
     this.#totals[old] = (this.#totals[old] ?? 0) - 1
     this.#totals[code] = (this.#totals[code] ?? 0) + 1
     if (at >= 0) this.#code[at] = code
@@ -223,6 +264,7 @@ class ListCells {
 
   /** Folds the records added since into the sorted arrays (gone ones dropped). */
   #merge(): void {
+    this.#generation += 1
     const entries: [number, number][] = []
     for (let i = 0; i < this.#idx.length; i += 1) {
       if (this.#code[i] !== 0) entries.push([this.#idx[i]!, this.#code[i]!])
