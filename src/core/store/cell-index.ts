@@ -32,6 +32,8 @@ const TOUCH_CHUNK = 500
 const MAX_TOUCHED_ON_QUERY = 2_000
 /** New records kept in the map before they are merged into the sorted arrays. */
 const MAX_OVERLAY = 50_000
+/** Parsed lists of matches kept per list (searches open in a few views and tabs). */
+const MAX_PARSED = 8
 /** Cell codes fit a `Uint16Array`; 0 is "not counted" (gone or absent). */
 const MAX_CODES = 0xffff
 
@@ -45,7 +47,6 @@ function cellSql(list: PagedResource): string {
 
 /** A list of matches read against the cells: idx, their codes, and the count per code. */
 interface Parsed {
-  readonly rowids: string | null
   readonly generation: number
   readonly idx: Float64Array
   readonly code: Uint16Array
@@ -66,7 +67,8 @@ class ListCells {
   readonly #touched = new Set<number>()
   /** Bumped by every change of a code: a kept parse ({@link Parsed}) of another generation is stale. */
   #generation = 0
-  #memo: Parsed | null = null
+  /** Parses of this generation, by their list of matches (a few searches open at once). */
+  readonly #memo = new Map<string | null, Parsed>()
   /** Build progress: the last idx read, and what was read; null once built. */
   #building: { after: number; idx: number[]; code: number[] } | null = {
     after: -Infinity,
@@ -180,8 +182,8 @@ class ListCells {
    * or another tab of it, then only picks).
    */
   #parse(rowids: string | null): Parsed {
-    const memo = this.#memo
-    if (memo && memo.rowids === rowids && memo.generation === this.#generation) return memo
+    const memo = this.#memo.get(rowids)
+    if (memo && memo.generation === this.#generation) return memo
     const idx: number[] = []
     const codes: number[] = []
     const counts = new Array<number>(this.#cells.length + 1).fill(0)
@@ -199,13 +201,13 @@ class ListCells {
       }
     }
     const parsed: Parsed = {
-      rowids,
       generation: this.#generation,
       idx: Float64Array.from(idx),
       code: Uint16Array.from(codes),
       counts,
     }
-    this.#memo = parsed
+    if (this.#memo.size >= MAX_PARSED) this.#memo.clear()
+    this.#memo.set(rowids, parsed)
     return parsed
   }
 
