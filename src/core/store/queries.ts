@@ -263,15 +263,21 @@ interface Statement {
   readonly params: SQLInputValue[]
 }
 
+/** What one page of a list is asked for: its list, columns, filter (status resolved) and size. */
+interface PageAsk {
+  readonly table: PagedResource
+  readonly columns: string
+  readonly query: ListQuery
+  readonly status: string | null | undefined
+  readonly text: Text
+  /** Rows to read: the page's limit and one more (whether there is a next page). */
+  readonly limit: number
+}
+
 /** The SQL of one page: `limit` rows after the query's cursor, in its sort order. */
 function pageStatement(
   db: DatabaseSync,
-  table: PagedResource,
-  columns: string,
-  query: ListQuery,
-  status: string | null | undefined,
-  text: Text,
-  limit: number,
+  { table, columns, query, status, text, limit }: PageAsk,
 ): { driver: ListDriver; statement: Statement } {
   const driver = driverOf(db, table, query, text, status)
   const sort = query.sort ?? 'latest'
@@ -422,12 +428,7 @@ function cellPageApplies(
  */
 function cellPage(
   db: DatabaseSync,
-  table: PagedResource,
-  columns: string,
-  query: ListQuery,
-  status: string | null | undefined,
-  text: Text,
-  limit: number,
+  { table, columns, query, status, text, limit }: PageAsk,
 ): { rows: Record<string, unknown>[]; cells: Cell[] } | null {
   if (!cellPageApplies(db, table, query, text)) return null
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
@@ -526,10 +527,11 @@ function listPage<R>(
 ): QueryPage<R> {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
   const text = textOf(db, table, query)
-  const fromCells = cellPage(db, table, columns, query, status, text, limit + 1)
+  const ask: PageAsk = { table, columns, query, status, text, limit: limit + 1 }
+  const fromCells = cellPage(db, ask)
   let rows = fromCells?.rows
   if (!rows) {
-    const { statement } = pageStatement(db, table, columns, query, status, text, limit + 1)
+    const { statement } = pageStatement(db, ask)
     rows = db.prepare(statement.sql).all(...statement.params) as Record<string, unknown>[]
   }
   const more = rows.length > limit
@@ -583,15 +585,14 @@ export function explainList(
       count: [],
     }
   }
-  const { driver, statement } = pageStatement(
-    db,
+  const { driver, statement } = pageStatement(db, {
     table,
     columns,
     query,
-    query.status,
+    status: query.status,
     text,
-    limit + 1,
-  )
+    limit: limit + 1,
+  })
   const stored = text.plan.kind !== 'match' && !query.member
   return {
     driver,
