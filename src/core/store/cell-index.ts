@@ -67,8 +67,8 @@ class ListCells {
   readonly #touched = new Set<number>()
   /** Bumped by every change of a code: a kept parse ({@link Parsed}) of another generation is stale. */
   #generation = 0
-  /** Parses of this generation, by their list of matches (a few searches open at once). */
-  readonly #memo = new Map<string | null, Parsed>()
+  /** Parses by the caller's key (its data version and search: a few searches open at once). */
+  readonly #memo = new Map<string, Parsed>()
   /** Build progress: the last idx read, and what was read; null once built. */
   #building: { after: number; idx: number[]; code: number[] } | null = {
     after: -Infinity,
@@ -150,10 +150,10 @@ class ListCells {
    * page of them; null when the index is not ready: not built, too far
    * behind, or not matching the stored counts.
    */
-  match(rowids: string | null, pick?: PagePick): Matched | null {
+  match(rowids: string | null, pick?: PagePick, memoKey?: string): Matched | null {
     if (this.#building || this.#touched.size > MAX_TOUCHED_ON_QUERY) return null
     if (!this.applyTouched(MAX_TOUCHED_ON_QUERY) || !this.#matchesStoredCounts()) return null
-    const parsed = this.#parse(rowids)
+    const parsed = this.#parse(rowids, memoKey)
     const cells: Cell[] = []
     for (let code = 1; code < parsed.counts.length; code += 1) {
       const n = parsed.counts[code]!
@@ -177,12 +177,12 @@ class ListCells {
   }
 
   /**
-   * The listed idx with their codes and the count per code, kept for the
-   * same list of matches while no cell changed (the next page of a search,
-   * or another tab of it, then only picks).
+   * The listed idx with their codes and the count per code, kept under
+   * `memoKey` while no cell changed (the next page of a search, or another
+   * tab of it, then only picks).
    */
-  #parse(rowids: string | null): Parsed {
-    const memo = this.#memo.get(rowids)
+  #parse(rowids: string | null, memoKey: string | undefined): Parsed {
+    const memo = memoKey === undefined ? undefined : this.#memo.get(memoKey)
     if (memo && memo.generation === this.#generation) return memo
     const idx: number[] = []
     const codes: number[] = []
@@ -206,8 +206,9 @@ class ListCells {
       code: Uint16Array.from(codes),
       counts,
     }
+    if (memoKey === undefined) return parsed
     if (this.#memo.size >= MAX_PARSED) this.#memo.clear()
-    this.#memo.set(rowids, parsed)
+    this.#memo.set(memoKey, parsed)
     return parsed
   }
 
@@ -348,8 +349,9 @@ export function matchCells(
   list: PagedResource,
   rowids: string | null,
   pick?: PagePick,
+  memoKey?: string,
 ): Matched | null {
-  return indexOf(db, list).match(rowids, pick)
+  return indexOf(db, list).match(rowids, pick, memoKey)
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
-import { matchCells } from './cell-index'
+import { matchCells, type PagePick } from './cell-index'
 import type { PagedResource } from './records'
 import {
   cellColumns,
@@ -434,14 +434,19 @@ function cellPage(
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const descending = (query.sort ?? 'latest') === 'latest'
   const mark = query.review === undefined ? undefined : countedMark(query.review)
-  const matched = matchCells(db, table, matchingRowids(db, table, text.plan.match), {
+  const rowids = matchingRowids(db, table, text.plan.match)
+  // Kept per data version and search, as the matches are (`matchingRowids`).
+  const memoKey = `${dataVersion(db)}\u0000${text.plan.match}`
+  const pick: PagePick = {
     accept: (cell) =>
       (status === undefined || cell.status === status) &&
       (mark === undefined || cell.mark === mark),
     beyond: (idx) => cursor === null || (descending ? idx < cursor[1] : idx > cursor[1]),
     descending,
     limit,
-  })
+  }
+  const matched = matchCells(db, table, rowids, pick, memoKey)
+
   if (!matched) return null
   const read = db.prepare(rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
   const byIdx = new Map<number, Record<string, unknown>>()
