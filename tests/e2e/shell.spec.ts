@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type { Page } from '@playwright/test'
 import type { ChannelName } from '../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
+import { DATA_CHANGED_MS } from '../../src/core/events'
 import { test, expect, type RunningApp } from './fixtures'
 import { VIEWS } from '../../src/renderer/src/lib/views'
 
@@ -81,6 +82,8 @@ async function syncAll(page: Page, app: RunningApp): Promise<void> {
   await app.core.router.dispatch('sync.start', {
     resources: ['inspections', 'guarantees', 'brands'],
   })
+  // Every run done: "online" alone can show while a later list is still syncing.
+  await app.core.sync.idle()
   await expect(page.getByTestId('status-state')).toHaveAttribute('data-state', 'online', {
     timeout: 20_000,
   })
@@ -166,7 +169,16 @@ test('offline: the banner on every view, the sidebar dot and the status bar agre
 }) => {
   await page.goto(app.host.url)
   await syncAll(page, app)
-  const lastGood = (await page.getByTestId('status-last-good').innerText()).trim()
+  // The bar hears of the last run through the app's bus (coalesced): read it once it is still.
+  let lastGood = ''
+  await expect
+    .poll(async () => {
+      const before = lastGood
+      await page.waitForTimeout(DATA_CHANGED_MS + 100)
+      lastGood = (await page.getByTestId('status-last-good').innerText()).trim()
+      return before === lastGood
+    })
+    .toBe(true)
   expect(lastGood).toMatch(/^마지막 정상 동기화 \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
 
   app.core.sandbox.setFaults([{ kind: 'reset' }])
