@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite'
-import { storedCells, type Cell } from './counts'
+import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
 import type { PagedResource } from './records'
 
 /**
@@ -41,8 +41,13 @@ const LISTS: readonly PagedResource[] = ['guarantees', 'inspections']
 
 /** The cell columns of a list row `t` left-joined to its mark `r`. */
 function cellSql(list: PagedResource): string {
-  return `SELECT t.idx, t.status, CASE WHEN r.mark IS NULL OR r.mark = 'none' THEN '' ELSE r.mark END
+  return `SELECT t.idx, t.status, ${COUNTED_MARK_SQL}
     FROM ${list} t LEFT JOIN review_marks r ON r.resource = '${list}' AND r.record_idx = t.idx`
+}
+
+/** The key of a cell (status and counted mark) in a list's dictionary of codes. */
+function cellKey(status: string | null, mark: string): string {
+  return `${status === null ? '\u0000' : `s${status}`}\u0001${mark}`
 }
 
 /** A list of matches read against the cells: idx, their codes, and the count per code. */
@@ -85,6 +90,11 @@ class ListCells {
     return this.#building === null
   }
 
+  /** Built and nearly caught up: a query may try it (`match` still checks the stored counts). */
+  get ready(): boolean {
+    return this.#building === null && this.#touched.size <= MAX_TOUCHED_ON_QUERY
+  }
+
   get hasWork(): boolean {
     return this.#building !== null || this.#touched.size > 0
   }
@@ -122,7 +132,12 @@ class ListCells {
   /** Reads up to `limit` touched records again; true when none is left. */
   applyTouched(limit: number): boolean {
     if (this.#building) return false
-    const all = [...this.#touched].slice(0, limit)
+    // The first `limit` touched, without copying the whole set.
+    const all: number[] = []
+    for (const idx of this.#touched) {
+      if (all.length === limit) break
+      all.push(idx)
+    }
     for (let i = 0; i < all.length; i += TOUCH_CHUNK) {
       const chunk = all.slice(i, i + TOUCH_CHUNK)
       const found = new Map<number, number>()
@@ -151,7 +166,7 @@ class ListCells {
    * behind, or not matching the stored counts.
    */
   match(rowids: string | null, pick?: PagePick, memoKey?: string): Matched | null {
-    if (this.#building || this.#touched.size > MAX_TOUCHED_ON_QUERY) return null
+    if (!this.ready) return null
     if (!this.applyTouched(MAX_TOUCHED_ON_QUERY) || !this.#matchesStoredCounts()) return null
     const parsed = this.#parse(rowids, memoKey)
     const cells: Cell[] = []
@@ -221,7 +236,7 @@ class ListCells {
   }
 
   #codeOf(status: string | null, mark: string): number | null {
-    const key = `${status === null ? '\u0000' : `s${status}`}\u0001${mark}`
+    const key = cellKey(status, mark)
     let code = this.#codes.get(key)
     if (code === undefined) {
       if (this.#cells.length + 1 >= MAX_CODES) return null
@@ -284,8 +299,7 @@ class ListCells {
     const stored = storedCells(this.db, this.list, {})
     let sum = 0
     for (const cell of stored) {
-      const key = `${cell.status === null ? '\u0000' : `s${cell.status}`}\u0001${cell.mark}`
-      const code = this.#codes.get(key)
+      const code = this.#codes.get(cellKey(cell.status, cell.mark))
       if (code === undefined || this.#totals[code] !== cell.n) return this.#giveUp()
       sum += cell.n
     }
@@ -372,12 +386,15 @@ export function advanceCellIndexes(db: DatabaseSync, budgetMs: number): boolean 
   return LISTS.some((list) => indexOf(db, list).hasWork)
 }
 
-/** True when every list's index is built (the bench waits for the owner's start-up work). */
+/** True when a list's index is built and nearly caught up (no SQL: `matchCells` checks the counts). */
+export function cellIndexReady(db: DatabaseSync, list: PagedResource): boolean {
+  const cells = indexes.get(db)?.get(list)
+  return cells !== undefined && cells.ready && !dropped.has(cells)
+}
+
+/** True when every list's index is ready (the bench waits for the owner's start-up work). */
 export function cellIndexesReady(db: DatabaseSync): boolean {
-  return LISTS.every((list) => {
-    const cells = indexes.get(db)?.get(list)
-    return cells !== undefined && cells.built && !dropped.has(cells)
-  })
+  return LISTS.every((list) => cellIndexReady(db, list))
 }
 
 /** Builds every list's index now (tests and the bench; the owner builds it when idle). */

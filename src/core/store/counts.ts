@@ -66,12 +66,15 @@ export function storedCells(db: DatabaseSync, resource: PagedResource, range: Da
   }))
 }
 
+/** {@link countedMark} in SQL, of a `review_marks` row `r` (NULL when a list row has none). */
+export const COUNTED_MARK_SQL = `CASE WHEN r.mark IS NULL OR r.mark = 'none' THEN '' ELSE r.mark END`
+
 /**
  * The columns (`status`, `mark`, `n`) of a `GROUP BY 1, 2` over list rows
  * `t` left-joined to their mark `r`: the same cells as the stored ones.
  */
 export function cellColumns(): string {
-  return `t.status AS status, CASE WHEN r.mark IS NULL OR r.mark = 'none' THEN '' ELSE r.mark END AS mark, count(*) AS n`
+  return `t.status AS status, ${COUNTED_MARK_SQL} AS mark, count(*) AS n`
 }
 
 /**

@@ -17,10 +17,11 @@ import {
 } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
-import { matchCells, type PagePick } from './cell-index'
+import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import type { PagedResource } from './records'
 import {
   cellColumns,
+  COUNTED_MARK_SQL,
   countedMark,
   inIdxOrder,
   listCount,
@@ -365,10 +366,18 @@ function indexedCells(
   query: ListQuery,
   text: Text,
 ): { cells: Cell[]; capped: false } | null {
-  if (text.plan.kind !== 'match' || text.short) return null
-  if (query.member || query.from !== undefined || query.to !== undefined) return null
-  const matched = matchCells(db, table, matchingRowids(db, table, text.plan.match))
+  if (!searchOnly(query, text)) return null
+  const matched = matchCells(db, table, matchingRowids(db, table, text.plan.match).rowids)
   return matched && { cells: matched.cells, capped: false }
+}
+
+/** Text of two or more characters, without member or dates: what the cell index counts. */
+function searchOnly(
+  query: ListQuery,
+  text: Text,
+): text is Text & { plan: { kind: 'match'; match: string } } {
+  if (text.plan.kind !== 'match' || text.short) return false
+  return !query.member && query.from === undefined && query.to === undefined
 }
 
 /** The statement listing every match of an FTS expression, as one comma-separated text. */
@@ -384,17 +393,24 @@ const rowidCache = new WeakMap<DatabaseSync, Map<string, string | null>>()
 /** Searches whose matches are kept per connection (a page of another tab or the next page reuses them). */
 const ROWID_CACHE_SIZE = 16
 
-/** Every match of an FTS expression, kept until the data changes. */
-function matchingRowids(db: DatabaseSync, table: PagedResource, match: string): string | null {
+/**
+ * Every match of an FTS expression, kept until the data changes, with the
+ * key it is kept under (which also keeps its parse in the cell index).
+ */
+function matchingRowids(
+  db: DatabaseSync,
+  table: PagedResource,
+  match: string,
+): { rowids: string | null; key: string } {
   const key = `${dataVersion(db)}\u0000${table}\u0000${match}`
   let perDb = rowidCache.get(db)
   if (!perDb) rowidCache.set(db, (perDb = new Map()))
-  if (perDb.has(key)) return perDb.get(key)!
+  if (perDb.has(key)) return { rowids: perDb.get(key)!, key }
   const { sql, params } = rowidsStatement(table, match)
   const rowids = (db.prepare(sql).get(...params) as { rowids: string | null }).rowids
   if (perDb.size >= ROWID_CACHE_SIZE) perDb.clear()
   perDb.set(key, rowids)
-  return rowids
+  return { rowids, key }
 }
 
 /** The statement reading a page's rows by idx (`?`: a JSON array of them). */
@@ -414,9 +430,7 @@ function cellPageApplies(
   query: ListQuery,
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
-  if (text.plan.kind !== 'match' || text.short) return false
-  if (query.member || query.from !== undefined || query.to !== undefined) return false
-  return inIdxOrder(db, table) && matchCells(db, table, '') !== null
+  return searchOnly(query, text) && inIdxOrder(db, table) && cellIndexReady(db, table)
 }
 
 /**
@@ -434,9 +448,7 @@ function cellPage(
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const descending = (query.sort ?? 'latest') === 'latest'
   const mark = query.review === undefined ? undefined : countedMark(query.review)
-  const rowids = matchingRowids(db, table, text.plan.match)
-  // Kept per data version and search, as the matches are (`matchingRowids`).
-  const memoKey = `${dataVersion(db)}\u0000${text.plan.match}`
+  const { rowids, key } = matchingRowids(db, table, text.plan.match)
   const pick: PagePick = {
     accept: (cell) =>
       (status === undefined || cell.status === status) &&
@@ -445,8 +457,8 @@ function cellPage(
     descending,
     limit,
   }
-  const matched = matchCells(db, table, rowids, pick, memoKey)
-
+  // Its parse is kept with the matches (per data version and search).
+  const matched = matchCells(db, table, rowids, pick, key)
   if (!matched) return null
   const read = db.prepare(rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
   const byIdx = new Map<number, Record<string, unknown>>()
@@ -488,7 +500,7 @@ function countStatement(
   }
   return {
     sql: `SELECT status, mark, count(*) AS n, min(rowid) AS low FROM (
-        SELECT t.status AS status, CASE WHEN r.mark IS NULL OR r.mark = 'none' THEN '' ELSE r.mark END AS mark,
+        SELECT t.status AS status, ${COUNTED_MARK_SQL} AS mark,
           f.rowid AS rowid ${from} ORDER BY f.rowid DESC LIMIT ?
       ) GROUP BY 1, 2`,
     params: [...fts.params, ...where.params, ONE_CHARACTER_COUNT_CAP + 1],

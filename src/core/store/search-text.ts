@@ -166,10 +166,8 @@ function digitGrams(runs: ReadonlySet<string>): string {
  * query of one or two initials still find the field's last syllables.
  */
 function initialGrams(initials: readonly string[]): string {
-  const grams: string[] = []
-  for (let i = 0; i + 2 < initials.length; i += 1) {
-    grams.push(initials[i]! + initials[i + 1]! + initials[i + 2]!)
-  }
+  // Initials are single UTF-16 units: trigrams of their string are triples.
+  const grams = trigramsOf(initials.join(''))
   if (initials.length >= 2) grams.push(initials.at(-2)! + initials.at(-1)!)
   grams.push(initials.at(-1)!)
   return grams.join(' ')

@@ -115,7 +115,8 @@ function statements(db: DatabaseSync): Statements {
     insert: each(recordInsertSql),
     update: each(recordUpdateSql),
     previous: each(
-      (t) => `SELECT search_key, ${storedColumns(t).join(', ')} FROM ${t.name} WHERE idx = ?`,
+      (t) =>
+        `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name} WHERE idx = ?`,
     ),
     touch: each(
       (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
@@ -175,6 +176,8 @@ interface PageContext {
   readonly pass: number
   readonly storedAt: string
   readonly tally: NewRecordTally
+  /** Records whose cell (status, gone) may have changed: the cell index reads them again. */
+  readonly moved: number[]
 }
 
 /** A record not stored yet, ready to insert. */
@@ -203,6 +206,8 @@ function writeRecord(page: PageContext, record: object): NewRow | null {
   const current = previousKey?.startsWith(SEARCH_FORMAT) === true
   if (row !== undefined && current && sameRow(row, values)) {
     s.touch[table.name].run(pass, storedAt, idx)
+    // Unchanged, but back if it was gone.
+    if (row['gone_at'] !== null) page.moved.push(idx)
     return null
   }
   const search: Search =
@@ -210,6 +215,7 @@ function writeRecord(page: PageContext, record: object): NewRow | null {
       ? { doc: null, key: previousKey! }
       : searchOf([...fields, String(idx)])
   const written = { ...values, seen_pass: pass, stored_at: storedAt, search_key: search.key }
+  page.moved.push(idx)
   if (row === undefined) return { idx, written, search }
   s.update[table.name].run(written)
   writeSearch(s, table.name, idx, previousKey, search)
@@ -335,7 +341,7 @@ function upsertRecords(
   // One item per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, object>()
   for (const item of items) byIdx.set(Number((item as { idx?: unknown }).idx), item)
-  const page: PageContext = { s, table, pass, storedAt, tally: new NewRecordTally() }
+  const page: PageContext = { s, table, pass, storedAt, tally: new NewRecordTally(), moved: [] }
   const fresh: NewRow[] = []
   for (const idx of [...byIdx.keys()].sort((a, b) => a - b)) {
     const row = writeRecord(page, byIdx.get(idx)!)
@@ -343,7 +349,7 @@ function upsertRecords(
   }
   insertNew(page, fresh)
   page.tally.flush(db, table.name)
-  touchCells(db, table.name, byIdx.keys())
+  touchCells(db, table.name, page.moved)
   bumpDataVersion(db)
 }
 

@@ -148,6 +148,30 @@ describe('cell index', () => {
     expect(indexed()).toBe(true)
   })
 
+  it('counts a gone record again when it comes back unchanged', () => {
+    const same = Array.from({ length: 30 }, (_, i) =>
+      inspection(i + 1, {
+        productName: '샤넬 보이백',
+        inspectionStatus: '배송완료',
+        registeredAt: registeredAt(i + 1),
+      }),
+    )
+    const writeSame = (pass: number): void =>
+      transaction(db, () => upsertInspections(db, same, pass, '2025-03-10T00:00:00Z'))
+    writeSame(2)
+    buildCellIndexes(db)
+    // Every other record is seen in pass 3; the 30 go, then come back exactly as they were.
+    write(
+      Array.from({ length: 270 }, (_, i) => i + 31),
+      3,
+    )
+    transaction(db, () => markUnseenGone(db, 'inspections', 3, '2025-03-11 00:00:00'))
+    expect(answers(db)).toEqual(answers(plain))
+    writeSame(4)
+    expect(answers(db)).toEqual(answers(plain))
+    expect(indexed()).toBe(true)
+  })
+
   it('is built in steps while records are written, and ends up right', () => {
     let steps = 0
     while (advanceCellIndexes(db, 0)) {
