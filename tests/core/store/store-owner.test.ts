@@ -14,6 +14,7 @@ import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/store
 import { liveStoreThreads } from '../../../src/core/store/threads'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
+import { failure } from '../../support/failure'
 
 let temp: ReturnType<typeof tempDir>
 const owners: StoreOwner[] = []
@@ -37,15 +38,6 @@ async function open(
   })
   owners.push(owner)
   return owner
-}
-
-async function failure(pending: Promise<unknown>): Promise<unknown> {
-  try {
-    await pending
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
 }
 
 describe('the database owner thread', () => {

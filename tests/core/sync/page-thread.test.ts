@@ -13,6 +13,7 @@ import { parseHere, PageThread } from '../../../src/core/sync/page-parser'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { encodeEucKr } from '../../../src/sandbox/echo'
 import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
+import { failure } from '../../support/failure'
 
 const dataset = new Dataset({ seed: 3, size: 400, staticUrl: 'http://127.0.0.1:1' })
 const threads: PageThread[] = []
@@ -46,15 +47,6 @@ function recordsOf(parsed: ParsedPage): unknown[] {
     (encoded) =>
       decodePageWrite({ resource: 'guarantees', encoded, pass: 1, at: 'now' }).items as unknown[],
   )
-}
-
-async function failure(pending: Promise<unknown>): Promise<unknown> {
-  try {
-    await pending
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
 }
 
 describe('the page thread', () => {
