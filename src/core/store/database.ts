@@ -36,13 +36,15 @@ export interface OpenedStore {
 }
 
 // SQLite primary result codes (https://www.sqlite.org/rescode.html).
-const SQLITE_BUSY = 5
-const SQLITE_LOCKED = 6
-const SQLITE_IOERR = 10
-const SQLITE_CORRUPT = 11
-const SQLITE_FULL = 13
-const SQLITE_CANTOPEN = 14
-const SQLITE_NOTADB = 26
+const SQLITE = {
+  BUSY: 5,
+  LOCKED: 6,
+  IOERR: 10,
+  CORRUPT: 11,
+  FULL: 13,
+  CANTOPEN: 14,
+  NOTADB: 26,
+} as const
 
 /** The cache file of a profile: `<dataDir>/cache/<profileId>.sqlite`. */
 export function storeFileFor(dataDir: string, profileId: string): string {
@@ -69,21 +71,21 @@ export function sqliteCode(error: unknown): number | undefined {
 export function isCorruption(error: unknown): boolean {
   if (error instanceof CorruptStoreError) return true
   const code = sqliteCode(error)
-  return code === SQLITE_CORRUPT || code === SQLITE_NOTADB
+  return code === SQLITE.CORRUPT || code === SQLITE.NOTADB
 }
 
 /** Maps a SQLite failure to a typed error with a message the user can act on. */
 export function toStoreError(error: unknown): AppError {
   if (error instanceof AppError) return error
   const code = sqliteCode(error)
-  if (code === SQLITE_FULL) {
+  if (code === SQLITE.FULL) {
     return new AppError(
       'disk_full',
       'The disk is full; nothing was written. Free some space and sync again.',
       { cause: error },
     )
   }
-  if (code === SQLITE_BUSY || code === SQLITE_LOCKED) {
+  if (code === SQLITE.BUSY || code === SQLITE.LOCKED) {
     return new AppError('store_busy', 'The local cache is in use by another copy of the app.', {
       cause: error,
     })
@@ -91,7 +93,7 @@ export function toStoreError(error: unknown): AppError {
   if (isCorruption(error)) {
     return new AppError('store_corrupt', 'The local cache file is damaged.', { cause: error })
   }
-  if (code === SQLITE_IOERR || code === SQLITE_CANTOPEN) {
+  if (code === SQLITE.IOERR || code === SQLITE.CANTOPEN) {
     return new AppError('internal', 'The local cache file could not be read or written.', {
       cause: error,
     })

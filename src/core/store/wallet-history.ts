@@ -14,14 +14,8 @@ import type {
  * parameters as text, and the times.
  */
 
-/** One ended flow to record. */
-export interface WalletLinkInput {
-  readonly flow: WalletFlowKind
-  readonly refUserId: string
-  readonly guaranteeIdx: number | null
-  readonly outcome: WalletOutcomeName
-  readonly detail: string | null
-  readonly startedAt: string
+/** One ended flow to record: a history row before it has an id, its end known. */
+export type WalletLinkInput = Omit<WalletHistoryRow, 'id' | 'endedAt'> & {
   readonly endedAt: string
 }
 

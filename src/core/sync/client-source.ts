@@ -2,7 +2,7 @@ import type { PartnerClient } from '../api/client'
 import type { GuaranteeQuery, InspectionQuery } from '../../shared/domain'
 import type { PagedResource } from '../store/records'
 import { parseHere, type PageParsing } from './page-parser'
-import type { PageQuery, SourcePage, SyncSource } from './source'
+import type { PageHints, PageQuery, SourcePage, SyncSource } from './source'
 
 /** Records per transaction when the engine gives no hint (its own default). */
 const ROWS_PER_CHUNK = 1000
@@ -19,38 +19,25 @@ export function clientSyncSource(
 ): SyncSource {
   const page = async (
     resource: PagedResource,
-    params: GuaranteeQuery | InspectionQuery,
+    query: PageQuery,
     signal: AbortSignal,
-    rowsPerChunk: number,
+    hints: PageHints | undefined,
   ): Promise<SourcePage<never>> => {
     const list = resource === 'guarantees' ? 'guarantee' : 'inspection'
-    const body = await client.listBody(list, params, signal)
+    const body = await client.listBody(list, paramsOf(resource, query), signal)
     signal.throwIfAborted()
-    const parsed = await parsing.parse({ resource, body, page: params.page ?? 1, rowsPerChunk })
+    const parsed = await parsing.parse({
+      resource,
+      body,
+      page: query.page,
+      rowsPerChunk: hints?.rowsPerChunk ?? ROWS_PER_CHUNK,
+    })
     return { ...parsed, items: [] }
   }
   return {
     inFlight: client.inFlight,
-    guarantees: (query, signal, hints) =>
-      page(
-        'guarantees',
-        {
-          ...common(query),
-          ...(query.nftStatus ? { nftStatus: query.nftStatus } : {}),
-        },
-        signal,
-        hints?.rowsPerChunk ?? ROWS_PER_CHUNK,
-      ),
-    inspections: (query, signal, hints) =>
-      page(
-        'inspections',
-        {
-          ...common(query),
-          ...(query.status ? { status: query.status } : {}),
-        },
-        signal,
-        hints?.rowsPerChunk ?? ROWS_PER_CHUNK,
-      ),
+    guarantees: (query, signal, hints) => page('guarantees', query, signal, hints),
+    inspections: (query, signal, hints) => page('inspections', query, signal, hints),
     async brands(signal) {
       const { items, rejected } = await client.listBrands(signal)
       return { items: items.map((brand) => ({ ...brand, raw: {} })), rejected }
@@ -58,8 +45,8 @@ export function clientSyncSource(
   }
 }
 
-/** The parameters both lists take. */
-function common(query: PageQuery): GuaranteeQuery & InspectionQuery {
+/** The service's parameters of a page query: both lists' filters, and each list's own. */
+function paramsOf(resource: PagedResource, query: PageQuery): GuaranteeQuery & InspectionQuery {
   return {
     page: query.page,
     pageSize: query.pageSize,
@@ -67,5 +54,7 @@ function common(query: PageQuery): GuaranteeQuery & InspectionQuery {
     ...(query.refUserId ? { refUserId: query.refUserId } : {}),
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
+    ...(resource === 'guarantees' && query.nftStatus ? { nftStatus: query.nftStatus } : {}),
+    ...(resource === 'inspections' && query.status ? { status: query.status } : {}),
   }
 }

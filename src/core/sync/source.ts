@@ -1,5 +1,5 @@
 import type { GuaranteeState } from '../../shared/cache'
-import type { RejectedItem } from '../../shared/domain'
+import type { ListPage, RejectedItem } from '../../shared/domain'
 import type { EncodedRows } from '../store/encoded-rows'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/records'
 
@@ -17,18 +17,12 @@ export interface PageQuery {
   readonly to?: string
 }
 
-/** One parsed page: its records as objects, or encoded in chunks for the owner (`page-parse.ts`). */
-export interface SourcePage<T> {
-  readonly total: number
-  readonly page: number
-  /** Entries in the page's `data`, accepted or not. */
-  readonly received: number
-  /** `pageSize` of the envelope, when the service echoes it. */
-  readonly pageSize?: number
-  readonly items: readonly T[]
-  /** Entries that missed a required field: counted and reported, not stored as records. */
-  readonly rejected: number
-  /** Those entries, with why and as sent: kept for `sync.rejected`. */
+/**
+ * One parsed page (the client's `ListPage`, its refusals optional): its
+ * records as objects, or encoded in chunks for the owner (`page-parse.ts`).
+ */
+export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
+  /** The refused entries, with why and as sent: kept for `sync.rejected`. */
   readonly rejects?: readonly RejectedItem[]
   /**
    * The accepted records encoded in chunks of at most the asked
