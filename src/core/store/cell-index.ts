@@ -56,6 +56,8 @@ interface Parsed {
   readonly idx: Float64Array
   readonly code: Uint16Array
   readonly counts: readonly number[]
+  /** `idx` ascending (the search index lists rowids so): a page is then found without a full walk. */
+  readonly sorted: boolean
 }
 
 class ListCells {
@@ -177,18 +179,10 @@ class ListCells {
     if (!pick) return { cells, page: [] }
     const accepted = new Uint8Array(this.#cells.length + 1)
     this.#cells.forEach((cell, i) => (accepted[i + 1] = pick.accept(cell) ? 1 : 0))
-    const picked: number[] = []
-    let ascending = true
-    for (let i = 0; i < parsed.idx.length; i += 1) {
-      const idx = parsed.idx[i]!
-      if (accepted[parsed.code[i]!] === 1 && pick.beyond(idx)) {
-        if (picked.length > 0 && picked.at(-1)! > idx) ascending = false
-        picked.push(idx)
-      }
+    return {
+      cells,
+      page: parsed.sorted ? pickSorted(parsed, accepted, pick) : pickAny(parsed, accepted, pick),
     }
-    if (!ascending) picked.sort((a, b) => a - b)
-    const page = pick.descending ? picked.slice(-pick.limit).reverse() : picked.slice(0, pick.limit)
-    return { cells, page }
   }
 
   /**
@@ -202,6 +196,7 @@ class ListCells {
     const idx: number[] = []
     const codes: number[] = []
     const counts = new Array<number>(this.#cells.length + 1).fill(0)
+    let sorted = true
     if (rowids) {
       let start = 0
       while (start < rowids.length) {
@@ -210,6 +205,7 @@ class ListCells {
         const value = Number(rowids.slice(start, end))
         const code = this.#lookup(value)
         counts[code]! += 1
+        if (idx.length > 0 && idx[idx.length - 1]! >= value) sorted = false
         idx.push(value)
         codes.push(code)
         start = end + 1
@@ -220,6 +216,7 @@ class ListCells {
       idx: Float64Array.from(idx),
       code: Uint16Array.from(codes),
       counts,
+      sorted,
     }
     if (memoKey === undefined) return parsed
     if (this.#memo.size >= MAX_PARSED) this.#memo.clear()
@@ -341,10 +338,54 @@ export function hasCellIndex(db: DatabaseSync, list: PagedResource): boolean {
 /** Which matched records make a page: their cell, past the cursor, in idx order. */
 export interface PagePick {
   accept(cell: { readonly status: string | null; readonly mark: string }): boolean
-  /** Past the page's cursor in its direction. */
-  beyond(idx: number): boolean
+  /** The idx of the previous page's last row: the page starts past it in its direction. */
+  readonly cursor: number | null
   readonly descending: boolean
   readonly limit: number
+}
+
+/**
+ * The page of matches in ascending idx order: from the cursor (found by
+ * bisection) in the page's direction until `limit` accepted ones, so a
+ * page costs what it reads, not what the search matched.
+ */
+function pickSorted(parsed: Parsed, accepted: Uint8Array, pick: PagePick): number[] {
+  const { idx, code } = parsed
+  const page: number[] = []
+  // First position whose idx is ≥ the cursor (or past every one).
+  let low = 0
+  let high = idx.length
+  if (pick.cursor !== null) {
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (idx[mid]! < pick.cursor) low = mid + 1
+      else high = mid
+    }
+  }
+  if (pick.descending) {
+    for (let i = (pick.cursor === null ? idx.length : low) - 1; i >= 0; i -= 1) {
+      if (accepted[code[i]!] === 1 && page.push(idx[i]!) === pick.limit) break
+    }
+  } else {
+    let i = pick.cursor === null ? 0 : low
+    if (pick.cursor !== null && i < idx.length && idx[i] === pick.cursor) i += 1
+    for (; i < idx.length; i += 1) {
+      if (accepted[code[i]!] === 1 && page.push(idx[i]!) === pick.limit) break
+    }
+  }
+  return page
+}
+
+/** {@link pickSorted} for matches in any order: every one walked, the accepted sorted. */
+function pickAny(parsed: Parsed, accepted: Uint8Array, pick: PagePick): number[] {
+  const picked: number[] = []
+  for (let i = 0; i < parsed.idx.length; i += 1) {
+    const idx = parsed.idx[i]!
+    const beyond = pick.cursor === null || (pick.descending ? idx < pick.cursor : idx > pick.cursor)
+    if (accepted[parsed.code[i]!] === 1 && beyond) picked.push(idx)
+  }
+  picked.sort((a, b) => a - b)
+  return pick.descending ? picked.slice(-pick.limit).reverse() : picked.slice(0, pick.limit)
 }
 
 /** The cells of matched records, and the idx of the page picked from them (in page order). */

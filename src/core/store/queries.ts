@@ -18,6 +18,7 @@ import {
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
+import { prepared } from './statements'
 import type { PagedResource } from './records'
 import {
   cellColumns,
@@ -157,9 +158,10 @@ function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text 
 function queryText(db: DatabaseSync, table: PagedResource, q: string): Text {
   const spelled = shortQueryPlan(q, (syllable) => {
     const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
-    const rows = db
-      .prepare(`SELECT term FROM ${table}_fts_terms WHERE term >= ? AND term < ? LIMIT ?`)
-      .all(syllable, next, MAX_SYLLABLE_TERMS + 1) as { term: string }[]
+    const rows = prepared(
+      db,
+      `SELECT term FROM ${table}_fts_terms WHERE term >= ? AND term < ? LIMIT ?`,
+    ).all(syllable, next, MAX_SYLLABLE_TERMS + 1) as { term: string }[]
     return rows.length > MAX_SYLLABLE_TERMS ? null : rows.map((row) => row.term)
   })
   if (spelled) return { plan: spelled, short: true }
@@ -237,11 +239,10 @@ function rowidRange(db: DatabaseSync, table: PagedResource, query: ListQuery): W
   let range: Where = { clauses: [], params: [] }
   const edge = (clause: string, order: string, value: string): number =>
     (
-      db
-        .prepare(
-          `SELECT idx FROM ${table} INDEXED BY ${table}_by_time WHERE ${clause} ORDER BY ${order} LIMIT 1`,
-        )
-        .get(value) as { idx: number } | undefined
+      prepared(
+        db,
+        `SELECT idx FROM ${table} INDEXED BY ${table}_by_time WHERE ${clause} ORDER BY ${order} LIMIT 1`,
+      ).get(value) as { idx: number } | undefined
     )?.idx ?? Number.NaN
   if (query.from) {
     const low = edge('registered_at >= ?', 'registered_at, idx', `${query.from} 00:00:00`)
@@ -346,7 +347,9 @@ function cellsOf(
   const found =
     indexedCells(db, table, query, text) ??
     capCells(
-      db.prepare(statement.sql).all(...statement.params) as unknown as (Cell & { low?: number })[],
+      prepared(db, statement.sql).all(...statement.params) as unknown as (Cell & {
+        low?: number
+      })[],
       text.short && !query.member,
     )
   if (perDb.size > 64) perDb.clear()
@@ -453,14 +456,14 @@ function cellPage(
     accept: (cell) =>
       (status === undefined || cell.status === status) &&
       (mark === undefined || cell.mark === mark),
-    beyond: (idx) => cursor === null || (descending ? idx < cursor[1] : idx > cursor[1]),
+    cursor: cursor === null ? null : cursor[1],
     descending,
     limit,
   }
   // Its parse is kept with the matches (per data version and search).
   const matched = matchCells(db, table, rowids, pick, key)
   if (!matched) return null
-  const read = db.prepare(rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
+  const read = prepared(db, rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
   const byIdx = new Map<number, Record<string, unknown>>()
   for (const row of read) byIdx.set(Number(row['idx']), row)
   const rows = matched.page.flatMap((idx) => {
@@ -549,7 +552,7 @@ function listPage<R>(
   let rows = fromCells?.rows
   if (!rows) {
     const { statement } = pageStatement(db, ask)
-    rows = db.prepare(statement.sql).all(...statement.params) as Record<string, unknown>[]
+    rows = prepared(db, statement.sql).all(...statement.params) as Record<string, unknown>[]
   }
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows

@@ -209,4 +209,33 @@ describe('cell index', () => {
     expect(indexed()).toBe(true)
     expect(answers(db)).toEqual(answers(plain))
   })
+
+  it('picks the same pages from matches in any order as in ascending order, from every cursor', () => {
+    buildCellIndexes(db)
+    const all = Array.from({ length: 300 }, (_, i) => i + 1).filter((idx) => idx % 3 !== 0)
+    const shuffled = [...all].sort(() => random(3) - 1)
+    expect(shuffled).not.toEqual(all)
+    const reviewed = (cell: { mark: string }) => cell.mark === 'reviewed'
+    for (const descending of [true, false]) {
+      for (const accept of [() => true, reviewed]) {
+        // Cursors: none, one matched, one not matched (a multiple of 3), past either end.
+        for (const cursor of [null, 151, 150, 0, 400]) {
+          const pick = { accept, cursor, descending, limit: 9 }
+          const sorted = matchCells(db, 'inspections', all.join(','), pick)
+          const any = matchCells(db, 'inspections', shuffled.join(','), pick)
+          expect(any).toEqual(sorted)
+          // The reference: filter, sort in the page's direction, cut.
+          const cells = new Map(
+            queryInspections(plain, { limit: 300 }).rows.map((row) => [row.idx, row]),
+          )
+          const expected = all
+            .filter((idx) => cursor === null || (descending ? idx < cursor : idx > cursor))
+            .filter((idx) => accept({ mark: cells.get(idx)?.review?.mark ?? 'none' }))
+            .sort((a, b) => (descending ? b - a : a - b))
+            .slice(0, 9)
+          expect(sorted?.page).toEqual(expected)
+        }
+      }
+    }
+  })
 })
