@@ -32,7 +32,8 @@ test.afterAll(async () => {
 test('opens on the built-in sandbox and syncs it by itself', async () => {
   const page = await app.firstWindow()
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
-  // The background sync (through the writer thread) fills the list without a click.
+  // The background sync (pages parsed in the page thread, written by the owner thread) fills the
+  // list without a click: out/main/page-worker.js and owner-worker.js both load.
   await expect(page.getByTestId('inspection-row').first()).toBeVisible({ timeout: 30_000 })
   await expect(page.getByText('데모 데이터', { exact: false }).first()).toBeVisible()
 })
