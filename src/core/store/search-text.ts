@@ -95,26 +95,85 @@ function documentTokens(segments: readonly Segment[]): string {
     .join(' ')
 }
 
+/** What one field adds to a record's document. */
+interface FieldParts {
+  /** Its index tokens ({@link documentTokens}). */
+  readonly tokens: string
+  /** Its initials as grams ({@link initialGrams}), '' when it has no syllable. */
+  readonly initials: string
+  /** Its runs of three or more digits, in order. */
+  readonly digits: readonly string[]
+}
+
+/** Any character outside ASCII. */
+const NOT_ASCII = /[\u0080-\u{10ffff}]/u
+/** Whitespace at the start of an ASCII field, and any other (`/\s/` within ASCII). */
+const ASCII_LEADING_SPACE = /^[\t\n\v\f\r ]+/u
+const ASCII_SPACE = /[\t\n\v\f\r]/gu
+
+/**
+ * An ASCII field's parts without {@link segment}: no syllables, so after
+ * its leading whitespace it is one word, lower-cased, each whitespace
+ * character a space (what {@link segment} makes of it, character for
+ * character).
+ */
+function asciiParts(field: string): FieldParts {
+  const tokens = field.toLowerCase().replace(ASCII_LEADING_SPACE, '').replace(ASCII_SPACE, ' ')
+  return { tokens, initials: '', digits: field.match(DIGIT_RUN) ?? [] }
+}
+
+/**
+ * Parts of fields with other characters (product names: the same few
+ * thousand values on most records), kept until {@link PARTS_CACHE_MAX}
+ * different ones were seen, then dropped all at once.
+ */
+const partsCache = new Map<string, FieldParts>()
+const PARTS_CACHE_MAX = 20_000
+
+function fieldParts(field: string): FieldParts {
+  if (!NOT_ASCII.test(field)) return asciiParts(field)
+  let parts = partsCache.get(field)
+  if (parts !== undefined) return parts
+  const { segments, initials } = segment(field)
+  parts = {
+    tokens: documentTokens(segments),
+    initials: initials.length > 0 ? initialGrams(initials) : '',
+    digits: field.match(DIGIT_RUN) ?? [],
+  }
+  if (partsCache.size >= PARTS_CACHE_MAX) partsCache.clear()
+  partsCache.set(field, parts)
+  return parts
+}
+
 /** Builds the indexed text of a record from its searchable fields. */
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
-  const t: string[] = []
-  const c: string[] = []
+  let t = ''
+  let c = ''
+  let first = true
   const runs = new Set<string>()
   for (const field of fields) {
     if (!field) continue
-    const { segments, initials } = segment(field)
-    t.push(documentTokens(segments))
-    if (initials.length > 0) c.push(initialGrams(initials))
-    for (const digits of field.match(DIGIT_RUN) ?? []) runs.add(digits)
+    const parts = fieldParts(field)
+    t = first ? parts.tokens : `${t}${SEPARATOR}${parts.tokens}`
+    first = false
+    if (parts.initials !== '') c = c === '' ? parts.initials : `${c}${SEPARATOR}${parts.initials}`
+    for (const digits of parts.digits) runs.add(digits)
   }
-  return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `), d: digitGrams(runs) }
+  return { t, c, d: digitGrams(runs) }
 }
+
+/** Between two fields' (or digit runs') tokens. */
+const SEPARATOR = ` ${FIELD_BREAK} `
 
 const DIGIT_RUN = /\d{3,}/gu
 
-/** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`). */
-function digitTokens(digits: string): string[] {
-  return trigramsOf(digits).map((gram) => DIGIT_MARK + gram)
+/** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`), one string. */
+function digitTokens(digits: string): string {
+  let out = ''
+  for (let i = 0; i + 3 <= digits.length; i += 1) {
+    out += `${i === 0 ? '' : ' '}${DIGIT_MARK}${digits.slice(i, i + 3)}`
+  }
+  return out
 }
 
 /**
@@ -126,7 +185,11 @@ function digitTokens(digits: string): string[] {
  * trigrams are marked), so no query of one kind matches another's.
  */
 export function ftsText(doc: SearchDocument): string {
-  return [doc.t, doc.c, doc.d].filter((part) => part !== '').join(` ${FIELD_BREAK} `)
+  let text = doc.t
+  for (const part of [doc.c, doc.d]) {
+    if (part !== '') text = text === '' ? part : `${text}${SEPARATOR}${part}`
+  }
+  return text
 }
 
 /** Overlapping three-character grams of `text` (at least three characters long). */
@@ -153,9 +216,9 @@ function digitGrams(runs: ReadonlySet<string>): string {
         break
       }
     }
-    if (!inside) kept.push(digitTokens(run).join(' '))
+    if (!inside) kept.push(digitTokens(run))
   }
-  return kept.join(` ${FIELD_BREAK} `)
+  return kept.join(SEPARATOR)
 }
 
 /**
@@ -253,7 +316,7 @@ function initialsMatch(initials: readonly string[]): string {
  * whole number that is exactly them (`30` of `Birkin 30`).
  */
 function digitsMatch(digits: string): string {
-  if (digits.length >= 3) return quote(digitTokens(digits).join(' '))
+  if (digits.length >= 3) return quote(digitTokens(digits))
   const grams = DIGIT_TRIGRAMS.filter((gram) => gram.includes(digits))
   return `${quote(digits)} OR (${grams.map((gram) => quote(DIGIT_MARK + gram)).join(' OR ')})`
 }

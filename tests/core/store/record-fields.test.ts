@@ -9,6 +9,7 @@ import {
   recordInsertSql,
   recordUpdateSql,
   storedColumns,
+  writtenColumns,
   upsertGuarantees,
   upsertInspections,
 } from '../../../src/core/store/writes'
@@ -94,15 +95,26 @@ describe('record declarations', () => {
       expectSchemaHas(table, fields)
     })
 
-    it(`${table}: the derived insert and update name every declared column as a named parameter`, () => {
+    it(`${table}: the derived insert and update set every declared column, one parameter each`, () => {
       const insert = recordInsertSql(RECORD_TABLES[table])
       const update = recordUpdateSql(RECORD_TABLES[table])
-      expect(insert + update).not.toContain('?')
+      const written = writtenColumns(RECORD_TABLES[table])
+      expect(written).toEqual([
+        ...storedColumns(RECORD_TABLES[table]),
+        'seen_pass',
+        'stored_at',
+        'search_key',
+      ])
+      // Positional: the insert takes them in order, the update the same with idx last.
+      expect(insert).toContain(`(${written.join(', ')})`)
+      expect(insert.match(/\?/gu)).toHaveLength(written.length)
+      const set = written
+        .filter((c) => c !== 'idx')
+        .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, ?)' : `${c} = ?`))
+      expect(update).toContain(`SET ${set.join(', ')}, gone_at = NULL WHERE idx = ?`)
+      expect(update.match(/\?/gu)).toHaveLength(written.length)
       for (const f of fields.filter((field) => field.null !== 'raw')) {
-        expect(insert).toContain(`:${f.column}`)
-        expect(update).toContain(
-          f.column === 'idx' ? 'WHERE idx = :idx' : `${f.column} = :${f.column}`,
-        )
+        expect(written).toContain(f.column)
       }
       expect(storedColumns(RECORD_TABLES[table])).toEqual([
         ...fields.filter((f) => f.null !== 'raw').map((f) => f.column),
