@@ -5,6 +5,7 @@ import { PROFILE_ID_PATTERN } from '../../shared/profiles'
 import { AppError } from '../app-error'
 import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
+import { RECORD_TABLES } from './stored-raw'
 import { indexUnindexed } from './writes'
 
 /** Told to the user once after the cache file had to be rebuilt. */
@@ -217,6 +218,7 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
     if (userVersion(migrated) !== before && userVersion(migrated) === LATEST_VERSION) {
       transaction(migrated, () => indexUnindexed(migrated))
     }
+    if (userVersion(migrated) === LATEST_VERSION) setSearchAutomerge(migrated)
     return migrated
   } catch (error) {
     try {
@@ -227,6 +229,31 @@ function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
     if (error instanceof AppError && error.code === 'store_corrupt')
       throw new CorruptStoreError(error.message)
     throw error
+  }
+}
+
+/**
+ * The FTS5 `automerge` of both search indexes (SQLite's default is 4). Each
+ * commit flushes its new terms as a small segment; FTS5 merges segments of
+ * the same size level once `automerge` of them are there. At 16 a first
+ * sync of 100,000 records rewrites its postings about half as often as at 4
+ * (fewer levels), which cut the write step by about 4 µs per record; a
+ * query then reads at most 15 small segments per level until they merge,
+ * and `compactStore` merges them into one after a first full sync anyway.
+ */
+export const SEARCH_AUTOMERGE = 16
+
+/**
+ * Stores {@link SEARCH_AUTOMERGE} in each search index's config (persistent,
+ * in the file), only when it holds another value: on every open, so an index
+ * a migration recreated gets it back.
+ */
+function setSearchAutomerge(db: DatabaseSync): void {
+  for (const list of Object.keys(RECORD_TABLES)) {
+    const row = db.prepare(`SELECT v FROM ${list}_fts_config WHERE k = 'automerge'`).get() as
+      { v: unknown } | undefined
+    if (row?.v === SEARCH_AUTOMERGE) continue
+    db.exec(`INSERT INTO ${list}_fts (${list}_fts, rank) VALUES ('automerge', ${SEARCH_AUTOMERGE})`)
   }
 }
 
