@@ -2,6 +2,7 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
+import { transactionScope } from './database'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { ftsText, SEARCH_FORMAT, type SearchDocument } from './search-text'
 import {
@@ -186,6 +187,8 @@ interface PageContext {
   readonly tally: NewRecordTally
   /** Records whose cell (status, gone) may have changed: the cell index reads them again. */
   readonly moved: number[]
+  /** The transaction's FTS rows still to write, or null to write them at once. */
+  readonly pendingSearch: PendingSearch | null
 }
 
 /** A record not stored yet, ready to insert. */
@@ -242,7 +245,7 @@ function writeRecord(page: PageContext, record: object): NewRow | null {
     return { idx, written: [idx, ...written], status, registeredAt, search }
   }
   s.update[table.name].run(...written, idx)
-  writeSearch(s, table.name, idx, previousKey, search)
+  writeSearch(page, idx, previousKey, search)
   return null
 }
 
@@ -299,7 +302,7 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   }
   for (const row of fresh) {
     s.insert[table.name].run(...row.written)
-    writeSearch(s, table.name, row.idx, undefined, row.search)
+    writeSearch(page, row.idx, undefined, row.search)
     tally.add(row.status, row.registeredAt, countedMark(marks.get(row.idx)))
     if (!inMemory) {
       const change = s.inversions[table.name].get({ idx: row.idx, r: row.registeredAt }) as {
@@ -310,21 +313,70 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   }
 }
 
+/** A record's FTS row to write: its text, and whether it replaces one stored before. */
+interface SearchRow {
+  readonly replaces: boolean
+  readonly text: string
+}
+
+/** FTS rows gathered in one transaction, by list and rowid. */
+type PendingSearch = Record<PagedResource, Map<number, SearchRow>>
+
+const PENDING_SEARCH = Symbol('pending FTS rows')
+
+/**
+ * The FTS rows of the {@link transaction} running on `db`, written at its
+ * end in ascending rowid order over all its pages; null outside one (rows
+ * are then written at once). FTS5 flushes its pending terms as a new
+ * segment whenever a rowid goes down, and a sync's pages come newest first:
+ * written page by page, a commit of three pages made three segments.
+ */
+function pendingSearchOf(db: DatabaseSync, s: Statements): PendingSearch | null {
+  const scope = transactionScope(db)
+  if (scope === null) return null
+  const found = scope.data.get(PENDING_SEARCH) as PendingSearch | undefined
+  if (found !== undefined) return found
+  const pending: PendingSearch = { guarantees: new Map(), inspections: new Map() }
+  scope.data.set(PENDING_SEARCH, pending)
+  scope.beforeCommit.push(() => {
+    for (const table of Object.keys(pending) as PagedResource[]) {
+      const rows = pending[table]
+      for (const idx of [...rows.keys()].sort((a, b) => a - b)) {
+        const row = rows.get(idx)!
+        if (row.replaces) s.ftsDelete[table].run(idx)
+        s.ftsInsert[table].run(idx, row.text)
+      }
+    }
+  })
+  return pending
+}
+
 /**
  * Rewrites a record's FTS row only when its indexed text changed: a new
  * record is inserted, a changed one replaced, an unchanged one (most of a
- * re-sync) left alone.
+ * re-sync) left alone. Inside a transaction the row waits for its end; a
+ * record written twice in it keeps its last text, and replaces an FTS row
+ * only if one was there before the transaction.
  */
 function writeSearch(
-  s: Statements,
-  table: PagedResource,
+  page: PageContext,
   idx: number,
   previousKey: string | null | undefined,
   search: Search,
 ): void {
   if (previousKey === search.key || search.doc === null) return
-  if (previousKey !== undefined) s.ftsDelete[table].run(idx)
-  s.ftsInsert[table].run(idx, ftsText(search.doc))
+  const { s, table, pendingSearch } = page
+  const text = ftsText(search.doc)
+  if (pendingSearch === null) {
+    if (previousKey !== undefined) s.ftsDelete[table.name].run(idx)
+    s.ftsInsert[table.name].run(idx, text)
+    return
+  }
+  const queued = pendingSearch[table.name].get(idx)
+  pendingSearch[table.name].set(idx, {
+    replaces: queued === undefined ? previousKey !== undefined : queued.replaces,
+    text,
+  })
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -364,7 +416,15 @@ function upsertRecords(
   // One item per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, object>()
   for (const item of items) byIdx.set(Number((item as { idx?: unknown }).idx), item)
-  const page: PageContext = { s, table, pass, storedAt, tally: new NewRecordTally(), moved: [] }
+  const page: PageContext = {
+    s,
+    table,
+    pass,
+    storedAt,
+    tally: new NewRecordTally(),
+    moved: [],
+    pendingSearch: pendingSearchOf(db, s),
+  }
   const fresh: NewRow[] = []
   for (const idx of [...byIdx.keys()].sort((a, b) => a - b)) {
     const row = writeRecord(page, byIdx.get(idx)!)
