@@ -86,18 +86,13 @@ function pairsOf(syllables: readonly string[]): string[] {
 
 const WORD = /[\p{L}\p{N}]+/gu
 
-/** Index tokens: each run as pairs plus its last syllable alone, words as they are. */
-function documentTokens(segments: readonly Segment[]): string {
-  return segments
-    .map((seg) =>
-      seg.kind === 'run' ? [...pairsOf(seg.syllables), seg.syllables.at(-1)!].join(' ') : seg.text,
-    )
-    .join(' ')
-}
-
 /** What one field adds to a record's document. */
 interface FieldParts {
-  /** Its index tokens ({@link documentTokens}). */
+  /**
+   * Its index tokens: the {@link segment}s of its folded text apart by a
+   * space, each run as its pairs plus its last syllable alone, words as
+   * they are (`루이비통 bag` → `루이 이비 비통 통 bag`).
+   */
   readonly tokens: string
   /** Its initials as grams ({@link initialGrams}), '' when it has no syllable. */
   readonly initials: string
@@ -134,15 +129,56 @@ function fieldParts(field: string): FieldParts {
   if (!NOT_ASCII.test(field)) return asciiParts(field)
   let parts = partsCache.get(field)
   if (parts !== undefined) return parts
-  const { segments, initials } = segment(field)
-  parts = {
-    tokens: documentTokens(segments),
-    initials: initials.length > 0 ? initialGrams(initials) : '',
-    digits: field.match(DIGIT_RUN) ?? [],
-  }
+  parts = textParts(field)
   if (partsCache.size >= PARTS_CACHE_MAX) partsCache.clear()
   partsCache.set(field, parts)
   return parts
+}
+
+const SPACE = /\s/u
+
+/** True for a UTF-16 unit `/\s/` matches (a surrogate never does). */
+function isSpace(code: number, unit: string): boolean {
+  if (code < 0x80) return code === 32 || (code >= 9 && code <= 13)
+  return SPACE.test(unit)
+}
+
+/**
+ * A field's parts in one pass over its folded text: what {@link segment}
+ * splits it into, written out as tokens as it goes (a run's pair at each
+ * syllable after its first, its last syllable where it ends).
+ */
+function textParts(field: string): FieldParts {
+  const folded = foldText(field)
+  let tokens = ''
+  let initials = ''
+  // 0: nothing yet (leading whitespace), 1: in a run of syllables, 2: in a word.
+  let state = 0
+  let last = ''
+  for (let i = 0; i < folded.length; i += 1) {
+    const code = folded.charCodeAt(i)
+    const unit = folded[i]!
+    if (code >= SYLLABLE_FIRST && code <= SYLLABLE_LAST) {
+      initials += INITIALS[Math.floor((code - SYLLABLE_FIRST) / SYLLABLES_PER_INITIAL)]!
+      if (state === 1) tokens += `${last}${unit} `
+      else if (state === 2) tokens += ' '
+      state = 1
+      last = unit
+    } else if (isSpace(code, unit)) {
+      if (state === 2) tokens += ' '
+    } else if (state === 2) {
+      tokens += unit
+    } else {
+      tokens += state === 1 ? `${last} ${unit}` : unit
+      state = 2
+    }
+  }
+  if (state === 1) tokens += last
+  return {
+    tokens,
+    initials: initials === '' ? '' : initialGrams(initials),
+    digits: field.match(DIGIT_RUN) ?? [],
+  }
 }
 
 /** Builds the indexed text of a record from its searchable fields. */
@@ -228,11 +264,11 @@ function digitGrams(runs: ReadonlySet<string>): string {
  * them about twentyfold again. The trailing pair and single let a prefix
  * query of one or two initials still find the field's last syllables.
  */
-function initialGrams(initials: readonly string[]): string {
+function initialGrams(initials: string): string {
   // Initials are single UTF-16 units: trigrams of their string are triples.
-  const grams = trigramsOf(initials.join(''))
-  if (initials.length >= 2) grams.push(initials.at(-2)! + initials.at(-1)!)
-  grams.push(initials.at(-1)!)
+  const grams = trigramsOf(initials)
+  if (initials.length >= 2) grams.push(initials.slice(-2))
+  grams.push(initials.slice(-1))
   return grams.join(' ')
 }
 

@@ -24,7 +24,7 @@ interface Statements {
   readonly insert: Record<PagedResource, StatementSync>
   /** The update of a stored record: the same parameters, `idx` moved last. */
   readonly update: Record<PagedResource, StatementSync>
-  /** A stored record's `search_key`, declared columns and `raw`. */
+  /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
   readonly previous: Record<PagedResource, StatementSync>
   /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
   readonly touch: Record<PagedResource, StatementSync>
@@ -124,8 +124,8 @@ function statements(db: DatabaseSync): Statements {
     insert: each(recordInsertSql),
     update: each(recordUpdateSql),
     previous: each(
-      (t) =>
-        `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name} WHERE idx = ?`,
+      (t) => `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name}
+        WHERE idx IN (SELECT value FROM json_each(?))`,
     ),
     touch: each(
       (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
@@ -208,19 +208,18 @@ const STORED_COLUMNS: Readonly<Record<PagedResource, readonly string[]>> = {
 }
 
 /**
- * Writes one stored record: an unchanged one (most of a re-sync) is only
- * marked seen, without rewriting the row, its indexes or its FTS row; a
- * changed one is updated, and its FTS row rewritten only when its indexed
- * text changed. A stored `search_key` counts only with the current
+ * Writes one record, given its stored row (undefined when none): an
+ * unchanged one (most of a re-sync) is only marked seen, without rewriting
+ * the row, its indexes or its FTS row; a changed one is updated, and its
+ * FTS row rewritten only when its indexed text changed. A stored `search_key` counts only with the current
  * {@link SEARCH_FORMAT}; otherwise the document is built and compared. A
  * record not stored yet is returned, to be inserted with the page's other
  * new ones ({@link insertNew}). The record's `idx` is indexed too, so its
  * digits are searchable.
  */
-function writeRecord(page: PageContext, record: object): NewRow | null {
+function writeRecord(page: PageContext, record: object, row: StoredRow | undefined): NewRow | null {
   const { s, table, pass, storedAt } = page
   const { idx, values, search: fields } = rowValues(table, record)
-  const row = s.previous[table.name].get(idx) as StoredRow | undefined
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
   const current = previousKey?.startsWith(SEARCH_FORMAT) === true
   if (row !== undefined && current && sameRow(row, values)) {
@@ -425,9 +424,15 @@ function upsertRecords(
     moved: [],
     pendingSearch: pendingSearchOf(db, s),
   }
+  const order = [...byIdx.keys()].sort((a, b) => a - b)
+  // The page's stored rows in one read (a first sync finds none).
+  const stored = new Map<number, StoredRow>()
+  for (const row of s.previous[table.name].all(JSON.stringify(order)) as StoredRow[]) {
+    stored.set(Number(row['idx']), row)
+  }
   const fresh: NewRow[] = []
-  for (const idx of [...byIdx.keys()].sort((a, b) => a - b)) {
-    const row = writeRecord(page, byIdx.get(idx)!)
+  for (const idx of order) {
+    const row = writeRecord(page, byIdx.get(idx)!, stored.get(idx))
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)
