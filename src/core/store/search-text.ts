@@ -117,22 +117,8 @@ function asciiParts(field: string): FieldParts {
   return { tokens, initials: '', digits: field.match(DIGIT_RUN) ?? [] }
 }
 
-/**
- * Parts of fields with other characters (product names: the same few
- * thousand values on most records), kept until {@link PARTS_CACHE_MAX}
- * different ones were seen, then dropped all at once.
- */
-const partsCache = new Map<string, FieldParts>()
-const PARTS_CACHE_MAX = 20_000
-
 function fieldParts(field: string): FieldParts {
-  if (!NOT_ASCII.test(field)) return asciiParts(field)
-  let parts = partsCache.get(field)
-  if (parts !== undefined) return parts
-  parts = textParts(field)
-  if (partsCache.size >= PARTS_CACHE_MAX) partsCache.clear()
-  partsCache.set(field, parts)
-  return parts
+  return NOT_ASCII.test(field) ? textParts(field) : asciiParts(field)
 }
 
 const SPACE = /\s/u

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import { readSyncState, writeSyncState } from '../../../src/core/store/sync-state'
-import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
+import { expandRecord, nfc, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import {
   BRAND_COLUMNS,
   recordInsertSql,
@@ -190,6 +190,23 @@ describe('stored text is NFC; the record as sent stays in raw', () => {
     const before = db.prepare('SELECT raw, search_key FROM inspections').get()
     transaction(db, () => upsertInspections(db, [sent as never], 2, 'later'))
     expect(db.prepare('SELECT raw, search_key FROM inspections').get()).toEqual(before)
+  })
+
+  it('nfc() equals normalize(NFC), also where it skips ICU (text below U+0300, Hangul syllables)', () => {
+    const samples = [
+      '루이비통 스피디 30',
+      nfd('루이비통'),
+      '\uac00\u11a8', // a syllable and a trailing jamo compose into one syllable
+      'HERME\u0300S',
+      '\u212b', // Å (angstrom sign) becomes U+00C5
+      'Åström café',
+      'ORD-2024-0001',
+      '',
+    ]
+    for (let a = 0; a < 0x300; a += 1) samples.push(String.fromCharCode(a, 0x41, a))
+    for (const text of samples) expect(nfc(text)).toBe(text.normalize('NFC'))
+    expect(nfc(null)).toBeNull()
+    expect(nfc(7)).toBe(7)
   })
 
   it('a record sent composed keeps in raw only the fields no column holds', () => {
