@@ -17,6 +17,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           // Each profile's database is owned by a worker thread; it needs its own entry file.
           'owner-worker': resolve('src/core/store/owner-worker.ts'),
+          // Sync pages are parsed in a thread of their own (src/core/sync/page-worker.ts).
+          'page-worker': resolve('src/core/sync/page-worker.ts'),
         },
       },
     },

@@ -19,6 +19,7 @@ import { compactStore } from '../src/core/store/page-writer'
 import { StoreOwner } from '../src/core/store/store-owner'
 import { bumpDataVersion, upsertInspections } from '../src/core/store/writes'
 import { clientSyncSource } from '../src/core/sync/client-source'
+import { PageThread } from '../src/core/sync/page-parser'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { createMatcher } from '../src/core/text/hangul-search'
 import { Dataset } from '../src/sandbox/dataset'
@@ -200,10 +201,15 @@ function clientOf(sandbox: SandboxChild): PartnerClient {
 async function appSync(
   sandbox: SandboxChild,
   dir: string,
+  pages: PageThread,
 ): Promise<{ ms: number; inFlight: number; store: StoreOwner; maxStepMs: number }> {
   const client = clientOf(sandbox)
   const store = await openOwner(dir)
-  const engine = new SyncEngine({ store, source: clientSyncSource(client), events: new EventBus() })
+  const engine = new SyncEngine({
+    store,
+    source: clientSyncSource(client, pages),
+    events: new EventBus(),
+  })
   const t = performance.now()
   const [outcome] = await engine.run(['guarantees'], 'full')
   const ms = performance.now() - t
@@ -215,6 +221,8 @@ async function benchSync(): Promise<void> {
   console.log(`\n# sync of ${SYNC_SIZE} guarantees (sandbox in a child process, loopback)`)
   const sandbox = await startSandboxChild(SYNC_SIZE)
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'))
+  // Started with the app (its core starts the page thread).
+  const pages = new PageThread(PAGE_WORKER)
   try {
     const client = clientOf(sandbox)
     const probe = await client.listGuarantees({ page: 1, pageSize: 500, sort: 'latest' })
@@ -230,7 +238,7 @@ async function benchSync(): Promise<void> {
       peak = Math.max(peak, process.memoryUsage.rss())
     }, 20)
     loop.enable()
-    const sync = await appSync(sandbox, dir)
+    const sync = await appSync(sandbox, dir, pages)
     loop.disable()
     clearInterval(sampler)
 
@@ -274,6 +282,7 @@ async function benchSync(): Promise<void> {
     record('sync_peak_rss_growth_mb', (peak - rssBefore) / 2 ** 20, 'MB')
     record('store_mb_per_100k_guarantees', (bytes / 2 ** 20) * (100_000 / SYNC_SIZE), 'MB')
   } finally {
+    await pages.close()
     sandbox.child.kill('SIGTERM')
     rmSync(dir, { recursive: true, force: true })
   }
@@ -290,6 +299,7 @@ async function benchSyncLatency(): Promise<void> {
   )
   const sandbox = await startSandboxChild(LATENCY_SIZE, ['latency:ms=50,rate=1'])
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-latency-'))
+  const pages = new PageThread(PAGE_WORKER)
   try {
     const pageSize = (await clientOf(sandbox).listGuarantees({ page: 1, pageSize: 500 })).received
     await bareFetchParse(sandbox, pageSize, Math.min(LATENCY_SIZE, 2000), LATENCY_IN_FLIGHT)
@@ -297,7 +307,7 @@ async function benchSyncLatency(): Promise<void> {
     let t = performance.now()
     await bareFetchParse(sandbox, pageSize, LATENCY_SIZE, LATENCY_IN_FLIGHT)
     bare.push(performance.now() - t)
-    const sync = await appSync(sandbox, dir)
+    const sync = await appSync(sandbox, dir, pages)
     await sync.store.close()
     t = performance.now()
     await bareFetchParse(sandbox, pageSize, LATENCY_SIZE, LATENCY_IN_FLIGHT)
@@ -315,6 +325,7 @@ async function benchSyncLatency(): Promise<void> {
     )
     record('sync_vs_bare_ratio_latency50', sync.ms / bareMs, 'ratio', '<= 1.10')
   } finally {
+    await pages.close()
     sandbox.child.kill('SIGTERM')
     rmSync(dir, { recursive: true, force: true })
   }
@@ -376,6 +387,12 @@ function timeIt(fn: () => void, runs: number): number[] {
     times.push(performance.now() - t)
   }
   return times
+}
+
+/** The page thread as the app starts it (TypeScript source via tsx): sync pages are parsed there. */
+const PAGE_WORKER = {
+  url: new URL('../src/core/sync/page-worker.ts', import.meta.url),
+  execArgv: ['--import', 'tsx'],
 }
 
 /** The bench's store as the app opens it: a database owner thread (TypeScript source via tsx). */
@@ -448,6 +465,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
   )
   const sandbox = await startSandboxChild(LIST_OPEN_SYNC_SIZE)
   const store = await openOwner(dir)
+  const pages = new PageThread(PAGE_WORKER)
   try {
     await cellIndexesBuilt(store)
     const client = new PartnerClient({
@@ -466,7 +484,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
     const unsubscribe = events.subscribe((event) => {
       if (event === 'data.changed') requery()
     })
-    const engine = new SyncEngine({ store, source: clientSyncSource(client), events })
+    const engine = new SyncEngine({ store, source: clientSyncSource(client, pages), events })
     const loop = monitorEventLoopDelay({ resolution: 5 })
     loop.enable()
     const t = performance.now()
@@ -482,6 +500,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
     record(`main_loop_p99_ms_sync_${label}_list_open`, loop.percentile(99) / 1e6, 'ms')
   } finally {
     await store.close()
+    await pages.close()
     sandbox.child.kill('SIGTERM')
   }
 }

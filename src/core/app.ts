@@ -14,6 +14,7 @@ import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
 import { localTimestamp } from '../shared/local-time'
 import { listCsvName } from './export/list-csv'
 import { clientSyncSource } from './sync/client-source'
+import { PageThread } from './sync/page-parser'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
@@ -56,6 +57,11 @@ export interface CoreDeps {
    * the app, the TypeScript source with tsx's loader in tests and the web host.
    */
   readonly storeWorker: StoreWorkerEntry
+  /**
+   * The page thread's entry (`page-worker`), given like `storeWorker`: sync
+   * pages are parsed there, so their records never reach the main thread.
+   */
+  readonly pageWorker: StoreWorkerEntry
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
   readonly imageMaxPixels?: number
   /**
@@ -121,6 +127,9 @@ export function createCore(deps: CoreDeps): Core {
     log: (message) => log(redactor.redact(message)),
   })
 
+  // One page thread for the app: parses every sync page (the profiles' engines take turns).
+  const pages = new PageThread(deps.pageWorker)
+
   /** Opens everything that belongs to one profile; one cache database per profile (FAULTS 23, 29). */
   const buildScope = (profile: ActiveProfile): ProfileScope => {
     const client = new PartnerClient({
@@ -136,7 +145,7 @@ export function createCore(deps: CoreDeps): Core {
       worker: deps.storeWorker,
       now,
     })
-    const sync = new SyncEngine({ store, source: clientSyncSource(client), events, now })
+    const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
     let closing: Promise<void> | null = null
     return {
       profile,
@@ -337,6 +346,7 @@ export function createCore(deps: CoreDeps): Core {
           wallet.cancelAll()
           images.close()
           await scope.close()
+          await pages.close()
         })
       closing = done
       return done

@@ -92,6 +92,7 @@ if (!app.requestSingleInstanceLock()) {
       autoSync: true,
       // Built next to index.js from src/core/store/owner-worker.ts (electron.vite.config.ts).
       storeWorker: { url: new URL('./owner-worker.js', import.meta.url) },
+      pageWorker: { url: new URL('./page-worker.js', import.meta.url) },
       sandbox: embedded.profile,
       saveFile: saveWithDialog,
     })

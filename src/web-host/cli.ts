@@ -48,6 +48,10 @@ const core = createCore({
     url: new URL('../core/store/owner-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
+  pageWorker: {
+    url: new URL('../core/sync/page-worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  },
   sandbox: embedded.profile,
 })
 const host = await startWebHost({

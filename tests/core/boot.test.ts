@@ -6,7 +6,7 @@ import { bootWithEmbeddedSandbox } from '../support/boot'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import type { BrandSearchResult } from '../../src/shared/domain'
-import { SOURCE_STORE_WORKER } from '../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../support/store-worker'
 
 describe('the app on its embedded sandbox', () => {
   it('starts fast and still shows the whole brand list through the router', async () => {
@@ -20,6 +20,7 @@ describe('the app on its embedded sandbox', () => {
       keychain: new MemoryStore(),
       openSettings: openConfFile,
       storeWorker: SOURCE_STORE_WORKER,
+      pageWorker: SOURCE_PAGE_WORKER,
     })
     const bootMs = performance.now() - started
     try {

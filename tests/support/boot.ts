@@ -1,15 +1,16 @@
 import { createCore, type Core, type CoreDeps } from '../../src/core/app'
 import { startEmbeddedSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
-import { SOURCE_STORE_WORKER } from './store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from './store-worker'
 
 /**
  * Options of {@link bootWithEmbeddedSandbox}: core's parts, with the
- * sandbox's options in place of a profile; the database owner runs from its
- * TypeScript source unless another entry is given.
+ * sandbox's options in place of a profile; the database owner and the page
+ * thread run from their TypeScript sources unless other entries are given.
  */
-export interface BootOptions extends Omit<CoreDeps, 'sandbox' | 'storeWorker'> {
+export interface BootOptions extends Omit<CoreDeps, 'sandbox' | 'storeWorker' | 'pageWorker'> {
   readonly sandbox?: SandboxOptions
   readonly storeWorker?: CoreDeps['storeWorker']
+  readonly pageWorker?: CoreDeps['pageWorker']
 }
 
 /** A core with the built-in "Sandbox" profile, with the sandbox the test owns. */
@@ -27,6 +28,7 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
   const embedded = await startEmbeddedSandbox(sandboxOptions)
   const core = createCore({
     storeWorker: SOURCE_STORE_WORKER,
+    pageWorker: SOURCE_PAGE_WORKER,
     ...deps,
     sandbox: embedded.profile,
   })

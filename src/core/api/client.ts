@@ -8,7 +8,14 @@ import type {
 } from '../../shared/domain'
 import { AppError } from '../app-error'
 import { Redactor } from '../redact'
-import { DEFAULT_TIMEOUT_MS, getJson, seconds, type FetchLike } from './http'
+import {
+  DEFAULT_TIMEOUT_MS,
+  getJsonBody,
+  parseJsonBody,
+  seconds,
+  type FetchLike,
+  type JsonBody,
+} from './http'
 import { InFlightLimit, outcomeOfError, waitForPause } from './in-flight'
 import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
 import {
@@ -125,6 +132,19 @@ export class PartnerClient {
     return this.#page('inspection', params, readInspection, signal)
   }
 
+  /**
+   * One page of a list as received, checked but not parsed: the sync parses
+   * it off the main thread (`sync/page-parser.ts`).
+   */
+  listBody(
+    list: 'guarantee' | 'inspection',
+    params: GuaranteeQuery | InspectionQuery,
+    signal?: AbortSignal,
+  ): Promise<JsonBody> {
+    const partner = pathSegment(this.#options.target.partnerId, 'partnerId')
+    return this.#getBody(`v1/partner/${partner}/${list}${queryString(params)}`, signal)
+  }
+
   /** Every page of the guarantee list matching `params` (its `page`/`pageSize` are the walker's). */
   guaranteePages(
     params: Omit<GuaranteeQuery, 'page' | 'pageSize'> = {},
@@ -173,13 +193,12 @@ export class PartnerClient {
     return { ...readPage(body, params.page ?? 1, read), fingerprint: fingerprintOf(dataOf(body)) }
   }
 
-  #listBody(
+  async #listBody(
     list: 'guarantee' | 'inspection',
     params: GuaranteeQuery | InspectionQuery,
     signal?: AbortSignal,
   ): Promise<unknown> {
-    const partner = pathSegment(this.#options.target.partnerId, 'partnerId')
-    return this.#get(`v1/partner/${partner}/${list}${queryString(params)}`, signal)
+    return parseJsonBody(await this.listBody(list, params, signal))
   }
 
   #redactorFor(apiKey: string, apiSecret: string): Redactor {
@@ -198,6 +217,11 @@ export class PartnerClient {
    * the service received, and reports how it went to the in-flight limit.
    */
   async #get(path: string, signal?: AbortSignal): Promise<unknown> {
+    return parseJsonBody(await this.#getBody(path, signal))
+  }
+
+  /** {@link #get} up to the answer's bytes (every check and retry, no decoding nor parsing). */
+  async #getBody(path: string, signal?: AbortSignal): Promise<JsonBody> {
     const { apiKey, apiSecret } = await this.#options.credentials()
     const url = new URL(path, withSlash(this.#options.target.baseUrl)).toString()
     const timing = this.#options.timing ?? systemTiming
@@ -217,7 +241,7 @@ export class PartnerClient {
         await waitForPause(inFlight, timing, Math.min(maxRetryAfterMs, remainingMs - 1), signal)
         const sent = timing.now()
         try {
-          const body = await getJson(this.#options.fetch, url, {
+          const body = await getJsonBody(this.#options.fetch, url, {
             headers: { 'X-Service-API-Key': apiKey, Authorization: apiSecret },
             ...(signal ? { signal } : {}),
             timeoutMs: Math.max(1, Math.min(timeoutMs, remainingMs - (sent - asked))),

@@ -141,6 +141,13 @@ export async function readCapped(
   }
 }
 
+/** A JSON answer as received: its bytes, not yet decoded nor parsed (see {@link parseJsonBody}). */
+export interface JsonBody {
+  readonly bytes: Uint8Array
+  readonly contentType: string
+  readonly status: number
+}
+
 /**
  * One GET returning parsed JSON, with one deadline for headers and body, a
  * body cap, the body decoded by its declared charset, and typed errors.
@@ -154,6 +161,19 @@ export async function getJson(
   url: string,
   options: GetOptions = {},
 ): Promise<unknown> {
+  return parseJsonBody(await getJsonBody(fetchFn, url, options))
+}
+
+/**
+ * {@link getJson} up to a successful JSON answer's bytes: a caller that
+ * parses elsewhere (a sync page, in a worker thread) gets every check but
+ * the decoding and `JSON.parse`.
+ */
+export async function getJsonBody(
+  fetchFn: FetchLike,
+  url: string,
+  options: GetOptions = {},
+): Promise<JsonBody> {
   const deadline = new RequestDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal)
   const origin = new URL(url).origin
   const response = await fetchFollowingRedirects(fetchFn, new URL(url), {
@@ -172,10 +192,21 @@ export async function getJson(
   })
 
   const chunks: Uint8Array[] = []
-  await readCapped(response, options.maxBytes ?? DEFAULT_MAX_BYTES, deadline, (chunk) => {
-    chunks.push(chunk)
-  })
-  const bytes = Buffer.concat(chunks)
+  const length = await readCapped(
+    response,
+    options.maxBytes ?? DEFAULT_MAX_BYTES,
+    deadline,
+    (chunk) => {
+      chunks.push(chunk)
+    },
+  )
+  // A buffer of its own (never a slice of Node's pool), so it can be moved to another thread.
+  const bytes = new Uint8Array(length)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
   const type = response.headers.get('content-type') ?? ''
 
   if (!response.ok) {
@@ -190,12 +221,17 @@ export async function getJson(
       { status: response.status },
     )
   }
-  const text = decodeBody(bytes, type, response.status)
+  return { bytes, contentType: type, status: response.status }
+}
+
+/** A JSON answer's value: its bytes decoded by the declared charset, then parsed. */
+export function parseJsonBody(body: JsonBody): unknown {
+  const text = decodeBody(body.bytes, body.contentType, body.status)
   try {
     return JSON.parse(text) as unknown
   } catch {
     throw new AppError('bad_response', 'The service sent malformed JSON.', {
-      status: response.status,
+      status: body.status,
     })
   }
 }

@@ -5,12 +5,16 @@ import { AppError } from '../app-error'
 /** Asked for on the first page; the service's cap (not shown by the spec) is learned from the answer. */
 export const DEFAULT_ASK_PAGE_SIZE = 1000
 
-/** Fetches one page; the walker passes the page number and size to use. */
-export type PageFetcher<T> = (
+/**
+ * Fetches one page; the walker passes the page number and size to use.
+ * Fields of `X` (what the caller's pages carry besides a list page) come
+ * through to the pages it yields.
+ */
+export type PageFetcher<T, X extends object = object> = (
   page: number,
   pageSize: number,
   signal?: AbortSignal,
-) => Promise<ListPage<T> & { readonly fingerprint: string }>
+) => Promise<ListPage<T> & X & { readonly fingerprint: string }>
 
 /** One page as the walker yields it. */
 export interface WalkedPage<T> extends ListPage<T> {
@@ -98,12 +102,12 @@ export function fingerprintOf(data: unknown): string {
  * before it; with `concurrency` above 1 the next pages are asked for while
  * the caller handles the current one, and still yielded in order.
  */
-export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
-  readonly #fetch: PageFetcher<T>
+export class PageWalker<T, X extends object = object> implements AsyncIterable<WalkedPage<T> & X> {
+  readonly #fetch: PageFetcher<T, X>
   readonly #options: WalkOptions
   #summary: WalkSummary | null = null
 
-  constructor(fetch: PageFetcher<T>, options: WalkOptions = {}) {
+  constructor(fetch: PageFetcher<T, X>, options: WalkOptions = {}) {
     this.#fetch = fetch
     this.#options = options
   }
@@ -113,7 +117,7 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
     return this.#summary
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<WalkedPage<T>> {
+  async *[Symbol.asyncIterator](): AsyncIterator<WalkedPage<T> & X> {
     const options = this.#options
     let pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_ASK_PAGE_SIZE))
     const start = Math.max(1, Math.floor(options.startPage ?? 1))
@@ -138,7 +142,7 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
     if (options.signal?.aborted) stop()
     options.signal?.addEventListener('abort', stop, { once: true })
     // Pages asked for and not yet taken by the caller, answered or not.
-    const inflight = new Map<number, ReturnType<PageFetcher<T>>>()
+    const inflight = new Map<number, ReturnType<PageFetcher<T, X>>>()
     // Requests not answered yet: what the limit bounds.
     let unanswered = 0
     const request = (page: number): void => {
@@ -201,7 +205,8 @@ export class PageWalker<T> implements AsyncIterable<WalkedPage<T>> {
         seen += page.received
         // The next pages go out before the caller gets this one: it may take a while with it.
         fill()
-        yield { ...page, pageNumber, pageSize, seen, totalChanged }
+        // The fetched page less its fingerprint: `X`'s fields are still there (TS cannot see it).
+        yield { ...page, pageNumber, pageSize, seen, totalChanged } as WalkedPage<T> & X
         if (seen >= page.total) {
           finish('complete')
           return

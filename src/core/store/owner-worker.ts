@@ -4,7 +4,8 @@ import type { ErrorData } from '../../shared/errors'
 import { advanceCellIndexes } from './cell-index'
 import { openStore, toStoreError, transaction } from './database'
 import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
-import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
+import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
+import { applyPageWrite, compactStore } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
 import { countWrite, threadMicros } from './write-stats'
 
@@ -57,8 +58,9 @@ let pageFailure: ErrorData | null = null
 function writePages(batch: Call[]): void {
   if (!pageFailure) {
     try {
-      // Built by the main thread's typed `call('writePage', …)`; cloning keeps its shape.
-      const pages = batch.map((call) => call.args as PageWrite)
+      // Built by the main thread's typed `call('writePage', …)`; cloning keeps its shape. Encoded
+      // records are read before the clock starts, as cloned ones were read before the message came.
+      const pages = batch.map((call) => decodePageWrite(call.args as PageWriteRequest))
       const started = threadMicros()
       const firstFull = transaction(db, () =>
         pages.map((page) => applyPageWrite(db, page)).some(Boolean),

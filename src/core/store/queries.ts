@@ -125,14 +125,14 @@ export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' |
  * `isShortQuery`) matches a large share of a list: its matches are counted
  * up to this many, and the page says its total is a lower bound.
  */
-export const ONE_CHARACTER_COUNT_CAP = 5000
+export const SHORT_QUERY_COUNT_CAP = 5000
 
 /** At most this many vocabulary terms spell out a one-syllable query. */
 const MAX_SYLLABLE_TERMS = 500
 
 interface Text {
   readonly plan: SearchPlan
-  /** A short query: matches are counted up to {@link ONE_CHARACTER_COUNT_CAP}. */
+  /** A short query: matches are counted up to {@link SHORT_QUERY_COUNT_CAP}. */
   readonly short: boolean
 }
 
@@ -321,7 +321,7 @@ const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped:
  * The cells (per status and mark) of the filter without its status and
  * review parts: from the stored counts when it has no text and no member,
  * else counted, a short query's matches only up to
- * {@link ONE_CHARACTER_COUNT_CAP} (`capped` then says there are more).
+ * {@link SHORT_QUERY_COUNT_CAP} (`capped` then says there are more).
  */
 function cellsOf(
   db: DatabaseSync,
@@ -503,7 +503,7 @@ function countStatement(
         SELECT t.status AS status, ${COUNTED_MARK_SQL} AS mark,
           f.rowid AS rowid ${from} ORDER BY f.rowid DESC LIMIT ?
       ) GROUP BY 1, 2`,
-    params: [...fts.params, ...where.params, ONE_CHARACTER_COUNT_CAP + 1],
+    params: [...fts.params, ...where.params, SHORT_QUERY_COUNT_CAP + 1],
   }
 }
 
@@ -514,7 +514,7 @@ function capCells(
 ): { cells: Cell[]; capped: boolean } {
   const cells = rows.map((row) => ({ status: row.status, mark: row.mark, n: row.n }))
   const sum = cells.reduce((acc, cell) => acc + cell.n, 0)
-  if (!capping || sum <= ONE_CHARACTER_COUNT_CAP) return { cells, capped: false }
+  if (!capping || sum <= SHORT_QUERY_COUNT_CAP) return { cells, capped: false }
   let lowest = 0
   rows.forEach((row, i) => {
     if ((row.low ?? Infinity) < (rows[lowest]!.low ?? Infinity)) lowest = i

@@ -2,7 +2,8 @@ import type { DatabaseSync } from 'node:sqlite'
 import { listCsv, type ListExport } from '../export/list-csv'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
-import { applyPageWrite, compactStore, type PageWrite } from './page-writer'
+import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
+import { applyPageWrite, compactStore } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
 import type { BrandRecord, SyncResource } from './records'
@@ -56,7 +57,8 @@ export const STORE_OPS = {
     states: mapResources((resource) => readSyncState(db, resource)),
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
-  writePage: (db: DatabaseSync, page: PageWrite): void => {
+  writePage: (db: DatabaseSync, request: PageWriteRequest): void => {
+    const page = decodePageWrite(request)
     if (transaction(db, () => applyPageWrite(db, page))) compactStore(db)
   },
   writeBrands: (db: DatabaseSync, write: BrandsWrite) =>

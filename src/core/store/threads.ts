@@ -3,7 +3,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
 const live = new Set<Worker>()
 
 /**
- * Starts a worker thread the store owns and keeps count of it until it
+ * Starts a worker thread of the data path (a database owner, a
+ * checkpointer, the sync's page thread) and keeps count of it until it
  * exits, so tests (and shutdown) can prove no thread is left behind.
  */
 export function spawnStoreThread(entry: URL | string, options: WorkerOptions): Worker {
@@ -13,7 +14,7 @@ export function spawnStoreThread(entry: URL | string, options: WorkerOptions): W
   return worker
 }
 
-/** Store threads (owners and checkpointers) started and not yet exited. */
+/** Data threads (owners, checkpointers, the page thread) started and not yet exited. */
 export function liveStoreThreads(): number {
   return live.size
 }

@@ -1,5 +1,6 @@
 import type { GuaranteeState } from '../../shared/cache'
 import type { RejectedItem } from '../../shared/domain'
+import type { EncodedRows } from '../store/encoded-rows'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/records'
 
 /** One list request of the sync engine: the API's paging, sort and filter parameters. */
@@ -16,7 +17,7 @@ export interface PageQuery {
   readonly to?: string
 }
 
-/** One parsed page. */
+/** One parsed page: its records as objects, or encoded in chunks for the owner (`page-parse.ts`). */
 export interface SourcePage<T> {
   readonly total: number
   readonly page: number
@@ -29,6 +30,20 @@ export interface SourcePage<T> {
   readonly rejected: number
   /** Those entries, with why and as sent: kept for `sync.rejected`. */
   readonly rejects?: readonly RejectedItem[]
+  /**
+   * The accepted records encoded in chunks of at most the asked
+   * `rowsPerChunk`, when the source parsed off the main thread; `items` is
+   * then empty and the engine passes the chunks to the owner unread.
+   */
+  readonly encoded?: readonly EncodedRows[]
+  /** The accepted records' idx in order, when `items` does not hold them. */
+  readonly fingerprint?: string
+}
+
+/** How the engine wants a page handed over. */
+export interface PageHints {
+  /** Records per transaction: a source that encodes cuts its chunks at this size. */
+  readonly rowsPerChunk: number
 }
 
 /**
@@ -36,8 +51,16 @@ export interface SourcePage<T> {
  * retry policy, timeouts and cancellation), a small fake in a few unit tests.
  */
 export interface SyncSource {
-  guarantees(query: PageQuery, signal: AbortSignal): Promise<SourcePage<GuaranteeRecord>>
-  inspections(query: PageQuery, signal: AbortSignal): Promise<SourcePage<InspectionRecord>>
+  guarantees(
+    query: PageQuery,
+    signal: AbortSignal,
+    hints?: PageHints,
+  ): Promise<SourcePage<GuaranteeRecord>>
+  inspections(
+    query: PageQuery,
+    signal: AbortSignal,
+    hints?: PageHints,
+  ): Promise<SourcePage<InspectionRecord>>
   brands(signal: AbortSignal): Promise<{ items: readonly BrandRecord[]; rejected: number }>
   /** Requests the service takes at once, adapted to its answers; absent for a fixed count. */
   readonly inFlight?: { readonly limit: number }

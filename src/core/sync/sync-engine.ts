@@ -90,6 +90,9 @@ interface ActiveRun {
 
 type PagedRecord = GuaranteeRecord | InspectionRecord
 
+/** A page's records when its source parsed them off this thread (`SourcePage.encoded`). */
+type Encoded = Pick<SourcePage<never>, 'encoded'>
+
 /** Where a paged run starts and what it asks the service for. */
 interface PagePlan {
   readonly resource: PagedResource
@@ -422,7 +425,7 @@ export class SyncEngine {
         },
       })
       this.#report(resource, mode, 'running', tally)
-      const walker = new PageWalker<PagedRecord>(
+      const walker = new PageWalker<PagedRecord, Encoded>(
         (page, pageSize, signal) => this.#fetchPage(plan, page, pageSize, signal),
         {
           pageSize: plan.pageSize,
@@ -492,17 +495,18 @@ export class SyncEngine {
     page: number,
     pageSize: number,
     signal: AbortSignal | undefined,
-  ): Promise<ListPage<PagedRecord> & { readonly fingerprint: string }> {
+  ): Promise<ListPage<PagedRecord> & Encoded & { readonly fingerprint: string }> {
     const query: PageQuery = { ...plan.query, page, pageSize }
     const aborted = signal ?? new AbortController().signal
+    const hints = { rowsPerChunk: this.#o.maxRowsPerTransaction }
     const result: SourcePage<PagedRecord> =
       plan.resource === 'guarantees'
-        ? await this.#o.source.guarantees(query, aborted)
-        : await this.#o.source.inspections(query, aborted)
+        ? await this.#o.source.guarantees(query, aborted, hints)
+        : await this.#o.source.inspections(query, aborted, hints)
     return {
       ...result,
       rejects: result.rejects ?? [],
-      fingerprint: result.items.map((item) => item.idx).join(','),
+      fingerprint: result.fingerprint ?? result.items.map((item) => item.idx).join(','),
     }
   }
 
@@ -515,21 +519,24 @@ export class SyncEngine {
    */
   async #commit(
     plan: PagePlan,
-    page: WalkedPage<PagedRecord>,
+    page: WalkedPage<PagedRecord> & Encoded,
     tally: Tally,
     writes: Promise<void>[],
   ): Promise<void> {
     const at = this.#o.now().toISOString()
     // The answer's callback keeps the page number only: the page is garbage once posted.
     const pageNumber = page.pageNumber
-    const chunks = chunk(page.items, this.#o.maxRowsPerTransaction)
+    // Records parsed off this thread come encoded, already cut to size: passed along unread.
+    const chunks = page.encoded
+      ? page.encoded.map((encoded) => ({ encoded }))
+      : chunk(page.items, this.#o.maxRowsPerTransaction).map((items) => ({ items }))
     for (const [n, rows] of chunks.entries()) {
       const last = n === chunks.length - 1
       const stepStart = performance.now()
       const pending = this.#o.store
         .call('writePage', {
           resource: plan.resource,
-          items: rows,
+          ...rows,
           pass: plan.pass,
           at,
           // Refused items are kept with the page's last chunk (rejected.ts).

@@ -6,7 +6,7 @@ import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /** What {@link bootForTest} answers. */
 export type TestCore = BootedCore & { dataDir: string }
@@ -32,6 +32,7 @@ export async function bootForTest(options: {
       : { keychainTimeoutMs: options.keychainTimeoutMs }),
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
+    pageWorker: SOURCE_PAGE_WORKER,
     log: options.log ?? (() => undefined),
     sandbox: { size: 50 },
   })

@@ -8,7 +8,7 @@ import { liveStoreThreads } from '../../../src/core/store/threads'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { Result } from '../../../src/shared/errors'
 import { call } from '../helpers/core'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 let core: BootedCore | null = null
 afterEach(async () => {
@@ -38,6 +38,7 @@ it('50 interleaved selects and removes each answer within 5 s and leave one owne
     keychain: new MemoryStore(),
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
+    pageWorker: SOURCE_PAGE_WORKER,
     sandbox: { size: 20 },
   })
   const app = core
@@ -52,9 +53,10 @@ it('50 interleaved selects and removes each answer within 5 s and leave one owne
     })
     ids.push(saved.id)
   }
-  // One owner and one checkpointer (started once the file is open): the active (Sandbox) profile's.
+  // One owner and one checkpointer (started once the file is open): the active (Sandbox) profile's;
+  // and the app's page thread.
   await call(app, 'inspections.query', {})
-  expect(liveStoreThreads()).toBe(2)
+  expect(liveStoreThreads()).toBe(3)
 
   const calls: Promise<Result<unknown> | 'timeout'>[] = []
   for (let i = 0; i < 50; i += 1) {
@@ -82,7 +84,7 @@ it('50 interleaved selects and removes each answer within 5 s and leave one owne
   expect(list.profiles.map((profile) => profile.id)).toContain(list.activeId)
   const page = await call(app, 'inspections.query', {})
   expect(page.total).toBeGreaterThanOrEqual(0)
-  expect(liveStoreThreads()).toBe(2)
+  expect(liveStoreThreads()).toBe(3)
 
   // Closing twice (a quit while a window closes) resolves both times and stops every thread.
   const closes = [app.close(), app.close()]

@@ -9,7 +9,7 @@ import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
 import { bootForTest, call } from '../helpers/core'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /**
  * Each profile has its own cache file and sync engine: switching profiles
@@ -88,6 +88,7 @@ describe('automatic sync', () => {
       keychain: new MemoryStore(),
       openSettings: openConfFile,
       storeWorker: SOURCE_STORE_WORKER,
+      pageWorker: SOURCE_PAGE_WORKER,
       sandbox: { size: 40 },
       autoSync: true,
     })

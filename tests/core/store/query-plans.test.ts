@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import {
   explainList,
-  ONE_CHARACTER_COUNT_CAP,
+  SHORT_QUERY_COUNT_CAP,
   queryInspections,
   type ListDriver,
   type ListQuery,
@@ -27,7 +27,7 @@ const NAMES = [
   '구찌 마몽 숄더백',
   '프라다 리나일론 백팩',
 ]
-const SIZE = ONE_CHARACTER_COUNT_CAP + 200
+const SIZE = SHORT_QUERY_COUNT_CAP + 200
 
 /** Registered one minute apart in idx order, as the service numbers records. */
 function registeredAt(idx: number): string {
@@ -228,13 +228,13 @@ describe('one-character text', () => {
       ['ㅂ', '"ㅂ" *'],
     ] as const) {
       const expected = prefixMatches(match)
-      expect(expected.length).toBeGreaterThan(ONE_CHARACTER_COUNT_CAP)
+      expect(expected.length).toBeGreaterThan(SHORT_QUERY_COUNT_CAP)
       const page = queryInspections(db, { q, limit: 100 })
       expect(page.rows.map((row) => row.idx)).toEqual(expected.slice(0, 100))
-      expect(page.total).toBe(ONE_CHARACTER_COUNT_CAP)
+      expect(page.total).toBe(SHORT_QUERY_COUNT_CAP)
       expect(page.totalIsLowerBound).toBe(true)
       const counted = page.counts.reduce((sum, entry) => sum + entry.count, 0)
-      expect(counted).toBe(ONE_CHARACTER_COUNT_CAP)
+      expect(counted).toBe(SHORT_QUERY_COUNT_CAP)
     }
   })
 
@@ -243,7 +243,7 @@ describe('one-character text', () => {
       '"백" *',
       "registered_at >= '2024-01-02 00:00:00' AND registered_at < '2024-01-04 00:00:00'",
     )
-    expect(expected.length).toBeLessThan(ONE_CHARACTER_COUNT_CAP)
+    expect(expected.length).toBeLessThan(SHORT_QUERY_COUNT_CAP)
     const page = queryInspections(db, { q: '백', ...month })
     expect(page.total).toBe(expected.length)
     expect(page.totalIsLowerBound).toBeUndefined()

@@ -8,7 +8,7 @@ import type { GuaranteeRow, InspectionRow, QueryPage, SyncStatus } from '../../.
 import type { BrandSearchResult } from '../../../src/shared/domain'
 import type { Result } from '../../../src/shared/errors'
 import { tempDir } from './fixtures'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 let core: BootedCore | null = null
 let temp: ReturnType<typeof tempDir>
@@ -27,6 +27,7 @@ async function boot(): Promise<BootedCore> {
     keychain: new MemoryStore(),
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
+    pageWorker: SOURCE_PAGE_WORKER,
     sandbox: { size: 300 },
   })
   return core

@@ -8,11 +8,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import { Checkpointer } from '../../../src/core/store/checkpointer'
 import { storeFileFor } from '../../../src/core/store/database'
+import { encodeRows } from '../../../src/core/store/encoded-rows'
 import { LATEST_VERSION } from '../../../src/core/store/migrations'
 import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/store-owner'
 import { liveStoreThreads } from '../../../src/core/store/threads'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
+import { failure } from '../../support/failure'
 
 let temp: ReturnType<typeof tempDir>
 const owners: StoreOwner[] = []
@@ -36,15 +38,6 @@ async function open(
   })
   owners.push(owner)
   return owner
-}
-
-async function failure(pending: Promise<unknown>): Promise<unknown> {
-  try {
-    await pending
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
 }
 
 describe('the database owner thread', () => {
@@ -98,6 +91,36 @@ describe('the database owner thread', () => {
       at: 'now',
     })
     expect((await owner.call('queryInspections', {})).total).toBe(1)
+  })
+
+  it('writes records encoded by the page thread, and fails bytes that do not decode as internal, storing nothing', async () => {
+    const owner = await open()
+    const encoded = encodeRows([inspection(1), inspection(2), inspection(3)])
+    await owner.call('writePage', { resource: 'inspections', encoded, pass: 1, at: 'now' })
+    // Moved to the owner, not copied: this thread no longer holds the bytes.
+    expect(encoded.bytes.byteLength).toBe(0)
+    expect((await owner.call('queryInspections', {})).total).toBe(3)
+
+    const broken = [
+      { count: 2, bytes: new Uint8Array([1, 2, 3]) },
+      // Claims more records than it holds.
+      { ...encodeRows([inspection(4)]), count: 2 },
+    ]
+    for (const bad of broken) {
+      const error = await failure(
+        owner.call('writePage', {
+          resource: 'inspections',
+          encoded: bad,
+          pass: 1,
+          at: 'now',
+          state: { checkpoint: { nextPage: 9, pageSize: 1, total: 9, fetched: 9 } },
+        }),
+      )
+      expect(isAppError(error, 'internal')).toBe(true)
+      owner.resetWrites()
+    }
+    expect((await owner.call('queryInspections', {})).total).toBe(3)
+    expect((await owner.call('readSyncState', 'inspections')).checkpoint).toBeNull()
   })
 
   it('a write while another connection holds the lock answers store_busy, and the next one succeeds (FAULTS 28)', async () => {

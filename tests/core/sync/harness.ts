@@ -6,10 +6,11 @@ import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/database'
 import { StoreOwner } from '../../../src/core/store/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { PageThread } from '../../../src/core/sync/page-parser'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { SyncProgress } from '../../../src/shared/cache'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
 
 /** A list answer passing through the fault proxy; return a changed copy, or a status to fail with. */
@@ -78,7 +79,7 @@ export async function startFaultProxy(
 
 /**
  * A sandbox, a fault proxy, a temp store owned by its worker thread and an
- * engine wired like the app's. `db` is a separate read-only connection for
+ * engine wired like the app's (pages parsed in the page thread). `db` is a separate read-only connection for
  * the tests' own checks (the app itself never opens one).
  */
 export async function startHarness(
@@ -103,9 +104,11 @@ export async function startHarness(
     credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
     timeoutMs: 5000,
   })
+  // Pages are parsed in the page thread, as in the app.
+  const pages = new PageThread(SOURCE_PAGE_WORKER)
   const engine = new SyncEngine({
     store,
-    source: clientSyncSource(client),
+    source: clientSyncSource(client, pages),
     events,
     pageSize: 500,
     ...options.engine,
@@ -131,6 +134,7 @@ export async function startHarness(
       engine.stop()
       await engine.idle()
       await store.close()
+      await pages.close()
       db.close()
       await proxy.close()
       await sandbox.close()

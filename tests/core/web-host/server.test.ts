@@ -7,7 +7,7 @@ import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { MAX_ARGS_BYTES } from '../../../src/core/router'
 
 let core: BootedCore
@@ -31,6 +31,7 @@ beforeAll(async () => {
     keychain: new MemoryStore(),
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
+    pageWorker: SOURCE_PAGE_WORKER,
     sandbox: { size: 50 },
   })
   host = await startWebHost({ router: core.router, events: core.events, rendererDir })

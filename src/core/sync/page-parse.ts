@@ -1,0 +1,55 @@
+import type { RejectedItem } from '../../shared/domain'
+import { parseJsonBody, type JsonBody } from '../api/http'
+import { readGuarantee, readInspection, readPage } from '../api/records'
+import { encodeRows, type EncodedRows } from '../store/encoded-rows'
+import type { PagedResource } from '../store/records'
+import type { SourcePage } from './source'
+
+/** What a sync page needs parsed: the answer, which list it is and how to cut it. */
+export interface PageBody {
+  readonly resource: PagedResource
+  readonly body: JsonBody
+  /** The page asked for (the envelope's `page` when the service leaves it out). */
+  readonly page: number
+  /** Records per encoded chunk: one transaction each (an oversized page is split). */
+  readonly rowsPerChunk: number
+}
+
+/** A parsed sync page: its envelope and refusals as values, its records encoded in chunks. */
+export type ParsedPage = Omit<SourcePage<never>, 'items' | 'rejects' | 'encoded'> & {
+  readonly rejects: readonly RejectedItem[]
+  readonly encoded: readonly EncodedRows[]
+  /** The accepted records' idx in order: spots a page the service sent twice. */
+  readonly fingerprint: string
+}
+
+/**
+ * Decodes, parses and checks one list answer (records.ts) and encodes its
+ * accepted records in chunks for the database owner. Runs in the page
+ * thread (`page-worker.ts`) in the app, so the main thread never holds a
+ * page's records; bad answers fail with the same typed errors as anywhere.
+ */
+export function parsePageBody(input: PageBody): ParsedPage {
+  const value = parseJsonBody(input.body)
+  const page =
+    input.resource === 'guarantees'
+      ? readPage(value, input.page, readGuarantee)
+      : readPage(value, input.page, readInspection)
+  const size = Math.max(1, Math.floor(input.rowsPerChunk))
+  const encoded: EncodedRows[] = []
+  for (let i = 0; i < page.items.length; i += size) {
+    encoded.push(encodeRows(page.items.slice(i, i + size)))
+  }
+  // A page of refusals only still writes once: its refusals and checkpoint go with it.
+  if (encoded.length === 0) encoded.push(encodeRows([]))
+  return {
+    total: page.total,
+    page: page.page,
+    received: page.received,
+    ...(page.pageSize === undefined ? {} : { pageSize: page.pageSize }),
+    rejected: page.rejected,
+    rejects: page.rejects,
+    encoded,
+    fingerprint: page.items.map((item) => item.idx).join(','),
+  }
+}

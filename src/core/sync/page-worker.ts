@@ -1,0 +1,45 @@
+import { parentPort } from 'node:worker_threads'
+import { AppError, isAppError } from '../app-error'
+import { movable } from '../store/encoded-rows'
+import { parsePageBody } from './page-parse'
+import { toPageThreadSchema, type FromPageThread } from './page-protocol'
+
+/**
+ * The page thread: parses and checks the sync's list answers and encodes
+ * their records for the database owner (`page-parse.ts`), so neither the
+ * main thread (which only passes bytes along) nor the owner (which writes)
+ * pays for it. One per app; it holds no state between pages.
+ */
+if (!parentPort) throw new Error('page-worker runs only as a worker thread')
+const port = parentPort
+
+function idOf(raw: unknown): number | null {
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null
+  return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
+}
+
+port.on('message', (raw: unknown) => {
+  const parsed = toPageThreadSchema.safeParse(raw)
+  let answer: FromPageThread
+  if (!parsed.success) {
+    const id = idOf(raw)
+    if (id === null) return
+    answer = {
+      id,
+      ok: false,
+      error: { code: 'internal', message: 'The page thread received a malformed request.' },
+    }
+  } else {
+    const { id, input } = parsed.data
+    try {
+      answer = { id, ok: true, value: parsePageBody(input) }
+    } catch (error) {
+      const typed = isAppError(error)
+        ? error
+        : new AppError('internal', 'A synced page could not be parsed.', { cause: error })
+      answer = { id, ok: false, error: typed.toData() }
+    }
+  }
+  // The encoded records move to the main thread, which moves them on to the owner.
+  port.postMessage(answer, answer.ok ? movable(answer.value.encoded.map((rows) => rows.bytes)) : [])
+})

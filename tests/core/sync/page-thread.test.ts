@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'vite'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { JsonBody } from '../../../src/core/api/http'
+import { readGuarantee, readPage } from '../../../src/core/api/records'
+import { isAppError } from '../../../src/core/app-error'
+import { decodePageWrite } from '../../../src/core/store/encoded-rows'
+import { liveStoreThreads } from '../../../src/core/store/threads'
+import type { ParsedPage } from '../../../src/core/sync/page-parse'
+import { parseHere, PageThread } from '../../../src/core/sync/page-parser'
+import { Dataset } from '../../../src/sandbox/dataset'
+import { encodeEucKr } from '../../../src/sandbox/echo'
+import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
+import { failure } from '../../support/failure'
+
+const dataset = new Dataset({ seed: 3, size: 400, staticUrl: 'http://127.0.0.1:1' })
+const threads: PageThread[] = []
+afterEach(async () => {
+  for (const thread of threads.splice(0)) await thread.close()
+})
+
+function thread(entry = SOURCE_PAGE_WORKER): PageThread {
+  const started = new PageThread(entry)
+  threads.push(started)
+  return started
+}
+
+/** A list answer as the service sends it, in UTF-8 unless told. */
+function body(value: unknown, contentType = 'application/json; charset=utf-8'): JsonBody {
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return { bytes: new Uint8Array(Buffer.from(text)), contentType, status: 200 }
+}
+
+function envelope(count: number, page = 1): { total: number; page: number; data: unknown[] } {
+  return {
+    total: 400,
+    page,
+    data: Array.from({ length: count }, (_, i) => dataset.guarantee(i)),
+  }
+}
+
+/** The records a parsed page's chunks hold, decoded as the owner does. */
+function recordsOf(parsed: ParsedPage): unknown[] {
+  return parsed.encoded.flatMap(
+    (encoded) =>
+      decodePageWrite({ resource: 'guarantees', encoded, pass: 1, at: 'now' }).items as unknown[],
+  )
+}
+
+describe('the page thread', () => {
+  it('parses a list answer into the same records as the main thread would, cut into chunks', async () => {
+    const sent = envelope(250)
+    // One refused item: kept with why and as sent, not among the records.
+    sent.data.push({ idx: 999_999 })
+    const parsed = await thread().parse({
+      resource: 'guarantees',
+      body: body(sent),
+      page: 1,
+      rowsPerChunk: 100,
+    })
+    const here = readPage(sent, 1, readGuarantee)
+    expect(parsed).toMatchObject({ total: 400, page: 1, received: 251, rejected: 1 })
+    expect(parsed.rejects).toEqual(here.rejects)
+    expect(parsed.encoded.map((chunk) => chunk.count)).toEqual([100, 100, 50])
+    expect(recordsOf(parsed)).toEqual(here.items)
+    expect(parsed.fingerprint).toBe(here.items.map((item) => item.idx).join(','))
+    // Parsing here gives the same answer (unit tests and tools use it).
+    const local = await parseHere.parse({
+      resource: 'guarantees',
+      body: body(sent),
+      page: 1,
+      rowsPerChunk: 100,
+    })
+    expect(recordsOf(local)).toEqual(here.items)
+    expect({ ...local, encoded: null }).toEqual({ ...parsed, encoded: null })
+  })
+
+  it('moves the answer bytes to the thread instead of copying them, so this thread does not keep them', async () => {
+    const answer = body(envelope(20))
+    expect(answer.bytes.byteLength).toBeGreaterThan(0)
+    const pending = thread().parse({
+      resource: 'guarantees',
+      body: answer,
+      page: 1,
+      rowsPerChunk: 50,
+    })
+    expect(answer.bytes.byteLength).toBe(0)
+    expect(recordsOf(await pending)).toHaveLength(20)
+  })
+
+  it('a page of refusals only still has one (empty) chunk, so its refusals and checkpoint are written', async () => {
+    const parsed = await thread().parse({
+      resource: 'guarantees',
+      body: body({ total: 2, page: 1, data: [{ idx: 1 }, 'nonsense'] }),
+      page: 1,
+      rowsPerChunk: 100,
+    })
+    expect(parsed).toMatchObject({ received: 2, rejected: 2, fingerprint: '' })
+    expect(parsed.encoded.map((chunk) => chunk.count)).toEqual([0])
+  })
+
+  it('answers bad input with the typed errors of the main thread, and keeps working', async () => {
+    const pages = thread()
+    const cases: [JsonBody, RegExp][] = [
+      [body('{"total": 1, "data": ['), /malformed JSON/],
+      [body([1, 2]), /not an object/],
+      [body({ total: 'many', data: [] }), /total is not a whole number/],
+      [body({ total: 1 }, 'application/json; charset=klingon'), /character set/],
+    ]
+    for (const [answer, message] of cases) {
+      const error = await failure(
+        pages.parse({ resource: 'inspections', body: answer, page: 1, rowsPerChunk: 10 }),
+      )
+      expect(isAppError(error, 'bad_response')).toBe(true)
+      expect((error as Error).message).toMatch(message)
+    }
+    const parsed = await pages.parse({
+      resource: 'guarantees',
+      body: body(envelope(3)),
+      page: 1,
+      rowsPerChunk: 10,
+    })
+    expect(parsed.received).toBe(3)
+  })
+
+  it('decodes an answer in its declared legacy charset (EUC-KR) there too', async () => {
+    const sent = envelope(2)
+    const text = JSON.stringify(sent)
+    const parsed = await thread().parse({
+      resource: 'guarantees',
+      body: {
+        bytes: new Uint8Array(encodeEucKr(text)),
+        contentType: 'application/json; charset=euc-kr',
+        status: 200,
+      },
+      page: 1,
+      rowsPerChunk: 10,
+    })
+    expect(recordsOf(parsed)).toEqual(readPage(sent, 1, readGuarantee).items)
+  })
+
+  it('a thread that dies fails what it held as internal, and the next page starts a new one', async () => {
+    // A page thread that exits on its first message, then one that answers nonsense.
+    const dying = thread({
+      url: new URL(
+        `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', () => process.exit(3))")}`,
+      ),
+    })
+    const error = await failure(
+      dying.parse({ resource: 'guarantees', body: body(envelope(1)), page: 1, rowsPerChunk: 10 }),
+    )
+    expect(isAppError(error, 'internal')).toBe(true)
+    const again = await failure(
+      dying.parse({ resource: 'guarantees', body: body(envelope(1)), page: 1, rowsPerChunk: 10 }),
+    )
+    expect(isAppError(again, 'internal')).toBe(true)
+
+    const babbling = thread({
+      url: new URL(
+        `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, ok: true, value: { total: -1 } }))")}`,
+      ),
+    })
+    const malformed = await failure(
+      babbling.parse({
+        resource: 'guarantees',
+        body: body(envelope(1)),
+        page: 1,
+        rowsPerChunk: 10,
+      }),
+    )
+    expect(isAppError(malformed, 'internal')).toBe(true)
+    expect((malformed as Error).message).toMatch(/malformed answer/)
+  })
+
+  it('close stops the thread, fails pages in flight as cancelled and refuses later ones', async () => {
+    const before = liveStoreThreads()
+    const pages = new PageThread(SOURCE_PAGE_WORKER)
+    expect(liveStoreThreads()).toBe(before + 1)
+    const pending = pages.parse({
+      resource: 'guarantees',
+      body: body(envelope(50)),
+      page: 1,
+      rowsPerChunk: 10,
+    })
+    const failed = failure(pending)
+    await Promise.all([pages.close(), pages.close()])
+    expect(isAppError(await failed, 'cancelled')).toBe(true)
+    await vi.waitFor(() => expect(liveStoreThreads()).toBe(before))
+    const later = pages.parse({
+      resource: 'guarantees',
+      body: body(envelope(1)),
+      page: 1,
+      rowsPerChunk: 10,
+    })
+    expect(isAppError(await failure(later), 'cancelled')).toBe(true)
+  })
+
+  it('loads as a bundled JavaScript entry too, the way electron-vite builds it for the app', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const dir = mkdtempSync(join(root, 'node_modules', '.page-worker-'))
+    try {
+      await build({
+        configFile: false,
+        logLevel: 'silent',
+        build: {
+          ssr: join(root, 'src/core/sync/page-worker.ts'),
+          outDir: dir,
+          emptyOutDir: false,
+          rollupOptions: { output: { format: 'es', entryFileNames: 'page-worker.js' } },
+        },
+      })
+      const pages = thread({ url: pathToFileURL(join(dir, 'page-worker.js')) })
+      const parsed = await pages.parse({
+        resource: 'guarantees',
+        body: body(envelope(5)),
+        page: 1,
+        rowsPerChunk: 10,
+      })
+      expect(recordsOf(parsed)).toHaveLength(5)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
