@@ -86,35 +86,116 @@ function pairsOf(syllables: readonly string[]): string[] {
 
 const WORD = /[\p{L}\p{N}]+/gu
 
-/** Index tokens: each run as pairs plus its last syllable alone, words as they are. */
-function documentTokens(segments: readonly Segment[]): string {
-  return segments
-    .map((seg) =>
-      seg.kind === 'run' ? [...pairsOf(seg.syllables), seg.syllables.at(-1)!].join(' ') : seg.text,
-    )
-    .join(' ')
+/** What one field adds to a record's document. */
+interface FieldParts {
+  /**
+   * Its index tokens: the {@link segment}s of its folded text apart by a
+   * space, each run as its pairs plus its last syllable alone, words as
+   * they are (`루이비통 bag` → `루이 이비 비통 통 bag`).
+   */
+  readonly tokens: string
+  /** Its initials as grams ({@link initialGrams}), '' when it has no syllable. */
+  readonly initials: string
+  /** Its runs of three or more digits, in order. */
+  readonly digits: readonly string[]
+}
+
+/** Any character outside ASCII. */
+const NOT_ASCII = /[\u0080-\u{10ffff}]/u
+/** Whitespace at the start of an ASCII field, and any other (`/\s/` within ASCII). */
+const ASCII_LEADING_SPACE = /^[\t\n\v\f\r ]+/u
+const ASCII_SPACE = /[\t\n\v\f\r]/gu
+
+/**
+ * An ASCII field's parts without {@link segment}: no syllables, so after
+ * its leading whitespace it is one word, lower-cased, each whitespace
+ * character a space (what {@link segment} makes of it, character for
+ * character).
+ */
+function asciiParts(field: string): FieldParts {
+  const tokens = field.toLowerCase().replace(ASCII_LEADING_SPACE, '').replace(ASCII_SPACE, ' ')
+  return { tokens, initials: '', digits: field.match(DIGIT_RUN) ?? [] }
+}
+
+function fieldParts(field: string): FieldParts {
+  return NOT_ASCII.test(field) ? textParts(field) : asciiParts(field)
+}
+
+const SPACE = /\s/u
+
+/** True for a UTF-16 unit `/\s/` matches (a surrogate never does). */
+function isSpace(code: number, unit: string): boolean {
+  if (code < 0x80) return code === 32 || (code >= 9 && code <= 13)
+  return SPACE.test(unit)
+}
+
+/**
+ * A field's parts in one pass over its folded text: what {@link segment}
+ * splits it into, written out as tokens as it goes (a run's pair at each
+ * syllable after its first, its last syllable where it ends).
+ */
+function textParts(field: string): FieldParts {
+  const folded = foldText(field)
+  let tokens = ''
+  let initials = ''
+  // 0: nothing yet (leading whitespace), 1: in a run of syllables, 2: in a word.
+  let state = 0
+  let last = ''
+  for (let i = 0; i < folded.length; i += 1) {
+    const code = folded.charCodeAt(i)
+    const unit = folded[i]!
+    if (code >= SYLLABLE_FIRST && code <= SYLLABLE_LAST) {
+      initials += INITIALS[Math.floor((code - SYLLABLE_FIRST) / SYLLABLES_PER_INITIAL)]!
+      if (state === 1) tokens += `${last}${unit} `
+      else if (state === 2) tokens += ' '
+      state = 1
+      last = unit
+    } else if (isSpace(code, unit)) {
+      if (state === 2) tokens += ' '
+    } else if (state === 2) {
+      tokens += unit
+    } else {
+      tokens += state === 1 ? `${last} ${unit}` : unit
+      state = 2
+    }
+  }
+  if (state === 1) tokens += last
+  return {
+    tokens,
+    initials: initials === '' ? '' : initialGrams(initials),
+    digits: field.match(DIGIT_RUN) ?? [],
+  }
 }
 
 /** Builds the indexed text of a record from its searchable fields. */
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
-  const t: string[] = []
-  const c: string[] = []
+  let t = ''
+  let c = ''
+  let first = true
   const runs = new Set<string>()
   for (const field of fields) {
     if (!field) continue
-    const { segments, initials } = segment(field)
-    t.push(documentTokens(segments))
-    if (initials.length > 0) c.push(initialGrams(initials))
-    for (const digits of field.match(DIGIT_RUN) ?? []) runs.add(digits)
+    const parts = fieldParts(field)
+    t = first ? parts.tokens : `${t}${SEPARATOR}${parts.tokens}`
+    first = false
+    if (parts.initials !== '') c = c === '' ? parts.initials : `${c}${SEPARATOR}${parts.initials}`
+    for (const digits of parts.digits) runs.add(digits)
   }
-  return { t: t.join(` ${FIELD_BREAK} `), c: c.join(` ${FIELD_BREAK} `), d: digitGrams(runs) }
+  return { t, c, d: digitGrams(runs) }
 }
+
+/** Between two fields' (or digit runs') tokens. */
+const SEPARATOR = ` ${FIELD_BREAK} `
 
 const DIGIT_RUN = /\d{3,}/gu
 
-/** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`). */
-function digitTokens(digits: string): string[] {
-  return trigramsOf(digits).map((gram) => DIGIT_MARK + gram)
+/** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`), one string. */
+function digitTokens(digits: string): string {
+  let out = ''
+  for (let i = 0; i + 3 <= digits.length; i += 1) {
+    out += `${i === 0 ? '' : ' '}${DIGIT_MARK}${digits.slice(i, i + 3)}`
+  }
+  return out
 }
 
 /**
@@ -126,7 +207,11 @@ function digitTokens(digits: string): string[] {
  * trigrams are marked), so no query of one kind matches another's.
  */
 export function ftsText(doc: SearchDocument): string {
-  return [doc.t, doc.c, doc.d].filter((part) => part !== '').join(` ${FIELD_BREAK} `)
+  let text = doc.t
+  for (const part of [doc.c, doc.d]) {
+    if (part !== '') text = text === '' ? part : `${text}${SEPARATOR}${part}`
+  }
+  return text
 }
 
 /** Overlapping three-character grams of `text` (at least three characters long). */
@@ -153,9 +238,9 @@ function digitGrams(runs: ReadonlySet<string>): string {
         break
       }
     }
-    if (!inside) kept.push(digitTokens(run).join(' '))
+    if (!inside) kept.push(digitTokens(run))
   }
-  return kept.join(` ${FIELD_BREAK} `)
+  return kept.join(SEPARATOR)
 }
 
 /**
@@ -165,11 +250,11 @@ function digitGrams(runs: ReadonlySet<string>): string {
  * them about twentyfold again. The trailing pair and single let a prefix
  * query of one or two initials still find the field's last syllables.
  */
-function initialGrams(initials: readonly string[]): string {
+function initialGrams(initials: string): string {
   // Initials are single UTF-16 units: trigrams of their string are triples.
-  const grams = trigramsOf(initials.join(''))
-  if (initials.length >= 2) grams.push(initials.at(-2)! + initials.at(-1)!)
-  grams.push(initials.at(-1)!)
+  const grams = trigramsOf(initials)
+  if (initials.length >= 2) grams.push(initials.slice(-2))
+  grams.push(initials.slice(-1))
   return grams.join(' ')
 }
 
@@ -253,7 +338,7 @@ function initialsMatch(initials: readonly string[]): string {
  * whole number that is exactly them (`30` of `Birkin 30`).
  */
 function digitsMatch(digits: string): string {
-  if (digits.length >= 3) return quote(digitTokens(digits).join(' '))
+  if (digits.length >= 3) return quote(digitTokens(digits))
   const grams = DIGIT_TRIGRAMS.filter((gram) => gram.includes(digits))
   return `${quote(digits)} OR (${grams.map((gram) => quote(DIGIT_MARK + gram)).join(' OR ')})`
 }

@@ -51,9 +51,24 @@ export const RECORD_TABLES: Readonly<Record<PagedResource, RecordTable>> = {
   inspections: tableOf('inspections', INSPECTION_FIELDS),
 }
 
+/**
+ * True when `text` is NFC for certain without asking ICU: every character
+ * below U+0300 (where the first one that may change under NFC sits) or a
+ * precomposed Hangul syllable not followed by a conjoining jamo (both are
+ * at or above U+0300, so any of them sends the text to `normalize`).
+ */
+function surelyNfc(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i)
+    if (code >= 0x300 && (code < 0xac00 || code > 0xd7a3)) return false
+  }
+  return true
+}
+
 /** Text as stored: NFC (Korean sent decomposed renders right); anything else as it is. */
 export function nfc<T>(value: T): T {
-  return (typeof value === 'string' ? value.normalize('NFC') : value) as T
+  if (typeof value !== 'string' || surelyNfc(value)) return value
+  return value.normalize('NFC') as T
 }
 
 /** Null, undefined, `[]` and `{}` are not worth storing. */

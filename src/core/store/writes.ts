@@ -2,6 +2,7 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
+import { transactionScope } from './database'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { ftsText, SEARCH_FORMAT, type SearchDocument } from './search-text'
 import {
@@ -19,11 +20,11 @@ import {
  */
 
 interface Statements {
-  /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
+  /** The insert of each table, its parameters in {@link writtenColumns} order. */
   readonly insert: Record<PagedResource, StatementSync>
-  /** The update of a stored record, the same parameters. */
+  /** The update of a stored record: the same parameters, `idx` moved last. */
   readonly update: Record<PagedResource, StatementSync>
-  /** A stored record's `search_key`, declared columns and `raw`. */
+  /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
   readonly previous: Record<PagedResource, StatementSync>
   /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
   readonly touch: Record<PagedResource, StatementSync>
@@ -62,30 +63,38 @@ export function upsertSql(
     ON CONFLICT (idx) DO UPDATE SET ${[...updates, ...extra].join(', ')}`
 }
 
-/** The columns a record write sets: the declared ones, `raw`, and the sync's own. */
-function writtenColumns(table: RecordTable): string[] {
+/**
+ * The columns a record write sets, in the order its statements take their
+ * parameters: the declared ones (`idx` first), `raw`, and the sync's own.
+ */
+export function writtenColumns(table: RecordTable): string[] {
   return [...storedColumns(table), 'seen_pass', 'stored_at', 'search_key']
 }
 
-/** The insert of a record not stored yet, with named parameters (`:column`). */
+/**
+ * The insert of a record not stored yet: one positional parameter per
+ * {@link writtenColumns} column, in that order. (Positional: binding 19
+ * named parameters from an object cost about 7 µs more per statement.)
+ */
 export function recordInsertSql(table: RecordTable): string {
   const columns = writtenColumns(table)
   return `INSERT INTO ${table.name} (${columns.join(', ')})
-    VALUES (${columns.map((c) => `:${c}`).join(', ')})`
+    VALUES (${columns.map(() => '?').join(', ')})`
 }
 
 /**
- * The update of a stored record, with named parameters: every column to
- * its new value; seen in the later pass; no longer gone. (An update and an
- * insert instead of one upsert: with the counts' update triggers on the
- * table, an `ON CONFLICT DO UPDATE` cost about 70 µs more per record, even
- * when it only inserted.)
+ * The update of a stored record, positional parameters in
+ * {@link writtenColumns} order with `idx` moved last (the `WHERE`): every
+ * column to its new value; seen in the later pass; no longer gone. (An
+ * update and an insert instead of one upsert: with the counts' update
+ * triggers on the table, an `ON CONFLICT DO UPDATE` cost about 70 µs more
+ * per record, even when it only inserted.)
  */
 export function recordUpdateSql(table: RecordTable): string {
   const set = writtenColumns(table)
     .filter((c) => c !== 'idx')
-    .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, :seen_pass)' : `${c} = :${c}`))
-  return `UPDATE ${table.name} SET ${[...set, 'gone_at = NULL'].join(', ')} WHERE idx = :idx`
+    .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, ?)' : `${c} = ?`))
+  return `UPDATE ${table.name} SET ${[...set, 'gone_at = NULL'].join(', ')} WHERE idx = ?`
 }
 
 /** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
@@ -115,8 +124,8 @@ function statements(db: DatabaseSync): Statements {
     insert: each(recordInsertSql),
     update: each(recordUpdateSql),
     previous: each(
-      (t) =>
-        `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name} WHERE idx = ?`,
+      (t) => `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name}
+        WHERE idx IN (SELECT value FROM json_each(?))`,
     ),
     touch: each(
       (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
@@ -178,30 +187,39 @@ interface PageContext {
   readonly tally: NewRecordTally
   /** Records whose cell (status, gone) may have changed: the cell index reads them again. */
   readonly moved: number[]
+  /** The transaction's FTS rows still to write, or null to write them at once. */
+  readonly pendingSearch: PendingSearch | null
 }
 
 /** A record not stored yet, ready to insert. */
 interface NewRow {
   readonly idx: number
-  /** The insert's parameters. */
-  readonly written: Readonly<Record<string, SQLInputValue>>
+  /** The insert's parameters ({@link writtenColumns} order). */
+  readonly written: readonly SQLInputValue[]
+  readonly status: string | null
+  readonly registeredAt: string
   readonly search: Search
 }
 
+/** The stored columns of each table ({@link storedColumns}), `idx` first. */
+const STORED_COLUMNS: Readonly<Record<PagedResource, readonly string[]>> = {
+  guarantees: storedColumns(RECORD_TABLES.guarantees),
+  inspections: storedColumns(RECORD_TABLES.inspections),
+}
+
 /**
- * Writes one stored record: an unchanged one (most of a re-sync) is only
- * marked seen, without rewriting the row, its indexes or its FTS row; a
- * changed one is updated, and its FTS row rewritten only when its indexed
- * text changed. A stored `search_key` counts only with the current
+ * Writes one record, given its stored row (undefined when none): an
+ * unchanged one (most of a re-sync) is only marked seen, without rewriting
+ * the row, its indexes or its FTS row; a changed one is updated, and its
+ * FTS row rewritten only when its indexed text changed. A stored `search_key` counts only with the current
  * {@link SEARCH_FORMAT}; otherwise the document is built and compared. A
  * record not stored yet is returned, to be inserted with the page's other
  * new ones ({@link insertNew}). The record's `idx` is indexed too, so its
  * digits are searchable.
  */
-function writeRecord(page: PageContext, record: object): NewRow | null {
+function writeRecord(page: PageContext, record: object, row: StoredRow | undefined): NewRow | null {
   const { s, table, pass, storedAt } = page
   const { idx, values, search: fields } = rowValues(table, record)
-  const row = s.previous[table.name].get(idx) as StoredRow | undefined
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
   const current = previousKey?.startsWith(SEARCH_FORMAT) === true
   if (row !== undefined && current && sameRow(row, values)) {
@@ -214,11 +232,19 @@ function writeRecord(page: PageContext, record: object): NewRow | null {
     row !== undefined && current && sameSearchFields(row, table, fields)
       ? { doc: null, key: previousKey! }
       : searchOf([...fields, String(idx)])
-  const written = { ...values, seen_pass: pass, stored_at: storedAt, search_key: search.key }
+  // The columns after `idx`, then the sync's own (see writtenColumns).
+  const written: SQLInputValue[] = []
+  const columns = STORED_COLUMNS[table.name]
+  for (let i = 1; i < columns.length; i += 1) written.push(values[columns[i]!] as SQLInputValue)
+  written.push(pass, storedAt, search.key)
   page.moved.push(idx)
-  if (row === undefined) return { idx, written, search }
-  s.update[table.name].run(written)
-  writeSearch(s, table.name, idx, previousKey, search)
+  if (row === undefined) {
+    const status = values['status'] as string | null
+    const registeredAt = values['registered_at'] as string
+    return { idx, written: [idx, ...written], status, registeredAt, search }
+  }
+  s.update[table.name].run(...written, idx)
+  writeSearch(page, idx, previousKey, search)
   return null
 }
 
@@ -268,18 +294,17 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
     let i = 0
     for (const row of fresh) {
       while (i < span.length && span[i]!.idx < row.idx) merged.push(span[i++]!.registered_at)
-      merged.push(row.written['registered_at'] as string)
+      merged.push(row.registeredAt)
     }
     while (i < span.length) merged.push(span[i++]!.registered_at)
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
   for (const row of fresh) {
-    const registeredAt = row.written['registered_at'] as string
-    s.insert[table.name].run(row.written)
-    writeSearch(s, table.name, row.idx, undefined, row.search)
-    tally.add(row.written['status'] as string | null, registeredAt, countedMark(marks.get(row.idx)))
+    s.insert[table.name].run(...row.written)
+    writeSearch(page, row.idx, undefined, row.search)
+    tally.add(row.status, row.registeredAt, countedMark(marks.get(row.idx)))
     if (!inMemory) {
-      const change = s.inversions[table.name].get({ idx: row.idx, r: registeredAt }) as {
+      const change = s.inversions[table.name].get({ idx: row.idx, r: row.registeredAt }) as {
         d: number
       }
       tally.addInversions(change.d)
@@ -287,21 +312,70 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   }
 }
 
+/** A record's FTS row to write: its text, and whether it replaces one stored before. */
+interface SearchRow {
+  readonly replaces: boolean
+  readonly text: string
+}
+
+/** FTS rows gathered in one transaction, by list and rowid. */
+type PendingSearch = Record<PagedResource, Map<number, SearchRow>>
+
+const PENDING_SEARCH = Symbol('pending FTS rows')
+
+/**
+ * The FTS rows of the {@link transaction} running on `db`, written at its
+ * end in ascending rowid order over all its pages; null outside one (rows
+ * are then written at once). FTS5 flushes its pending terms as a new
+ * segment whenever a rowid goes down, and a sync's pages come newest first:
+ * written page by page, a commit of three pages made three segments.
+ */
+function pendingSearchOf(db: DatabaseSync, s: Statements): PendingSearch | null {
+  const scope = transactionScope(db)
+  if (scope === null) return null
+  const found = scope.data.get(PENDING_SEARCH) as PendingSearch | undefined
+  if (found !== undefined) return found
+  const pending: PendingSearch = { guarantees: new Map(), inspections: new Map() }
+  scope.data.set(PENDING_SEARCH, pending)
+  scope.beforeCommit.push(() => {
+    for (const table of Object.keys(pending) as PagedResource[]) {
+      const rows = pending[table]
+      for (const idx of [...rows.keys()].sort((a, b) => a - b)) {
+        const row = rows.get(idx)!
+        if (row.replaces) s.ftsDelete[table].run(idx)
+        s.ftsInsert[table].run(idx, row.text)
+      }
+    }
+  })
+  return pending
+}
+
 /**
  * Rewrites a record's FTS row only when its indexed text changed: a new
  * record is inserted, a changed one replaced, an unchanged one (most of a
- * re-sync) left alone.
+ * re-sync) left alone. Inside a transaction the row waits for its end; a
+ * record written twice in it keeps its last text, and replaces an FTS row
+ * only if one was there before the transaction.
  */
 function writeSearch(
-  s: Statements,
-  table: PagedResource,
+  page: PageContext,
   idx: number,
   previousKey: string | null | undefined,
   search: Search,
 ): void {
   if (previousKey === search.key || search.doc === null) return
-  if (previousKey !== undefined) s.ftsDelete[table].run(idx)
-  s.ftsInsert[table].run(idx, ftsText(search.doc))
+  const { s, table, pendingSearch } = page
+  const text = ftsText(search.doc)
+  if (pendingSearch === null) {
+    if (previousKey !== undefined) s.ftsDelete[table.name].run(idx)
+    s.ftsInsert[table.name].run(idx, text)
+    return
+  }
+  const queued = pendingSearch[table.name].get(idx)
+  pendingSearch[table.name].set(idx, {
+    replaces: queued === undefined ? previousKey !== undefined : queued.replaces,
+    text,
+  })
 }
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
@@ -341,10 +415,24 @@ function upsertRecords(
   // One item per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, object>()
   for (const item of items) byIdx.set(Number((item as { idx?: unknown }).idx), item)
-  const page: PageContext = { s, table, pass, storedAt, tally: new NewRecordTally(), moved: [] }
+  const page: PageContext = {
+    s,
+    table,
+    pass,
+    storedAt,
+    tally: new NewRecordTally(),
+    moved: [],
+    pendingSearch: pendingSearchOf(db, s),
+  }
+  const order = [...byIdx.keys()].sort((a, b) => a - b)
+  // The page's stored rows in one read (a first sync finds none).
+  const stored = new Map<number, StoredRow>()
+  for (const row of s.previous[table.name].all(JSON.stringify(order)) as StoredRow[]) {
+    stored.set(Number(row['idx']), row)
+  }
   const fresh: NewRow[] = []
-  for (const idx of [...byIdx.keys()].sort((a, b) => a - b)) {
-    const row = writeRecord(page, byIdx.get(idx)!)
+  for (const idx of order) {
+    const row = writeRecord(page, byIdx.get(idx)!, stored.get(idx))
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)

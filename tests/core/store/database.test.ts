@@ -14,6 +14,7 @@ import { isAppError } from '../../../src/core/app-error'
 import {
   migrate,
   openStore,
+  SEARCH_AUTOMERGE,
   storeFileFor,
   transaction,
   userVersion,
@@ -81,6 +82,33 @@ describe('migrations', () => {
       db.close()
     })
   }
+
+  it("stores the search indexes' automerge in the file, and restores it on open when it differs", () => {
+    const automerge = (db: DatabaseSync, list: string) =>
+      (
+        db.prepare(`SELECT v FROM ${list}_fts_config WHERE k = 'automerge'`).get() as
+          { v: number } | undefined
+      )?.v
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const first = openStore(file).db
+    expect(SEARCH_AUTOMERGE).toBe(16)
+    for (const list of ['guarantees', 'inspections']) {
+      expect(automerge(first, list)).toBe(SEARCH_AUTOMERGE)
+    }
+    // Another value (SQLite's default 4, as a recreated index has) is set back on the next open.
+    first.exec("INSERT INTO inspections_fts (inspections_fts, rank) VALUES ('automerge', 4)")
+    first.close()
+    const plain = new DatabaseSync(file)
+    expect(automerge(plain, 'inspections')).toBe(4)
+    plain.close()
+    const again = openStore(file).db
+    expect(automerge(again, 'inspections')).toBe(SEARCH_AUTOMERGE)
+    expect(automerge(again, 'guarantees')).toBe(SEARCH_AUTOMERGE)
+    // Writes and searches as before.
+    transaction(again, () => upsertInspections(again, [inspection(1)], 1, 'now'))
+    expect(queryInspections(again, { q: inspection(1).productName }).total).toBe(1)
+    again.close()
+  })
 
   it('rolls a failing migration back as a whole', () => {
     const db = new DatabaseSync(':memory:')

@@ -3,12 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import { readSyncState, writeSyncState } from '../../../src/core/store/sync-state'
-import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
+import { expandRecord, nfc, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import {
   BRAND_COLUMNS,
   recordInsertSql,
   recordUpdateSql,
   storedColumns,
+  writtenColumns,
   upsertGuarantees,
   upsertInspections,
 } from '../../../src/core/store/writes'
@@ -94,15 +95,26 @@ describe('record declarations', () => {
       expectSchemaHas(table, fields)
     })
 
-    it(`${table}: the derived insert and update name every declared column as a named parameter`, () => {
+    it(`${table}: the derived insert and update set every declared column, one parameter each`, () => {
       const insert = recordInsertSql(RECORD_TABLES[table])
       const update = recordUpdateSql(RECORD_TABLES[table])
-      expect(insert + update).not.toContain('?')
+      const written = writtenColumns(RECORD_TABLES[table])
+      expect(written).toEqual([
+        ...storedColumns(RECORD_TABLES[table]),
+        'seen_pass',
+        'stored_at',
+        'search_key',
+      ])
+      // Positional: the insert takes them in order, the update the same with idx last.
+      expect(insert).toContain(`(${written.join(', ')})`)
+      expect(insert.match(/\?/gu)).toHaveLength(written.length)
+      const set = written
+        .filter((c) => c !== 'idx')
+        .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, ?)' : `${c} = ?`))
+      expect(update).toContain(`SET ${set.join(', ')}, gone_at = NULL WHERE idx = ?`)
+      expect(update.match(/\?/gu)).toHaveLength(written.length)
       for (const f of fields.filter((field) => field.null !== 'raw')) {
-        expect(insert).toContain(`:${f.column}`)
-        expect(update).toContain(
-          f.column === 'idx' ? 'WHERE idx = :idx' : `${f.column} = :${f.column}`,
-        )
+        expect(written).toContain(f.column)
       }
       expect(storedColumns(RECORD_TABLES[table])).toEqual([
         ...fields.filter((f) => f.null !== 'raw').map((f) => f.column),
@@ -178,6 +190,23 @@ describe('stored text is NFC; the record as sent stays in raw', () => {
     const before = db.prepare('SELECT raw, search_key FROM inspections').get()
     transaction(db, () => upsertInspections(db, [sent as never], 2, 'later'))
     expect(db.prepare('SELECT raw, search_key FROM inspections').get()).toEqual(before)
+  })
+
+  it('nfc() equals normalize(NFC), also where it skips ICU (text below U+0300, Hangul syllables)', () => {
+    const samples = [
+      '루이비통 스피디 30',
+      nfd('루이비통'),
+      '\uac00\u11a8', // a syllable and a trailing jamo compose into one syllable
+      'HERME\u0300S',
+      '\u212b', // Å (angstrom sign) becomes U+00C5
+      'Åström café',
+      'ORD-2024-0001',
+      '',
+    ]
+    for (let a = 0; a < 0x300; a += 1) samples.push(String.fromCharCode(a, 0x41, a))
+    for (const text of samples) expect(nfc(text)).toBe(text.normalize('NFC'))
+    expect(nfc(null)).toBeNull()
+    expect(nfc(7)).toBe(7)
   })
 
   it('a record sent composed keeps in raw only the fields no column holds', () => {
