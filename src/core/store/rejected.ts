@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import type { RejectedPage, RejectedRecord } from '../../shared/cache'
 import type { RejectedItem } from '../../shared/domain'
 import { AppError } from '../app-error'
-import { cachedStatement } from './database'
+import { cachedStatement } from './statements'
 import type { PagedResource } from './records'
 import { bumpDataVersion } from './writes'
 

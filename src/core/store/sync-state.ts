@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorData } from '../../shared/errors'
 import { AppError } from '../app-error'
-import { cachedStatement } from './database'
+import { cachedStatement } from './statements'
 import type { SyncResource } from './records'
 
 /** Where an interrupted full pass resumes: the next page to fetch. */
