@@ -1,7 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../shared/cache'
 import type { PagedResource } from './records'
-import { cachedStatement } from './statements'
+import { prepared } from './statements'
 
 /**
  * Counts of the lists without a scan: migration 7 keeps not-gone records per
@@ -54,7 +54,7 @@ export function storedCells(db: DatabaseSync, resource: PagedResource, range: Da
     sql = `SELECT has_status, status, mark, sum(n) AS n FROM list_day_counts
       WHERE resource = ? AND ${days.join(' AND ')} GROUP BY has_status, status, mark`
   }
-  const rows = cachedStatement(db, sql).all(...params) as {
+  const rows = prepared(db, sql).all(...params) as {
     has_status: number
     status: string
     mark: string
@@ -109,10 +109,9 @@ export function summarise(
 
 /** Not-gone records of a list, from the stored counts. */
 export function listCount(db: DatabaseSync, resource: PagedResource): number {
-  const row = cachedStatement(
-    db,
-    'SELECT ifnull(sum(n), 0) AS n FROM list_counts WHERE resource = ?',
-  ).get(resource) as { n: number }
+  const row = prepared(db, 'SELECT ifnull(sum(n), 0) AS n FROM list_counts WHERE resource = ?').get(
+    resource,
+  ) as { n: number }
   return row.n
 }
 
@@ -122,9 +121,8 @@ export function listCount(db: DatabaseSync, resource: PagedResource): number {
  * is then `idx` order, and a query may walk an index by `idx` instead.
  */
 export function inIdxOrder(db: DatabaseSync, resource: PagedResource): boolean {
-  const row = cachedStatement(db, 'SELECT inversions FROM list_order WHERE resource = ?').get(
-    resource,
-  ) as { inversions: number } | undefined
+  const row = prepared(db, 'SELECT inversions FROM list_order WHERE resource = ?').get(resource) as
+    { inversions: number } | undefined
   // No row (never expected: migration 7 writes one per list): assume the worst, sort.
   return row?.inversions === 0
 }

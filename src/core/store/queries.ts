@@ -18,7 +18,7 @@ import {
 import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
-import { cachedStatement } from './statements'
+import { prepared } from './statements'
 import type { PagedResource } from './records'
 import {
   cellColumns,
@@ -158,7 +158,7 @@ function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text 
 function queryText(db: DatabaseSync, table: PagedResource, q: string): Text {
   const spelled = shortQueryPlan(q, (syllable) => {
     const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
-    const rows = cachedStatement(
+    const rows = prepared(
       db,
       `SELECT term FROM ${table}_fts_terms WHERE term >= ? AND term < ? LIMIT ?`,
     ).all(syllable, next, MAX_SYLLABLE_TERMS + 1) as { term: string }[]
@@ -239,7 +239,7 @@ function rowidRange(db: DatabaseSync, table: PagedResource, query: ListQuery): W
   let range: Where = { clauses: [], params: [] }
   const edge = (clause: string, order: string, value: string): number =>
     (
-      cachedStatement(
+      prepared(
         db,
         `SELECT idx FROM ${table} INDEXED BY ${table}_by_time WHERE ${clause} ORDER BY ${order} LIMIT 1`,
       ).get(value) as { idx: number } | undefined
@@ -347,7 +347,7 @@ function cellsOf(
   const found =
     indexedCells(db, table, query, text) ??
     capCells(
-      cachedStatement(db, statement.sql).all(...statement.params) as unknown as (Cell & {
+      prepared(db, statement.sql).all(...statement.params) as unknown as (Cell & {
         low?: number
       })[],
       text.short && !query.member,
@@ -463,7 +463,7 @@ function cellPage(
   // Its parse is kept with the matches (per data version and search).
   const matched = matchCells(db, table, rowids, pick, key)
   if (!matched) return null
-  const read = cachedStatement(db, rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
+  const read = prepared(db, rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
   const byIdx = new Map<number, Record<string, unknown>>()
   for (const row of read) byIdx.set(Number(row['idx']), row)
   const rows = matched.page.flatMap((idx) => {
@@ -552,7 +552,7 @@ function listPage<R>(
   let rows = fromCells?.rows
   if (!rows) {
     const { statement } = pageStatement(db, ask)
-    rows = cachedStatement(db, statement.sql).all(...statement.params) as Record<string, unknown>[]
+    rows = prepared(db, statement.sql).all(...statement.params) as Record<string, unknown>[]
   }
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows

@@ -13,7 +13,7 @@ const caches = new WeakMap<DatabaseSync, Map<string, StatementSync>>()
  * never iterated, and never given per-call settings such as
  * `setReturnArrays`.
  */
-export function cachedStatement(db: DatabaseSync, sql: string): StatementSync {
+export function prepared(db: DatabaseSync, sql: string): StatementSync {
   let cache = caches.get(db)
   if (!cache) caches.set(db, (cache = new Map()))
   let statement = cache.get(sql)
