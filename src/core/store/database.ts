@@ -1,6 +1,6 @@
 import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { DatabaseSync, type StatementSync } from 'node:sqlite'
+import { DatabaseSync } from 'node:sqlite'
 import { PROFILE_ID_PATTERN } from '../../shared/profiles'
 import { AppError } from '../app-error'
 import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
@@ -104,21 +104,6 @@ export function toStoreError(error: unknown): AppError {
 
 /** Raised internally when the file opens but must not be used. */
 class CorruptStoreError extends Error {}
-
-const statementCache = new WeakMap<DatabaseSync, Map<string, StatementSync>>()
-
-/**
- * `db.prepare(sql)`, prepared once per connection: for statements run once
- * per synced page (sync state, refused records), where preparing them again
- * each time cost about a microsecond per record.
- */
-export function cachedStatement(db: DatabaseSync, sql: string): StatementSync {
-  let statements = statementCache.get(db)
-  if (statements === undefined) statementCache.set(db, (statements = new Map()))
-  let statement = statements.get(sql)
-  if (statement === undefined) statements.set(sql, (statement = db.prepare(sql)))
-  return statement
-}
 
 /** What lives as long as one {@link transaction} on a connection. */
 export interface TransactionScope {

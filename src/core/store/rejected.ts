@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import type { RejectedPage, RejectedRecord } from '../../shared/cache'
 import type { RejectedItem } from '../../shared/domain'
 import { AppError } from '../app-error'
-import { cachedStatement } from './database'
+import { prepared } from './statements'
 import type { PagedResource } from './records'
 import { bumpDataVersion } from './writes'
 
@@ -76,11 +76,11 @@ export function clearAccepted(
   idxs: readonly number[],
 ): void {
   if (idxs.length === 0) return
-  const any = cachedStatement(db, 'SELECT 1 FROM rejected_records WHERE resource = ? LIMIT 1').get(
+  const any = prepared(db, 'SELECT 1 FROM rejected_records WHERE resource = ? LIMIT 1').get(
     resource,
   )
   if (any === undefined) return
-  const drop = cachedStatement(db, 'DELETE FROM rejected_records WHERE resource = ? AND idx = ?')
+  const drop = prepared(db, 'DELETE FROM rejected_records WHERE resource = ? AND idx = ?')
   for (const idx of idxs) drop.run(resource, idx)
   bumpDataVersion(db)
 }

@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorData } from '../../shared/errors'
 import { AppError } from '../app-error'
-import { cachedStatement } from './database'
+import { prepared } from './statements'
 import type { SyncResource } from './records'
 
 /** Where an interrupted full pass resumes: the next page to fetch. */
@@ -78,7 +78,7 @@ function parsedOrNull<T>(text: string | null, schema: z.ZodType<T>): T | null {
  * none; a row that is not a sync state at all is a `store_corrupt` error.
  */
 export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncStateRow {
-  const found = cachedStatement(db, 'SELECT * FROM sync_state WHERE resource = ?').get(resource)
+  const found = prepared(db, 'SELECT * FROM sync_state WHERE resource = ?').get(resource)
   if (!found) {
     return {
       resource,
@@ -121,7 +121,7 @@ export function writeSyncState(
   patch: Partial<Omit<SyncStateRow, 'resource'>>,
 ): void {
   const next = { ...readSyncState(db, resource), ...patch }
-  cachedStatement(
+  prepared(
     db,
     `INSERT INTO sync_state (resource, status, mode, checkpoint, pass, started_at, last_success_at,
        last_full_at, last_error, rejected, page_size)
