@@ -206,12 +206,28 @@ const DIGIT_RUN = /\d{3,}/gu
 
 /** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`), one string. */
 function digitTokens(digits: string): string {
+  // Flat strings from UTF-16 units (no rope of five-character pieces), a
+  // bounded number of arguments at a time however long the run.
   let out = ''
+  let units: number[] = []
   for (let i = 0; i + 3 <= digits.length; i += 1) {
-    out += `${i === 0 ? '' : ' '}${DIGIT_MARK}${digits.slice(i, i + 3)}`
+    if (i > 0) units.push(SPACE_UNIT)
+    units.push(
+      DIGIT_MARK_UNIT,
+      digits.charCodeAt(i),
+      digits.charCodeAt(i + 1),
+      digits.charCodeAt(i + 2),
+    )
+    if (units.length >= 4096) {
+      out += String.fromCharCode(...units)
+      units = []
+    }
   }
-  return out
+  return out + String.fromCharCode(...units)
 }
+
+const SPACE_UNIT = 0x20
+const DIGIT_MARK_UNIT = DIGIT_MARK.charCodeAt(0)
 
 /**
  * The one FTS column of a record: its words and syllables, then its

@@ -130,4 +130,10 @@ describe('the search document of odd fields (one-pass builders)', () => {
     ]
     for (const [fields, text] of cases) expect(ftsText(searchDocument(fields))).toBe(text)
   })
+
+  it('a run of 100,000 digits is indexed whole (its trigrams built in bounded chunks)', () => {
+    const d = searchDocument(['1'.repeat(100_000)]).d
+    expect(d.length).toBe(99_998 * 5 - 1)
+    expect(d.startsWith('ǀ111 ǀ111')).toBe(true)
+  })
 })
