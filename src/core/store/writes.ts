@@ -20,7 +20,7 @@ import {
  */
 
 interface Statements {
-  /** The insert of each table, its parameters in {@link writtenColumns} order. */
+  /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
   readonly insert: Record<PagedResource, StatementSync>
   /** The update of a stored record: the same parameters, `idx` moved last. */
   readonly update: Record<PagedResource, StatementSync>
@@ -72,19 +72,19 @@ export function writtenColumns(table: RecordTable): string[] {
 }
 
 /**
- * The insert of a record not stored yet: one positional parameter per
- * {@link writtenColumns} column, in that order. (Positional: binding 19
- * named parameters from an object cost about 7 µs more per statement.)
+ * The insert of a record not stored yet, with named parameters (`:column`)
+ * for the {@link writtenColumns}. Its statement takes the names with their
+ * colon (`setAllowBareNamedParameters(false)`): binding 19 bare names cost
+ * about 4 µs more per statement, as each is looked up with every prefix.
  */
 export function recordInsertSql(table: RecordTable): string {
   const columns = writtenColumns(table)
   return `INSERT INTO ${table.name} (${columns.join(', ')})
-    VALUES (${columns.map(() => '?').join(', ')})`
+    VALUES (${columns.map((c) => `:${c}`).join(', ')})`
 }
 
 /**
- * The update of a stored record, positional parameters in
- * {@link writtenColumns} order with `idx` moved last (the `WHERE`): every
+ * The update of a stored record, the insert's named parameters: every
  * column to its new value; seen in the later pass; no longer gone. (An
  * update and an insert instead of one upsert: with the counts' update
  * triggers on the table, an `ON CONFLICT DO UPDATE` cost about 70 µs more
@@ -93,8 +93,8 @@ export function recordInsertSql(table: RecordTable): string {
 export function recordUpdateSql(table: RecordTable): string {
   const set = writtenColumns(table)
     .filter((c) => c !== 'idx')
-    .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, ?)' : `${c} = ?`))
-  return `UPDATE ${table.name} SET ${[...set, 'gone_at = NULL'].join(', ')} WHERE idx = ?`
+    .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, :seen_pass)' : `${c} = :${c}`))
+  return `UPDATE ${table.name} SET ${[...set, 'gone_at = NULL'].join(', ')} WHERE idx = :idx`
 }
 
 /** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
@@ -113,6 +113,14 @@ export function bumpDataVersion(db: DatabaseSync): void {
   versions.set(db, dataVersion(db) + 1)
 }
 
+/** The statements take their named parameters' keys with the colon (one lookup per key). */
+function named(
+  statements: Record<PagedResource, StatementSync>,
+): Record<PagedResource, StatementSync> {
+  for (const statement of Object.values(statements)) statement.setAllowBareNamedParameters(false)
+  return statements
+}
+
 function statements(db: DatabaseSync): Statements {
   let found = cache.get(db)
   if (found) return found
@@ -121,8 +129,8 @@ function statements(db: DatabaseSync): Statements {
     inspections: db.prepare(sql(RECORD_TABLES.inspections)),
   })
   found = {
-    insert: each(recordInsertSql),
-    update: each(recordUpdateSql),
+    insert: named(each(recordInsertSql)),
+    update: named(each(recordUpdateSql)),
     previous: each(
       (t) => `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name}
         WHERE idx IN (SELECT value FROM json_each(?))`,
@@ -194,17 +202,17 @@ interface PageContext {
 /** A record not stored yet, ready to insert. */
 interface NewRow {
   readonly idx: number
-  /** The insert's parameters ({@link writtenColumns} order). */
-  readonly written: readonly SQLInputValue[]
+  /** The insert's named parameters, keys with their colon ({@link WRITTEN_NAMES}). */
+  readonly written: Readonly<Record<string, SQLInputValue>>
   readonly status: string | null
   readonly registeredAt: string
   readonly search: Search
 }
 
-/** The stored columns of each table ({@link storedColumns}), `idx` first. */
-const STORED_COLUMNS: Readonly<Record<PagedResource, readonly string[]>> = {
-  guarantees: storedColumns(RECORD_TABLES.guarantees),
-  inspections: storedColumns(RECORD_TABLES.inspections),
+/** Each stored column ({@link storedColumns}) with its parameter's name as bound (`:column`). */
+const WRITTEN_NAMES: Readonly<Record<PagedResource, readonly (readonly [string, string])[]>> = {
+  guarantees: storedColumns(RECORD_TABLES.guarantees).map((c) => [c, `:${c}`] as const),
+  inspections: storedColumns(RECORD_TABLES.inspections).map((c) => [c, `:${c}`] as const),
 }
 
 /**
@@ -232,18 +240,21 @@ function writeRecord(page: PageContext, record: object, row: StoredRow | undefin
     row !== undefined && current && sameSearchFields(row, table, fields)
       ? { doc: null, key: previousKey! }
       : searchOf([...fields, String(idx)])
-  // The columns after `idx`, then the sync's own (see writtenColumns).
-  const written: SQLInputValue[] = []
-  const columns = STORED_COLUMNS[table.name]
-  for (let i = 1; i < columns.length; i += 1) written.push(values[columns[i]!] as SQLInputValue)
-  written.push(pass, storedAt, search.key)
+  // Every written column by name (see writtenColumns).
+  const written: Record<string, SQLInputValue> = {}
+  for (const [column, name] of WRITTEN_NAMES[table.name]) {
+    written[name] = values[column] as SQLInputValue
+  }
+  written[':seen_pass'] = pass
+  written[':stored_at'] = storedAt
+  written[':search_key'] = search.key
   page.moved.push(idx)
   if (row === undefined) {
     const status = values['status'] as string | null
     const registeredAt = values['registered_at'] as string
-    return { idx, written: [idx, ...written], status, registeredAt, search }
+    return { idx, written, status, registeredAt, search }
   }
-  s.update[table.name].run(...written, idx)
+  s.update[table.name].run(written)
   writeSearch(page, idx, previousKey, search)
   return null
 }
@@ -300,7 +311,7 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
   for (const row of fresh) {
-    s.insert[table.name].run(...row.written)
+    s.insert[table.name].run(row.written)
     writeSearch(page, row.idx, undefined, row.search)
     tally.add(row.status, row.registeredAt, countedMark(marks.get(row.idx)))
     if (!inMemory) {

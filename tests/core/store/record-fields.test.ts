@@ -105,14 +105,15 @@ describe('record declarations', () => {
         'stored_at',
         'search_key',
       ])
-      // Positional: the insert takes them in order, the update the same with idx last.
+      // Named parameters, one per column, never positional.
       expect(insert).toContain(`(${written.join(', ')})`)
-      expect(insert.match(/\?/gu)).toHaveLength(written.length)
+      expect(insert).toContain(`VALUES (${written.map((c) => `:${c}`).join(', ')})`)
+      expect(insert).not.toContain('?')
       const set = written
         .filter((c) => c !== 'idx')
-        .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, ?)' : `${c} = ?`))
-      expect(update).toContain(`SET ${set.join(', ')}, gone_at = NULL WHERE idx = ?`)
-      expect(update.match(/\?/gu)).toHaveLength(written.length)
+        .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, :seen_pass)' : `${c} = :${c}`))
+      expect(update).toContain(`SET ${set.join(', ')}, gone_at = NULL WHERE idx = :idx`)
+      expect(update).not.toContain('?')
       for (const f of fields.filter((field) => field.null !== 'raw')) {
         expect(written).toContain(f.column)
       }
