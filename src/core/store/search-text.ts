@@ -100,25 +100,40 @@ interface FieldParts {
   readonly digits: readonly string[]
 }
 
-/** Any character outside ASCII. */
-const NOT_ASCII = /[\u0080-\u{10ffff}]/u
 /** Whitespace at the start of an ASCII field, and any other (`/\s/` within ASCII). */
 const ASCII_LEADING_SPACE = /^[\t\n\v\f\r ]+/u
 const ASCII_SPACE = /[\t\n\v\f\r]/gu
+const NO_DIGITS: readonly string[] = []
 
 /**
- * An ASCII field's parts without {@link segment}: no syllables, so after
- * its leading whitespace it is one word, lower-cased, each whitespace
- * character a space (what {@link segment} makes of it, character for
- * character).
+ * A field's parts. An ASCII one (ids, codes) in one pass over its
+ * characters, without {@link segment}: no syllables, so after its leading
+ * whitespace it is one word, lower-cased, each whitespace character a
+ * space (what {@link segment} makes of it, character for character), and
+ * its runs of three or more digits as {@link DIGIT_RUN} finds them. Any
+ * other field through {@link textParts}.
  */
-function asciiParts(field: string): FieldParts {
-  const tokens = field.toLowerCase().replace(ASCII_LEADING_SPACE, '').replace(ASCII_SPACE, ' ')
-  return { tokens, initials: '', digits: field.match(DIGIT_RUN) ?? [] }
-}
-
 function fieldParts(field: string): FieldParts {
-  return NOT_ASCII.test(field) ? textParts(field) : asciiParts(field)
+  let upper = false
+  let space = false
+  let digits: string[] | null = null
+  let run = -1
+  for (let i = 0; i < field.length; i += 1) {
+    const code = field.charCodeAt(i)
+    if (code >= 0x80) return textParts(field)
+    if (code >= 48 && code <= 57) {
+      if (run < 0) run = i
+      continue
+    }
+    if (run >= 0 && i - run >= 3) (digits ??= []).push(field.slice(run, i))
+    run = -1
+    if (code >= 65 && code <= 90) upper = true
+    else if (code === 32 || (code >= 9 && code <= 13)) space = true
+  }
+  if (run >= 0 && field.length - run >= 3) (digits ??= []).push(field.slice(run))
+  let tokens = upper ? field.toLowerCase() : field
+  if (space) tokens = tokens.replace(ASCII_LEADING_SPACE, '').replace(ASCII_SPACE, ' ')
+  return { tokens, initials: '', digits: digits ?? NO_DIGITS }
 }
 
 const SPACE = /\s/u
@@ -191,12 +206,28 @@ const DIGIT_RUN = /\d{3,}/gu
 
 /** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`), one string. */
 function digitTokens(digits: string): string {
+  // Flat strings from UTF-16 units (no rope of five-character pieces), a
+  // bounded number of arguments at a time however long the run.
   let out = ''
+  let units: number[] = []
   for (let i = 0; i + 3 <= digits.length; i += 1) {
-    out += `${i === 0 ? '' : ' '}${DIGIT_MARK}${digits.slice(i, i + 3)}`
+    if (i > 0) units.push(SPACE_UNIT)
+    units.push(
+      DIGIT_MARK_UNIT,
+      digits.charCodeAt(i),
+      digits.charCodeAt(i + 1),
+      digits.charCodeAt(i + 2),
+    )
+    if (units.length >= 4096) {
+      out += String.fromCharCode(...units)
+      units = []
+    }
   }
-  return out
+  return out + String.fromCharCode(...units)
 }
+
+const SPACE_UNIT = 0x20
+const DIGIT_MARK_UNIT = DIGIT_MARK.charCodeAt(0)
 
 /**
  * The one FTS column of a record: its words and syllables, then its

@@ -179,18 +179,25 @@ export function expandRecord(
 }
 
 /**
- * A 64-bit hash of `text` (two multiply-xorshift lanes, as cyrb53 mixes
- * them) in base 36. Not for secrets: it only tells whether a record's
- * indexed text changed, at a tenth of the cost of an MD5 object per record.
+ * A 64-bit hash of `parts` joined by U+0001 (two multiply-xorshift lanes,
+ * as cyrb53 mixes them) in base 36, without joining them. Not for secrets:
+ * it only tells whether a record's indexed text changed, at a tenth of the
+ * cost of an MD5 object per record.
  */
-export function textHash(text: string): string {
+export function textHash(...parts: readonly string[]): string {
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i)
-    h1 = Math.imul(h1 ^ code, 2654435761)
-    h2 = Math.imul(h2 ^ code, 1597334677)
-  }
+  parts.forEach((text, n) => {
+    if (n > 0) {
+      h1 = Math.imul(h1 ^ 1, 2654435761)
+      h2 = Math.imul(h2 ^ 1, 1597334677)
+    }
+    for (let i = 0; i < text.length; i += 1) {
+      const code = text.charCodeAt(i)
+      h1 = Math.imul(h1 ^ code, 2654435761)
+      h2 = Math.imul(h2 ^ code, 1597334677)
+    }
+  })
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
   return (h1 >>> 0).toString(36).padStart(7, '0') + (h2 >>> 0).toString(36).padStart(7, '0')
@@ -205,5 +212,5 @@ export function searchOf(fields: readonly (string | null | undefined)[]): {
   key: string
 } {
   const doc = searchDocument(fields)
-  return { doc, key: SEARCH_FORMAT + textHash(`${doc.t}\u0001${doc.c}\u0001${doc.d}`) }
+  return { doc, key: SEARCH_FORMAT + textHash(doc.t, doc.c, doc.d) }
 }

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { applyPageWrite } from '../../../src/core/store/page-writer'
 import { queryInspections } from '../../../src/core/store/queries'
+import { ftsText, searchDocument } from '../../../src/core/store/search-text'
 import { upsertInspections } from '../../../src/core/store/writes'
 import { inspection, tempDir } from './fixtures'
 
@@ -107,5 +108,32 @@ describe('search rows of a transaction', () => {
     expect(found('셀린느')).toEqual([3])
     db.exec('COMMIT')
     expect(found('셀린느')).toEqual([3])
+  })
+})
+
+describe('the search document of odd fields (one-pass builders)', () => {
+  it('matches what segmenting gave: whitespace, case, digit runs, empty fields', () => {
+    const cases: [string[], string][] = [
+      [
+        [' \tORD-2024 1129\n', 'B0056'],
+        'ord-2024 1129  ǂ b0056 ǂ ǀ202 ǀ024 ǂ ǀ112 ǀ129 ǂ ǀ005 ǀ056',
+      ],
+      [
+        ['루이비통 BAG  30', 'Ab1234x56789'],
+        '루이 이비 비통 통 bag  30 ǂ ab1234x56789 ǂ ㄹㅇㅂ ㅇㅂㅌ ㅂㅌ ㅌ ǂ ǀ123 ǀ234 ǂ ǀ567 ǀ678 ǀ789',
+      ],
+      [['  ', 'x'], ' ǂ x'],
+      [
+        ['HERMÈS Birkin 30', '20241129123456-2', '20241129123456'],
+        'hermes birkin 30 ǂ 20241129123456-2 ǂ 20241129123456 ǂ ǀ202 ǀ024 ǀ241 ǀ411 ǀ112 ǀ129 ǀ291 ǀ912 ǀ123 ǀ234 ǀ345 ǀ456',
+      ],
+    ]
+    for (const [fields, text] of cases) expect(ftsText(searchDocument(fields))).toBe(text)
+  })
+
+  it('a run of 100,000 digits is indexed whole (its trigrams built in bounded chunks)', () => {
+    const d = searchDocument(['1'.repeat(100_000)]).d
+    expect(d.length).toBe(99_998 * 5 - 1)
+    expect(d.startsWith('ǀ111 ǀ111')).toBe(true)
   })
 })
