@@ -235,6 +235,14 @@ export class ImageCache {
   async #fetchAndStore(rawUrl: string, callerSignal?: AbortSignal): Promise<CachedImage> {
     await this.#ready
     const deadline = new RequestDeadline(this.#o.timeoutMs, callerSignal)
+    try {
+      return await this.#download(rawUrl, deadline)
+    } finally {
+      deadline.end()
+    }
+  }
+
+  async #download(rawUrl: string, deadline: RequestDeadline): Promise<CachedImage> {
     const response = await fetchFollowingRedirects(
       this.#o.fetch,
       checkImageUrl(rawUrl, this.#o.policy()),

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { getEventListeners } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer as createHttpsServer } from 'node:https'
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PartnerClient, type PartnerClientOptions } from '../../../src/core/api/client'
+import { RequestDeadline } from '../../../src/core/api/http'
 import { AppError } from '../../../src/core/app-error'
 import {
   emptyPage,
@@ -180,6 +182,30 @@ describe('client over real HTTP: retries and error classes', () => {
     )
     expect(error.code).toBe('cancelled')
     expect(server.requests).toHaveLength(1)
+  })
+
+  it("lets go of the caller's signal and its timer once a request is answered", async () => {
+    const server = await serve(json(200, emptyPage))
+    const walk = new AbortController()
+    const api = client(server.url, virtualTiming(), { timeoutMs: 100 })
+    for (let i = 0; i < 5; i += 1) await api.listGuarantees({ page: i + 1 }, walk.signal)
+    // A sync's walk sends a thousand requests: none stays tied to it once answered.
+    expect(getEventListeners(walk.signal, 'abort')).toHaveLength(0)
+    const ended = new RequestDeadline(50, walk.signal)
+    const running = new RequestDeadline(50, walk.signal)
+    expect(getEventListeners(walk.signal, 'abort')).toHaveLength(2)
+    ended.end()
+    expect(getEventListeners(walk.signal, 'abort')).toHaveLength(1)
+    await new Promise((resolve) => setTimeout(resolve, 120))
+    // The ended one's timer is gone; the other timed out as a TimeoutError.
+    expect(ended.signal.aborted).toBe(false)
+    expect((running.signal.reason as Error).name).toBe('TimeoutError')
+    running.end()
+    // A walk cancelled while a request runs cancels it with the walk's reason.
+    const cancelled = new RequestDeadline(1000, walk.signal)
+    walk.abort(new Error('walk ended'))
+    expect((cancelled.signal.reason as Error).message).toBe('walk ended')
+    cancelled.end()
   })
 
   it('classifies 401 as auth without retry, and never echoes a secret from the body (FAULTS row 17)', async () => {
