@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
+import { afterEach, beforeEach } from 'vitest'
+import { openStore, storeFileFor } from '../../../src/core/store/database'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
 import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 
@@ -9,6 +11,29 @@ import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'store-test-'))
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * A fresh store for every test of the file that calls it (at its top
+ * level): opened before each test, closed and removed after it.
+ */
+export function storePerTest(): { readonly db: DatabaseSync } {
+  let temp: ReturnType<typeof tempDir> | null = null
+  let db: DatabaseSync | null = null
+  beforeEach(() => {
+    temp = tempDir()
+    db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+  })
+  afterEach(() => {
+    db?.close()
+    temp?.remove()
+  })
+  return {
+    get db() {
+      if (!db) throw new Error('storePerTest: no test is running')
+      return db
+    },
+  }
 }
 
 /** An inspection record with sensible defaults. */

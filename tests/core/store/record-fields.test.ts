@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
 import { readSyncState, writeSyncState } from '../../../src/core/store/sync-state'
 import { expandRecord, nfc, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
@@ -14,7 +14,7 @@ import {
   upsertInspections,
 } from '../../../src/core/store/writes'
 import { BRAND_FIELDS, type FieldSpec } from '../../../src/shared/record-fields'
-import { tempDir } from './fixtures'
+import { storePerTest } from './fixtures'
 
 /**
  * The record declarations (`src/shared/record-fields.ts`) against what is
@@ -22,15 +22,10 @@ import { tempDir } from './fixtures'
  * mapping or the schema missed fails here.
  */
 
-let temp: ReturnType<typeof tempDir>
+const store = storePerTest()
 let db: DatabaseSync
 beforeEach(() => {
-  temp = tempDir()
-  db = openStore(storeFileFor(temp.dir, 'sandbox')).db
-})
-afterEach(() => {
-  db.close()
-  temp.remove()
+  db = store.db
 })
 
 interface ColumnInfo {

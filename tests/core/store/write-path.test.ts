@@ -1,11 +1,11 @@
 import type { DatabaseSync } from 'node:sqlite'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { transaction } from '../../../src/core/store/database'
 import { applyPageWrite } from '../../../src/core/store/page-writer'
 import { queryInspections } from '../../../src/core/store/queries'
 import { ftsText, searchDocument } from '../../../src/core/store/search-text'
 import { upsertInspections } from '../../../src/core/store/writes'
-import { inspection, tempDir } from './fixtures'
+import { inspection, storePerTest } from './fixtures'
 
 /**
  * The write path's search rows: inside a transaction they are written at
@@ -13,15 +13,10 @@ import { inspection, tempDir } from './fixtures'
  * commit), with the same result as writing them at once.
  */
 
-let temp: ReturnType<typeof tempDir>
+const store = storePerTest()
 let db: DatabaseSync
 beforeEach(() => {
-  temp = tempDir()
-  db = openStore(storeFileFor(temp.dir, 'sandbox')).db
-})
-afterEach(() => {
-  db.close()
-  temp.remove()
+  db = store.db
 })
 
 /** The idx a text search lists, ascending. */
