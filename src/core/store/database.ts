@@ -5,6 +5,7 @@ import { PROFILE_ID_PATTERN } from '../../shared/profiles'
 import { AppError } from '../app-error'
 import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
+import { openTransactionScope } from './transaction-scope'
 import { RECORD_TABLES } from './stored-raw'
 import { indexUnindexed } from './writes'
 
@@ -105,26 +106,11 @@ export function toStoreError(error: unknown): AppError {
 /** Raised internally when the file opens but must not be used. */
 class CorruptStoreError extends Error {}
 
-/** What lives as long as one {@link transaction} on a connection. */
-export interface TransactionScope {
-  /** Writers' state for this transaction only (key it with a symbol of your own). */
-  readonly data: Map<symbol, unknown>
-  /** Run in order after `fn`, before `COMMIT`, inside the transaction (not after a failure). */
-  readonly beforeCommit: (() => void)[]
-}
-
-const scopes = new WeakMap<DatabaseSync, TransactionScope>()
-
-/** The scope of the {@link transaction} running on `db`, or null outside one. */
-export function transactionScope(db: DatabaseSync): TransactionScope | null {
-  return scopes.get(db) ?? null
-}
-
 /**
  * Runs `fn` in one `BEGIN IMMEDIATE` transaction: all of it is written, or
  * (on any error, SQLITE_FULL included) none of it. Errors come out typed.
- * Work `fn` deferred to {@link TransactionScope.beforeCommit} runs after it,
- * in the same transaction.
+ * Work `fn` deferred to its scope's `beforeCommit` (`transaction-scope.ts`)
+ * runs after it, in the same transaction.
  */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   try {
@@ -132,8 +118,7 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   } catch (error) {
     throw toStoreError(error)
   }
-  const scope: TransactionScope = { data: new Map(), beforeCommit: [] }
-  scopes.set(db, scope)
+  const { scope, close } = openTransactionScope(db)
   try {
     const value = fn()
     for (const deferred of scope.beforeCommit) deferred()
@@ -143,7 +128,7 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     if (db.isTransaction) db.exec('ROLLBACK')
     throw toStoreError(error)
   } finally {
-    scopes.delete(db)
+    close()
   }
 }
 

@@ -2,9 +2,9 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
-import { transactionScope } from './database'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { ftsText, SEARCH_FORMAT, type SearchDocument } from './search-text'
+import { transactionScope } from './transaction-scope'
 import {
   nfc,
   RECORD_TABLES,
