@@ -1,4 +1,5 @@
-import type { ErrorCode, ErrorData } from '../shared/errors'
+import { z } from 'zod'
+import { ERROR_CODES, type ErrorCode, type ErrorData } from '../shared/errors'
 
 /**
  * The one error class core throws. It carries a code from the closed union;
@@ -22,6 +23,14 @@ export class AppError extends Error {
     this.retryAt = options.retryAt
   }
 
+  /** The error an {@link ErrorData} (from another thread, or stored) stands for. */
+  static fromData(data: z.infer<typeof errorDataSchema>): AppError {
+    return new AppError(data.code, data.message, {
+      ...(data.status === undefined ? {} : { status: data.status }),
+      ...(data.retryAt === undefined ? {} : { retryAt: data.retryAt }),
+    })
+  }
+
   /** The plain-data form sent over IPC. */
   toData(): ErrorData {
     return {
@@ -37,3 +46,11 @@ export class AppError extends Error {
 export function isAppError(value: unknown, code?: ErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code)
 }
+
+/** {@link ErrorData} checked where it arrives from outside this thread (a worker, a stored row). */
+export const errorDataSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  status: z.number().int().optional(),
+  retryAt: z.string().optional(),
+})

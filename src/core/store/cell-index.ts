@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
 import type { PagedResource } from './records'
 
@@ -74,6 +74,8 @@ class ListCells {
   readonly #touched = new Set<number>()
   /** Bumped by every change of a code: a kept parse ({@link Parsed}) of another generation is stale. */
   #generation = 0
+  /** Its two reads (a build step, touched records) by SQL, returning arrays. */
+  readonly #statements = new Map<string, StatementSync>()
   /** Parses by the caller's key (its data version and search: a few searches open at once). */
   readonly #memo = new Map<string, Parsed>()
   /** Build progress: the last idx read, and what was read; null once built. */
@@ -224,10 +226,14 @@ class ListCells {
     return parsed
   }
 
-  /** Rows as `[idx, status, mark]` arrays (no object per row). */
+  /** Rows as `[idx, status, mark]` arrays (no object per row), each statement prepared once. */
   #read(sql: string, ...params: (number | string)[]): [number, string | null, string][] {
-    const statement = this.db.prepare(sql)
-    statement.setReturnArrays(true)
+    let statement = this.#statements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql)
+      statement.setReturnArrays(true)
+      this.#statements.set(sql, statement)
+    }
     // The three columns of `cellSql`, in its order.
     return statement.all(...params) as unknown as [number, string | null, string][]
   }
@@ -254,16 +260,8 @@ class ListCells {
 
   /** Position of `idx` in the sorted arrays, or −1. */
   #find(idx: number): number {
-    let low = 0
-    let high = this.#idx.length - 1
-    while (low <= high) {
-      const mid = (low + high) >>> 1
-      const value = this.#idx[mid]!
-      if (value === idx) return mid
-      if (value < idx) low = mid + 1
-      else high = mid - 1
-    }
-    return -1
+    const at = lowerBound(this.#idx, idx)
+    return this.#idx[at] === idx ? at : -1
   }
 
   #set(idx: number, code: number): void {
@@ -353,15 +351,7 @@ function pickSorted(parsed: Parsed, accepted: Uint8Array, pick: PagePick): numbe
   const { idx, code } = parsed
   const page: number[] = []
   // First position whose idx is ≥ the cursor (or past every one).
-  let low = 0
-  let high = idx.length
-  if (pick.cursor !== null) {
-    while (low < high) {
-      const mid = (low + high) >>> 1
-      if (idx[mid]! < pick.cursor) low = mid + 1
-      else high = mid
-    }
-  }
+  const low = pick.cursor === null ? 0 : lowerBound(idx, pick.cursor)
   if (pick.descending) {
     for (let i = (pick.cursor === null ? idx.length : low) - 1; i >= 0; i -= 1) {
       if (accepted[code[i]!] === 1 && page.push(idx[i]!) === pick.limit) break
@@ -374,6 +364,18 @@ function pickSorted(parsed: Parsed, accepted: Uint8Array, pick: PagePick): numbe
     }
   }
   return page
+}
+
+/** The first position in ascending `sorted` whose value is ≥ `value` (its length when none is). */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let low = 0
+  let high = sorted.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (sorted[mid]! < value) low = mid + 1
+    else high = mid
+  }
+  return low
 }
 
 /** {@link pickSorted} for matches in any order: every one walked, the accepted sorted. */

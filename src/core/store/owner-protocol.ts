@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ERROR_CODES } from '../../shared/errors'
+import { errorDataSchema } from '../app-error'
 import { isStoreOp } from './store-ops'
 
 /**
@@ -17,13 +17,6 @@ export const ownerDataSchema = z.object({
 
 /** What the owner is started with. */
 export type OwnerData = z.infer<typeof ownerDataSchema>
-
-const errorData = z.object({
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
-  status: z.number().int().optional(),
-  retryAt: z.string().optional(),
-})
 
 /** Main thread → owner. `call` carries one {@link StoreRequest}; `reset` clears a failed page write. */
 export const toOwnerSchema = z.discriminatedUnion('type', [
@@ -50,9 +43,9 @@ export const fromOwnerSchema = z.discriminatedUnion('type', [
       })
       .nullable(),
   }),
-  z.object({ type: z.literal('failed'), error: errorData }),
+  z.object({ type: z.literal('failed'), error: errorDataSchema }),
   z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
-  z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorData }),
+  z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorDataSchema }),
 ])
 
 /** Owner → main thread, checked. */

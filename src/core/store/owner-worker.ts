@@ -2,10 +2,10 @@ import type { DatabaseSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ErrorData } from '../../shared/errors'
 import { advanceCellIndexes } from './cell-index'
-import { openStore, toStoreError, transaction } from './database'
+import { openStore, toStoreError } from './database'
 import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
 import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
-import { applyPageWrite, compactStore } from './page-writer'
+import { writePageBatch } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
 import { countWrite, threadMicros } from './write-stats'
 
@@ -62,14 +62,12 @@ function writePages(batch: Call[]): void {
       // records are read before the clock starts, as cloned ones were read before the message came.
       const pages = batch.map((call) => decodePageWrite(call.args as PageWriteRequest))
       const started = threadMicros()
-      const firstFull = transaction(db, () =>
-        pages.map((page) => applyPageWrite(db, page)).some(Boolean),
-      )
-      const records = pages.reduce((sum, page) => sum + page.items.length, 0)
-      countWrite(records, pages.length, threadMicros() - started)
-      for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
-      // After the answers: the sync is done; requests sent meanwhile wait for the compaction.
-      if (firstFull) compactStore(db)
+      // Answered before any compaction: the sync is done; requests sent meanwhile wait for it.
+      writePageBatch(db, pages, () => {
+        const records = pages.reduce((sum, page) => sum + page.items.length, 0)
+        countWrite(records, pages.length, threadMicros() - started)
+        for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
+      })
       return
     } catch (error) {
       pageFailure = errorData(error)

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite'
+import { transaction } from './database'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { clearAccepted, storeRejected, type PageRejects } from './rejected'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -46,9 +47,27 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): boolean {
 }
 
 /**
+ * Writes `pages` in one transaction, each whole and in order. `committed`
+ * runs once they are (the owner answers their callers there); then, when
+ * one of them ended a list's first complete full pass, the file is
+ * compacted ({@link compactStore}), so requests sent meanwhile wait for it.
+ */
+export function writePageBatch(
+  db: DatabaseSync,
+  pages: readonly PageWrite[],
+  committed: () => void = () => undefined,
+): void {
+  const firstFull = transaction(db, () =>
+    pages.map((page) => applyPageWrite(db, page)).some(Boolean),
+  )
+  committed()
+  if (firstFull) compactStore(db)
+}
+
+/**
  * Makes the file compact after a first full sync: each search index merged
  * into one segment, then `VACUUM` rebuilds the file without half-empty
- * pages (the indexes by status and member fill in random order). Runs on
+ * pages (the index by status fills in random order). Runs on
  * the owner thread; queries wait for it (about a second per 100,000
  * records). Best effort: a failure leaves a valid, larger file.
  */

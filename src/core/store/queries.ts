@@ -410,7 +410,7 @@ function matchingRowids(
   if (!perDb) rowidCache.set(db, (perDb = new Map()))
   if (perDb.has(key)) return { rowids: perDb.get(key)!, key }
   const { sql, params } = rowidsStatement(table, match)
-  const rowids = (db.prepare(sql).get(...params) as { rowids: string | null }).rowids
+  const rowids = (prepared(db, sql).get(...params) as { rowids: string | null }).rowids
   if (perDb.size >= ROWID_CACHE_SIZE) perDb.clear()
   perDb.set(key, rowids)
   return { rowids, key }

@@ -3,7 +3,7 @@ import { listCsv, type ListExport } from '../export/list-csv'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
-import { applyPageWrite, compactStore } from './page-writer'
+import { writePageBatch } from './page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
 import type { BrandRecord, SyncResource } from './records'
@@ -57,10 +57,8 @@ export const STORE_OPS = {
     states: mapResources((resource) => readSyncState(db, resource)),
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
-  writePage: (db: DatabaseSync, request: PageWriteRequest): void => {
-    const page = decodePageWrite(request)
-    if (transaction(db, () => applyPageWrite(db, page))) compactStore(db)
-  },
+  writePage: (db: DatabaseSync, request: PageWriteRequest): void =>
+    writePageBatch(db, [decodePageWrite(request)]),
   writeBrands: (db: DatabaseSync, write: BrandsWrite) =>
     transaction(db, () => {
       const pass = readSyncState(db, 'brands').pass + 1

@@ -104,14 +104,14 @@ export class StoreOwner implements StoreClient {
         if (!this.#closing) this.#checkpointer = new Checkpointer(this.file)
         opened()
       } else if (message.type === 'failed') {
-        this.#failure = toAppError(message.error)
+        this.#failure = AppError.fromData(message.error)
         this.#failAll(this.#failure)
         refused(this.#failure)
       } else {
         const waiter = this.#pending.get(message.id)
         this.#pending.delete(message.id)
         if (message.type === 'done') waiter?.resolve(message.value)
-        else waiter?.reject(toAppError(message.error))
+        else waiter?.reject(AppError.fromData(message.error))
       }
     })
     this.#worker.on('error', (error) => {
@@ -192,16 +192,4 @@ export class StoreOwner implements StoreClient {
   #post(message: ToOwner, transfer: readonly ArrayBuffer[] = []): void {
     this.#worker.postMessage(message, transfer)
   }
-}
-
-function toAppError(data: {
-  code: AppError['code']
-  message: string
-  status?: number | undefined
-  retryAt?: string | undefined
-}): AppError {
-  return new AppError(data.code, data.message, {
-    ...(data.status === undefined ? {} : { status: data.status }),
-    ...(data.retryAt === undefined ? {} : { retryAt: data.retryAt }),
-  })
 }

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { z } from 'zod'
-import { ERROR_CODES, type ErrorData } from '../../shared/errors'
-import { AppError } from '../app-error'
+import type { ErrorData } from '../../shared/errors'
+import { AppError, errorDataSchema } from '../app-error'
 import { prepared } from './statements'
 import type { SyncResource } from './records'
 
@@ -53,13 +53,6 @@ const checkpointSchema = z.object({
   fetched: z.number().int().min(0),
 })
 
-const errorSchema = z.object({
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
-  status: z.number().int().optional(),
-  retryAt: z.string().optional(),
-})
-
 /** JSON text checked against a schema; null when absent or unreadable. */
 function parsedOrNull<T>(text: string | null, schema: z.ZodType<T>): T | null {
   if (text === null) return null
@@ -108,7 +101,7 @@ export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncSta
     startedAt: row.started_at,
     lastSuccessAt: row.last_success_at,
     lastFullAt: row.last_full_at,
-    lastError: parsedOrNull(row.last_error, errorSchema),
+    lastError: parsedOrNull(row.last_error, errorDataSchema),
     rejected: row.rejected,
     pageSize: row.page_size,
   }

@@ -22,7 +22,7 @@ import {
 interface Statements {
   /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
   readonly insert: Record<PagedResource, StatementSync>
-  /** The update of a stored record: the same parameters, `idx` moved last. */
+  /** The update of a stored record: the insert's named parameters. */
   readonly update: Record<PagedResource, StatementSync>
   /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
   readonly previous: Record<PagedResource, StatementSync>

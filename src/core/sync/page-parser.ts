@@ -86,15 +86,7 @@ export class PageThread implements PageParsing {
       const waiter = this.#pending.get(message.id)
       this.#pending.delete(message.id)
       if (message.ok) waiter?.resolve(message.value)
-      else {
-        const { code, message: text, status, retryAt } = message.error
-        waiter?.reject(
-          new AppError(code, text, {
-            ...(status === undefined ? {} : { status }),
-            ...(retryAt === undefined ? {} : { retryAt }),
-          }),
-        )
-      }
+      else waiter?.reject(AppError.fromData(message.error))
     })
     worker.on('error', (error) => {
       this.#stopped(worker, new AppError('internal', 'The page thread stopped.', { cause: error }))

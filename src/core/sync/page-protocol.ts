@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ERROR_CODES, type ErrorData } from '../../shared/errors'
+import type { ErrorData } from '../../shared/errors'
+import { errorDataSchema } from '../app-error'
 import type { ParsedPage } from './page-parse'
 
 /**
@@ -49,12 +50,7 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   z.object({
     id: z.number().int().positive(),
     ok: z.literal(false),
-    error: z.object({
-      code: z.enum(ERROR_CODES),
-      message: z.string(),
-      status: z.number().int().optional(),
-      retryAt: z.string().optional(),
-    }),
+    error: errorDataSchema,
   }),
 ])
 
