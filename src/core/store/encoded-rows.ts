@@ -1,12 +1,16 @@
 import { deserialize, serialize } from 'node:v8'
 import { AppError } from '../app-error'
-import type { PageWrite } from './page-writer'
+import type { PageRecords, PageWrite, PageWriteFields } from './page-writer'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
+import { prepareRows, type PreparedRow } from './stored-raw'
 
 /**
- * A chunk of a page's records in V8's structured-clone format, made where
- * the page was parsed (a worker thread) and read by the database owner: the
- * main thread passes the bytes along without ever holding the records, so a
- * sync allocates no young objects there (issue 10's main-loop figures).
+ * A chunk of a page's records, prepared as rows (`prepareRow`: column
+ * values, search key, FTS text) and in V8's structured-clone format, made
+ * where the page was parsed (a worker thread) and read by the database
+ * owner. The main thread passes the bytes along without ever holding the
+ * records, so a sync allocates no young objects there (issue 10's main-loop
+ * figures); the owner, which every write waits for, only writes them.
  */
 export interface EncodedRows {
   /** Records in `bytes`. */
@@ -14,13 +18,18 @@ export interface EncodedRows {
   readonly bytes: Uint8Array
 }
 
-/** A page write as sent to the owner: its records as objects or encoded (never both). */
-export type PageWriteRequest = Omit<PageWrite, 'items'> &
-  ({ readonly items: PageWrite['items'] } | { readonly encoded: EncodedRows })
+/** A page write as sent to the owner: its records as objects, as rows, or encoded. */
+export type PageWriteRequest = PageWriteFields & (PageRecords | { readonly encoded: EncodedRows })
 
-/** Encodes records for {@link decodePageWrite}, in a buffer of their own (see {@link movable}). */
-export function encodeRows(items: PageWrite['items']): EncodedRows {
-  const bytes = serialize(items)
+/**
+ * Prepares and encodes a list's records for {@link decodePageWrite}, in a
+ * buffer of their own (see {@link movable}).
+ */
+export function encodeRows(
+  resource: PagedResource,
+  items: readonly (GuaranteeRecord | InspectionRecord)[],
+): EncodedRows {
+  const bytes = serialize(prepareRows(resource, items))
   return { count: items.length, bytes: movable([bytes]).length > 0 ? bytes : new Uint8Array(bytes) }
 }
 
@@ -48,7 +57,8 @@ export function movable(views: readonly Uint8Array[]): ArrayBuffer[] {
 
 /** Records in a request, without decoding: what the main thread counts. */
 export function rowsOf(request: PageWriteRequest): number {
-  return 'encoded' in request ? request.encoded.count : request.items.length
+  if ('encoded' in request) return request.encoded.count
+  return 'rows' in request ? request.rows.length : request.items.length
 }
 
 /**
@@ -59,15 +69,15 @@ export function rowsOf(request: PageWriteRequest): number {
 export function decodePageWrite(request: PageWriteRequest): PageWrite {
   if (!('encoded' in request)) return request
   const { encoded, ...rest } = request
-  let items: unknown
+  let rows: unknown
   try {
-    items = deserialize(encoded.bytes)
+    rows = deserialize(encoded.bytes)
   } catch (cause) {
     throw new AppError('internal', 'A synced page could not be read back.', { cause })
   }
-  if (!Array.isArray(items) || items.length !== encoded.count) {
+  if (!Array.isArray(rows) || rows.length !== encoded.count) {
     throw new AppError('internal', 'A synced page came back with the wrong number of records.')
   }
-  // Encoded by encodeRows from checked records (page-parser.ts).
-  return { ...rest, items: items as PageWrite['items'] }
+  // Encoded by encodeRows from checked records (page-parse.ts).
+  return { ...rest, rows: rows as PreparedRow[] }
 }

@@ -4,7 +4,7 @@ import type { ErrorData } from '../../shared/errors'
 import { advanceCellIndexes } from './cell-index'
 import { openStore, toStoreError } from './database'
 import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
-import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
+import { decodePageWrite, rowsOf, type PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
 import { countWrite, threadMicros } from './write-stats'
@@ -64,7 +64,7 @@ function writePages(batch: Call[]): void {
       const started = threadMicros()
       // Answered before any compaction: the sync is done; requests sent meanwhile wait for it.
       writePageBatch(db, pages, () => {
-        const records = pages.reduce((sum, page) => sum + page.items.length, 0)
+        const records = pages.reduce((sum, page) => sum + rowsOf(page), 0)
         countWrite(records, pages.length, threadMicros() - started)
         for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
       })

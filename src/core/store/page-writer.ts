@@ -3,13 +3,20 @@ import { transaction } from './database'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
 import { clearAccepted, storeRejected, type PageRejects } from './rejected'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
-import { RECORD_TABLES } from './stored-raw'
-import { markUnseenGone, upsertGuarantees, upsertInspections } from './writes'
+import { prepareRows, RECORD_TABLES, type PreparedRow } from './stored-raw'
+import { markUnseenGone, upsertRows } from './writes'
+
+/** A page's records: as parsed, or already prepared as rows where they were parsed. */
+export type PageRecords =
+  | { readonly items: readonly (GuaranteeRecord | InspectionRecord)[] }
+  | { readonly rows: readonly PreparedRow[] }
 
 /** One page of a sync: its records and the sync-state change that goes with them. */
-export interface PageWrite {
+export type PageWrite = PageWriteFields & PageRecords
+
+/** A {@link PageWrite} but its records. */
+export interface PageWriteFields {
   readonly resource: PagedResource
-  readonly items: readonly (GuaranteeRecord | InspectionRecord)[]
   readonly pass: number
   readonly at: string
   /** Written in the same transaction (the checkpoint moves with the page). */
@@ -30,15 +37,12 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): boolean {
     page.markGone === true &&
     page.state?.lastFullAt != null &&
     readSyncState(db, page.resource).lastFullAt === null
-  if (page.items.length > 0 && page.resource === 'guarantees') {
-    upsertGuarantees(db, page.items as GuaranteeRecord[], page.pass, page.at)
-  } else if (page.items.length > 0) {
-    upsertInspections(db, page.items as InspectionRecord[], page.pass, page.at)
-  }
+  const rows = 'rows' in page ? page.rows : prepareRows(page.resource, page.items)
+  if (rows.length > 0) upsertRows(db, page.resource, rows, page.pass, page.at)
   clearAccepted(
     db,
     page.resource,
-    page.items.map((item) => item.idx),
+    rows.map((row) => row.idx),
   )
   if (page.rejects) storeRejected(db, page.resource, page.rejects, page.at)
   if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at)

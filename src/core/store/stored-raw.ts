@@ -2,7 +2,7 @@ import type { SQLInputValue } from 'node:sqlite'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import type { PagedResource } from './records'
-import { SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
+import { ftsText, SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
 
 /**
  * How a declared record (`src/shared/record-fields.ts`) becomes a row and
@@ -213,4 +213,33 @@ export function searchOf(fields: readonly (string | null | undefined)[]): {
 } {
   const doc = searchDocument(fields)
   return { doc, key: SEARCH_FORMAT + textHash(doc.t, doc.c, doc.d) }
+}
+
+/**
+ * A record as the write step takes it: its row values, its `search_key` and
+ * its FTS row's text. A sync makes these where it parsed the page (the page
+ * thread), so the database owner, which every write waits for, only
+ * compares and runs statements.
+ */
+export interface PreparedRow {
+  readonly idx: number
+  /** Every column of the declaration (`idx` included) and `raw` ({@link rowValues}). */
+  readonly values: Readonly<Record<string, SQLInputValue>>
+  /** `search_key`: {@link SEARCH_FORMAT} and a hash of the indexed text. */
+  readonly key: string
+  /** The FTS row's text (`ftsText`). */
+  readonly text: string
+}
+
+/** A record's {@link PreparedRow}: its values, and its indexed text with `idx` last. */
+export function prepareRow(table: RecordTable, record: object): PreparedRow {
+  const { idx, values, search } = rowValues(table, record)
+  const { doc, key } = searchOf([...search, String(idx)])
+  return { idx, values, key, text: ftsText(doc) }
+}
+
+/** The {@link PreparedRow}s of a list's records, in their order. */
+export function prepareRows(resource: PagedResource, items: readonly object[]): PreparedRow[] {
+  const table = RECORD_TABLES[resource]
+  return items.map((item) => prepareRow(table, item))
 }

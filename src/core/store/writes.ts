@@ -3,15 +3,15 @@ import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
-import { ftsText, SEARCH_FORMAT, type SearchDocument } from './search-text'
+import { ftsText } from './search-text'
 import { transactionScope } from './transaction-scope'
 import {
   nfc,
+  prepareRows,
   RECORD_TABLES,
-  rowValues,
   searchOf,
+  type PreparedRow,
   type RecordTable,
-  type RowValues,
 } from './stored-raw'
 
 /**
@@ -162,26 +162,10 @@ function statements(db: DatabaseSync): Statements {
   return found
 }
 
-/** The search part of a write: a stored key is reused when the indexed fields did not change. */
-interface Search {
-  /** Null when the key was reused (nothing to index). */
-  readonly doc: SearchDocument | null
-  readonly key: string
-}
-
 type StoredRow = Record<string, SQLOutputValue>
 
-/** True when every searchable field equals its stored column (null and '' index alike). */
-function sameSearchFields(
-  row: StoredRow,
-  table: RecordTable,
-  search: RowValues['search'],
-): boolean {
-  return table.searched.every((f, i) => (row[f.column] || '') === (search[i] || ''))
-}
-
 /** True when every value an upsert would write equals the stored one. */
-function sameRow(row: StoredRow, values: RowValues['values']): boolean {
+function sameRow(row: StoredRow, values: PreparedRow['values']): boolean {
   for (const column in values) if (row[column] !== values[column]) return false
   return true
 }
@@ -201,12 +185,9 @@ interface PageContext {
 
 /** A record not stored yet, ready to insert. */
 interface NewRow {
-  readonly idx: number
+  readonly row: PreparedRow
   /** The insert's named parameters, keys with their colon ({@link WRITTEN_NAMES}). */
   readonly written: Readonly<Record<string, SQLInputValue>>
-  readonly status: string | null
-  readonly registeredAt: string
-  readonly search: Search
 }
 
 /** Each stored column ({@link storedColumns}) with its parameter's name as bound (`:column`). */
@@ -219,27 +200,25 @@ const WRITTEN_NAMES: Readonly<Record<PagedResource, readonly (readonly [string, 
  * Writes one record, given its stored row (undefined when none): an
  * unchanged one (most of a re-sync) is only marked seen, without rewriting
  * the row, its indexes or its FTS row; a changed one is updated, and its
- * FTS row rewritten only when its indexed text changed. A stored `search_key` counts only with the current
- * {@link SEARCH_FORMAT}; otherwise the document is built and compared. A
+ * FTS row rewritten only when its `search_key` changed (a key of an older
+ * `SEARCH_FORMAT` never matches, so such a record is re-indexed). A
  * record not stored yet is returned, to be inserted with the page's other
- * new ones ({@link insertNew}). The record's `idx` is indexed too, so its
- * digits are searchable.
+ * new ones ({@link insertNew}).
  */
-function writeRecord(page: PageContext, record: object, row: StoredRow | undefined): NewRow | null {
+function writeRecord(
+  page: PageContext,
+  record: PreparedRow,
+  row: StoredRow | undefined,
+): NewRow | null {
   const { s, table, pass, storedAt } = page
-  const { idx, values, search: fields } = rowValues(table, record)
+  const { idx, values, key } = record
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
-  const current = previousKey?.startsWith(SEARCH_FORMAT) === true
-  if (row !== undefined && current && sameRow(row, values)) {
+  if (row !== undefined && previousKey === key && sameRow(row, values)) {
     s.touch[table.name].run(pass, storedAt, idx)
     // Unchanged, but back if it was gone.
     if (row['gone_at'] !== null) page.moved.push(idx)
     return null
   }
-  const search: Search =
-    row !== undefined && current && sameSearchFields(row, table, fields)
-      ? { doc: null, key: previousKey! }
-      : searchOf([...fields, String(idx)])
   // Every written column by name (see writtenColumns).
   const written: Record<string, SQLInputValue> = {}
   for (const [column, name] of WRITTEN_NAMES[table.name]) {
@@ -247,16 +226,17 @@ function writeRecord(page: PageContext, record: object, row: StoredRow | undefin
   }
   written[':seen_pass'] = pass
   written[':stored_at'] = storedAt
-  written[':search_key'] = search.key
+  written[':search_key'] = key
   page.moved.push(idx)
-  if (row === undefined) {
-    const status = values['status'] as string | null
-    const registeredAt = values['registered_at'] as string
-    return { idx, written, status, registeredAt, search }
-  }
+  if (row === undefined) return { row: record, written }
   s.update[table.name].run(written)
-  writeSearch(page, idx, previousKey, search)
+  writeSearch(page, record, previousKey)
   return null
+}
+
+/** A record's registration time as its column holds it (NOT NULL). */
+function registeredAtOf(row: PreparedRow): string {
+  return row.values['registered_at'] as string
 }
 
 /** Stored rows read at most around a page's new records to count their inversions in memory. */
@@ -289,13 +269,17 @@ function inversionsOf(times: readonly string[]): number {
 function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   if (fresh.length === 0) return
   const { s, table, tally } = page
-  const marked = s.marks[table.name].all(JSON.stringify(fresh.map((row) => row.idx))) as {
+  const marked = s.marks[table.name].all(JSON.stringify(fresh.map(({ row }) => row.idx))) as {
     record_idx: number
     mark: string
   }[]
   const marks = new Map(marked.map((m) => [m.record_idx, m.mark]))
   const cap = SPAN_CAP_PER_RECORD * fresh.length + 2
-  const span = s.span[table.name].all({ lo: fresh[0]!.idx, hi: fresh.at(-1)!.idx, cap }) as {
+  const span = s.span[table.name].all({
+    lo: fresh[0]!.row.idx,
+    hi: fresh.at(-1)!.row.idx,
+    cap,
+  }) as {
     idx: number
     registered_at: string
   }[]
@@ -303,19 +287,20 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   if (inMemory) {
     const merged: string[] = []
     let i = 0
-    for (const row of fresh) {
+    for (const { row } of fresh) {
       while (i < span.length && span[i]!.idx < row.idx) merged.push(span[i++]!.registered_at)
-      merged.push(row.registeredAt)
+      merged.push(registeredAtOf(row))
     }
     while (i < span.length) merged.push(span[i++]!.registered_at)
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
-  for (const row of fresh) {
-    s.insert[table.name].run(row.written)
-    writeSearch(page, row.idx, undefined, row.search)
-    tally.add(row.status, row.registeredAt, countedMark(marks.get(row.idx)))
+  for (const { row, written } of fresh) {
+    s.insert[table.name].run(written)
+    writeSearch(page, row, undefined)
+    const registeredAt = registeredAtOf(row)
+    tally.add(row.values['status'] as string | null, registeredAt, countedMark(marks.get(row.idx)))
     if (!inMemory) {
-      const change = s.inversions[table.name].get({ idx: row.idx, r: row.registeredAt }) as {
+      const change = s.inversions[table.name].get({ idx: row.idx, r: registeredAt }) as {
         d: number
       }
       tally.addInversions(change.d)
@@ -370,13 +355,12 @@ function pendingSearchOf(db: DatabaseSync, s: Statements): PendingSearch | null 
  */
 function writeSearch(
   page: PageContext,
-  idx: number,
+  record: PreparedRow,
   previousKey: string | null | undefined,
-  search: Search,
 ): void {
-  if (previousKey === search.key || search.doc === null) return
+  if (previousKey === record.key) return
   const { s, table, pendingSearch } = page
-  const text = ftsText(search.doc)
+  const { idx, text } = record
   if (pendingSearch === null) {
     if (previousKey !== undefined) s.ftsDelete[table.name].run(idx)
     s.ftsInsert[table.name].run(idx, text)
@@ -396,7 +380,7 @@ export function upsertGuarantees(
   pass: number,
   storedAt: string,
 ): void {
-  upsertRecords(db, RECORD_TABLES.guarantees, items, pass, storedAt)
+  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, storedAt)
 }
 
 /** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
@@ -406,26 +390,27 @@ export function upsertInspections(
   pass: number,
   storedAt: string,
 ): void {
-  upsertRecords(db, RECORD_TABLES.inspections, items, pass, storedAt)
+  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, storedAt)
 }
 
 /**
- * Writes a page in ascending `idx` order (the order of the table's and the
- * search index's keys: appending is cheaper and leaves no half-empty pages
- * in the file): its stored records first, then its new ones, then adds
- * these to the stored counts.
+ * Writes a page's prepared records in ascending `idx` order (the order of
+ * the table's and the search index's keys: appending is cheaper and leaves
+ * no half-empty pages in the file): its stored records first, then its new
+ * ones, then adds these to the stored counts. Run inside a transaction.
  */
-function upsertRecords(
+export function upsertRows(
   db: DatabaseSync,
-  table: RecordTable,
-  items: readonly object[],
+  resource: PagedResource,
+  rows: readonly PreparedRow[],
   pass: number,
   storedAt: string,
 ): void {
   const s = statements(db)
-  // One item per idx, the later one (it would have overwritten the earlier), in idx order.
-  const byIdx = new Map<number, object>()
-  for (const item of items) byIdx.set(Number((item as { idx?: unknown }).idx), item)
+  const table = RECORD_TABLES[resource]
+  // One row per idx, the later one (it would have overwritten the earlier), in idx order.
+  const byIdx = new Map<number, PreparedRow>()
+  for (const row of rows) byIdx.set(row.idx, row)
   const page: PageContext = {
     s,
     table,

@@ -38,10 +38,10 @@ export function parsePageBody(input: PageBody): ParsedPage {
   const size = Math.max(1, Math.floor(input.rowsPerChunk))
   const encoded: EncodedRows[] = []
   for (let i = 0; i < page.items.length; i += size) {
-    encoded.push(encodeRows(page.items.slice(i, i + size)))
+    encoded.push(encodeRows(input.resource, page.items.slice(i, i + size)))
   }
   // A page of refusals only still writes once: its refusals and checkpoint go with it.
-  if (encoded.length === 0) encoded.push(encodeRows([]))
+  if (encoded.length === 0) encoded.push(encodeRows(input.resource, []))
   return {
     total: page.total,
     page: page.page,

@@ -95,7 +95,7 @@ describe('the database owner thread', () => {
 
   it('writes records encoded by the page thread, and fails bytes that do not decode as internal, storing nothing', async () => {
     const owner = await open()
-    const encoded = encodeRows([inspection(1), inspection(2), inspection(3)])
+    const encoded = encodeRows('inspections', [inspection(1), inspection(2), inspection(3)])
     await owner.call('writePage', { resource: 'inspections', encoded, pass: 1, at: 'now' })
     // Moved to the owner, not copied: this thread no longer holds the bytes.
     expect(encoded.bytes.byteLength).toBe(0)
@@ -104,7 +104,7 @@ describe('the database owner thread', () => {
     const broken = [
       { count: 2, bytes: new Uint8Array([1, 2, 3]) },
       // Claims more records than it holds.
-      { ...encodeRows([inspection(4)]), count: 2 },
+      { ...encodeRows('inspections', [inspection(4)]), count: 2 },
     ]
     for (const bad of broken) {
       const error = await failure(

@@ -7,6 +7,7 @@ import type { JsonBody } from '../../../src/core/api/http'
 import { readGuarantee, readPage } from '../../../src/core/api/records'
 import { isAppError } from '../../../src/core/app-error'
 import { decodePageWrite } from '../../../src/core/store/encoded-rows'
+import { prepareRows } from '../../../src/core/store/stored-raw'
 import { liveStoreThreads } from '../../../src/core/store/threads'
 import type { ParsedPage } from '../../../src/core/sync/page-parse'
 import { parseHere, PageThread } from '../../../src/core/sync/page-parser'
@@ -41,12 +42,12 @@ function envelope(count: number, page = 1): { total: number; page: number; data:
   }
 }
 
-/** The records a parsed page's chunks hold, decoded as the owner does. */
-function recordsOf(parsed: ParsedPage): unknown[] {
-  return parsed.encoded.flatMap(
-    (encoded) =>
-      decodePageWrite({ resource: 'guarantees', encoded, pass: 1, at: 'now' }).items as unknown[],
-  )
+/** The rows a parsed page's chunks hold, decoded as the owner does. */
+function rowsOf(parsed: ParsedPage): unknown[] {
+  return parsed.encoded.flatMap((encoded) => {
+    const page = decodePageWrite({ resource: 'guarantees', encoded, pass: 1, at: 'now' })
+    return 'rows' in page ? page.rows : []
+  })
 }
 
 describe('the page thread', () => {
@@ -64,7 +65,7 @@ describe('the page thread', () => {
     expect(parsed).toMatchObject({ total: 400, page: 1, received: 251, rejected: 1 })
     expect(parsed.rejects).toEqual(here.rejects)
     expect(parsed.encoded.map((chunk) => chunk.count)).toEqual([100, 100, 50])
-    expect(recordsOf(parsed)).toEqual(here.items)
+    expect(rowsOf(parsed)).toEqual(prepareRows('guarantees', here.items))
     expect(parsed.fingerprint).toBe(here.items.map((item) => item.idx).join(','))
     // Parsing here gives the same answer (unit tests and tools use it).
     const local = await parseHere.parse({
@@ -73,7 +74,7 @@ describe('the page thread', () => {
       page: 1,
       rowsPerChunk: 100,
     })
-    expect(recordsOf(local)).toEqual(here.items)
+    expect(rowsOf(local)).toEqual(prepareRows('guarantees', here.items))
     expect({ ...local, encoded: null }).toEqual({ ...parsed, encoded: null })
   })
 
@@ -87,7 +88,7 @@ describe('the page thread', () => {
       rowsPerChunk: 50,
     })
     expect(answer.bytes.byteLength).toBe(0)
-    expect(recordsOf(await pending)).toHaveLength(20)
+    expect(rowsOf(await pending)).toHaveLength(20)
   })
 
   it('a page of refusals only still has one (empty) chunk, so its refusals and checkpoint are written', async () => {
@@ -138,7 +139,9 @@ describe('the page thread', () => {
       page: 1,
       rowsPerChunk: 10,
     })
-    expect(recordsOf(parsed)).toEqual(readPage(sent, 1, readGuarantee).items)
+    expect(rowsOf(parsed)).toEqual(
+      prepareRows('guarantees', readPage(sent, 1, readGuarantee).items),
+    )
   })
 
   it('a thread that dies fails what it held as internal, and the next page starts a new one', async () => {
@@ -218,7 +221,7 @@ describe('the page thread', () => {
         page: 1,
         rowsPerChunk: 10,
       })
-      expect(recordsOf(parsed)).toHaveLength(5)
+      expect(rowsOf(parsed)).toHaveLength(5)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
