@@ -78,6 +78,25 @@ export function decodePageWrite(request: PageWriteRequest): PageWrite {
   if (!Array.isArray(rows) || rows.length !== encoded.count) {
     throw new AppError('internal', 'A synced page came back with the wrong number of records.')
   }
-  // Encoded by encodeRows from checked records (page-parse.ts).
-  return { ...rest, rows: rows as PreparedRow[] }
+  if (!rows.every(isPreparedRow)) {
+    throw new AppError('internal', 'A synced page came back with records that are not rows.')
+  }
+  return { ...rest, rows }
+}
+
+/**
+ * The shape {@link encodeRows} gives a row (its values were made from
+ * checked records by `prepareRow`): a cheap check of what crossed threads,
+ * so bytes of another shape fail the page instead of writing nonsense.
+ */
+function isPreparedRow(value: unknown): value is PreparedRow {
+  if (typeof value !== 'object' || value === null) return false
+  const row = value as Record<string, unknown>
+  return (
+    Number.isSafeInteger(row['idx']) &&
+    typeof row['values'] === 'object' &&
+    row['values'] !== null &&
+    typeof row['key'] === 'string' &&
+    typeof row['text'] === 'string'
+  )
 }

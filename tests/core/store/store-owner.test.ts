@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { serialize } from 'node:v8'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { build } from 'vite'
@@ -102,11 +103,13 @@ describe('the database owner thread', () => {
     expect((await owner.call('queryInspections', {})).total).toBe(3)
 
     const broken = [
-      { count: 2, bytes: new Uint8Array([1, 2, 3]) },
+      [{ count: 2, bytes: new Uint8Array([1, 2, 3]) }, /could not be read back/],
       // Claims more records than it holds.
-      { ...encodeRows('inspections', [inspection(4)]), count: 2 },
-    ]
-    for (const bad of broken) {
+      [{ ...encodeRows('inspections', [inspection(4)]), count: 2 }, /wrong number of records/],
+      // Records, not rows (what the page thread sent before it prepared them).
+      [{ count: 1, bytes: new Uint8Array(serialize([inspection(5)])) }, /not rows/],
+    ] as const
+    for (const [bad, why] of broken) {
       const error = await failure(
         owner.call('writePage', {
           resource: 'inspections',
@@ -117,6 +120,7 @@ describe('the database owner thread', () => {
         }),
       )
       expect(isAppError(error, 'internal')).toBe(true)
+      expect((error as Error).message).toMatch(why)
       owner.resetWrites()
     }
     expect((await owner.call('queryInspections', {})).total).toBe(3)
