@@ -8,12 +8,17 @@ export const DEFAULT_ASK_PAGE_SIZE = 1000
 /**
  * Fetches one page; the walker passes the page number and size to use.
  * Fields of `X` (what the caller's pages carry besides a list page) come
- * through to the pages it yields.
+ * through to the pages it yields. A fetcher that parses the answer
+ * elsewhere (the sync's page thread) calls `answered` once the service's
+ * answer has arrived: the request then stops counting against the limit
+ * of requests in flight, which is about the service, not about local work.
+ * Otherwise it counts until the page is ready.
  */
 export type PageFetcher<T, X extends object = object> = (
   page: number,
   pageSize: number,
   signal?: AbortSignal,
+  answered?: () => void,
 ) => Promise<ListPage<T> & X & { readonly fingerprint: string }>
 
 /** One page as the walker yields it. */
@@ -148,19 +153,23 @@ export class PageWalker<T, X extends object = object> implements AsyncIterable<W
     const request = (page: number): void => {
       if (inflight.has(page)) return
       unanswered += 1
-      const pending = this.#fetch(page, pageSize, controller.signal)
-      inflight.set(page, pending)
+      let waiting = true
       // Each answer frees a slot and may have raised the limit: top up at once, not only when
-      // the caller comes back.
-      pending.then(
-        () => {
-          unanswered -= 1
-          fill()
-        },
-        () => {
-          unanswered -= 1
-        },
-      )
+      // the caller comes back. The slot is free once the service has answered (the fetcher says
+      // so, before parsing the answer elsewhere), or else once the page is ready.
+      const answered = (): void => {
+        if (!waiting) return
+        waiting = false
+        unanswered -= 1
+        queueMicrotask(fill)
+      }
+      const pending = this.#fetch(page, pageSize, controller.signal, answered)
+      inflight.set(page, pending)
+      pending.then(answered, () => {
+        if (!waiting) return
+        waiting = false
+        unanswered -= 1
+      })
     }
     // Asks for the pages after the current one while fewer than the limit are unanswered, at most
     // twice the limit ahead of the caller (a slow page must not stall the others, nor memory grow).

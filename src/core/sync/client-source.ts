@@ -25,6 +25,8 @@ export function clientSyncSource(
   ): Promise<SourcePage<never>> => {
     const list = resource === 'guarantees' ? 'guarantee' : 'inspection'
     const body = await client.listBody(list, paramsOf(resource, query), signal)
+    // Answered: parsing below is the page thread's work, not a request in flight.
+    hints?.answered?.()
     signal.throwIfAborted()
     const parsed = await parsing.parse({
       resource,

@@ -38,6 +38,8 @@ export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
 export interface PageHints {
   /** Records per transaction: a source that encodes cuts its chunks at this size. */
   readonly rowsPerChunk: number
+  /** Call once the service's answer has arrived, before parsing it (see `PageFetcher`). */
+  readonly answered?: () => void
 }
 
 /**

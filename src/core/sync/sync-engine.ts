@@ -12,7 +12,7 @@ import { PageWalker, type WalkedPage } from '../api/pages'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
 import type { StoreClient } from '../store/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
-import type { PageQuery, SourcePage, SyncSource } from './source'
+import type { PageHints, PageQuery, SourcePage, SyncSource } from './source'
 
 /** How a run fetches. */
 export type SyncMode = 'full' | 'incremental' | 'targeted'
@@ -429,7 +429,8 @@ export class SyncEngine {
       })
       this.#report(resource, mode, 'running', tally)
       const walker = new PageWalker<PagedRecord, Encoded>(
-        (page, pageSize, signal) => this.#fetchPage(plan, page, pageSize, signal),
+        (page, pageSize, signal, answered) =>
+          this.#fetchPage(plan, page, pageSize, signal, answered),
         {
           pageSize: plan.pageSize,
           startPage: plan.startPage,
@@ -498,10 +499,14 @@ export class SyncEngine {
     page: number,
     pageSize: number,
     signal: AbortSignal | undefined,
+    answered: (() => void) | undefined,
   ): Promise<ListPage<PagedRecord> & Encoded & { readonly fingerprint: string }> {
     const query: PageQuery = { ...plan.query, page, pageSize }
     const aborted = signal ?? new AbortController().signal
-    const hints = { rowsPerChunk: this.#o.maxRowsPerTransaction }
+    const hints: PageHints = {
+      rowsPerChunk: this.#o.maxRowsPerTransaction,
+      ...(answered === undefined ? {} : { answered }),
+    }
     const result: SourcePage<PagedRecord> =
       plan.resource === 'guarantees'
         ? await this.#o.source.guarantees(query, aborted, hints)

@@ -49,6 +49,42 @@ describe('the page walker', () => {
     expect(Math.max(...list.state.asked)).toBe(10)
   })
 
+  it('counts a request in flight until the service answered, not while its answer is parsed elsewhere', async () => {
+    // Answers take 5 ms; parsing each one (another thread in the app) 30 ms more.
+    const state = { requests: 0, maxRequests: 0, maxPages: 0, pages: 0, asked: [] as number[] }
+    const fetch: PageFetcher<number> = async (page, pageSize, _signal, answered) => {
+      state.asked.push(page)
+      state.requests += 1
+      state.pages += 1
+      state.maxRequests = Math.max(state.maxRequests, state.requests)
+      state.maxPages = Math.max(state.maxPages, state.pages)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      state.requests -= 1
+      answered?.()
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      state.pages -= 1
+      const items = Array.from({ length: 100 }, (_, i) => (page - 1) * 100 + i)
+      return {
+        total: 2000,
+        page,
+        received: 100,
+        items,
+        rejected: 0,
+        rejects: [],
+        fingerprint: `${page}`,
+      }
+    }
+    const walker = new PageWalker(fetch, { pageSize: 100, concurrency: 2 })
+    expect(await collect(walker)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    // Never more than 2 requests out at once, but more pages than that in the works (their
+    // answers being parsed), and no page asked for twice.
+    expect(state.maxRequests).toBe(2)
+    expect(state.maxPages).toBeGreaterThan(2)
+    // Still at most twice the limit ahead of the caller.
+    expect(state.maxPages).toBeLessThanOrEqual(5)
+    expect(new Set(state.asked).size).toBe(state.asked.length)
+  })
+
   it('resumes at a page with what was seen before it', async () => {
     const list = fakeList(450, 100)
     const walker = new PageWalker(list.fetch, { pageSize: 100, startPage: 4, seen: 300 })
