@@ -178,14 +178,17 @@ export class StoreOwner implements StoreClient {
   /**
    * Answers every request already sent, then closes the connection and the
    * thread. Idempotent: every call gets the same promise, which always
-   * resolves (a thread that hangs is terminated).
+   * resolves (a thread that hangs is terminated). The checkpointer's
+   * connection closes first, so the owner's is the last one: SQLite then
+   * copies the whole log into the file and deletes it (closed at the same
+   * time, each could still see the other and neither did, leaving a file
+   * that a `VACUUM` had compacted only in its log).
    */
   close(): Promise<void> {
     this.#checkpoints.stop()
-    this.#closing ??= Promise.all([
-      stopThread(this.#worker, { type: 'close' } satisfies ToOwner),
-      this.#checkpointer?.close(),
-    ]).then(() => undefined)
+    this.#closing ??= Promise.resolve(this.#checkpointer?.close())
+      .then(() => stopThread(this.#worker, { type: 'close' } satisfies ToOwner))
+      .then(() => undefined)
     return this.#closing
   }
 

@@ -246,6 +246,33 @@ describe('the database owner thread', () => {
     await owner.close()
   })
 
+  it('closing leaves no log behind, even right after the compaction of a first full sync', async () => {
+    const owner = await open()
+    for (let page = 0; page < 10; page += 1) {
+      await owner.call('writePage', {
+        resource: 'inspections',
+        items: Array.from({ length: 200 }, (_, i) => inspection(10_000 - page * 200 - i)),
+        pass: 1,
+        at: '2026-01-01T00:00:00Z',
+      })
+    }
+    // The end of the first full pass: the owner compacts (VACUUM, into the log) after answering.
+    await owner.call('writePage', {
+      resource: 'inspections',
+      items: [],
+      pass: 1,
+      at: '2026-01-01T00:00:01Z',
+      markGone: true,
+      state: { status: 'idle', checkpoint: null, lastFullAt: '2026-01-01T00:00:01Z' },
+    })
+    await owner.close()
+    // The owner's connection closed last, so SQLite copied the log into the file and deleted it.
+    expect(existsSync(`${owner.file}-wal`)).toBe(false)
+    const db = new DatabaseSync(owner.file, { readOnly: true })
+    expect(db.prepare('SELECT count(*) AS n FROM inspections').get()).toEqual({ n: 2000 })
+    db.close()
+  })
+
   it('the checkpointer closes twice without hanging', async () => {
     const owner = await open()
     const checkpointer = new Checkpointer(owner.file)
