@@ -2,15 +2,29 @@ import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import { PageWalker, type PageFetcher } from '../../../src/core/api/pages'
 
-/** A list of `total` numbered entries served `cap` at a time, counting requests in flight. */
-function fakeList(total: number, cap: number, delayMs = 5) {
-  const state = { inflight: 0, maxInflight: 0, asked: [] as number[] }
-  const fetch: PageFetcher<number> = async (page, pageSize, signal) => {
+/**
+ * A list of `total` numbered entries served `cap` at a time, counting pages
+ * in the works (`inflight`) and requests not answered yet (`requests`). With
+ * `parseMs`, an answer is parsed that long after it arrived, as the sync's
+ * page thread does, and the walker is told when it arrived (`answered`).
+ */
+function fakeList(total: number, cap: number, delayMs = 5, parseMs = 0) {
+  const state = { inflight: 0, maxInflight: 0, requests: 0, maxRequests: 0, asked: [] as number[] }
+  const fetch: PageFetcher<number> = async (page, pageSize, signal, answered) => {
     state.asked.push(page)
     state.inflight += 1
+    state.requests += 1
     state.maxInflight = Math.max(state.maxInflight, state.inflight)
+    state.maxRequests = Math.max(state.maxRequests, state.requests)
+    let waiting = true
     try {
       await new Promise((resolve) => setTimeout(resolve, delayMs))
+      if (parseMs > 0) {
+        waiting = false
+        state.requests -= 1
+        answered?.()
+        await new Promise((resolve) => setTimeout(resolve, parseMs))
+      }
       if (signal?.aborted) throw signal.reason
       const size = Math.min(pageSize, cap)
       const items = Array.from({ length: size }, (_, i) => (page - 1) * size + i).filter(
@@ -27,6 +41,7 @@ function fakeList(total: number, cap: number, delayMs = 5) {
       }
     } finally {
       state.inflight -= 1
+      if (waiting) state.requests -= 1
     }
   }
   return { fetch, state }
@@ -51,38 +66,15 @@ describe('the page walker', () => {
 
   it('counts a request in flight until the service answered, not while its answer is parsed elsewhere', async () => {
     // Answers take 5 ms; parsing each one (another thread in the app) 30 ms more.
-    const state = { requests: 0, maxRequests: 0, maxPages: 0, pages: 0, asked: [] as number[] }
-    const fetch: PageFetcher<number> = async (page, pageSize, _signal, answered) => {
-      state.asked.push(page)
-      state.requests += 1
-      state.pages += 1
-      state.maxRequests = Math.max(state.maxRequests, state.requests)
-      state.maxPages = Math.max(state.maxPages, state.pages)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      state.requests -= 1
-      answered?.()
-      await new Promise((resolve) => setTimeout(resolve, 30))
-      state.pages -= 1
-      const items = Array.from({ length: 100 }, (_, i) => (page - 1) * 100 + i)
-      return {
-        total: 2000,
-        page,
-        received: 100,
-        items,
-        rejected: 0,
-        rejects: [],
-        fingerprint: `${page}`,
-      }
-    }
-    const walker = new PageWalker(fetch, { pageSize: 100, concurrency: 2 })
+    const list = fakeList(2000, 100, 5, 30)
+    const walker = new PageWalker(list.fetch, { pageSize: 100, concurrency: 2 })
     expect(await collect(walker)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
     // Never more than 2 requests out at once, but more pages than that in the works (their
-    // answers being parsed), and no page asked for twice.
-    expect(state.maxRequests).toBe(2)
-    expect(state.maxPages).toBeGreaterThan(2)
-    // Still at most twice the limit ahead of the caller.
-    expect(state.maxPages).toBeLessThanOrEqual(5)
-    expect(new Set(state.asked).size).toBe(state.asked.length)
+    // answers being parsed), at most twice the limit ahead of the caller, none asked twice.
+    expect(list.state.maxRequests).toBe(2)
+    expect(list.state.maxInflight).toBeGreaterThan(2)
+    expect(list.state.maxInflight).toBeLessThanOrEqual(5)
+    expect(new Set(list.state.asked).size).toBe(list.state.asked.length)
   })
 
   it('resumes at a page with what was seen before it', async () => {
