@@ -190,15 +190,24 @@ function bareFetchParse(
 
 /**
  * Samples this thread's CPU time every 5 ms; `stop()` answers the most it
- * used between two samples (a block of its own work, GC included).
+ * used between two samples (a block of its own work, GC included), and
+ * `gaps()` the three longest waits between two samples (ms late, and when,
+ * in ms since the start): where in a run the event loop's blocks fell.
  */
-function mainThreadStretches(): { stop(): number } {
+function mainThreadStretches(): { stop(): number; gaps(): string } {
   let last = process.threadCpuUsage()
   let max = 0
+  const started = performance.now()
+  let at = started
+  const gaps: { late: number; at: number }[] = []
   const sample = (): void => {
     const now = process.threadCpuUsage(last)
     max = Math.max(max, (now.user + now.system) / 1000)
     last = process.threadCpuUsage()
+    const t = performance.now()
+    gaps.push({ late: t - at - 5, at: at - started })
+    gaps.sort((a, b) => b.late - a.late).splice(3)
+    at = t
   }
   const timer = setInterval(sample, 5)
   return {
@@ -207,6 +216,7 @@ function mainThreadStretches(): { stop(): number } {
       clearInterval(timer)
       return max
     },
+    gaps: () => gaps.map((g) => `${g.late.toFixed(1)} ms at ${g.at.toFixed(0)} ms`).join(', '),
   }
 }
 
@@ -277,6 +287,7 @@ async function benchSync(): Promise<void> {
     loop.disable()
     clearInterval(sampler)
     const cpuMaxMs = cpu.stop()
+    console.log(`main thread's longest waits during the sync: ${cpu.gaps()}`)
 
     const bare: number[] = []
     const own: number[] = []
@@ -533,6 +544,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
     const ms = performance.now() - t
     loop.disable()
     const cpuMaxMs = cpu.stop()
+    console.log(`main thread's longest waits meanwhile: ${cpu.gaps()}`)
     // The bus may still send a coalesced change after the run: nobody queries a closed store.
     unsubscribe()
     await Promise.all(answers)
