@@ -176,7 +176,7 @@ export class PartnerClient {
     read: ItemReader<T>,
     signal?: AbortSignal,
   ): Promise<ListPage<T>> {
-    return readPage(await this.#listBody(list, params, signal), params.page ?? 1, read)
+    return readPage(await this.#listValue(list, params, signal), params.page ?? 1, read)
   }
 
   /**
@@ -189,11 +189,12 @@ export class PartnerClient {
     read: ItemReader<T>,
     signal?: AbortSignal,
   ): Promise<ListPage<T> & { readonly fingerprint: string }> {
-    const body = await this.#listBody(list, params, signal)
+    const body = await this.#listValue(list, params, signal)
     return { ...readPage(body, params.page ?? 1, read), fingerprint: fingerprintOf(dataOf(body)) }
   }
 
-  async #listBody(
+  /** One page of a list as its parsed JSON value (not yet read as records). */
+  async #listValue(
     list: 'guarantee' | 'inspection',
     params: GuaranteeQuery | InspectionQuery,
     signal?: AbortSignal,

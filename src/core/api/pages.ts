@@ -154,22 +154,22 @@ export class PageWalker<T, X extends object = object> implements AsyncIterable<W
       if (inflight.has(page)) return
       unanswered += 1
       let waiting = true
-      // Each answer frees a slot and may have raised the limit: top up at once, not only when
-      // the caller comes back. The slot is free once the service has answered (the fetcher says
-      // so, before parsing the answer elsewhere), or else once the page is ready.
-      const answered = (): void => {
-        if (!waiting) return
+      // The slot is free once the service has answered (the fetcher says so, before parsing the
+      // answer elsewhere), or else once the page is ready or failed; true the first time only.
+      const release = (): boolean => {
+        if (!waiting) return false
         waiting = false
         unanswered -= 1
-        queueMicrotask(fill)
+        return true
+      }
+      // Each answer frees a slot and may have raised the limit: top up at once, not only when
+      // the caller comes back.
+      const answered = (): void => {
+        if (release()) queueMicrotask(fill)
       }
       const pending = this.#fetch(page, pageSize, controller.signal, answered)
       inflight.set(page, pending)
-      pending.then(answered, () => {
-        if (!waiting) return
-        waiting = false
-        unanswered -= 1
-      })
+      pending.then(answered, release)
     }
     // Asks for the pages after the current one while fewer than the limit are unanswered, at most
     // twice the limit ahead of the caller (a slow page must not stall the others, nor memory grow).

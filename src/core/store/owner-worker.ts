@@ -7,6 +7,7 @@ import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol
 import { decodePageWrite, rowsOf, type PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
+import { messageId } from './threads'
 import { countWrite, threadMicros } from './write-stats'
 
 /**
@@ -23,11 +24,6 @@ const port = parentPort
 
 function send(message: FromOwner): void {
   port.postMessage(message)
-}
-
-function idOf(raw: unknown): number | null {
-  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null
-  return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
 }
 
 function errorData(error: unknown): ErrorData {
@@ -130,7 +126,7 @@ function drain(): void {
 port.on('message', (raw: unknown) => {
   const parsed = toOwnerSchema.safeParse(raw)
   if (!parsed.success) {
-    const id = idOf(raw)
+    const id = messageId(raw)
     const error = { code: 'internal' as const, message: 'The cache received a malformed request.' }
     if (id !== null) send({ type: 'error', id, error })
     return

@@ -161,8 +161,11 @@ export class StoreOwner implements StoreClient {
       })
       // Encoded records move to the owner: this thread only passes them along.
       const request = args[0] as StoreArgs<'writePage'> | undefined
-      const moved = op === 'writePage' && request && 'encoded' in request ? [request.encoded] : []
-      this.#post({ type: 'call', id, op, args: args[0] }, movable(moved.map((rows) => rows.bytes)))
+      const transfer =
+        op === 'writePage' && request && 'encoded' in request
+          ? movable([request.encoded.bytes])
+          : []
+      this.#post({ type: 'call', id, op, args: args[0] }, transfer)
     })
   }
 

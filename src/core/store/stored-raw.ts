@@ -231,11 +231,22 @@ export interface PreparedRow {
   readonly text: string
 }
 
-/** A record's {@link PreparedRow}: its values, and its indexed text with `idx` last. */
+/** A record's {@link PreparedRow}: its values, its search key and FTS text ({@link searchRow}). */
 export function prepareRow(table: RecordTable, record: object): PreparedRow {
   const { idx, values, search } = rowValues(table, record)
+  return { idx, values, ...searchRow(search, idx) }
+}
+
+/**
+ * A record's `search_key` and FTS text from its searched fields' stored
+ * values, `idx` indexed last (so its digits are searchable too).
+ */
+export function searchRow(
+  search: readonly (string | null)[],
+  idx: number,
+): Pick<PreparedRow, 'key' | 'text'> {
   const { doc, key } = searchOf([...search, String(idx)])
-  return { idx, values, key, text: ftsText(doc) }
+  return { key, text: ftsText(doc) }
 }
 
 /** The {@link PreparedRow}s of a list's records, in their order. */

@@ -14,6 +14,15 @@ export function spawnStoreThread(entry: URL | string, options: WorkerOptions): W
   return worker
 }
 
+/**
+ * The request id a message to a data thread carries (a positive integer),
+ * or null: lets a thread answer a request it could not read with an error.
+ */
+export function messageId(raw: unknown): number | null {
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null
+  return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
+}
+
 /** Data threads (owners, checkpointers, the page thread) started and not yet exited. */
 export function liveStoreThreads(): number {
   return live.size

@@ -3,13 +3,12 @@ import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
-import { ftsText } from './search-text'
 import { transactionScope } from './transaction-scope'
 import {
   nfc,
   prepareRows,
   RECORD_TABLES,
-  searchOf,
+  searchRow,
   type PreparedRow,
   type RecordTable,
 } from './stored-raw'
@@ -503,9 +502,12 @@ export function indexUnindexed(db: DatabaseSync): number {
       const rows = read.all(after, INDEX_CHUNK) as StoredRow[]
       for (const row of rows) {
         const idx = Number(row['idx'])
-        const search = searchOf([...columns.map((c) => row[c] as string | null), String(idx)])
-        setKey.run(search.key, idx)
-        insert.run(idx, ftsText(search.doc))
+        const { key, text } = searchRow(
+          columns.map((c) => row[c] as string | null),
+          idx,
+        )
+        setKey.run(key, idx)
+        insert.run(idx, text)
       }
       indexed += rows.length
       if (rows.length < INDEX_CHUNK) break

@@ -3,7 +3,7 @@ import { parseJsonBody, type JsonBody } from '../api/http'
 import { readGuarantee, readInspection, readPage } from '../api/records'
 import { encodeRows, type EncodedRows } from '../store/encoded-rows'
 import type { PagedResource } from '../store/records'
-import type { SourcePage } from './source'
+import { idxFingerprint, type SourcePage } from './source'
 
 /** What a sync page needs parsed: the answer, which list it is and how to cut it. */
 export interface PageBody {
@@ -50,6 +50,6 @@ export function parsePageBody(input: PageBody): ParsedPage {
     rejected: page.rejected,
     rejects: page.rejects,
     encoded,
-    fingerprint: page.items.map((item) => item.idx).join(','),
+    fingerprint: idxFingerprint(page.items),
   }
 }

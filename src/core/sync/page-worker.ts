@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import { AppError, isAppError } from '../app-error'
 import { movable } from '../store/encoded-rows'
+import { messageId } from '../store/threads'
 import { parsePageBody } from './page-parse'
 import { toPageThreadSchema, type FromPageThread } from './page-protocol'
 
@@ -13,16 +14,11 @@ import { toPageThreadSchema, type FromPageThread } from './page-protocol'
 if (!parentPort) throw new Error('page-worker runs only as a worker thread')
 const port = parentPort
 
-function idOf(raw: unknown): number | null {
-  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null
-  return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
-}
-
 port.on('message', (raw: unknown) => {
   const parsed = toPageThreadSchema.safeParse(raw)
   let answer: FromPageThread
   if (!parsed.success) {
-    const id = idOf(raw)
+    const id = messageId(raw)
     if (id === null) return
     answer = {
       id,

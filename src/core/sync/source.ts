@@ -34,6 +34,11 @@ export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
   readonly fingerprint?: string
 }
 
+/** A page's accepted records as their idx in order: spots a page the service sent twice. */
+export function idxFingerprint(items: readonly { readonly idx: number }[]): string {
+  return items.map((item) => item.idx).join(',')
+}
+
 /** How the engine wants a page handed over. */
 export interface PageHints {
   /** Records per transaction: a source that encodes cuts its chunks at this size. */

@@ -12,7 +12,13 @@ import { PageWalker, type WalkedPage } from '../api/pages'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
 import type { StoreClient } from '../store/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
-import type { PageHints, PageQuery, SourcePage, SyncSource } from './source'
+import {
+  idxFingerprint,
+  type PageHints,
+  type PageQuery,
+  type SourcePage,
+  type SyncSource,
+} from './source'
 
 /** How a run fetches. */
 export type SyncMode = 'full' | 'incremental' | 'targeted'
@@ -514,7 +520,7 @@ export class SyncEngine {
     return {
       ...result,
       rejects: result.rejects ?? [],
-      fingerprint: result.fingerprint ?? result.items.map((item) => item.idx).join(','),
+      fingerprint: result.fingerprint ?? idxFingerprint(result.items),
     }
   }
 
