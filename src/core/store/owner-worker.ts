@@ -7,7 +7,7 @@ import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol
 import { decodePageWrite, rowsOf, type PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
-import { messageId } from './threads'
+import { messageId, yieldToMainThread } from './threads'
 import { countWrite, threadMicros } from './write-stats'
 
 /**
@@ -20,6 +20,7 @@ import { countWrite, threadMicros } from './write-stats'
  * checkpoint can never skip a page.
  */
 if (!parentPort) throw new Error('owner-worker runs only as a worker thread')
+yieldToMainThread()
 const port = parentPort
 
 function send(message: FromOwner): void {

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 
 const live = new Set<Worker>()
@@ -43,4 +45,52 @@ export function stopThread(worker: Worker, message: unknown, graceMs = 5000): Pr
     })
     worker.postMessage(message)
   })
+}
+
+/** How many nice steps the data threads run below the thread that started them. */
+export const DATA_THREAD_NICE_STEPS = 10
+
+/** What {@link yieldToMainThread} needs of the system: Node's own, or fakes in tests. */
+export interface ThreadPriorityDeps {
+  readonly platform: NodeJS.Platform
+  /** The calling thread's kernel id (`/proc/thread-self` names it). */
+  threadId(): number
+  getPriority(tid: number): number
+  setPriority(tid: number, priority: number): void
+}
+
+const systemThreads: ThreadPriorityDeps = {
+  platform: process.platform,
+  threadId: () => Number(readlinkSync('/proc/thread-self').split('/').pop()),
+  getPriority,
+  setPriority,
+}
+
+/** The highest nice value (the lowest priority) Linux knows. */
+const NICE_MAX = 19
+
+/**
+ * Lowers the calling thread's scheduling priority by
+ * {@link DATA_THREAD_NICE_STEPS} nice steps, so the data threads' CPU-bound
+ * work (writing pages, parsing them) gives way to the main thread, which
+ * in Electron answers every IPC call of the window. On a machine whose
+ * cores a sync keeps busy, the main thread otherwise waits in the run
+ * queue behind them. Only Linux sets a nice value per thread; elsewhere
+ * (macOS, Windows: per process) it does nothing. Lowering needs no
+ * privilege, and a thread can never raise it again, so it is done once, as
+ * the thread starts. Returns the nice value set, or null when none was
+ * (another system, or the system refused): a thread at normal priority
+ * works the same, only competes harder.
+ */
+export function yieldToMainThread(deps: ThreadPriorityDeps = systemThreads): number | null {
+  if (deps.platform !== 'linux') return null
+  try {
+    const tid = deps.threadId()
+    if (!Number.isInteger(tid) || tid <= 0) return null
+    const nice = Math.min(NICE_MAX, deps.getPriority(tid) + DATA_THREAD_NICE_STEPS)
+    deps.setPriority(tid, nice)
+    return nice
+  } catch {
+    return null
+  }
 }

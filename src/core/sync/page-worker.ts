@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import { AppError, isAppError } from '../app-error'
 import { movable } from '../store/encoded-rows'
-import { messageId } from '../store/threads'
+import { messageId, yieldToMainThread } from '../store/threads'
 import { parsePageBody } from './page-parse'
 import { toPageThreadSchema, type FromPageThread } from './page-protocol'
 
@@ -12,6 +12,7 @@ import { toPageThreadSchema, type FromPageThread } from './page-protocol'
  * pays for it. One per app; it holds no state between pages.
  */
 if (!parentPort) throw new Error('page-worker runs only as a worker thread')
+yieldToMainThread()
 const port = parentPort
 
 port.on('message', (raw: unknown) => {
