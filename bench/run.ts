@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -194,18 +194,57 @@ function bareFetchParse(
  * `gaps()` the three longest waits between two samples (ms late, and when,
  * in ms since the start): where in a run the event loop's blocks fell.
  */
+/**
+ * The main event loop's delays while something runs, sampled by two
+ * `monitorEventLoopDelay` timers side by side. Node records the whole
+ * interval between two ticks of its timer, so a loop that never blocks reads
+ * one tick (5.1 ms at a 5 ms resolution): a block is overstated by up to one
+ * tick. The keys take the 1 ms timer's figures (a block to within 1 ms); the
+ * 5 ms timer's longest, what earlier runs of this bench reported, is kept beside
+ * them under `_5ms_ticks`.
+ */
+function mainLoopDelays(): { stop(): { max: number; p99: number; max5: number } } {
+  const fine = monitorEventLoopDelay({ resolution: 1 })
+  const coarse = monitorEventLoopDelay({ resolution: 5 })
+  fine.enable()
+  coarse.enable()
+  return {
+    stop() {
+      fine.disable()
+      coarse.disable()
+      return { max: fine.max / 1e6, p99: fine.percentile(99) / 1e6, max5: coarse.max / 1e6 }
+    },
+  }
+}
+
 function mainThreadStretches(): { stop(): number; gaps(): string } {
   let last = process.threadCpuUsage()
   let max = 0
   const started = performance.now()
   let at = started
-  const gaps: { late: number; at: number }[] = []
+  // Linux's account of this thread: time on a core and time runnable but waiting for one (ns).
+  const sched = (): number[] => {
+    try {
+      return readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(' ').map(Number)
+    } catch {
+      return [Number.NaN, Number.NaN]
+    }
+  }
+  let lastSched = sched()
+  const gaps: { late: number; at: number; ran: number; queued: number }[] = []
   const sample = (): void => {
     const now = process.threadCpuUsage(last)
     max = Math.max(max, (now.user + now.system) / 1000)
     last = process.threadCpuUsage()
+    const s = sched()
     const t = performance.now()
-    gaps.push({ late: t - at - 5, at: at - started })
+    gaps.push({
+      late: t - at - 5,
+      at: at - started,
+      ran: (s[0]! - lastSched[0]!) / 1e6,
+      queued: (s[1]! - lastSched[1]!) / 1e6,
+    })
+    lastSched = s
     gaps.sort((a, b) => b.late - a.late).splice(3)
     at = t
   }
@@ -216,7 +255,13 @@ function mainThreadStretches(): { stop(): number; gaps(): string } {
       clearInterval(timer)
       return max
     },
-    gaps: () => gaps.map((g) => `${g.late.toFixed(1)} ms at ${g.at.toFixed(0)} ms`).join(', '),
+    gaps: () =>
+      gaps
+        .map(
+          (g) =>
+            `${g.late.toFixed(1)} ms at ${g.at.toFixed(0)} ms (on a core ${g.ran.toFixed(1)}, waiting for one ${g.queued.toFixed(1)})`,
+        )
+        .join(', '),
   }
 }
 
@@ -275,16 +320,15 @@ async function benchSync(): Promise<void> {
     await clientFetch(client, pageSize, Math.min(SYNC_SIZE, 5000))
     await bareFetchParse(sandbox, pageSize, Math.min(SYNC_SIZE, 5000), CONCURRENCY)
 
-    const loop = monitorEventLoopDelay({ resolution: 5 })
     const rssBefore = process.memoryUsage.rss()
     let peak = rssBefore
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage.rss())
     }, 20)
     const cpu = mainThreadStretches()
-    loop.enable()
+    const delays = mainLoopDelays()
     const sync = await appSync(sandbox, dir, pages)
-    loop.disable()
+    const loop = delays.stop()
     clearInterval(sampler)
     const cpuMaxMs = cpu.stop()
     console.log(`main thread's longest waits during the sync: ${cpu.gaps()}`)
@@ -323,12 +367,13 @@ async function benchSync(): Promise<void> {
     record('sync_records_per_s', (SYNC_SIZE / sync.ms) * 1000, 'rec/s')
     record('write_us_per_record', writes.cpuMicros / writes.records, 'µs', '<= 40')
     record('sync_max_main_thread_write_ms', sync.maxStepMs, 'ms', '< ~20 (per step)')
-    record('sync_max_event_loop_block_ms', loop.max / 1e6, 'ms')
-    record('main_loop_max_ms_sync', loop.max / 1e6, 'ms', '< 20')
+    record('sync_max_event_loop_block_ms', loop.max, 'ms')
+    record('main_loop_max_ms_sync', loop.max, 'ms', '< 20')
+    record('main_loop_max_ms_sync_5ms_ticks', loop.max5, 'ms')
     // The same thread's longest stretch of its own CPU time between two 5 ms ticks: what it
     // ran itself, which waiting for a core on a busy machine does not inflate.
     record('main_cpu_stretch_max_ms_sync', cpuMaxMs, 'ms')
-    record('main_loop_p99_ms_sync', loop.percentile(99) / 1e6, 'ms')
+    record('main_loop_p99_ms_sync', loop.p99, 'ms')
     record('sync_peak_rss_mb', peak / 2 ** 20, 'MB')
     record('sync_peak_rss_growth_mb', (peak - rssBefore) / 2 ** 20, 'MB')
     record('store_mb_per_100k_guarantees', (bytes / 2 ** 20) * (100_000 / SYNC_SIZE), 'MB')
@@ -466,9 +511,8 @@ async function benchOwnerQueries(dir: string, label: string, queries: readonly L
   const store = await openOwner(dir)
   try {
     await cellIndexesBuilt(store)
-    const loop = monitorEventLoopDelay({ resolution: 5 })
+    const delays = mainLoopDelays()
     const times: number[] = []
-    loop.enable()
     for (let run = 0; run < 7; run += 1) {
       for (const query of queries) {
         const t = performance.now()
@@ -477,10 +521,11 @@ async function benchOwnerQueries(dir: string, label: string, queries: readonly L
         times.push(performance.now() - t)
       }
     }
-    loop.disable()
+    const loop = delays.stop()
     record(`query_via_owner_median_ms_${label}`, median(times), 'ms')
-    record(sizedKey('mainLoopQuery', label), loop.max / 1e6, 'ms', '< 20')
-    record(`main_loop_p99_ms_query_${label}`, loop.percentile(99) / 1e6, 'ms')
+    record(sizedKey('mainLoopQuery', label), loop.max, 'ms', '< 20')
+    record(`${sizedKey('mainLoopQuery', label)}_5ms_ticks`, loop.max5, 'ms')
+    record(`main_loop_p99_ms_query_${label}`, loop.p99, 'ms')
   } finally {
     await store.close()
   }
@@ -536,13 +581,12 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
       if (event === 'data.changed') requery()
     })
     const engine = new SyncEngine({ store, source: clientSyncSource(client, pages), events })
-    const loop = monitorEventLoopDelay({ resolution: 5 })
     const cpu = mainThreadStretches()
-    loop.enable()
+    const delays = mainLoopDelays()
     const t = performance.now()
     const [outcome] = await engine.run(['guarantees'], 'full')
     const ms = performance.now() - t
-    loop.disable()
+    const loop = delays.stop()
     const cpuMaxMs = cpu.stop()
     console.log(`main thread's longest waits meanwhile: ${cpu.gaps()}`)
     // The bus may still send a coalesced change after the run: nobody queries a closed store.
@@ -550,8 +594,9 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
     await Promise.all(answers)
     if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
     console.log(`synced in ${ms.toFixed(0)} ms; the lists were queried again ${requeries} times`)
-    record(sizedKey('mainLoopListOpen', label), loop.max / 1e6, 'ms', '<= 20')
-    record(`main_loop_p99_ms_sync_${label}_list_open`, loop.percentile(99) / 1e6, 'ms')
+    record(sizedKey('mainLoopListOpen', label), loop.max, 'ms', '<= 20')
+    record(`${sizedKey('mainLoopListOpen', label)}_5ms_ticks`, loop.max5, 'ms')
+    record(`main_loop_p99_ms_sync_${label}_list_open`, loop.p99, 'ms')
     record(`main_cpu_stretch_max_ms_sync_${label}_list_open`, cpuMaxMs, 'ms')
   } finally {
     await store.close()
@@ -709,11 +754,11 @@ function benchShapes(db: DatabaseSync, label: string): void {
 console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} target`)
 // The machine's own noise: the longest event-loop block of this thread doing nothing for 3 s.
 {
-  const idle = monitorEventLoopDelay({ resolution: 5 })
-  idle.enable()
+  const delays = mainLoopDelays()
   await new Promise((resolve) => setTimeout(resolve, 3000))
-  idle.disable()
-  record('main_loop_max_ms_idle', idle.max / 1e6, 'ms')
+  const idle = delays.stop()
+  record('main_loop_max_ms_idle', idle.max, 'ms')
+  record('main_loop_max_ms_idle_5ms_ticks', idle.max5, 'ms')
 }
 if (PARTS.includes('sync')) await benchSync()
 if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency()
