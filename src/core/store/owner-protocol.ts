@@ -45,6 +45,11 @@ export const fromOwnerSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('failed'), error: errorDataSchema }),
   z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
+  /** Every page write of one committed batch, answered in one message (they answer nothing). */
+  z.object({
+    type: z.literal('pagesDone'),
+    ids: z.array(z.number().int().positive()).min(1),
+  }),
   z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorDataSchema }),
 ])
 

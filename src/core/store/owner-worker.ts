@@ -63,7 +63,8 @@ function writePages(batch: Call[]): void {
       writePageBatch(db, pages, () => {
         const records = pages.reduce((sum, page) => sum + rowsOf(page), 0)
         countWrite(records, pages.length, threadMicros() - started)
-        for (const call of batch) send({ type: 'done', id: call.id, value: undefined })
+        // One message for the batch: each one the main thread receives is a wake-up and a lock.
+        send({ type: 'pagesDone', ids: batch.map((call) => call.id) })
       })
       return
     } catch (error) {

@@ -107,6 +107,11 @@ export class StoreOwner implements StoreClient {
         this.#failure = AppError.fromData(message.error)
         this.#failAll(this.#failure)
         refused(this.#failure)
+      } else if (message.type === 'pagesDone') {
+        for (const id of message.ids) {
+          this.#pending.get(id)?.resolve(undefined)
+          this.#pending.delete(id)
+        }
       } else {
         const waiter = this.#pending.get(message.id)
         this.#pending.delete(message.id)

@@ -233,6 +233,50 @@ describe('the database owner thread', () => {
     await worker.terminate()
   })
 
+  it('answers the page writes of a committed batch in one message, each id once', async () => {
+    mkdirSync(join(temp.dir, 'cache'), { recursive: true })
+    const worker = new Worker(SOURCE_STORE_WORKER.url, {
+      execArgv: [...(SOURCE_STORE_WORKER.execArgv ?? [])],
+      workerData: { file: storeFileFor(temp.dir, 'raw'), openedAt: new Date().toISOString() },
+    })
+    const messages: { type: string; ids?: number[]; id?: number }[] = []
+    const ready = new Promise<void>((resolve) => worker.once('message', () => resolve()))
+    await ready
+    const answered = new Promise<void>((resolve) => {
+      worker.on('message', (message: { type: string; ids?: number[]; id?: number }) => {
+        messages.push(message)
+        if (message.type === 'done' && message.id === 9) resolve()
+      })
+    })
+    for (const n of [1, 2, 3]) {
+      worker.postMessage({
+        type: 'call',
+        id: n,
+        op: 'writePage',
+        args: {
+          resource: 'inspections',
+          items: [inspection(n * 10)],
+          pass: 1,
+          at: '2026-01-01T00:00:00Z',
+          state: { checkpoint: { nextPage: n + 1, pageSize: 1, total: 3, fetched: n } },
+        },
+      })
+    }
+    worker.postMessage({ type: 'call', id: 9, op: 'syncSnapshot', args: undefined })
+    await answered
+    const pages = messages.slice(0, -1)
+    // Sent together, they queue while the first runs: fewer messages than pages.
+    expect(pages.every((message) => message.type === 'pagesDone')).toBe(true)
+    expect(pages.length).toBeLessThan(3)
+    expect(pages.flatMap((message) => message.ids)).toEqual([1, 2, 3])
+    expect(messages.at(-1)).toMatchObject({
+      type: 'done',
+      id: 9,
+      value: { counts: { inspections: 3 } },
+    })
+    await worker.terminate()
+  })
+
   it('close is idempotent, always resolves, stops both threads, and later calls are refused', async () => {
     const before = liveStoreThreads()
     const owner = await open()
