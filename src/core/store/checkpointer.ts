@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { spawnStoreThread, stopThread } from './threads'
+import { DATA_THREAD_NICE_STEPS, spawnStoreThread, stopThread } from './threads'
 
 /**
  * Keeps WAL checkpoints out of the owner's way. The owner's connection runs
@@ -13,6 +13,13 @@ import { spawnStoreThread, stopThread } from './threads'
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const { DatabaseSync } = require('node:sqlite')
+// Below the main thread, as the owner and the page thread (yieldToMainThread in threads.ts):
+// Linux sets priority per thread; elsewhere /proc/thread-self is missing and nothing changes.
+try {
+  const os = require('node:os')
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
+  os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.niceSteps))
+} catch {}
 const db = new DatabaseSync(workerData.file, { timeout: 1000 })
 parentPort.on('message', (message) => {
   if (message === 'close') {
@@ -100,7 +107,10 @@ export class Checkpointer {
   #closing: Promise<void> | null = null
 
   constructor(file: string) {
-    this.#worker = spawnStoreThread(WORKER_SOURCE, { eval: true, workerData: { file } })
+    this.#worker = spawnStoreThread(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, niceSteps: DATA_THREAD_NICE_STEPS },
+    })
     this.#worker.unref()
     this.#worker.on('message', () => {
       this.#running = false

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { storeFileFor } from '../../../src/core/store/database'
+import { Checkpointer } from '../../../src/core/store/checkpointer'
+import { openStore, storeFileFor } from '../../../src/core/store/database'
 import { StoreOwner } from '../../../src/core/store/store-owner'
 import {
   DATA_THREAD_NICE_STEPS,
@@ -107,7 +108,7 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
   })
   const expected = Math.min(19, getPriority() + DATA_THREAD_NICE_STEPS)
 
-  it('the database owner runs below the thread that opened it; that thread keeps its priority', async () => {
+  it('the database owner and its checkpointer run below the thread that opened it; that thread keeps its priority', async () => {
     const temp = tempDir()
     closers.push(async () => temp.remove())
     const mine = getPriority()
@@ -118,7 +119,10 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
       now: () => new Date('2026-01-02T03:04:05Z'),
     })
     closers.unshift(() => owner.close())
-    expect(newThreadNices(before)).toContain(expected)
+    // Its thread and, once the file is open, its checkpointer's: both lowered.
+    await expect
+      .poll(() => newThreadNices(before), { timeout: 5000, interval: 20 })
+      .toEqual([expected, expected])
     expect(getPriority()).toBe(mine)
   })
 
@@ -138,5 +142,19 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
       rowsPerChunk: 100,
     })
     expect(newThreadNices(before)).toContain(expected)
+  })
+
+  it('the checkpointer runs below the thread that started it', async () => {
+    const temp = tempDir()
+    closers.push(async () => temp.remove())
+    const file = storeFileFor(temp.dir, 'sandbox')
+    openStore(file).db.close()
+    const before = threadNices()
+    const checkpointer = new Checkpointer(file)
+    closers.unshift(() => checkpointer.close())
+    // Its thread sets its priority first thing; give it the moment it takes to start.
+    await expect
+      .poll(() => newThreadNices(before), { timeout: 5000, interval: 20 })
+      .toContain(expected)
   })
 })
