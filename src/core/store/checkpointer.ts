@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { DATA_THREAD_NICE_STEPS, spawnStoreThread, stopThread } from './threads'
+import { DATA_THREAD_NICE_STEPS, NICE_MAX, spawnStoreThread, stopThread } from './threads'
 
 /**
  * Keeps WAL checkpoints out of the owner's way. The owner's connection runs
@@ -18,7 +18,7 @@ const { DatabaseSync } = require('node:sqlite')
 try {
   const os = require('node:os')
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
-  os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.niceSteps))
+  os.setPriority(tid, Math.min(workerData.niceMax, os.getPriority(tid) + workerData.niceSteps))
 } catch {}
 const db = new DatabaseSync(workerData.file, { timeout: 1000 })
 parentPort.on('message', (message) => {
@@ -109,7 +109,7 @@ export class Checkpointer {
   constructor(file: string) {
     this.#worker = spawnStoreThread(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, niceSteps: DATA_THREAD_NICE_STEPS },
+      workerData: { file, niceSteps: DATA_THREAD_NICE_STEPS, niceMax: NICE_MAX },
     })
     this.#worker.unref()
     this.#worker.on('message', () => {

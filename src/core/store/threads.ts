@@ -67,7 +67,7 @@ const systemThreads: ThreadPriorityDeps = {
 }
 
 /** The highest nice value (the lowest priority) Linux knows. */
-const NICE_MAX = 19
+export const NICE_MAX = 19
 
 /**
  * Lowers the calling thread's scheduling priority by
