@@ -79,7 +79,11 @@ describe('yieldToMainThread', () => {
   })
 })
 
-/** This process's threads and their nice values, from `/proc` (Linux). */
+/**
+ * This process's worker threads (Node names them `WorkerThread`) and their
+ * nice values, from `/proc` (Linux): other threads that start meanwhile
+ * (libuv's pool, V8's helpers) are none of these tests' business.
+ */
 function threadNices(): Map<number, number> {
   const nices = new Map<number, number>()
   for (const name of readdirSync('/proc/self/task')) {
@@ -89,6 +93,7 @@ function threadNices(): Map<number, number> {
     } catch {
       continue // exited meanwhile
     }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'WorkerThread') continue
     // After the command name in brackets: state is field 3, nice field 19.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     nices.set(Number(name), Number(fields[16]))
