@@ -248,9 +248,9 @@ function mainThreadStretches(): { stop(): number; gaps(): string } {
   let lastSched = sched()
   const gaps: { late: number; at: number; ran: number; queued: number }[] = []
   const sample = (): void => {
-    const now = process.threadCpuUsage(last)
-    max = Math.max(max, (now.user + now.system) / 1000)
-    last = process.threadCpuUsage()
+    const now = process.threadCpuUsage()
+    max = Math.max(max, (now.user - last.user + now.system - last.system) / 1000)
+    last = now
     const s = sched()
     const t = performance.now()
     gaps.push({

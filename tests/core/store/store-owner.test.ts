@@ -239,11 +239,11 @@ describe('the database owner thread', () => {
       execArgv: [...(SOURCE_STORE_WORKER.execArgv ?? [])],
       workerData: { file: storeFileFor(temp.dir, 'raw'), openedAt: new Date().toISOString() },
     })
-    const messages: { type: string; ids?: number[]; id?: number }[] = []
-    const ready = new Promise<void>((resolve) => worker.once('message', () => resolve()))
-    await ready
+    type Answer = { type: string; ids?: number[]; id?: number }
+    const messages: Answer[] = []
+    await new Promise<void>((resolve) => worker.once('message', () => resolve()))
     const answered = new Promise<void>((resolve) => {
-      worker.on('message', (message: { type: string; ids?: number[]; id?: number }) => {
+      worker.on('message', (message: Answer) => {
         messages.push(message)
         if (message.type === 'done' && message.id === 9) resolve()
       })

@@ -6,6 +6,7 @@ import { openStore, storeFileFor } from '../../../src/core/store/database'
 import { StoreOwner } from '../../../src/core/store/store-owner'
 import {
   DATA_THREAD_NICE_STEPS,
+  NICE_MAX,
   yieldToMainThread,
   type ThreadPriorityDeps,
 } from '../../../src/core/store/threads'
@@ -111,7 +112,7 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
   afterEach(async () => {
     for (const close of closers.splice(0)) await close()
   })
-  const expected = Math.min(19, getPriority() + DATA_THREAD_NICE_STEPS)
+  const expected = Math.min(NICE_MAX, getPriority() + DATA_THREAD_NICE_STEPS)
 
   it('the database owner and its checkpointer run below the thread that opened it; that thread keeps its priority', async () => {
     const temp = tempDir()
