@@ -10,19 +10,19 @@ const REASONS: Readonly<Record<string, MessageKey>> = {
 
 /** API field names staff know by another name; any other field is shown as its API name. */
 const FIELDS: Readonly<Record<string, MessageKey>> = {
-  idx: 'detail.idx',
-  inspectionNum: 'detail.inspectionNum',
-  productName: 'detail.product',
-  status: 'detail.status',
-  registeredAt: 'detail.registered',
-  registeredAtAt: 'detail.registered',
-  modifiedAt: 'detail.modified',
-  refUserId: 'detail.member',
-  refOrderId: 'detail.order',
-  refOrderDetailId: 'detail.orderLine',
-  refProductCode: 'detail.productCode',
-  refCategoryCode: 'detail.categoryCode',
-  refBrandCode: 'detail.brandCode',
+  idx: 'field.idx',
+  inspectionNum: 'field.inspectionNum',
+  productName: 'field.productName',
+  status: 'field.status',
+  registeredAt: 'field.registeredAt',
+  registeredAtAt: 'field.registeredAt',
+  modifiedAt: 'field.modifiedAt',
+  refUserId: 'field.refUserId',
+  refOrderId: 'field.refOrderId',
+  refOrderDetailId: 'field.refOrderDetailId',
+  refProductCode: 'field.refProductCode',
+  refCategoryCode: 'field.refCategoryCode',
+  refBrandCode: 'field.refBrandCode',
 }
 
 /** The catalog key of a refusal reason, or null for one the app does not know (shown as sent). */
