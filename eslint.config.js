@@ -28,6 +28,18 @@ const noNode = {
     },
   ],
 }
+/** The renderer runs in the page: it reaches core, the sandbox and the shell only through window.api. */
+const rendererLayer = {
+  ...noNode,
+  patterns: [
+    ...noNode.patterns,
+    {
+      regex: '^(\\.\\./)+(core|sandbox|main)(/|$)',
+      message:
+        'src/renderer never imports src/core, src/sandbox or src/main: it calls window.api, and shares only src/shared.',
+    },
+  ],
+}
 
 export default tseslint.config(
   {
@@ -39,6 +51,8 @@ export default tseslint.config(
       'coverage/**',
       'test-results/**',
       'playwright-report/**',
+      // Compiled from messages/*.json by `npm run i18n`.
+      'src/shared/messages/**',
     ],
   },
   js.configs.recommended,
@@ -82,7 +96,7 @@ export default tseslint.config(
   { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreLayer] } },
   {
     files: ['src/renderer/**'],
-    rules: { 'no-restricted-imports': ['error', noNode] },
+    rules: { 'no-restricted-imports': ['error', rendererLayer] },
   },
   {
     // Shared is what both sides of IPC agree on: no Node, no electron, nothing of ours outside it.

@@ -12,6 +12,7 @@ import { createImageHostPolicy } from './images/url-policy'
 import { storeFileFor, type StoreNotice } from './store/database'
 import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
 import { localTimestamp } from '../shared/local-time'
+import type { Locale } from '../shared/i18n'
 import { listCsvName } from './export/list-csv'
 import { clientSyncSource } from './sync/client-source'
 import { PageThread } from './sync/page-parser'
@@ -93,6 +94,8 @@ export interface Core {
   readonly wallet: WalletService
   /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
   linkOrigins(): string[]
+  /** The UI language from the settings: the shell's native dialogs speak it. */
+  language(): Locale
   close(): Promise<void>
 }
 
@@ -221,12 +224,13 @@ export function createCore(deps: CoreDeps): Core {
   }
 
   const settingsView = (): SettingsView => {
-    const { theme, reviewerName } = settings.get()
+    const { theme, reviewerName, language } = settings.get()
     return {
       notices: settings.notices,
       path: settings.path,
       dataDir: deps.dataDir,
       theme,
+      language,
       reviewerName,
     }
   }
@@ -295,9 +299,10 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.test': ({ id }) => profiles.test(id),
       'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
-      'settings.set': ({ theme, reviewerName }) => {
+      'settings.set': ({ theme, language, reviewerName }) => {
         settings.update((draft) => {
           if (theme !== undefined) draft.theme = theme
+          if (language !== undefined) draft.language = language
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
         })
         return settingsView()
@@ -335,6 +340,7 @@ export function createCore(deps: CoreDeps): Core {
       return scope.store.notice
     },
     wallet,
+    language: () => settings.get().language,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     close() {

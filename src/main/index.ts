@@ -3,7 +3,6 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createCore, type Core } from '../core/app'
-import { dialogLocale } from '../core/security/link-messages'
 import { APP_DOCS_ORIGIN, type AppOrigin } from '../core/security/policy'
 import { handleCardProtocol, registerCardScheme } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
@@ -37,7 +36,7 @@ const openLink = createExternalLinkOpener({
   },
   openExternal: (url) => shell.openExternal(url),
   origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
-  locale: () => dialogLocale(app.getLocale()),
+  locale: () => core?.language() ?? 'ko',
   log: (message) => console.warn(message),
 })
 

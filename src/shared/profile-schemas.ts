@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PARTNER_KINDS } from './domain'
+import { LOCALES } from './i18n'
 import { PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 
@@ -110,5 +111,7 @@ export const secretInputSchema = z.strictObject({
 /** Arguments of `settings.set`: the preferences to change (absent ones stay). */
 export const settingsInputSchema = z.strictObject({
   theme: z.enum(THEMES).optional(),
+  /** The UI language, also used by the native dialogs. */
+  language: z.enum(LOCALES).optional(),
   reviewerName: plainTextSchema(MAX_PROFILE_NAME_CHARS, { allowEmpty: true }).optional(),
 })

@@ -1,5 +1,6 @@
 import type { ErrorData } from './errors'
 import type { ProfileSummary } from './domain'
+import type { Locale } from './i18n'
 
 /** Default time zone label of the service's timestamps (the spec does not say; see README). */
 export const DEFAULT_TIME_ZONE = 'Asia/Seoul'
@@ -91,6 +92,8 @@ export interface SettingsView {
   /** The data folder: settings, the offline caches and card images. */
   readonly dataDir: string
   readonly theme: ThemeName
+  /** The UI language; the native dialogs speak it too. */
+  readonly language: Locale
   /** The name review marks are signed with (empty: unsigned). */
   readonly reviewerName: string
 }

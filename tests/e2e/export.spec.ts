@@ -35,7 +35,9 @@ test('exports the filtered list to a CSV that a spreadsheet opens with Korean in
   const text = bytes.toString('utf8').slice(1)
   const lines = text.split('\r\n').filter(Boolean)
   expect(lines[0]).toMatch(/^# 감정 내역 · 검토=follow_up; 정렬=latest · 기준 시각 .* · 1건$/)
-  expect(lines[1]).toContain('감정 번호')
+  // One label per field: the file's header is the list's column header.
+  expect(lines[1]!.split(',')).toContain('검수번호')
+  await expect(page.getByRole('columnheader', { name: '검수번호' })).toBeVisible()
   expect(lines).toHaveLength(3)
   expect(lines[2]!.split(',')[0]).toBe(product)
   expect(lines[2]).toContain('후속 조치 필요')

@@ -53,8 +53,20 @@ export async function startApp(
   }
 }
 
-/** Each test file gets one app (worker scope), with its own data folder. */
-export const test = base.extend<object, { app: RunningApp }>({
+/**
+ * Each test file gets one app (worker scope), with its own data folder. The
+ * UI language is a setting of that app, so each test starts in Korean, the
+ * default, whatever the test before it chose.
+ */
+export const test = base.extend<{ koreanFirst: void }, { app: RunningApp }>({
+  koreanFirst: [
+    async ({ app }, use) => {
+      const answer = await app.core.router.dispatch('settings.set', { language: 'ko' })
+      if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
+      await use()
+    },
+    { auto: true },
+  ],
   app: [
     // Playwright requires an object pattern for the (unused) fixtures argument.
     // eslint-disable-next-line no-empty-pattern

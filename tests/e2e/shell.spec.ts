@@ -103,6 +103,12 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   // Four theme/language runs over seven views (28 axe scans and screenshots): several times
   // one test's usual budget on a busy machine.
   test.setTimeout(180_000)
+  // A language an earlier version kept in the browser's storage moves into the settings once.
+  await page.evaluate(() => localStorage.setItem('appraisal-desk.locale', 'en'))
+  await page.reload()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+  await expect.poll(async () => (await call(app, 'settings.get')).language).toBe('en')
+  expect(await page.evaluate(() => localStorage.getItem('appraisal-desk.locale'))).toBeNull()
   const runs = [
     ['light', 'ko'],
     ['dark', 'ko'],
@@ -111,7 +117,7 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
   ] as const
   for (const [theme, language] of runs) {
     await setTheme(app, theme)
-    await page.evaluate((locale) => localStorage.setItem('appraisal-desk.locale', locale), language)
+    await call(app, 'settings.set', { language })
     await page.reload()
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
     await expect(page.locator('html')).toHaveAttribute('lang', language)
@@ -157,6 +163,9 @@ test('the theme is chosen in Settings, painted at once and kept after a reload',
   // The language switch lives here too; English names every choice in English.
   await page.getByRole('radio', { name: 'English' }).check()
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()
+  // Kept in the settings, where the shell's native dialogs read it too.
+  await expect.poll(async () => (await call(app, 'settings.get')).language).toBe('en')
+  expect(app.core.language()).toBe('en')
   await expect(page.getByRole('radio', { name: 'Follow the system' })).toBeVisible()
   await page.getByRole('radio', { name: 'Dark' }).check()
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')

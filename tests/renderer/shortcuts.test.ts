@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SHORTCUTS, shortcutFor, type KeyLike } from '../../src/renderer/src/lib/shortcuts'
-import { enReview, koReview } from '../../src/renderer/src/lib/messages-review'
+import { message } from '../../src/shared/i18n'
 
 function key(key: string, extra: Partial<KeyLike> = {}): KeyLike {
   return { key, target: document.body, ...extra }
@@ -68,8 +68,8 @@ describe('keyboard map', () => {
 
   it('the help overlay names every action in both languages', () => {
     for (const { action } of SHORTCUTS) {
-      expect(koReview[`keys.${action}`]).toBeTruthy()
-      expect(enReview[`keys.${action}`]).toBeTruthy()
+      expect(message('ko', `keys.${action}`)).toBeTruthy()
+      expect(message('en', `keys.${action}`)).toBeTruthy()
     }
     expect(new Set(SHORTCUTS.map((entry) => entry.action)).size).toBe(SHORTCUTS.length)
   })

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite'
 import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/cache'
+import { isMessageKey, message, type Locale } from '../../shared/i18n'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/records'
 import { MAX_LIMIT, queryGuarantees, queryInspections, type GuaranteeQuery } from '../store/queries'
@@ -17,7 +18,7 @@ import { csvField, toCsv, type CsvColumn } from './csv'
 export interface ListExport {
   readonly resource: PagedResource
   readonly query: Omit<GuaranteeQuery, 'limit' | 'cursor'>
-  readonly lang: 'ko' | 'en'
+  readonly lang: Locale
   /** Local time text of the export, in the profile's zone. */
   readonly asOf: string
   readonly timeZone: string
@@ -32,61 +33,36 @@ const NOT_EXPORTED = new Set(['guaranteeToken'])
 
 type Row = (GuaranteeRow | InspectionRow) & { readonly full: Record<string, unknown> }
 
-const FIELD_HEADERS: Readonly<Record<string, readonly [ko: string, en: string]>> = {
-  idx: ['번호(idx)', 'idx'],
-  status: ['상태', 'Status'],
-  productName: ['상품명', 'Product'],
-  nftCardImg: ['카드 이미지', 'Card image'],
-  refUserId: ['회원 ID', 'Member ID'],
-  refOrderId: ['주문 ID', 'Order ID'],
-  refOrderDetailId: ['주문 상세 ID', 'Order line ID'],
-  refProductCode: ['상품 코드', 'Product code'],
-  refCategoryCode: ['카테고리 코드', 'Category code'],
-  refBrandCode: ['브랜드 코드', 'Brand code'],
-  refEtcData1: ['기타 1', 'Extra 1'],
-  refEtcData2: ['기타 2', 'Extra 2'],
-  refEtcData3: ['기타 3', 'Extra 3'],
-  registeredAt: ['등록 시각', 'Registered'],
-  modifiedAt: ['수정 시각', 'Modified'],
-  inspectionNum: ['감정 번호', 'Inspection no.'],
-  inspectionStatus: ['감정 상태', 'Inspection status'],
-  inspectionResult: ['감정 결과', 'Result'],
+/** The header of a declared field: the label the screen shows for it (`field.<name>`). */
+function fieldHeader(lang: Locale, api: string): string {
+  const key = `field.${api}`
+  return isMessageKey(key) ? message(lang, key) : api
 }
 
-const MARK_TEXT: Readonly<Record<ReviewMarkName, readonly [string, string]>> = {
-  reviewed: ['검토 완료', 'Reviewed'],
-  follow_up: ['후속 조치 필요', 'Needs follow-up'],
-  none: ['', ''],
+/** The review mark as the screen names it; no mark is an empty cell. */
+function markText(lang: Locale, mark: ReviewMarkName): string {
+  return mark === 'none' ? '' : message(lang, `review.${mark}`)
 }
 
-const EXTRA_HEADERS = {
-  gone: ['서비스에서 사라짐', 'Gone from service'],
-  mark: ['검토 표시', 'Review mark'],
-  note: ['검토 메모', 'Review note'],
-  by: ['검토자', 'Reviewer'],
-  at: ['검토 시각', 'Reviewed at'],
-} as const
-
-function columnsOf(resource: PagedResource, lang: 'ko' | 'en'): CsvColumn<Row>[] {
-  const pick = (pair: readonly [string, string]) => (lang === 'ko' ? pair[0] : pair[1])
+function columnsOf(resource: PagedResource, lang: Locale): CsvColumn<Row>[] {
   const fields: readonly FieldSpec[] = RECORD_TABLES[resource].fields
   const declared = fields
     .filter((f) => !NOT_EXPORTED.has(f.api))
     .map<CsvColumn<Row>>((f) => ({
-      header: pick(FIELD_HEADERS[f.api] ?? [f.api, f.api]),
+      header: fieldHeader(lang, f.api),
       value: (row) => cell(row.full[f.api]),
     }))
-  const yes = lang === 'ko' ? '예' : 'yes'
+  const yes = message(lang, 'export.yes')
   return [
     ...declared,
-    { header: pick(EXTRA_HEADERS.gone), value: (row) => (row.gone ? yes : '') },
+    { header: message(lang, 'export.gone'), value: (row) => (row.gone ? yes : '') },
     {
-      header: pick(EXTRA_HEADERS.mark),
-      value: (row) => (row.review ? pick(MARK_TEXT[row.review.mark]) : ''),
+      header: message(lang, 'export.mark'),
+      value: (row) => (row.review ? markText(lang, row.review.mark) : ''),
     },
-    { header: pick(EXTRA_HEADERS.note), value: (row) => row.review?.note ?? '' },
-    { header: pick(EXTRA_HEADERS.by), value: (row) => row.review?.by ?? '' },
-    { header: pick(EXTRA_HEADERS.at), value: (row) => row.review?.at ?? '' },
+    { header: message(lang, 'export.note'), value: (row) => row.review?.note ?? '' },
+    { header: message(lang, 'export.by'), value: (row) => row.review?.by ?? '' },
+    { header: message(lang, 'export.at'), value: (row) => row.review?.at ?? '' },
   ]
 }
 
@@ -95,35 +71,26 @@ function cell(value: unknown): string | number | null {
   return typeof value === 'number' ? value : String(value)
 }
 
+/** The filter parts the first line names, in this order. */
+const STAMPED = ['q', 'status', 'state', 'member', 'from', 'to', 'review', 'sort'] as const
+
 /** The first line: what was exported, as of when (a spreadsheet shows it above the header). */
 function stampOf(job: ListExport, rows: number): string {
-  const q = job.query
-  const ko = job.lang === 'ko'
+  const lang = job.lang
   const parts: string[] = []
-  const add = (label: readonly [string, string], value: string | undefined | null) => {
+  for (const name of STAMPED) {
+    const raw = job.query[name]
+    const value = name === 'status' && raw === null ? message(lang, 'export.noStatus') : raw
     if (value !== undefined && value !== null && value !== '')
-      parts.push(`${ko ? label[0] : label[1]}=${value}`)
+      parts.push(`${message(lang, `export.filter.${name}`)}=${value}`)
   }
-  add(['검색', 'search'], q.q)
-  add(['상태', 'status'], q.status === null ? (ko ? '(없음)' : '(none)') : q.status)
-  add(['발급 상태', 'state'], q.state)
-  add(['회원', 'member'], q.member)
-  add(['시작일', 'from'], q.from)
-  add(['종료일', 'to'], q.to)
-  add(['검토', 'review'], q.review)
-  add(['정렬', 'sort'], q.sort)
-  const title =
-    job.resource === 'inspections'
-      ? ko
-        ? '감정 내역'
-        : 'Inspections'
-      : ko
-        ? '보증서'
-        : 'Guarantees'
-  const filter = parts.length > 0 ? parts.join('; ') : ko ? '필터 없음' : 'no filter'
-  return ko
-    ? `# ${title} · ${filter} · 기준 시각 ${job.asOf} (${job.timeZone}) · ${rows}건`
-    : `# ${title} · ${filter} · as of ${job.asOf} (${job.timeZone}) · ${rows} rows`
+  return message(lang, 'export.stamp', {
+    title: message(lang, job.resource === 'inspections' ? 'nav.inspections' : 'nav.guarantees'),
+    filter: parts.length > 0 ? parts.join('; ') : message(lang, 'export.noFilter'),
+    asOf: job.asOf,
+    zone: job.timeZone,
+    n: rows,
+  })
 }
 
 /** Every row of the filter in its sort order, with each record's full field set. */

@@ -8,6 +8,7 @@ import {
   timeZoneSchema,
 } from '../../shared/profile-schemas'
 import { PARTNER_KINDS } from '../../shared/domain'
+import { LOCALES } from '../../shared/i18n'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
@@ -73,6 +74,12 @@ export const settingsSchema = z.object({
   walletTimeoutMinutes: z.number().int().min(1).max(120).catch(10).default(10),
   /** Colour theme; an unreadable value falls back to following the system. */
   theme: z.enum(THEMES).catch('system').default('system'),
+  /**
+   * The UI language, read by the renderer at start and by the shell for its
+   * dialogs. Added without a new layout: a file without it (or with a bad
+   * value) gets Korean, the default.
+   */
+  language: z.enum(LOCALES).catch('ko').default('ko'),
 })
 
 /** The settings document. */

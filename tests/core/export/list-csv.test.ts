@@ -103,8 +103,8 @@ describe('lists.export', () => {
     )
     expect(header).toEqual(
       expect.arrayContaining([
-        '번호(idx)',
-        '감정 번호',
+        '일련번호',
+        '검수번호',
         '상품명',
         '회원 ID',
         '검토 표시',
@@ -115,13 +115,11 @@ describe('lists.export', () => {
     expect(rows).toHaveLength(page.total)
     const col = (name: string) => header!.indexOf(name)
     // Same order as the list, Korean intact, marks alongside.
-    expect(rows.map((row) => Number(row[col('번호(idx)')]))).toEqual(
-      page.rows.map((row) => row.idx),
-    )
+    expect(rows.map((row) => Number(row[col('일련번호')]))).toEqual(page.rows.map((row) => row.idx))
     expect(rows[0]![col('상품명')]).toBe(first.productName)
     expect(rows[0]![col('검토 표시')]).toBe('후속 조치 필요')
     expect(rows[0]![col('검토 메모')]).toBe('박스, "외관" 재확인')
-    expect(rows.every((row) => row[col('감정 상태')] === '배송완료')).toBe(true)
+    expect(rows.every((row) => row[col('진행 상태')] === '배송완료')).toBe(true)
   })
 
   it('English headers; guarantees leave out the wallet token; a review filter narrows the file', async () => {
@@ -134,8 +132,10 @@ describe('lists.export', () => {
       lang: 'en',
     })
     const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
-    expect(stamp![0]).toMatch(/^# Guarantees · review=reviewed; sort=latest · as of .* · 1 rows$/)
-    expect(header).toEqual(expect.arrayContaining(['idx', 'Card image', 'Extra 1', 'Review mark']))
+    expect(stamp![0]).toMatch(/^# Guarantees · review=reviewed; sort=latest · as of .* · 1 row$/)
+    expect(header).toEqual(
+      expect.arrayContaining(['Serial no.', 'Card image', 'Extra 1', 'Review mark']),
+    )
     expect(header!.some((h) => /token/iu.test(h))).toBe(false)
     expect(rows).toHaveLength(1)
     expect(rows[0]![header!.indexOf('Review mark')]).toBe('Reviewed')

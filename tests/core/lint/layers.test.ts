@@ -5,7 +5,8 @@ const eslint = new ESLint({ cwd: process.cwd() })
 
 /** The import-rule errors of `code` linted as if it were the file at `filePath`. */
 async function importErrors(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath })
+  const text = filePath.endsWith('.svelte') ? `<script lang="ts">\n${code}</script>\n` : code
+  const [result] = await eslint.lintText(text, { filePath })
   return (result?.messages ?? [])
     .filter((message) => message.ruleId === 'no-restricted-imports')
     .map((message) => message.message)
@@ -23,6 +24,14 @@ describe('layer rules in eslint.config.js', () => {
     ['src/shared/x.ts', "import { dataset } from '../sandbox/dataset'"],
     ['src/shared/x.ts', "import { readFileSync } from 'node:fs'"],
     ['src/shared/x.ts', "import { ipcRenderer } from 'electron'"],
+    ['src/renderer/src/lib/x.ts', "import { createCore } from '../../../core/app'"],
+    [
+      'src/renderer/src/views/a/X.svelte',
+      "import { listCsv } from '../../../../core/export/list-csv'",
+    ],
+    ['src/renderer/src/x.ts', "import { dataset } from '../../sandbox/dataset'"],
+    ['src/renderer/src/lib/x.ts', "import { openLink } from '../../../main/external-links'"],
+    ['src/renderer/src/x.ts', "import { readFileSync } from 'node:fs'"],
   ])('%s may not `%s`', async (filePath, code) => {
     const errors = await importErrors(filePath, `${code}\nexport const used = 1\n`)
     expect(errors).toHaveLength(1)
@@ -35,6 +44,9 @@ describe('layer rules in eslint.config.js', () => {
     ['src/shared/x.ts', "import { CHANNELS } from './channels'"],
     ['src/main/x.ts', "import { startEmbeddedSandbox } from '../sandbox'"],
     ['src/web-host/x.ts', "import { createCore } from '../core/app'"],
+    ['src/renderer/src/lib/x.ts', "import { message } from '../../../shared/i18n'"],
+    ['src/renderer/src/x.ts', "import { api } from './lib/api'"],
+    ['src/renderer/src/views/a/X.svelte', "import { THEMES } from '../../../../shared/profiles'"],
   ])('%s may `%s`', async (filePath, code) => {
     expect(await importErrors(filePath, `${code}\nexport const used = 1\n`)).toEqual([])
   })

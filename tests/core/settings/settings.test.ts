@@ -49,6 +49,7 @@ describe('settings (conf engine, real files)', () => {
       reviewerName: '',
       walletTimeoutMinutes: 10,
       theme: 'system',
+      language: 'ko',
     })
     expect(settings.notices).toEqual([])
   })
@@ -134,6 +135,7 @@ describe('settings (conf engine, real files)', () => {
       reviewerName: '',
       walletTimeoutMinutes: 10,
       theme: 'system',
+      language: 'ko',
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(2)
   })
@@ -159,6 +161,7 @@ describe('settings (conf engine, real files)', () => {
       reviewerName: '김감정',
       walletTimeoutMinutes: 10,
       theme: 'system',
+      language: 'ko',
     })
   })
 
@@ -182,6 +185,23 @@ describe('settings (conf engine, real files)', () => {
     expect(settings.notices).toEqual([])
     expect(settings.get().theme).toBe('system')
     expect(settings.get().profiles).toEqual([{ ...profile, kind: 'production' }])
+  })
+
+  it('keeps the UI language across restarts; a file without one, or with an unknown one, gets Korean', () => {
+    const dir = tempDir()
+    open(dir).settings.update((draft) => {
+      draft.language = 'en'
+    })
+    expect(open(dir).settings.get().language).toBe('en')
+    for (const language of [undefined, 'fr', 42]) {
+      writeFileSync(
+        join(dir, 'settings.json'),
+        JSON.stringify({ schemaVersion: 2, theme: 'dark', language }),
+      )
+      const { settings } = open(dir)
+      expect(settings.notices).toEqual([])
+      expect(settings.get()).toMatchObject({ language: 'ko', theme: 'dark' })
+    }
   })
 
   it('applies numbered migrations in order', () => {

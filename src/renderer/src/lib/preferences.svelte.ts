@@ -1,18 +1,26 @@
 import { getContext, setContext } from 'svelte'
 import type { AppApi } from '../../../shared/contract'
 import type { ErrorData } from '../../../shared/errors'
+import { isLocale, type Locale } from '../../../shared/i18n'
 import type { SettingsView, ThemeName } from '../../../shared/profiles'
+import type { LocaleStore } from './i18n.svelte'
 import { THEME_STORAGE_KEY, parseTheme, resolveTheme, type ResolvedTheme } from './theme'
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
+/** Where an earlier version kept the UI language; moved into the settings once. */
+const OLD_LOCALE_KEY = 'appraisal-desk.locale'
+
 /**
- * The user's preferences kept in core settings (theme, reviewer's name) and
- * where the data is, for the whole app. The theme is also remembered in
- * local storage so the next start paints it before the settings answer.
+ * The user's preferences kept in core settings (theme, language, reviewer's
+ * name) and where the data is, for the whole app. The theme is also
+ * remembered in local storage so the next start paints it before the
+ * settings answer. The language lives only in the settings, where the
+ * shell's native dialogs read it too.
  */
-export class Preferences {
+export class Preferences implements LocaleStore {
   view = $state.raw<SettingsView | null>(null)
+  locale = $state<Locale>('ko')
   theme = $state<ThemeName>(parseTheme(globalThis.localStorage?.getItem(THEME_STORAGE_KEY)))
   systemDark = $state(globalThis.matchMedia?.(DARK_QUERY).matches ?? false)
   /** The error of the last save, if it failed. */
@@ -29,6 +37,7 @@ export class Preferences {
   connect(): () => void {
     void this.#api.invoke('settings.get', {}).then((answer) => {
       if (answer.ok) this.#take(answer.value)
+      if (answer.ok) this.#migrateLocale()
     })
     const media = globalThis.matchMedia?.(DARK_QUERY)
     const follow = (event: MediaQueryListEvent): void => {
@@ -38,9 +47,19 @@ export class Preferences {
     return () => media?.removeEventListener('change', follow)
   }
 
+  /** Switches the UI language and keeps the choice in the settings. */
+  setLocale(locale: Locale): void {
+    void this.save({ language: locale })
+  }
+
   /** Saves preferences; answers whether it worked (the error stays in `error`). */
-  async save(change: { theme?: ThemeName; reviewerName?: string }): Promise<boolean> {
+  async save(change: {
+    theme?: ThemeName
+    language?: Locale
+    reviewerName?: string
+  }): Promise<boolean> {
     if (change.theme) this.theme = change.theme
+    if (change.language) this.locale = change.language
     const answer = await this.#api.invoke('settings.set', change)
     this.error = answer.ok ? null : answer.error
     if (answer.ok) this.#take(answer.value)
@@ -50,7 +69,17 @@ export class Preferences {
   #take(view: SettingsView): void {
     this.view = view
     this.theme = view.theme
+    this.locale = view.language
     globalThis.localStorage?.setItem(THEME_STORAGE_KEY, view.theme)
+  }
+
+  /** A language an earlier version kept in local storage goes into the settings, once. */
+  #migrateLocale(): void {
+    const storage = globalThis.localStorage
+    const old = storage?.getItem(OLD_LOCALE_KEY)
+    if (old === null || old === undefined) return
+    storage.removeItem(OLD_LOCALE_KEY)
+    if (isLocale(old) && old !== this.locale) this.setLocale(old)
   }
 }
 
