@@ -9,17 +9,17 @@ import { runInNewContext } from 'node:vm'
 import type { DatabaseSync } from 'node:sqlite'
 import { PartnerClient } from '../src/core/api/client'
 import { listCsv } from '../src/core/export/list-csv'
-import { readInspection } from '../src/core/api/records'
+import { readInspection } from '../src/core/api/read-records'
 import { DATA_CHANGED_MS, EventBus } from '../src/core/events'
 import { openStore, storeFileFor, transaction } from '../src/core/store/database'
 import { queryInspections, type ListQuery } from '../src/core/store/queries'
-import type { InspectionRecord } from '../src/core/store/records'
+import type { InspectionRecord } from '../src/core/store/record-types'
 import { buildCellIndexes } from '../src/core/store/cell-index'
-import { compactStore } from '../src/core/store/page-writer'
-import { StoreOwner } from '../src/core/store/store-owner'
+import { compactStore } from '../src/core/store/owner/page-writer'
+import { StoreOwner } from '../src/core/store/owner/store-owner'
 import { bumpDataVersion, upsertInspections } from '../src/core/store/writes'
-import { clientSyncSource } from '../src/core/sync/client-source'
-import { PageThread } from '../src/core/sync/page-parser'
+import { clientSyncSource } from '../src/core/sync/partner-source'
+import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { createMatcher } from '../src/core/text/hangul-search'
 import { Dataset } from '../src/sandbox/dataset'
@@ -503,7 +503,7 @@ function timeIt(fn: () => void, runs: number): number[] {
 
 /** The page thread as the app starts it (TypeScript source via tsx): sync pages are parsed there. */
 const PAGE_WORKER = {
-  url: new URL('../src/core/sync/page-worker.ts', import.meta.url),
+  url: new URL('../src/core/sync/page-thread/worker.ts', import.meta.url),
   execArgv: ['--import', 'tsx'],
 }
 
@@ -512,7 +512,7 @@ function openOwner(dir: string): Promise<StoreOwner> {
   return StoreOwner.open({
     file: storeFileFor(dir, 'bench'),
     worker: {
-      url: new URL('../src/core/store/owner-worker.ts', import.meta.url),
+      url: new URL('../src/core/store/owner/worker.ts', import.meta.url),
       execArgv: ['--import', 'tsx'],
     },
   })

@@ -10,11 +10,11 @@ import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { storeFileFor, type StoreNotice } from './store/database'
-import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
+import { StoreOwner, type StoreWorkerEntry } from './store/owner/store-owner'
 import { localTimestamp } from '../shared/local-time'
 import { listCsvName } from './export/list-csv'
-import { clientSyncSource } from './sync/client-source'
-import { PageThread } from './sync/page-parser'
+import { clientSyncSource } from './sync/partner-source'
+import { PageThread } from './sync/page-thread/client'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
@@ -53,12 +53,12 @@ export interface CoreDeps {
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
   /**
-   * The database owner thread's entry (`owner-worker`): the bundled file in
+   * The database owner thread's entry (`store/owner/worker.ts`): the bundled file in
    * the app, the TypeScript source with tsx's loader in tests and the web host.
    */
   readonly storeWorker: StoreWorkerEntry
   /**
-   * The page thread's entry (`page-worker`), given like `storeWorker`: sync
+   * The page thread's entry (`sync/page-thread/worker.ts`), given like `storeWorker`: sync
    * pages are parsed there, so their records never reach the main thread.
    */
   readonly pageWorker: StoreWorkerEntry

@@ -90,7 +90,7 @@ if (!app.requestSingleInstanceLock()) {
       keychain: new KeytarStore(),
       openSettings: openElectronStoreFile,
       autoSync: true,
-      // Built next to index.js from src/core/store/owner-worker.ts (electron.vite.config.ts).
+      // Built next to index.js from src/core/store/owner/worker.ts (electron.vite.config.ts).
       storeWorker: { url: new URL('./owner-worker.js', import.meta.url) },
       pageWorker: { url: new URL('./page-worker.js', import.meta.url) },
       sandbox: embedded.profile,

@@ -45,11 +45,11 @@ const core = createCore({
   autoSync: true,
   // The profile's database runs in its own thread; the entry is TypeScript here, loaded through tsx.
   storeWorker: {
-    url: new URL('../core/store/owner-worker.ts', import.meta.url),
+    url: new URL('../core/store/owner/worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
   pageWorker: {
-    url: new URL('../core/sync/page-worker.ts', import.meta.url),
+    url: new URL('../core/sync/page-thread/worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
   sandbox: embedded.profile,

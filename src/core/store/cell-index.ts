@@ -1,6 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 
 /**
  * Each stored record's cell (status and counted review mark; gone records

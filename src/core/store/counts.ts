@@ -1,6 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../shared/cache'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { prepared } from './statements'
 
 /**

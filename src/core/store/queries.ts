@@ -19,7 +19,7 @@ import { AppError } from '../app-error'
 import { createRanker, foldForSearch } from '../text/hangul-search'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import { prepared } from './statements'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import {
   cellColumns,
   COUNTED_MARK_SQL,

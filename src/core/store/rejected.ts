@@ -3,7 +3,7 @@ import type { RejectedPage, RejectedRecord } from '../../shared/cache'
 import type { RejectedItem } from '../../shared/domain'
 import { AppError } from '../app-error'
 import { prepared } from './statements'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './writes'
 
 /**

@@ -2,7 +2,7 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
 import type { ReviewMark, ReviewMarkName } from '../../shared/cache'
 import { AppError } from '../app-error'
 import { touchCells } from './cell-index'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './writes'
 
 /**

@@ -3,10 +3,10 @@ import { listCsv, type ListExport } from '../export/list-csv'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
-import { writePageBatch } from './page-writer'
+import { writePageBatch } from './owner/page-writer'
 import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
 import type { GuaranteeQuery, ListQuery } from './queries'
-import type { BrandRecord, SyncResource } from './records'
+import type { BrandRecord, SyncResource } from './record-types'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -39,7 +39,7 @@ export interface BrandsWrite {
  * dispatches on this table and the main thread's request and answer types
  * derive from it, so a new query is one line here. Writes run in their own
  * `BEGIN IMMEDIATE` transaction; page writes are batched by the worker
- * (`writePage` is handled there, see `owner-worker.ts`).
+ * (`writePage` is handled there, see `owner/worker.ts`).
  */
 export const STORE_OPS = {
   queryInspections: (db: DatabaseSync, query: ListQuery) => queryInspections(db, query),

@@ -1,7 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
 import { AppError } from '../app-error'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { ftsText, SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
 
 /**

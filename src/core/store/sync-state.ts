@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { ErrorData } from '../../shared/errors'
 import { AppError, errorDataSchema } from '../app-error'
 import { prepared } from './statements'
-import type { SyncResource } from './records'
+import type { SyncResource } from './record-types'
 
 /** Where an interrupted full pass resumes: the next page to fetch. */
 export interface Checkpoint {

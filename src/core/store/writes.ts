@@ -2,7 +2,7 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
-import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
+import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
 import {
   nfc,

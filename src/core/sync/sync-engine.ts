@@ -8,9 +8,9 @@ import type {
 import { AppError, isAppError } from '../app-error'
 import type { EventBus } from '../events'
 import type { ListPage } from '../../shared/domain'
-import { PageWalker, type WalkedPage } from '../api/pages'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
-import type { StoreClient } from '../store/store-owner'
+import { PageWalker, type WalkedPage } from '../api/page-walker'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
+import type { StoreClient } from '../store/owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
 import {
   idxFingerprint,
@@ -18,7 +18,7 @@ import {
   type PageQuery,
   type SourcePage,
   type SyncSource,
-} from './source'
+} from './sync-source'
 
 /** How a run fetches. */
 export type SyncMode = 'full' | 'incremental' | 'targeted'

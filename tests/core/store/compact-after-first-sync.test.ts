@@ -1,7 +1,11 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { applyPageWrite, compactStore, type PageWrite } from '../../../src/core/store/page-writer'
+import {
+  applyPageWrite,
+  compactStore,
+  type PageWrite,
+} from '../../../src/core/store/owner/page-writer'
 import { queryInspections } from '../../../src/core/store/queries'
 import { STORE_OPS } from '../../../src/core/store/store-ops'
 import { inspection, tempDir } from './fixtures'

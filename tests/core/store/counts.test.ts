@@ -10,7 +10,7 @@ import {
 } from '../../../src/core/store/queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
-import type { PagedResource } from '../../../src/core/store/records'
+import type { PagedResource } from '../../../src/core/store/record-types'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { startHarness } from '../sync/harness'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach } from 'vitest'
 import { openStore, storeFileFor } from '../../../src/core/store/database'
-import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 
 /** A fresh temporary folder, removed by the returned function. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction, userVersion } from '../../../src/core/store/database'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
-import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { NewRecordTally } from '../../../src/core/store/counts'
 import { searchDocument, SEARCH_FORMAT } from '../../../src/core/store/search-text'
 import {

@@ -1,9 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readInspection } from '../../../src/core/api/records'
+import { readInspection } from '../../../src/core/api/read-records'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryInspections } from '../../../src/core/store/queries'
-import type { InspectionRecord } from '../../../src/core/store/records'
+import type { InspectionRecord } from '../../../src/core/store/record-types'
 import {
   isShortQuery,
   planSearch,

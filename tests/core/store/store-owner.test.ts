@@ -7,11 +7,11 @@ import { Worker } from 'node:worker_threads'
 import { build } from 'vite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import { Checkpointer } from '../../../src/core/store/checkpointer'
+import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
 import { storeFileFor } from '../../../src/core/store/database'
 import { encodeRows } from '../../../src/core/store/encoded-rows'
 import { LATEST_VERSION } from '../../../src/core/store/migrations'
-import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/store-owner'
+import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/owner/store-owner'
 import { liveStoreThreads } from '../../../src/core/store/threads'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
@@ -329,7 +329,7 @@ describe('the database owner thread', () => {
   it('loads as a bundled JavaScript entry too, the way electron-vite builds it for the app', async () => {
     // Like the app's main bundle: our code inlined, packages resolved from node_modules at run
     // time (so the file lives under the project, as out/main/owner-worker.js does).
-    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const root = fileURLToPath(new URL('../../..', import.meta.url))
     const dir = mkdtempSync(join(root, 'node_modules', '.owner-worker-'))
     try {
       const outfile = join(dir, 'owner-worker.js')
@@ -338,7 +338,7 @@ describe('the database owner thread', () => {
         configFile: false,
         logLevel: 'silent',
         build: {
-          ssr: join(root, 'src/core/store/owner-worker.ts'),
+          ssr: join(root, 'src/core/store/owner/worker.ts'),
           outDir: dir,
           emptyOutDir: false,
           rollupOptions: { output: { format: 'es', entryFileNames: 'owner-worker.js' } },

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { transaction } from '../../../src/core/store/database'
-import { applyPageWrite } from '../../../src/core/store/page-writer'
+import { applyPageWrite } from '../../../src/core/store/owner/page-writer'
 import { queryInspections } from '../../../src/core/store/queries'
 import { ftsText, searchDocument } from '../../../src/core/store/search-text'
 import { upsertInspections } from '../../../src/core/store/writes'

@@ -1,8 +1,8 @@
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 

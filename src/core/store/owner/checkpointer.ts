@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { DATA_THREAD_NICE_STEPS, NICE_MAX, spawnStoreThread, stopThread } from './threads'
+import { DATA_THREAD_NICE_STEPS, NICE_MAX, spawnStoreThread, stopThread } from '../threads'
 
 /**
  * Keeps WAL checkpoints out of the owner's way. The owner's connection runs

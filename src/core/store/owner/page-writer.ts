@@ -1,10 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite'
-import { transaction } from './database'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
-import { clearAccepted, storeRejected, type PageRejects } from './rejected'
-import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
-import { prepareRows, RECORD_TABLES, type PreparedRow } from './stored-raw'
-import { markUnseenGone, upsertRows } from './writes'
+import { transaction } from '../database'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
+import { clearAccepted, storeRejected, type PageRejects } from '../rejected'
+import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
+import { prepareRows, RECORD_TABLES, type PreparedRow } from '../stored-raw'
+import { markUnseenGone, upsertRows } from '../writes'
 
 /** A page's records: as parsed, or already prepared as rows where they were parsed. */
 export type PageRecords =

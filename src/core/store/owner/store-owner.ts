@@ -1,11 +1,11 @@
 import type { Worker } from 'node:worker_threads'
-import { AppError } from '../app-error'
+import { AppError } from '../../app-error'
 import { Checkpointer, CheckpointSchedule } from './checkpointer'
-import type { StoreNotice } from './database'
-import { movable, rowsOf } from './encoded-rows'
-import { fromOwnerSchema, type OwnerData, type ToOwner } from './owner-protocol'
-import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
-import { spawnStoreThread, stopThread } from './threads'
+import type { StoreNotice } from '../database'
+import { movable, rowsOf } from '../encoded-rows'
+import { fromOwnerSchema, type OwnerData, type ToOwner } from './protocol'
+import type { StoreArgs, StoreOp, StoreResult } from '../store-ops'
+import { spawnStoreThread, stopThread } from '../threads'
 
 /**
  * The owner thread's entry. The built app passes the bundled file

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { errorDataSchema } from '../app-error'
-import { isStoreOp } from './store-ops'
+import { errorDataSchema } from '../../app-error'
+import { isStoreOp } from '../store-ops'
 
 /**
  * The messages between the main thread and a profile's database owner
- * (`owner-worker.ts`), checked with these schemas on arrival at either end.
+ * (`worker.ts`), checked with these schemas on arrival at either end.
  */
 
 /** What the owner is started with. */

@@ -1,10 +1,10 @@
 import type { Worker } from 'node:worker_threads'
-import { AppError } from '../app-error'
-import { movable } from '../store/encoded-rows'
-import type { StoreWorkerEntry } from '../store/store-owner'
-import { spawnStoreThread } from '../store/threads'
-import { parsePageBody, type PageBody, type ParsedPage } from './page-parse'
-import { fromPageThreadSchema, type ToPageThread } from './page-protocol'
+import { AppError } from '../../app-error'
+import { movable } from '../../store/encoded-rows'
+import type { StoreWorkerEntry } from '../../store/owner/store-owner'
+import { spawnStoreThread } from '../../store/threads'
+import { parsePageBody, type PageBody, type ParsedPage } from './parse-page'
+import { fromPageThreadSchema, type ToPageThread } from './protocol'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
 export interface PageParsing {
@@ -16,7 +16,7 @@ export const parseHere: PageParsing = {
   parse: (input) => Promise.resolve().then(() => parsePageBody(input)),
 }
 
-/** The page thread's young generation, in MB (see `OWNER_YOUNG_GENERATION_MB` in store-owner.ts). */
+/** The page thread's young generation, in MB (see `OWNER_YOUNG_GENERATION_MB` in `store/owner/store-owner.ts`). */
 const PAGE_YOUNG_GENERATION_MB = 8
 
 interface Waiter {
@@ -25,7 +25,7 @@ interface Waiter {
 }
 
 /**
- * The main thread's handle on the page thread (`page-worker.ts`): it sends
+ * The main thread's handle on the page thread (`worker.ts`): it sends
  * each list answer's bytes there and gets back the envelope with the records
  * encoded, which it hands to the database owner unread. The thread is
  * started again after a crash (the pages it held fail as `internal`, and the
