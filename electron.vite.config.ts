@@ -18,6 +18,8 @@ export default defineConfig({
           // Each data thread is a worker with its own entry file (docs/architecture.md).
           // The database owner of a profile:
           'owner-worker': resolve('src/core/store/owner/worker.ts'),
+          // Its WAL checkpointer:
+          'checkpoint-worker': resolve('src/core/store/owner/checkpoint-worker.ts'),
           // The sync's page thread, which parses list answers:
           'page-worker': resolve('src/core/sync/page-thread/worker.ts'),
         },

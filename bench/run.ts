@@ -511,9 +511,15 @@ const PAGE_WORKER = {
 function openOwner(dir: string): Promise<StoreOwner> {
   return StoreOwner.open({
     file: storeFileFor(dir, 'bench'),
-    worker: {
-      url: new URL('../src/core/store/owner/worker.ts', import.meta.url),
-      execArgv: ['--import', 'tsx'],
+    threads: {
+      owner: {
+        url: new URL('../src/core/store/owner/worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+      },
+      checkpointer: {
+        url: new URL('../src/core/store/owner/checkpoint-worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+      },
     },
   })
 }

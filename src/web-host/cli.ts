@@ -43,10 +43,16 @@ const core = createCore({
   keychain: new KeytarStore(),
   openSettings: openConfFile,
   autoSync: true,
-  // The profile's database runs in its own thread; the entry is TypeScript here, loaded through tsx.
+  // The profile's database runs in its own threads; the entries are TypeScript here, loaded through tsx.
   storeWorker: {
-    url: new URL('../core/store/owner/worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
+    owner: {
+      url: new URL('../core/store/owner/worker.ts', import.meta.url),
+      execArgv: ['--import', 'tsx'],
+    },
+    checkpointer: {
+      url: new URL('../core/store/owner/checkpoint-worker.ts', import.meta.url),
+      execArgv: ['--import', 'tsx'],
+    },
   },
   pageWorker: {
     url: new URL('../core/sync/page-thread/worker.ts', import.meta.url),

@@ -1,13 +1,16 @@
-import type { StoreWorkerEntry } from '../../src/core/store/owner/store-owner'
+import type { StoreThreads } from '../../src/core/store/owner/store-owner'
+import type { ThreadEntry } from '../../src/core/store/threads'
 
-/** The database owner thread from its TypeScript source, loaded through tsx (as the web host does). */
-export const SOURCE_STORE_WORKER: StoreWorkerEntry = {
-  url: new URL('../../src/core/store/owner/worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
+/** A data thread from its TypeScript source, loaded through tsx (as the web host does). */
+function source(path: string): ThreadEntry {
+  return { url: new URL(`../../src/core/${path}`, import.meta.url), execArgv: ['--import', 'tsx'] }
 }
 
-/** The page thread from its TypeScript source, loaded through tsx (as the web host does). */
-export const SOURCE_PAGE_WORKER: StoreWorkerEntry = {
-  url: new URL('../../src/core/sync/page-thread/worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
+/** A profile's database owner and its checkpointer, from their TypeScript sources. */
+export const SOURCE_STORE_WORKER: StoreThreads = {
+  owner: source('store/owner/worker.ts'),
+  checkpointer: source('store/owner/checkpoint-worker.ts'),
 }
+
+/** The page thread from its TypeScript source. */
+export const SOURCE_PAGE_WORKER: ThreadEntry = source('sync/page-thread/worker.ts')

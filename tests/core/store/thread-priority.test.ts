@@ -121,7 +121,7 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
     const before = threadNices()
     const owner = await StoreOwner.open({
       file: storeFileFor(temp.dir, 'sandbox'),
-      worker: SOURCE_STORE_WORKER,
+      threads: SOURCE_STORE_WORKER,
       now: () => new Date('2026-01-02T03:04:05Z'),
     })
     closers.unshift(() => owner.close())
@@ -156,7 +156,7 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
     const file = storeFileFor(temp.dir, 'sandbox')
     openStore(file).db.close()
     const before = threadNices()
-    const checkpointer = new Checkpointer(file)
+    const checkpointer = new Checkpointer(file, SOURCE_STORE_WORKER.checkpointer)
     closers.unshift(() => checkpointer.close())
     // Its thread sets its priority first thing; give it the moment it takes to start.
     await expect

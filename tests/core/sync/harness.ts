@@ -89,7 +89,7 @@ export async function startHarness(
   const proxy = await startFaultProxy(sandbox)
   const temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')
-  const store = await StoreOwner.open({ file, worker: SOURCE_STORE_WORKER })
+  const store = await StoreOwner.open({ file, threads: SOURCE_STORE_WORKER })
   const db = new DatabaseSync(file, { readOnly: true })
   const events = new EventBus()
   const progress: SyncProgress[] = []

@@ -61,7 +61,7 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   // The app restarts: the status shows the interrupted pass as resumable, and auto resumes it.
   const store = await StoreOwner.open({
     file: storeFileFor(dataDir, 'sandbox'),
-    worker: SOURCE_STORE_WORKER,
+    threads: SOURCE_STORE_WORKER,
   })
   const engine = new SyncEngine({
     store,

@@ -21,7 +21,7 @@ const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
 }
 const store = await StoreOwner.open({
   file: storeFileFor(config.dataDir, 'sandbox'),
-  worker: SOURCE_STORE_WORKER,
+  threads: SOURCE_STORE_WORKER,
 })
 const client = new PartnerClient({
   fetch: globalThis.fetch,

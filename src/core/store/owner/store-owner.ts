@@ -5,22 +5,22 @@ import type { StoreNotice } from '../database'
 import { movable, rowsOf } from '../encoded-rows'
 import { fromOwnerSchema, type OwnerData, type ToOwner } from './protocol'
 import type { StoreArgs, StoreOp, StoreResult } from '../store-ops'
-import { spawnStoreThread, stopThread } from '../threads'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads'
 
 /**
- * The owner thread's entry. The built app passes the bundled file
- * (`out/main/owner-worker.js`); tests and the web host pass the TypeScript
- * source with `execArgv: ['--import', 'tsx']`.
+ * The entries of a profile's two data threads: the owner (`worker.ts`,
+ * bundled as `out/main/owner-worker.js`) and its WAL checkpointer
+ * (`checkpoint-worker.ts`, bundled as `out/main/checkpoint-worker.js`).
  */
-export interface StoreWorkerEntry {
-  readonly url: URL
-  readonly execArgv?: readonly string[]
+export interface StoreThreads {
+  readonly owner: ThreadEntry
+  readonly checkpointer: ThreadEntry
 }
 
 /** Options of {@link StoreOwner}. */
 export interface StoreOwnerOptions {
   readonly file: string
-  readonly worker: StoreWorkerEntry
+  readonly threads: StoreThreads
   /** How long a write waits for another connection's lock before `store_busy` (default 5 s). */
   readonly busyTimeoutMs?: number
   readonly now?: () => Date
@@ -79,9 +79,8 @@ export class StoreOwner implements StoreClient {
       openedAt: (options.now ?? (() => new Date()))().toISOString(),
       ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
     }
-    this.#worker = spawnStoreThread(options.worker.url, {
+    this.#worker = spawnStoreThread(options.threads.owner, {
       workerData: data,
-      execArgv: [...(options.worker.execArgv ?? [])],
       resourceLimits: { maxYoungGenerationSizeMb: OWNER_YOUNG_GENERATION_MB },
     })
     this.#worker.unref()
@@ -101,7 +100,8 @@ export class StoreOwner implements StoreClient {
       const message = parsed.data
       if (message.type === 'ready') {
         this.#notice = message.notice
-        if (!this.#closing) this.#checkpointer = new Checkpointer(this.file)
+        if (!this.#closing)
+          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer)
         opened()
       } else if (message.type === 'failed') {
         this.#failure = AppError.fromData(message.error)

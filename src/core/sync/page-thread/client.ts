@@ -1,8 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../../app-error'
 import { movable } from '../../store/encoded-rows'
-import type { StoreWorkerEntry } from '../../store/owner/store-owner'
-import { spawnStoreThread } from '../../store/threads'
+import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
 import { parsePageBody, type PageBody, type ParsedPage } from './parse-page'
 import { fromPageThreadSchema, type ToPageThread } from './protocol'
 
@@ -32,7 +31,7 @@ interface Waiter {
  * run that sent them stops like any failed page).
  */
 export class PageThread implements PageParsing {
-  readonly #entry: StoreWorkerEntry
+  readonly #entry: ThreadEntry
   #worker: Worker | null = null
   readonly #pending = new Map<number, Waiter>()
   #nextId = 1
@@ -41,7 +40,7 @@ export class PageThread implements PageParsing {
   readonly #ending = new Set<Promise<number>>()
 
   /** Starts the thread at once, so the first sync does not wait for it. */
-  constructor(entry: StoreWorkerEntry) {
+  constructor(entry: ThreadEntry) {
     this.#entry = entry
     this.#start()
   }
@@ -70,8 +69,7 @@ export class PageThread implements PageParsing {
 
   #start(): Worker {
     if (this.#worker) return this.#worker
-    const worker = spawnStoreThread(this.#entry.url, {
-      execArgv: [...(this.#entry.execArgv ?? [])],
+    const worker = spawnStoreThread(this.#entry, {
       // A page's objects die as soon as it is encoded; a small young generation keeps RSS down.
       resourceLimits: { maxYoungGenerationSizeMb: PAGE_YOUNG_GENERATION_MB },
     })
