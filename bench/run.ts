@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../src/core/store/connection'
 import { PartnerClient } from '../src/core/api/client'
 import { listCsv } from '../src/core/export/list-csv'
 import { readInspection } from '../src/core/api/read-records'
@@ -444,7 +444,7 @@ async function benchSyncLatency(): Promise<void> {
 }
 
 /** Fills a store with `size` sandbox inspections (the sync's own writes, without the network). */
-function fillInspections(db: DatabaseSync, size: number): InspectionRecord[] {
+function fillInspections(db: StoreConnection, size: number): InspectionRecord[] {
   const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
   const all: InspectionRecord[] = []
   let batch: InspectionRecord[] = []
@@ -755,7 +755,7 @@ async function benchQueries(size: number): Promise<void> {
  * slowest median of text of two or more characters and of the other
  * filters, the slowest one-character search, and the stored counts.
  */
-function benchShapes(db: DatabaseSync, label: string): void {
+function benchShapes(db: StoreConnection, label: string): void {
   markSome(db, 500)
   // The marks were written behind the writers' backs: the owner's next idle steps rebuild it.
   buildCellIndexes(db)

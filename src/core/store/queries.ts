@@ -1,4 +1,5 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { SQLInputValue } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import type {
   CacheFreshness,
   GuaranteeRow,
@@ -143,7 +144,7 @@ interface Text {
  * search index (its exact id is then compared on each match), since a
  * member's rows are few and an index of their own cost every write.
  */
-function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text {
+function textOf(db: StoreConnection, table: PagedResource, query: ListQuery): Text {
   const text = queryText(db, table, query.q ?? '')
   const member = query.member ? planSearch(query.member) : null
   // A member id without a word is compared on every row (no such id is expected).
@@ -155,7 +156,7 @@ function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text 
   return { plan: { kind: 'match', match }, short: false }
 }
 
-function queryText(db: DatabaseSync, table: PagedResource, q: string): Text {
+function queryText(db: StoreConnection, table: PagedResource, q: string): Text {
   const spelled = shortQueryPlan(q, (syllable) => {
     const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
     const rows = prepared(
@@ -219,7 +220,7 @@ function withText(table: PagedResource, where: Where, text: Text): Where {
  * list's order already.
  */
 function driverOf(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -235,7 +236,7 @@ function driverOf(
 }
 
 /** The idx range of the filter's dates (idx order being time order): bounds of an FTS walk. */
-function rowidRange(db: DatabaseSync, table: PagedResource, query: ListQuery): Where {
+function rowidRange(db: StoreConnection, table: PagedResource, query: ListQuery): Where {
   let range: Where = { clauses: [], params: [] }
   const edge = (clause: string, order: string, value: string): number =>
     (
@@ -278,7 +279,7 @@ interface PageAsk {
 
 /** The SQL of one page: `limit` rows after the query's cursor, in its sort order. */
 function pageStatement(
-  db: DatabaseSync,
+  db: StoreConnection,
   { table, columns, query, status, text, limit }: PageAsk,
 ): { driver: ListDriver; statement: Statement } {
   const driver = driverOf(db, table, query, text, status)
@@ -316,8 +317,6 @@ function pageStatement(
   return { driver, statement: { sql, params: [...where.params, limit] } }
 }
 
-const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped: boolean }>>()
-
 /**
  * The cells (per status and mark) of the filter without its status and
  * review parts: from the stored counts when it has no text and no member,
@@ -325,7 +324,7 @@ const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped:
  * {@link SHORT_QUERY_COUNT_CAP} (`capped` then says there are more).
  */
 function cellsOf(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -340,8 +339,7 @@ function cellsOf(
   }
   const statement = countStatement(db, table, query, text)
   const key = `${dataVersion(db)}\u0000${statement.sql}\u0000${JSON.stringify(statement.params)}`
-  let perDb = cellCache.get(db)
-  if (!perDb) cellCache.set(db, (perDb = new Map()))
+  const perDb = db.searchCells
   const hit = perDb.get(key)
   if (hit) return hit
   const found =
@@ -364,7 +362,7 @@ function cellsOf(
  * character (counted up to a cap by SQL).
  */
 function indexedCells(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -392,7 +390,6 @@ function rowidsStatement(table: PagedResource, match: string): Statement {
   }
 }
 
-const rowidCache = new WeakMap<DatabaseSync, Map<string, string | null>>()
 /** Searches whose matches are kept per connection (a page of another tab or the next page reuses them). */
 const ROWID_CACHE_SIZE = 16
 
@@ -401,13 +398,12 @@ const ROWID_CACHE_SIZE = 16
  * key it is kept under (which also keeps its parse in the cell index).
  */
 function matchingRowids(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   match: string,
 ): { rowids: string | null; key: string } {
   const key = `${dataVersion(db)}\u0000${table}\u0000${match}`
-  let perDb = rowidCache.get(db)
-  if (!perDb) rowidCache.set(db, (perDb = new Map()))
+  const perDb = db.searchRowids
   if (perDb.has(key)) return { rowids: perDb.get(key)!, key }
   const { sql, params } = rowidsStatement(table, match)
   const rowids = (prepared(db, sql).get(...params) as { rowids: string | null }).rowids
@@ -428,7 +424,7 @@ function rowsByIdx(table: PagedResource, columns: string): string {
  * idx order being the list's order, and the list's cell index ready.
  */
 function cellPageApplies(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -444,7 +440,7 @@ function cellPageApplies(
  * not: the SQL plans of {@link pageStatement} answer then.
  */
 function cellPage(
-  db: DatabaseSync,
+  db: StoreConnection,
   { table, columns, query, status, text, limit }: PageAsk,
 ): { rows: Record<string, unknown>[]; cells: Cell[] } | null {
   if (!cellPageApplies(db, table, query, text)) return null
@@ -475,7 +471,7 @@ function cellPage(
 
 /** The counting statement of {@link cellsOf}, walking what the page walks. */
 function countStatement(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -527,7 +523,10 @@ function capCells(
 }
 
 /** The freshness every answer carries. */
-export function freshnessOf(db: DatabaseSync, resource: PagedResource | 'brands'): CacheFreshness {
+export function freshnessOf(
+  db: StoreConnection,
+  resource: PagedResource | 'brands',
+): CacheFreshness {
   const state = readSyncState(db, resource)
   return {
     lastSyncAt: state.lastSuccessAt,
@@ -538,7 +537,7 @@ export function freshnessOf(db: DatabaseSync, resource: PagedResource | 'brands'
 }
 
 function listPage<R>(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   columns: string,
   query: ListQuery,
@@ -583,7 +582,7 @@ export interface ListExplanation {
 
 /** The plan of a list query, for tests and the bench: which index it walks and how it counts. */
 export function explainList(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
 ): ListExplanation {
@@ -646,7 +645,10 @@ function listedRow<R>(table: string, fields: readonly FieldSpec[], r: Record<str
 const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 
 /** A page of guarantees for the filter. */
-export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryPage<GuaranteeRow> {
+export function queryGuarantees(
+  db: StoreConnection,
+  query: GuaranteeQuery,
+): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
   return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
     const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>('guarantees', GUARANTEE_FIELDS, r)
@@ -662,7 +664,7 @@ export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryP
 const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 
 /** A page of inspections for the filter. */
-export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<InspectionRow> {
+export function queryInspections(db: StoreConnection, query: ListQuery): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
     ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
@@ -675,7 +677,7 @@ export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<
  * spacing aside): its Korean name for its English one and back, so `chanel`
  * also finds products named `샤넬 …`. Empty when the query names no brand.
  */
-export function brandAliases(db: DatabaseSync, query: string): string[] {
+export function brandAliases(db: StoreConnection, query: string): string[] {
   const folded = foldForSearch(query)
   if (folded.length < 2) return []
   const aliases = new Set<string>()
@@ -688,16 +690,14 @@ export function brandAliases(db: DatabaseSync, query: string): string[] {
 }
 
 /** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
-interface StoredBrand extends Brand {
+export interface StoredBrand extends Brand {
   readonly same: number
 }
 
-const brandCache = new WeakMap<DatabaseSync, { version: number; rows: StoredBrand[] }>()
-
 /** The stored brand list in the service's order, read once per data version. */
-function storedBrands(db: DatabaseSync): StoredBrand[] {
+function storedBrands(db: StoreConnection): StoredBrand[] {
   const version = dataVersion(db)
-  const hit = brandCache.get(db)
+  const hit = db.brands
   if (hit?.version === version) return hit.rows
   const rows = db
     .prepare(
@@ -707,7 +707,7 @@ function storedBrands(db: DatabaseSync): StoredBrand[] {
     )
     .all()
     .map((r) => ({ ...listedRow<Brand>('brands', BRAND_FIELDS, r), same: Number(r['same']) }))
-  brandCache.set(db, { version, rows })
+  db.brands = { version, rows }
   return rows
 }
 
@@ -717,7 +717,7 @@ function storedBrands(db: DatabaseSync): StoredBrand[] {
  * then matches inside a name; the service's order within each rank.
  */
 export function searchBrands(
-  db: DatabaseSync,
+  db: StoreConnection,
   query: string,
 ): { items: BrandRow[]; total: number } {
   const rows = storedBrands(db)
@@ -736,7 +736,7 @@ export function searchBrands(
 }
 
 /** Number of stored, not-gone records of a resource (the lists: from the stored counts). */
-export function recordCount(db: DatabaseSync, resource: PagedResource | 'brands'): number {
+export function recordCount(db: StoreConnection, resource: PagedResource | 'brands'): number {
   if (resource !== 'brands') return listCount(db, resource)
   const row = db.prepare('SELECT count(*) AS n FROM brands WHERE gone_at IS NULL').get() as {
     n: number

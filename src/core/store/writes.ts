@@ -1,4 +1,5 @@
-import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
+import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
@@ -18,7 +19,7 @@ import {
  * these functions only prepare (once per connection) and run statements.
  */
 
-interface Statements {
+export interface WriteStatements {
   /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
   readonly insert: Record<PagedResource, StatementSync>
   /** The update of a stored record: the insert's named parameters. */
@@ -99,17 +100,14 @@ export function recordUpdateSql(table: RecordTable): string {
 /** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
 export const BRAND_COLUMNS = [...BRAND_FIELDS.map((f) => f.column), 'position', 'raw', 'seen_pass']
 
-const cache = new WeakMap<DatabaseSync, Statements>()
-const versions = new WeakMap<DatabaseSync, number>()
-
 /** A counter bumped by every write, so cached counts know when they are stale. */
-export function dataVersion(db: DatabaseSync): number {
-  return versions.get(db) ?? 0
+export function dataVersion(db: StoreConnection): number {
+  return db.dataVersion
 }
 
 /** Marks the data as changed (every write function calls this). */
-export function bumpDataVersion(db: DatabaseSync): void {
-  versions.set(db, dataVersion(db) + 1)
+export function bumpDataVersion(db: StoreConnection): void {
+  db.dataVersion += 1
 }
 
 /** The statements take their named parameters' keys with the colon (one lookup per key). */
@@ -120,8 +118,8 @@ function named(
   return statements
 }
 
-function statements(db: DatabaseSync): Statements {
-  let found = cache.get(db)
+function statements(db: StoreConnection): WriteStatements {
+  let found = db.writeStatements
   if (found) return found
   const each = (sql: (table: RecordTable) => string): Record<PagedResource, StatementSync> => ({
     guarantees: db.prepare(sql(RECORD_TABLES.guarantees)),
@@ -157,7 +155,7 @@ function statements(db: DatabaseSync): Statements {
     ),
     brand: db.prepare(upsertSql('brands', BRAND_COLUMNS, { gone_at: 'NULL' })),
   }
-  cache.set(db, found)
+  db.writeStatements = found
   return found
 }
 
@@ -171,7 +169,7 @@ function sameRow(row: StoredRow, values: PreparedRow['values']): boolean {
 
 /** What one page's write shares between its records. */
 interface PageContext {
-  readonly s: Statements
+  readonly s: WriteStatements
   readonly table: RecordTable
   readonly pass: number
   readonly storedAt: string
@@ -325,7 +323,7 @@ const PENDING_SEARCH = Symbol('pending FTS rows')
  * segment whenever a rowid goes down, and a sync's pages come newest first:
  * written page by page, a commit of three pages made three segments.
  */
-function pendingSearchOf(db: DatabaseSync, s: Statements): PendingSearch | null {
+function pendingSearchOf(db: StoreConnection, s: WriteStatements): PendingSearch | null {
   const scope = transactionScope(db)
   if (scope === null) return null
   const found = scope.data.get(PENDING_SEARCH) as PendingSearch | undefined
@@ -374,7 +372,7 @@ function writeSearch(
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
 export function upsertGuarantees(
-  db: DatabaseSync,
+  db: StoreConnection,
   items: readonly GuaranteeRecord[],
   pass: number,
   storedAt: string,
@@ -384,7 +382,7 @@ export function upsertGuarantees(
 
 /** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
 export function upsertInspections(
-  db: DatabaseSync,
+  db: StoreConnection,
   items: readonly InspectionRecord[],
   pass: number,
   storedAt: string,
@@ -399,7 +397,7 @@ export function upsertInspections(
  * ones, then adds these to the stored counts. Run inside a transaction.
  */
 export function upsertRows(
-  db: DatabaseSync,
+  db: StoreConnection,
   resource: PagedResource,
   rows: readonly PreparedRow[],
   pass: number,
@@ -438,7 +436,7 @@ export function upsertRows(
 
 /** Replaces the brand list (it is small and always fetched whole); run inside a transaction. */
 export function replaceBrands(
-  db: DatabaseSync,
+  db: StoreConnection,
   items: readonly BrandRecord[],
   pass: number,
   goneAt: string,
@@ -460,7 +458,7 @@ export function replaceBrands(
  * returned (not seen in `pass`) as gone, instead of deleting them.
  */
 export function markUnseenGone(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: 'guarantees' | 'inspections',
   pass: number,
   goneAt: string,
@@ -487,7 +485,7 @@ const INDEX_CHUNK = 1000
  * cleared the index) with the running app's search code, in chunks; returns
  * how many. Run inside a transaction.
  */
-export function indexUnindexed(db: DatabaseSync): number {
+export function indexUnindexed(db: StoreConnection): number {
   let indexed = 0
   for (const table of Object.values(RECORD_TABLES)) {
     const columns = table.searched.map((f) => f.column)

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import {
@@ -10,7 +10,7 @@ import { queryInspections } from '../../../src/core/store/queries'
 import { STORE_OPS } from '../../../src/core/store/store-ops'
 import { inspection, tempDir } from './fixtures'
 
-const pageCount = (db: DatabaseSync): number =>
+const pageCount = (db: StoreConnection): number =>
   (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count
 
 /** The last page of a full pass that saw every record: marks the rest gone and ends the pass. */
@@ -25,7 +25,7 @@ const lastPage = (pass: number, at: string): PageWrite => ({
 
 describe('compacting after the first full sync', () => {
   let temp: ReturnType<typeof tempDir>
-  let db: DatabaseSync
+  let db: StoreConnection
   afterEach(() => {
     db.close()
     temp.remove()

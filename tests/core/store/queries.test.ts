@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections, searchBrands } from '../../../src/core/store/queries'
@@ -8,7 +8,7 @@ import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src
 import { guarantee, inspection, tempDir } from './fixtures'
 
 let temp: ReturnType<typeof tempDir>
-let db: DatabaseSync
+let db: StoreConnection
 
 const names = [
   '루이비통 네버풀 MM',

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import {
@@ -19,7 +19,7 @@ import { inspection, tempDir } from './fixtures'
  */
 
 let temp: ReturnType<typeof tempDir>
-let db: DatabaseSync
+let db: StoreConnection
 
 const NAMES = [
   '루이비통 네버풀 백 MM',

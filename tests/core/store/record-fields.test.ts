@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { transaction } from '../../../src/core/store/database'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
@@ -23,7 +23,7 @@ import { storePerTest } from './fixtures'
  */
 
 const store = storePerTest()
-let db: DatabaseSync
+let db: StoreConnection
 beforeEach(() => {
   db = store.db
 })

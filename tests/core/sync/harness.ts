@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { DatabaseSync } from 'node:sqlite'
+import { StoreConnection } from '../../../src/core/store/connection'
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/database'
@@ -90,7 +90,7 @@ export async function startHarness(
   const temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')
   const store = await StoreOwner.open({ file, threads: SOURCE_STORE_WORKER })
-  const db = new DatabaseSync(file, { readOnly: true })
+  const db = new StoreConnection(file, { readOnly: true })
   const events = new EventBus()
   const progress: SyncProgress[] = []
   const changed: string[] = []

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../connection'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ErrorData } from '../../../shared/errors'
 import { advanceCellIndexes } from '../cell-index'
@@ -32,7 +32,7 @@ function errorData(error: unknown): ErrorData {
 }
 
 const data = ownerDataSchema.parse(workerData)
-let db: DatabaseSync
+let db: StoreConnection
 try {
   const opened = openStore(data.file, {
     autoCheckpoint: false,
