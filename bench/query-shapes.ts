@@ -5,7 +5,7 @@ import {
   queryInspections,
   recordCount,
   type ListQuery,
-} from '../src/core/store/queries'
+} from '../src/core/store/list-queries'
 import { bumpDataVersion } from '../src/core/store/writes'
 
 /**

@@ -1,11 +1,11 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { ListCells } from './cell-index'
 import type { TallyStatements } from './counts'
-import type { StoredBrand } from './queries'
+import type { StoredBrand } from './brand-search'
 import type { Cell } from './counts'
 import type { PagedResource } from './record-types'
 import type { TransactionScope } from './transaction-scope'
-import type { WriteStatements } from './writes'
+import type { WriteStatements } from './write-sql'
 
 /**
  * One connection to a profile's cache file and everything kept for it:

@@ -254,3 +254,22 @@ export function prepareRows(resource: PagedResource, items: readonly object[]): 
   const table = RECORD_TABLES[resource]
   return items.map((item) => prepareRow(table, item))
 }
+
+/**
+ * The declared part of a listed row, each column checked against its
+ * declaration (`storedValue`); `''` of a `blank-null` field is null.
+ */
+export function listedRow<R>(
+  table: string,
+  fields: readonly FieldSpec[],
+  r: Record<string, unknown>,
+): R {
+  const row: Record<string, unknown> = {}
+  for (const f of fields) {
+    if (f.row === undefined) continue
+    const value = storedValue(table, f, r)
+    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
+  }
+  // Built from the same declaration as the row type (`RowOf`).
+  return row as R
+}

@@ -6,7 +6,7 @@ import {
   matchCells,
 } from '../../../src/core/store/cell-index'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/queries'
+import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { bumpDataVersion, markUnseenGone, upsertInspections } from '../../../src/core/store/writes'
 import type { ReviewMarkName } from '../../../src/shared/cache'

@@ -6,7 +6,7 @@ import {
   compactStore,
   type PageWrite,
 } from '../../../src/core/store/owner/page-writer'
-import { queryInspections } from '../../../src/core/store/queries'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import { STORE_OPS } from '../../../src/core/store/store-ops'
 import { inspection, tempDir } from './fixtures'
 

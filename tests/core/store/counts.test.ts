@@ -7,7 +7,7 @@ import {
   queryInspections,
   recordCount,
   type ListQuery,
-} from '../../../src/core/store/queries'
+} from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import type { PagedResource } from '../../../src/core/store/record-types'

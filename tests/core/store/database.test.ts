@@ -20,7 +20,7 @@ import {
   userVersion,
 } from '../../../src/core/store/database'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
-import { queryInspections } from '../../../src/core/store/queries'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import { upsertInspections } from '../../../src/core/store/writes'
 import { inspection, tempDir } from './fixtures'
 

@@ -7,7 +7,7 @@ import {
   queryInspections,
   type ListDriver,
   type ListQuery,
-} from '../../../src/core/store/queries'
+} from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { upsertInspections } from '../../../src/core/store/writes'
 import { inspection, tempDir } from './fixtures'

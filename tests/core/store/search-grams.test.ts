@@ -2,7 +2,7 @@ import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readInspection } from '../../../src/core/api/read-records'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { queryInspections } from '../../../src/core/store/queries'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import type { InspectionRecord } from '../../../src/core/store/record-types'
 import {
   isShortQuery,

@@ -8,16 +8,8 @@ import type {
   QueryPage,
   ReviewMarkName,
 } from '../../shared/cache'
-import type { Brand, BrandRow } from '../../shared/domain'
-import {
-  BRAND_FIELDS,
-  GUARANTEE_FIELDS,
-  INSPECTION_FIELDS,
-  type FieldSpec,
-  type RowOf,
-} from '../../shared/record-fields'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
-import { createRanker, foldForSearch } from '../text/hangul-search'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
@@ -31,7 +23,8 @@ import {
   summarise,
   type Cell,
 } from './counts'
-import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
+import { listedRow, RECORD_TABLES, type RecordTable } from './stored-raw'
+import { brandAliases } from './brand-search'
 import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
 import { readSyncState } from './sync-state'
@@ -627,21 +620,6 @@ function listedColumns(table: RecordTable): string {
   )
 }
 
-/**
- * The declared part of a listed row, each column checked against its
- * declaration (`storedValue`); `''` of a `blank-null` field is null.
- */
-function listedRow<R>(table: string, fields: readonly FieldSpec[], r: Record<string, unknown>): R {
-  const row: Record<string, unknown> = {}
-  for (const f of fields) {
-    if (f.row === undefined) continue
-    const value = storedValue(table, f, r)
-    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
-  }
-  // Built from the same declaration as the row type (`RowOf`).
-  return row as R
-}
-
 const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 
 /** A page of guarantees for the filter. */
@@ -670,69 +648,6 @@ export function queryInspections(db: StoreConnection, query: ListQuery): QueryPa
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
   }))
-}
-
-/**
- * The other names of a brand the query names exactly (any case, accents and
- * spacing aside): its Korean name for its English one and back, so `chanel`
- * also finds products named `샤넬 …`. Empty when the query names no brand.
- */
-export function brandAliases(db: StoreConnection, query: string): string[] {
-  const folded = foldForSearch(query)
-  if (folded.length < 2) return []
-  const aliases = new Set<string>()
-  for (const brand of storedBrands(db)) {
-    if (foldForSearch(brand.englishName) === folded) aliases.add(brand.name.trim())
-    else if (foldForSearch(brand.name) === folded) aliases.add(brand.englishName.trim())
-  }
-  aliases.delete('')
-  return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
-}
-
-/** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
-export interface StoredBrand extends Brand {
-  readonly same: number
-}
-
-/** The stored brand list in the service's order, read once per data version. */
-function storedBrands(db: StoreConnection): StoredBrand[] {
-  const version = dataVersion(db)
-  const hit = db.brands
-  if (hit?.version === version) return hit.rows
-  const rows = db
-    .prepare(
-      `SELECT ${BRAND_FIELDS.map((f) => `b.${f.column}`).join(', ')},
-         (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
-       FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
-    )
-    .all()
-    .map((r) => ({ ...listedRow<Brand>('brands', BRAND_FIELDS, r), same: Number(r['same']) }))
-  db.brands = { version, rows }
-  return rows
-}
-
-/**
- * Stored brands matching `query` (Korean, 초성 or English, accents aside),
- * best first: exact names, then names starting with it, then 초성 matches,
- * then matches inside a name; the service's order within each rank.
- */
-export function searchBrands(
-  db: StoreConnection,
-  query: string,
-): { items: BrandRow[]; total: number } {
-  const rows = storedBrands(db)
-  const rank = createRanker(query)
-  const items = rows
-    .map((row, position) => ({ row, position, rank: rank(row.name, row.englishName) }))
-    .filter((entry) => entry.rank !== null)
-    .sort((a, b) => a.rank! - b.rank! || a.position - b.position)
-    .map(({ row }) => ({
-      idx: row.idx,
-      name: row.name,
-      englishName: row.englishName,
-      sameNameCount: row.same,
-    }))
-  return { items, total: rows.length }
 }
 
 /** Number of stored, not-gone records of a resource (the lists: from the stored counts). */
