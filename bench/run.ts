@@ -21,6 +21,7 @@ import { bumpDataVersion, upsertInspections } from '../src/core/store/writes'
 import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
+import { sourceThreads } from '../src/core/source-threads'
 import { createMatcher } from '../src/core/text/hangul-search'
 import { Dataset } from '../src/sandbox/dataset'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
@@ -326,7 +327,7 @@ async function benchSync(): Promise<void> {
   const sandbox = await startSandboxChild(SYNC_SIZE)
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'))
   // Started with the app (its core starts the page thread).
-  const pages = new PageThread(PAGE_WORKER)
+  const pages = new PageThread(THREADS.pageWorker)
   try {
     const client = clientOf(sandbox)
     const probe = await client.listGuarantees({ page: 1, pageSize: 500, sort: 'latest' })
@@ -411,7 +412,7 @@ async function benchSyncLatency(): Promise<void> {
   )
   const sandbox = await startSandboxChild(LATENCY_SIZE, ['latency:ms=50,rate=1'])
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-latency-'))
-  const pages = new PageThread(PAGE_WORKER)
+  const pages = new PageThread(THREADS.pageWorker)
   try {
     const pageSize = (await clientOf(sandbox).listGuarantees({ page: 1, pageSize: 500 })).received
     await bareFetchParse(sandbox, pageSize, Math.min(LATENCY_SIZE, 2000), LATENCY_IN_FLIGHT)
@@ -501,26 +502,14 @@ function timeIt(fn: () => void, runs: number): number[] {
   return times
 }
 
-/** The page thread as the app starts it (TypeScript source via tsx): sync pages are parsed there. */
-const PAGE_WORKER = {
-  url: new URL('../src/core/sync/page-thread/worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
-}
+/** The data threads as the web host starts them (TypeScript sources via tsx). */
+const THREADS = sourceThreads()
 
 /** The bench's store as the app opens it: a database owner thread (TypeScript source via tsx). */
 function openOwner(dir: string): Promise<StoreOwner> {
   return StoreOwner.open({
     file: storeFileFor(dir, 'bench'),
-    threads: {
-      owner: {
-        url: new URL('../src/core/store/owner/worker.ts', import.meta.url),
-        execArgv: ['--import', 'tsx'],
-      },
-      checkpointer: {
-        url: new URL('../src/core/store/owner/checkpoint-worker.ts', import.meta.url),
-        execArgv: ['--import', 'tsx'],
-      },
-    },
+    threads: THREADS.storeWorker,
   })
 }
 
@@ -586,7 +575,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
   )
   const sandbox = await startSandboxChild(LIST_OPEN_SYNC_SIZE)
   const store = await openOwner(dir)
-  const pages = new PageThread(PAGE_WORKER)
+  const pages = new PageThread(THREADS.pageWorker)
   try {
     await cellIndexesBuilt(store)
     const client = new PartnerClient({
