@@ -2,7 +2,12 @@ import type { StoreConnection } from '../store/connection'
 import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/cache'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/record-types'
-import { MAX_LIMIT, queryGuarantees, queryInspections, type GuaranteeQuery } from '../store/list-queries'
+import {
+  MAX_LIMIT,
+  queryGuarantees,
+  queryInspections,
+  type GuaranteeQuery,
+} from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
 import { csvField, toCsv, type CsvColumn } from './csv'
 
