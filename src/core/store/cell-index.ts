@@ -9,7 +9,7 @@ import type { PagedResource } from './record-types'
  * counts its matches per tab from the matching rowids alone, instead of
  * reading each matching row (about 2 µs a row, 20 ms for 10,000 matches at
  * a million rows). An accelerator only: until it is built, or when it
- * lags, `queries.ts` counts with SQL as before.
+ * lags, `list-queries.ts` counts with SQL instead.
  *
  * - Built by {@link advanceCellIndexes} in the owner's idle time, in chunks
  *   of {@link BUILD_CHUNK} rows in `idx` order (about 1 s per million rows

@@ -21,16 +21,16 @@ export class StoreConnection extends DatabaseSync {
   transactionScope: TransactionScope | null = null
   /** Bumped by every write (`writes.ts`), so cached answers know when they are stale. */
   dataVersion = 0
-  /** The write path's statements (`writes.ts`), prepared on first write. */
+  /** The write path's statements (`write-sql.ts`), prepared on first write. */
   writeStatements: WriteStatements | null = null
   /** The count tally's statements (`counts.ts`), prepared on first write. */
   tallyStatements: TallyStatements | null = null
   /** Each list's cell index (`cell-index.ts`), built while the owner is idle. */
   readonly cellIndexes = new Map<PagedResource, ListCells>()
-  /** A search's cells, keyed by data version, list and filter (`queries.ts`). */
+  /** A search's cells, keyed by data version, list and filter (`list-queries.ts`). */
   readonly searchCells = new Map<string, { cells: Cell[]; capped: boolean }>()
-  /** A search's matching rowids, keyed by data version, list and expression (`queries.ts`). */
+  /** A search's matching rowids, keyed by data version, list and expression (`list-queries.ts`). */
   readonly searchRowids = new Map<string, string | null>()
-  /** The stored brand list, read once per data version (`queries.ts`). */
+  /** The stored brand list, read once per data version (`brand-search.ts`). */
   brands: { readonly version: number; readonly rows: StoredBrand[] } | null = null
 }
