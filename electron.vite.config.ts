@@ -15,10 +15,13 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          // Each profile's database is owned by a worker thread; it needs its own entry file.
-          'owner-worker': resolve('src/core/store/owner-worker.ts'),
-          // Sync pages are parsed in a thread of their own (src/core/sync/page-worker.ts).
-          'page-worker': resolve('src/core/sync/page-worker.ts'),
+          // Each data thread is a worker with its own entry file (docs/architecture.md).
+          // The database owner of a profile:
+          'owner-worker': resolve('src/core/store/owner/worker.ts'),
+          // Its WAL checkpointer:
+          'checkpoint-worker': resolve('src/core/store/owner/checkpoint-worker.ts'),
+          // The sync's page thread, which parses list answers:
+          'page-worker': resolve('src/core/sync/page-thread/worker.ts'),
         },
       },
     },

@@ -1,11 +1,11 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../src/core/store/connection'
 import { listCount, storedCells, summarise } from '../src/core/store/counts'
 import {
   explainList,
   queryInspections,
   recordCount,
   type ListQuery,
-} from '../src/core/store/queries'
+} from '../src/core/store/list-queries'
 import { bumpDataVersion } from '../src/core/store/writes'
 
 /**
@@ -27,7 +27,7 @@ export interface ShapeResult {
 }
 
 /** The shapes, with a member and a date range taken from the stored data. */
-export function queryShapes(db: DatabaseSync): { name: string; query: ListQuery; one?: true }[] {
+export function queryShapes(db: StoreConnection): { name: string; query: ListQuery; one?: true }[] {
   const middle = db
     .prepare(
       `SELECT ref_user_id, substr(registered_at, 1, 10) AS day FROM inspections
@@ -69,7 +69,7 @@ function median(values: number[]): number {
 }
 
 /** Times every shape (`runs` each) and answers them with their plans. */
-export function timeShapes(db: DatabaseSync, runs: number): ShapeResult[] {
+export function timeShapes(db: StoreConnection, runs: number): ShapeResult[] {
   return queryShapes(db).map(({ name, query, one }) => {
     const times: number[] = []
     let page = queryInspections(db, query)
@@ -95,7 +95,7 @@ export function timeShapes(db: DatabaseSync, runs: number): ShapeResult[] {
 }
 
 /** Median time of every tab and badge count together: both lists' status and review counts and sizes. */
-export function timeCounts(db: DatabaseSync, runs: number): number {
+export function timeCounts(db: StoreConnection, runs: number): number {
   const times: number[] = []
   for (let i = 0; i < runs; i += 1) {
     const t = performance.now()
@@ -110,7 +110,7 @@ export function timeCounts(db: DatabaseSync, runs: number): number {
 }
 
 /** Marks every `every`-th inspection reviewed and every `every`-th + 1 follow-up (the review shapes need some). */
-export function markSome(db: DatabaseSync, every: number): void {
+export function markSome(db: StoreConnection, every: number): void {
   db.prepare(
     `INSERT OR REPLACE INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by)
      SELECT 'inspections', idx, CASE WHEN idx % ? = 0 THEN 'reviewed' ELSE 'follow_up' END, '',

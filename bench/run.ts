@@ -6,21 +6,22 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../src/core/store/connection'
 import { PartnerClient } from '../src/core/api/client'
 import { listCsv } from '../src/core/export/list-csv'
-import { readInspection } from '../src/core/api/records'
+import { readInspection } from '../src/core/api/read-records'
 import { DATA_CHANGED_MS, EventBus } from '../src/core/events'
 import { openStore, storeFileFor, transaction } from '../src/core/store/database'
-import { queryInspections, type ListQuery } from '../src/core/store/queries'
-import type { InspectionRecord } from '../src/core/store/records'
+import { queryInspections, type ListQuery } from '../src/core/store/list-queries'
+import type { InspectionRecord } from '../src/core/store/record-types'
 import { buildCellIndexes } from '../src/core/store/cell-index'
-import { compactStore } from '../src/core/store/page-writer'
-import { StoreOwner } from '../src/core/store/store-owner'
+import { compactStore } from '../src/core/store/owner/page-writer'
+import { StoreOwner } from '../src/core/store/owner/store-owner'
 import { bumpDataVersion, upsertInspections } from '../src/core/store/writes'
-import { clientSyncSource } from '../src/core/sync/client-source'
-import { PageThread } from '../src/core/sync/page-parser'
+import { clientSyncSource } from '../src/core/sync/partner-source'
+import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
+import { sourceThreads } from '../src/core/source-threads'
 import { createMatcher } from '../src/core/text/hangul-search'
 import { Dataset } from '../src/sandbox/dataset'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
@@ -326,7 +327,7 @@ async function benchSync(): Promise<void> {
   const sandbox = await startSandboxChild(SYNC_SIZE)
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'))
   // Started with the app (its core starts the page thread).
-  const pages = new PageThread(PAGE_WORKER)
+  const pages = new PageThread(THREADS.pageWorker)
   try {
     const client = clientOf(sandbox)
     const probe = await client.listGuarantees({ page: 1, pageSize: 500, sort: 'latest' })
@@ -411,7 +412,7 @@ async function benchSyncLatency(): Promise<void> {
   )
   const sandbox = await startSandboxChild(LATENCY_SIZE, ['latency:ms=50,rate=1'])
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-latency-'))
-  const pages = new PageThread(PAGE_WORKER)
+  const pages = new PageThread(THREADS.pageWorker)
   try {
     const pageSize = (await clientOf(sandbox).listGuarantees({ page: 1, pageSize: 500 })).received
     await bareFetchParse(sandbox, pageSize, Math.min(LATENCY_SIZE, 2000), LATENCY_IN_FLIGHT)
@@ -444,7 +445,7 @@ async function benchSyncLatency(): Promise<void> {
 }
 
 /** Fills a store with `size` sandbox inspections (the sync's own writes, without the network). */
-function fillInspections(db: DatabaseSync, size: number): InspectionRecord[] {
+function fillInspections(db: StoreConnection, size: number): InspectionRecord[] {
   const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
   const all: InspectionRecord[] = []
   let batch: InspectionRecord[] = []
@@ -501,20 +502,14 @@ function timeIt(fn: () => void, runs: number): number[] {
   return times
 }
 
-/** The page thread as the app starts it (TypeScript source via tsx): sync pages are parsed there. */
-const PAGE_WORKER = {
-  url: new URL('../src/core/sync/page-worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
-}
+/** The data threads as the web host starts them (TypeScript sources via tsx). */
+const THREADS = sourceThreads()
 
 /** The bench's store as the app opens it: a database owner thread (TypeScript source via tsx). */
 function openOwner(dir: string): Promise<StoreOwner> {
   return StoreOwner.open({
     file: storeFileFor(dir, 'bench'),
-    worker: {
-      url: new URL('../src/core/store/owner-worker.ts', import.meta.url),
-      execArgv: ['--import', 'tsx'],
-    },
+    threads: THREADS.storeWorker,
   })
 }
 
@@ -580,7 +575,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
   )
   const sandbox = await startSandboxChild(LIST_OPEN_SYNC_SIZE)
   const store = await openOwner(dir)
-  const pages = new PageThread(PAGE_WORKER)
+  const pages = new PageThread(THREADS.pageWorker)
   try {
     await cellIndexesBuilt(store)
     const client = new PartnerClient({
@@ -749,7 +744,7 @@ async function benchQueries(size: number): Promise<void> {
  * slowest median of text of two or more characters and of the other
  * filters, the slowest one-character search, and the stored counts.
  */
-function benchShapes(db: DatabaseSync, label: string): void {
+function benchShapes(db: StoreConnection, label: string): void {
   markSome(db, 500)
   // The marks were written behind the writers' backs: the owner's next idle steps rebuild it.
   buildCellIndexes(db)

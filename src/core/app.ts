@@ -10,12 +10,13 @@ import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import { storeFileFor, type StoreNotice } from './store/database'
-import { StoreOwner, type StoreWorkerEntry } from './store/store-owner'
+import { StoreOwner, type StoreThreads } from './store/owner/store-owner'
+import type { ThreadEntry } from './store/threads'
 import { localTimestamp } from '../shared/local-time'
 import type { Locale } from '../shared/i18n'
 import { listCsvName } from './export/list-csv'
-import { clientSyncSource } from './sync/client-source'
-import { PageThread } from './sync/page-parser'
+import { clientSyncSource } from './sync/partner-source'
+import { PageThread } from './sync/page-thread/client'
 import { SyncEngine } from './sync/sync-engine'
 import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
@@ -54,15 +55,16 @@ export interface CoreDeps {
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
   /**
-   * The database owner thread's entry (`owner-worker`): the bundled file in
-   * the app, the TypeScript source with tsx's loader in tests and the web host.
+   * The entries of each profile's database owner thread (`store/owner/worker.ts`) and its
+   * WAL checkpointer (`store/owner/checkpoint-worker.ts`): the bundled files in the app, the
+   * TypeScript sources with tsx's loader in tests and the web host.
    */
-  readonly storeWorker: StoreWorkerEntry
+  readonly storeWorker: StoreThreads
   /**
-   * The page thread's entry (`page-worker`), given like `storeWorker`: sync
+   * The page thread's entry (`sync/page-thread/worker.ts`), given like `storeWorker`: sync
    * pages are parsed there, so their records never reach the main thread.
    */
-  readonly pageWorker: StoreWorkerEntry
+  readonly pageWorker: ThreadEntry
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
   readonly imageMaxPixels?: number
   /**
@@ -145,7 +147,7 @@ export function createCore(deps: CoreDeps): Core {
     // SQL. It opens the file in the background; requests sent meanwhile wait for it, in order.
     const store = new StoreOwner({
       file: storeFileFor(deps.dataDir, profile.summary.id),
-      worker: deps.storeWorker,
+      threads: deps.storeWorker,
       now,
     })
     const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })

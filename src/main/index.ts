@@ -89,8 +89,11 @@ if (!app.requestSingleInstanceLock()) {
       keychain: new KeytarStore(),
       openSettings: openElectronStoreFile,
       autoSync: true,
-      // Built next to index.js from src/core/store/owner-worker.ts (electron.vite.config.ts).
-      storeWorker: { url: new URL('./owner-worker.js', import.meta.url) },
+      // Built next to index.js from src/core/store/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
+      storeWorker: {
+        owner: { url: new URL('./owner-worker.js', import.meta.url) },
+        checkpointer: { url: new URL('./checkpoint-worker.js', import.meta.url) },
+      },
       pageWorker: { url: new URL('./page-worker.js', import.meta.url) },
       sandbox: embedded.profile,
       saveFile: saveWithDialog,

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { createCore } from '../core/app'
+import { sourceThreads } from '../core/source-threads'
 import { defaultUserDataDir } from '../core/paths'
 import { openConfFile } from '../core/settings/conf-file'
 import { KeytarStore } from '../core/vault/keytar-store'
@@ -43,15 +44,8 @@ const core = createCore({
   keychain: new KeytarStore(),
   openSettings: openConfFile,
   autoSync: true,
-  // The profile's database runs in its own thread; the entry is TypeScript here, loaded through tsx.
-  storeWorker: {
-    url: new URL('../core/store/owner-worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
-  },
-  pageWorker: {
-    url: new URL('../core/sync/page-worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
-  },
+  // The data threads run from their TypeScript sources here, loaded through tsx.
+  ...sourceThreads(),
   sandbox: embedded.profile,
 })
 const host = await startWebHost({

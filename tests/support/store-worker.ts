@@ -1,13 +1,7 @@
-import type { StoreWorkerEntry } from '../../src/core/store/store-owner'
+import { sourceThreads } from '../../src/core/source-threads'
 
-/** The database owner thread from its TypeScript source, loaded through tsx (as the web host does). */
-export const SOURCE_STORE_WORKER: StoreWorkerEntry = {
-  url: new URL('../../src/core/store/owner-worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
-}
+/** A profile's database owner and its checkpointer, from their TypeScript sources. */
+export const SOURCE_STORE_WORKER = sourceThreads().storeWorker
 
-/** The page thread from its TypeScript source, loaded through tsx (as the web host does). */
-export const SOURCE_PAGE_WORKER: StoreWorkerEntry = {
-  url: new URL('../../src/core/sync/page-worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
-}
+/** The page thread from its TypeScript source. */
+export const SOURCE_PAGE_WORKER = sourceThreads().pageWorker

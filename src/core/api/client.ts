@@ -17,7 +17,7 @@ import {
   type JsonBody,
 } from './http'
 import { InFlightLimit, outcomeOfError, waitForPause } from './in-flight'
-import { fingerprintOf, PageWalker, type WalkOptions } from './pages'
+import { fingerprintOf, PageWalker, type WalkOptions } from './page-walker'
 import {
   DEFAULT_RETRY_POLICY,
   systemTiming,
@@ -25,7 +25,7 @@ import {
   type RetryPolicy,
   type Timing,
 } from './retry'
-import { readGuarantee, readInspection, readPage, type ItemReader } from './records'
+import { readGuarantee, readInspection, readPage, type ItemReader } from './read-records'
 import { pathSegment } from './wallet-urls'
 import { brandListSchema, brandSchema } from './schemas'
 
@@ -134,7 +134,7 @@ export class PartnerClient {
 
   /**
    * One page of a list as received, checked but not parsed: the sync parses
-   * it off the main thread (`sync/page-parser.ts`).
+   * it off the main thread (`sync/page-thread/client.ts`).
    */
   listBody(
     list: 'guarantee' | 'inspection',

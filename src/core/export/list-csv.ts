@@ -1,9 +1,14 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../store/connection'
 import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/cache'
 import { isMessageKey, message, type Locale } from '../../shared/i18n'
 import type { FieldSpec } from '../../shared/record-fields'
-import type { PagedResource } from '../store/records'
-import { MAX_LIMIT, queryGuarantees, queryInspections, type GuaranteeQuery } from '../store/queries'
+import type { PagedResource } from '../store/record-types'
+import {
+  MAX_LIMIT,
+  queryGuarantees,
+  queryInspections,
+  type GuaranteeQuery,
+} from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
 import { csvField, toCsv, type CsvColumn } from './csv'
 
@@ -94,7 +99,7 @@ function stampOf(job: ListExport, rows: number): string {
 }
 
 /** Every row of the filter in its sort order, with each record's full field set. */
-function* rowsOf(db: DatabaseSync, job: ListExport): Generator<Row[]> {
+function* rowsOf(db: StoreConnection, job: ListExport): Generator<Row[]> {
   const table = RECORD_TABLES[job.resource]
   // One statement per page for the full rows (fields kept only in the raw JSON included).
   const full = db.prepare(
@@ -118,7 +123,7 @@ function* rowsOf(db: DatabaseSync, job: ListExport): Generator<Row[]> {
 }
 
 /** The CSV text (UTF-8 BOM, CRLF, RFC 4180) of a list, and how many records it holds. */
-export function listCsv(db: DatabaseSync, job: ListExport): { csv: string; rows: number } {
+export function listCsv(db: StoreConnection, job: ListExport): { csv: string; rows: number } {
   const rows: Row[] = []
   for (const page of rowsOf(db, job)) rows.push(...page)
   const body = toCsv(rows, columnsOf(job.resource, job.lang))

@@ -1,6 +1,7 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { StatementSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 
 /**
  * Each stored record's cell (status and counted review mark; gone records
@@ -8,7 +9,7 @@ import type { PagedResource } from './records'
  * counts its matches per tab from the matching rowids alone, instead of
  * reading each matching row (about 2 µs a row, 20 ms for 10,000 matches at
  * a million rows). An accelerator only: until it is built, or when it
- * lags, `queries.ts` counts with SQL as before.
+ * lags, `list-queries.ts` counts with SQL instead.
  *
  * - Built by {@link advanceCellIndexes} in the owner's idle time, in chunks
  *   of {@link BUILD_CHUNK} rows in `idx` order (about 1 s per million rows
@@ -60,7 +61,9 @@ interface Parsed {
   readonly sorted: boolean
 }
 
-class ListCells {
+export class ListCells {
+  /** Given up on (see `#giveUp`): replaced by a fresh index on next use. */
+  dropped = false
   /** Sorted idx of records counted when built or merged, and their codes. */
   #idx = new Float64Array(0)
   #code = new Uint16Array(0)
@@ -86,7 +89,7 @@ class ListCells {
   }
 
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: StoreConnection,
     private readonly list: PagedResource,
   ) {}
 
@@ -304,33 +307,28 @@ class ListCells {
 
   /** Starts over: the next idle steps build it again. */
   #giveUp(): false {
-    dropped.add(this)
+    this.dropped = true
     return false
   }
 }
 
-/** Indexes given up on (see `#giveUp`): replaced by fresh ones on next use. */
-const dropped = new WeakSet<ListCells>()
-const indexes = new WeakMap<DatabaseSync, Map<PagedResource, ListCells>>()
-
-function indexOf(db: DatabaseSync, list: PagedResource): ListCells {
-  let perDb = indexes.get(db)
-  if (!perDb) indexes.set(db, (perDb = new Map()))
+function indexOf(db: StoreConnection, list: PagedResource): ListCells {
+  const perDb = db.cellIndexes
   let cells = perDb.get(list)
-  if (!cells || dropped.has(cells)) perDb.set(list, (cells = new ListCells(db, list)))
+  if (!cells || cells.dropped) perDb.set(list, (cells = new ListCells(db, list)))
   return cells
 }
 
 /** Notes records whose cell may have changed (written, marked gone, marked for review). */
-export function touchCells(db: DatabaseSync, list: PagedResource, idx: Iterable<number>): void {
-  const cells = indexes.get(db)?.get(list)
+export function touchCells(db: StoreConnection, list: PagedResource, idx: Iterable<number>): void {
+  const cells = db.cellIndexes.get(list)
   if (!cells) return
   for (const i of idx) cells.touch(i)
 }
 
 /** True when a list's index exists (so a bulk write should say which records it changed). */
-export function hasCellIndex(db: DatabaseSync, list: PagedResource): boolean {
-  return indexes.get(db)?.has(list) === true
+export function hasCellIndex(db: StoreConnection, list: PagedResource): boolean {
+  return db.cellIndexes.has(list)
 }
 
 /** Which matched records make a page: their cell, past the cursor, in idx order. */
@@ -402,7 +400,7 @@ export interface Matched {
  * ready (use SQL instead).
  */
 export function matchCells(
-  db: DatabaseSync,
+  db: StoreConnection,
   list: PagedResource,
   rowids: string | null,
   pick?: PagePick,
@@ -415,12 +413,12 @@ export function matchCells(
  * Runs build and catch-up steps for about `budgetMs`; true while work is
  * left (the owner calls it again when it is idle).
  */
-export function advanceCellIndexes(db: DatabaseSync, budgetMs: number): boolean {
+export function advanceCellIndexes(db: StoreConnection, budgetMs: number): boolean {
   const until = performance.now() + budgetMs
   for (const list of LISTS) {
     const cells = indexOf(db, list)
     // At least one step a call, however small the budget.
-    while (cells.hasWork && !dropped.has(cells)) {
+    while (cells.hasWork && !cells.dropped) {
       if (!cells.built) cells.buildStep()
       else cells.applyTouched(TOUCH_CHUNK * 4)
       if (performance.now() >= until) return LISTS.some((l) => indexOf(db, l).hasWork)
@@ -430,18 +428,18 @@ export function advanceCellIndexes(db: DatabaseSync, budgetMs: number): boolean 
 }
 
 /** True when a list's index is built and nearly caught up (no SQL: `matchCells` checks the counts). */
-export function cellIndexReady(db: DatabaseSync, list: PagedResource): boolean {
-  const cells = indexes.get(db)?.get(list)
-  return cells !== undefined && cells.ready && !dropped.has(cells)
+export function cellIndexReady(db: StoreConnection, list: PagedResource): boolean {
+  const cells = db.cellIndexes.get(list)
+  return cells !== undefined && cells.ready && !cells.dropped
 }
 
 /** True when every list's index is ready (the bench waits for the owner's start-up work). */
-export function cellIndexesReady(db: DatabaseSync): boolean {
+export function cellIndexesReady(db: StoreConnection): boolean {
   return LISTS.every((list) => cellIndexReady(db, list))
 }
 
 /** Builds every list's index now (tests and the bench; the owner builds it when idle). */
-export function buildCellIndexes(db: DatabaseSync): void {
+export function buildCellIndexes(db: StoreConnection): void {
   // An index found wrong starts over; after three tries it is left to the idle steps.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     advanceCellIndexes(db, Infinity)

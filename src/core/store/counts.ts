@@ -1,6 +1,7 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { StatementSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../shared/cache'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { prepared } from './statements'
 
 /**
@@ -38,7 +39,7 @@ export interface DayRange {
  * The stored cells of a list, over a day range when one is given (the
  * filter's `from`/`to`: a record registered on those days counts).
  */
-export function storedCells(db: DatabaseSync, resource: PagedResource, range: DayRange): Cell[] {
+export function storedCells(db: StoreConnection, resource: PagedResource, range: DayRange): Cell[] {
   const params: string[] = [resource]
   let sql = 'SELECT has_status, status, mark, n FROM list_counts WHERE resource = ? AND n <> 0'
   if (range.from !== undefined || range.to !== undefined) {
@@ -108,7 +109,7 @@ export function summarise(
 }
 
 /** Not-gone records of a list, from the stored counts. */
-export function listCount(db: DatabaseSync, resource: PagedResource): number {
+export function listCount(db: StoreConnection, resource: PagedResource): number {
   const row = prepared(db, 'SELECT ifnull(sum(n), 0) AS n FROM list_counts WHERE resource = ?').get(
     resource,
   ) as { n: number }
@@ -120,7 +121,7 @@ export function listCount(db: DatabaseSync, resource: PagedResource): number {
  * neighbours the other way round): the list's `(registered_at, idx)` order
  * is then `idx` order, and a query may walk an index by `idx` instead.
  */
-export function inIdxOrder(db: DatabaseSync, resource: PagedResource): boolean {
+export function inIdxOrder(db: StoreConnection, resource: PagedResource): boolean {
   const row = prepared(db, 'SELECT inversions FROM list_order WHERE resource = ?').get(resource) as
     { inversions: number } | undefined
   // No row (never expected: migration 7 writes one per list): assume the worst, sort.
@@ -147,16 +148,14 @@ interface TallyCell {
   n: number
 }
 
-interface TallyStatements {
+export interface TallyStatements {
   readonly counts: StatementSync
   readonly days: StatementSync
   readonly order: StatementSync
 }
 
-const tallyStatements = new WeakMap<DatabaseSync, TallyStatements>()
-
-function prepareTally(db: DatabaseSync): TallyStatements {
-  let found = tallyStatements.get(db)
+function prepareTally(db: StoreConnection): TallyStatements {
+  let found = db.tallyStatements
   if (found) return found
   found = {
     counts: db.prepare(`INSERT INTO list_counts (resource, has_status, status, mark, n)
@@ -165,7 +164,7 @@ function prepareTally(db: DatabaseSync): TallyStatements {
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`),
     order: db.prepare('UPDATE list_order SET inversions = inversions + ? WHERE resource = ?'),
   }
-  tallyStatements.set(db, found)
+  db.tallyStatements = found
   return found
 }
 
@@ -195,7 +194,7 @@ export class NewRecordTally {
   }
 
   /** Adds what was gathered to the stored counts of `resource`, and starts over. */
-  flush(db: DatabaseSync, resource: PagedResource): void {
+  flush(db: StoreConnection, resource: PagedResource): void {
     if (this.#cells.size === 0 && this.#inversions === 0) return
     const s = prepareTally(db)
     const perList = new Map<string, TallyCell>()

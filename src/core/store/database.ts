@@ -1,6 +1,6 @@
 import { existsSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { StoreConnection } from './connection'
 import { PROFILE_ID_PATTERN } from '../../shared/profiles'
 import { AppError } from '../app-error'
 import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
@@ -31,7 +31,7 @@ export interface OpenStoreOptions {
 
 /** An open cache database and what happened while opening it. */
 export interface OpenedStore {
-  readonly db: DatabaseSync
+  readonly db: StoreConnection
   readonly file: string
   /** Set when the previous file was unreadable, too new or failed its check, and was rebuilt. */
   readonly notice: StoreNotice | null
@@ -112,7 +112,7 @@ class CorruptStoreError extends Error {}
  * Work `fn` deferred to its scope's `beforeCommit` (`transaction-scope.ts`)
  * runs after it, in the same transaction.
  */
-export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+export function transaction<T>(db: StoreConnection, fn: () => T): T {
   try {
     db.exec('BEGIN IMMEDIATE')
   } catch (error) {
@@ -133,7 +133,7 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
 }
 
 /** The schema version of an open database. */
-export function userVersion(db: DatabaseSync): number {
+export function userVersion(db: StoreConnection): number {
   const row = db.prepare('PRAGMA user_version').get() as { user_version: number }
   return row.user_version
 }
@@ -143,7 +143,7 @@ export function userVersion(db: DatabaseSync): number {
  * transaction. True when one of them asked for a `VACUUM` afterwards (and
  * the database was not new: a fresh file has nothing to reclaim).
  */
-export function migrate(db: DatabaseSync, targetVersion = LATEST_VERSION): boolean {
+export function migrate(db: StoreConnection, targetVersion = LATEST_VERSION): boolean {
   const current = userVersion(db)
   let vacuum = false
   for (const migration of MIGRATIONS) {
@@ -163,7 +163,7 @@ export function migrate(db: DatabaseSync, targetVersion = LATEST_VERSION): boole
  * failure (no room for the copy, a busy database) leaves a larger file,
  * never a broken one.
  */
-function vacuum(db: DatabaseSync): void {
+function vacuum(db: StoreConnection): void {
   try {
     db.exec('VACUUM')
   } catch {
@@ -203,12 +203,12 @@ export function openStore(file: string, options: OpenStoreOptions = {}): OpenedS
   }
 }
 
-function openChecked(file: string, options: OpenStoreOptions): DatabaseSync {
-  let db: DatabaseSync | null = null
+function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
+  let db: StoreConnection | null = null
   try {
     // Created 0600 before SQLite opens it, so its -wal and -shm files get that mode too.
     ensurePrivateFile(file)
-    db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5000 })
+    db = new StoreConnection(file, { timeout: options.busyTimeoutMs ?? 5000 })
     db.exec('PRAGMA journal_mode = WAL')
     db.exec('PRAGMA synchronous = NORMAL')
     db.exec('PRAGMA foreign_keys = ON')
@@ -257,7 +257,7 @@ export const SEARCH_AUTOMERGE = 16
  * in the file), only when it holds another value: on every open, so an index
  * a migration recreated gets it back.
  */
-function setSearchAutomerge(db: DatabaseSync): void {
+function setSearchAutomerge(db: StoreConnection): void {
   for (const list of Object.keys(RECORD_TABLES)) {
     const row = db.prepare(`SELECT v FROM ${list}_fts_config WHERE k = 'automerge'`).get() as
       { v: unknown } | undefined

@@ -1,7 +1,7 @@
 import { deserialize, serialize } from 'node:v8'
 import { AppError } from '../app-error'
-import type { PageRecords, PageWrite, PageWriteFields } from './page-writer'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
+import type { PageRecords, PageWrite, PageWriteFields } from './owner/page-writer'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
 import { prepareRows, type PreparedRow } from './stored-raw'
 
 /**

@@ -1,9 +1,9 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import type { RejectedPage, RejectedRecord } from '../../shared/cache'
 import type { RejectedItem } from '../../shared/domain'
 import { AppError } from '../app-error'
 import { prepared } from './statements'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './writes'
 
 /**
@@ -29,7 +29,7 @@ export interface PageRejects {
  * resource the oldest go.
  */
 export function storeRejected(
-  db: DatabaseSync,
+  db: StoreConnection,
   resource: PagedResource,
   rejects: PageRejects,
   at: string,
@@ -71,7 +71,7 @@ export function storeRejected(
 
 /** Forgets the refused entries of records that came back valid (a no-op while none is kept). */
 export function clearAccepted(
-  db: DatabaseSync,
+  db: StoreConnection,
   resource: PagedResource,
   idxs: readonly number[],
 ): void {
@@ -94,7 +94,7 @@ export interface RejectedQuery {
 }
 
 /** Kept refused records, newest first, a page at a time. */
-export function listRejected(db: DatabaseSync, query: RejectedQuery): RejectedPage {
+export function listRejected(db: StoreConnection, query: RejectedQuery): RejectedPage {
   const filter = '(:resource IS NULL OR resource = :resource)'
   const params = { resource: query.resource ?? null }
   const rows = db

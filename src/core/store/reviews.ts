@@ -1,8 +1,9 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { SQLInputValue } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import type { ReviewMark, ReviewMarkName } from '../../shared/cache'
 import { AppError } from '../app-error'
 import { touchCells } from './cell-index'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './writes'
 
 /**
@@ -28,7 +29,7 @@ export interface ReviewInput {
  * Stores a mark for a record the cache holds (a mark for an unknown record
  * is refused, so a typo in an id never creates an orphan) and answers it.
  */
-export function setReview(db: DatabaseSync, input: ReviewInput): ReviewMark {
+export function setReview(db: StoreConnection, input: ReviewInput): ReviewMark {
   const known = db.prepare(`SELECT 1 FROM ${input.resource} WHERE idx = ?`).get(input.idx)
   if (!known) throw new AppError('not_found', `No stored record ${input.idx}.`)
   const previous = db

@@ -1,9 +1,8 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { StatementSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 
 /** Statements kept per connection at most; past it the cache starts over (SQL shapes are few). */
 const MAX_STATEMENTS = 128
-
-const caches = new WeakMap<DatabaseSync, Map<string, StatementSync>>()
 
 /**
  * `db.prepare(sql)`, prepared once per connection: a list query runs the
@@ -13,9 +12,8 @@ const caches = new WeakMap<DatabaseSync, Map<string, StatementSync>>()
  * never iterated, and never given per-call settings such as
  * `setReturnArrays`.
  */
-export function prepared(db: DatabaseSync, sql: string): StatementSync {
-  let cache = caches.get(db)
-  if (!cache) caches.set(db, (cache = new Map()))
+export function prepared(db: StoreConnection, sql: string): StatementSync {
+  const cache = db.statements
   let statement = cache.get(sql)
   if (!statement) {
     if (cache.size >= MAX_STATEMENTS) cache.clear()

@@ -1,12 +1,13 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import { listCsv, type ListExport } from '../export/list-csv'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
-import { writePageBatch } from './page-writer'
-import { queryGuarantees, queryInspections, recordCount, searchBrands } from './queries'
-import type { GuaranteeQuery, ListQuery } from './queries'
-import type { BrandRecord, SyncResource } from './records'
+import { writePageBatch } from './owner/page-writer'
+import { searchBrands } from './brand-search'
+import { queryGuarantees, queryInspections, recordCount } from './list-queries'
+import type { GuaranteeQuery, ListQuery } from './list-queries'
+import type { BrandRecord, SyncResource } from './record-types'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -39,27 +40,27 @@ export interface BrandsWrite {
  * dispatches on this table and the main thread's request and answer types
  * derive from it, so a new query is one line here. Writes run in their own
  * `BEGIN IMMEDIATE` transaction; page writes are batched by the worker
- * (`writePage` is handled there, see `owner-worker.ts`).
+ * (`writePage` is handled there, see `owner/worker.ts`).
  */
 export const STORE_OPS = {
-  queryInspections: (db: DatabaseSync, query: ListQuery) => queryInspections(db, query),
-  queryGuarantees: (db: DatabaseSync, query: GuaranteeQuery) => queryGuarantees(db, query),
-  searchBrands: (db: DatabaseSync, query: string) => ({
+  queryInspections: (db: StoreConnection, query: ListQuery) => queryInspections(db, query),
+  queryGuarantees: (db: StoreConnection, query: GuaranteeQuery) => queryGuarantees(db, query),
+  searchBrands: (db: StoreConnection, query: string) => ({
     ...searchBrands(db, query),
     state: readSyncState(db, 'brands'),
   }),
-  readSyncState: (db: DatabaseSync, resource: SyncResource) => readSyncState(db, resource),
+  readSyncState: (db: StoreConnection, resource: SyncResource) => readSyncState(db, resource),
   writeSyncState: (
-    db: DatabaseSync,
+    db: StoreConnection,
     change: { resource: SyncResource; patch: Partial<Omit<SyncStateRow, 'resource'>> },
   ) => transaction(db, () => writeSyncState(db, change.resource, change.patch)),
-  syncSnapshot: (db: DatabaseSync): SyncSnapshot => ({
+  syncSnapshot: (db: StoreConnection): SyncSnapshot => ({
     states: mapResources((resource) => readSyncState(db, resource)),
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
-  writePage: (db: DatabaseSync, request: PageWriteRequest): void =>
+  writePage: (db: StoreConnection, request: PageWriteRequest): void =>
     writePageBatch(db, [decodePageWrite(request)]),
-  writeBrands: (db: DatabaseSync, write: BrandsWrite) =>
+  writeBrands: (db: StoreConnection, write: BrandsWrite) =>
     transaction(db, () => {
       const pass = readSyncState(db, 'brands').pass + 1
       replaceBrands(db, write.items, pass, write.at)
@@ -73,25 +74,27 @@ export const STORE_OPS = {
         rejected: write.rejected,
       })
     }),
-  listRejected: (db: DatabaseSync, query: RejectedQuery) => listRejected(db, query),
-  storedGuaranteeToken: (db: DatabaseSync, idx: number) => storedGuaranteeToken(db, idx),
-  queryWalletLinks: (db: DatabaseSync, filter: WalletHistoryFilter) => queryWalletLinks(db, filter),
-  insertWalletLink: (db: DatabaseSync, input: WalletLinkInput) =>
+  listRejected: (db: StoreConnection, query: RejectedQuery) => listRejected(db, query),
+  storedGuaranteeToken: (db: StoreConnection, idx: number) => storedGuaranteeToken(db, idx),
+  queryWalletLinks: (db: StoreConnection, filter: WalletHistoryFilter) =>
+    queryWalletLinks(db, filter),
+  insertWalletLink: (db: StoreConnection, input: WalletLinkInput) =>
     transaction(db, () => insertWalletLink(db, input)),
-  setReview: (db: DatabaseSync, input: ReviewInput) => transaction(db, () => setReview(db, input)),
+  setReview: (db: StoreConnection, input: ReviewInput) =>
+    transaction(db, () => setReview(db, input)),
   /** Whether the lists' cell indexes are built yet (`cell-index.ts`; the bench waits for it). */
-  cellIndexesReady: (db: DatabaseSync) => cellIndexesReady(db),
+  cellIndexesReady: (db: StoreConnection) => cellIndexesReady(db),
   /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */
-  writeStats: (_db: DatabaseSync) => writeStats(),
+  writeStats: (_db: StoreConnection) => writeStats(),
   /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
-  listCsv: (db: DatabaseSync, job: ListExport) => listCsv(db, job),
-} satisfies Record<string, (db: DatabaseSync, args: never) => unknown>
+  listCsv: (db: StoreConnection, job: ListExport) => listCsv(db, job),
+} satisfies Record<string, (db: StoreConnection, args: never) => unknown>
 
 /** The name of one owner operation. */
 export type StoreOp = keyof typeof STORE_OPS
 /** The argument of `op` (`undefined` for those that take none). */
 export type StoreArgs<K extends StoreOp> =
-  Parameters<(typeof STORE_OPS)[K]> extends [DatabaseSync, infer A] ? A : undefined
+  Parameters<(typeof STORE_OPS)[K]> extends [StoreConnection, infer A] ? A : undefined
 /** What `op` answers. */
 export type StoreResult<K extends StoreOp> = ReturnType<(typeof STORE_OPS)[K]>
 
@@ -105,12 +108,14 @@ export function isStoreOp(name: string): name is StoreOp {
   return Object.hasOwn(STORE_OPS, name)
 }
 
-type OpTable = { readonly [K in StoreOp]: (db: DatabaseSync, args: StoreArgs<K>) => StoreResult<K> }
+type OpTable = {
+  readonly [K in StoreOp]: (db: StoreConnection, args: StoreArgs<K>) => StoreResult<K>
+}
 const TABLE: OpTable = STORE_OPS
 
 /** Runs one operation on the owner's connection. */
 export function runStoreOp<K extends StoreOp>(
-  db: DatabaseSync,
+  db: StoreConnection,
   op: K,
   args: StoreArgs<K>,
 ): StoreResult<K> {

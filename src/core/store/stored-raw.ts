@@ -1,7 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
 import { AppError } from '../app-error'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import { ftsText, SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
 
 /**
@@ -253,4 +253,23 @@ export function searchRow(
 export function prepareRows(resource: PagedResource, items: readonly object[]): PreparedRow[] {
   const table = RECORD_TABLES[resource]
   return items.map((item) => prepareRow(table, item))
+}
+
+/**
+ * The declared part of a listed row, each column checked against its
+ * declaration (`storedValue`); `''` of a `blank-null` field is null.
+ */
+export function listedRow<R>(
+  table: string,
+  fields: readonly FieldSpec[],
+  r: Record<string, unknown>,
+): R {
+  const row: Record<string, unknown> = {}
+  for (const f of fields) {
+    if (f.row === undefined) continue
+    const value = storedValue(table, f, r)
+    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
+  }
+  // Built from the same declaration as the row type (`RowOf`).
+  return row as R
 }

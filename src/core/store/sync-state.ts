@@ -1,9 +1,9 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import { z } from 'zod'
 import type { ErrorData } from '../../shared/errors'
 import { AppError, errorDataSchema } from '../app-error'
 import { prepared } from './statements'
-import type { SyncResource } from './records'
+import type { SyncResource } from './record-types'
 
 /** Where an interrupted full pass resumes: the next page to fetch. */
 export interface Checkpoint {
@@ -70,7 +70,7 @@ function parsedOrNull<T>(text: string | null, schema: z.ZodType<T>): T | null {
  * starts again, which loses nothing), an unreadable error or status as
  * none; a row that is not a sync state at all is a `store_corrupt` error.
  */
-export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncStateRow {
+export function readSyncState(db: StoreConnection, resource: SyncResource): SyncStateRow {
   const found = prepared(db, 'SELECT * FROM sync_state WHERE resource = ?').get(resource)
   if (!found) {
     return {
@@ -109,7 +109,7 @@ export function readSyncState(db: DatabaseSync, resource: SyncResource): SyncSta
 
 /** Writes some fields of a resource's sync state (call inside the page's transaction). */
 export function writeSyncState(
-  db: DatabaseSync,
+  db: StoreConnection,
   resource: SyncResource,
   patch: Partial<Omit<SyncStateRow, 'resource'>>,
 ): void {

@@ -2,6 +2,16 @@ import { readlinkSync } from 'node:fs'
 import { getPriority, setPriority } from 'node:os'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 
+/**
+ * A data thread's entry file: the bundled file in the app (`out/main/*.js`,
+ * built by electron-vite), the TypeScript source with
+ * `execArgv: ['--import', 'tsx']` in tests and the web host.
+ */
+export interface ThreadEntry {
+  readonly url: URL
+  readonly execArgv?: readonly string[]
+}
+
 const live = new Set<Worker>()
 
 /**
@@ -9,8 +19,8 @@ const live = new Set<Worker>()
  * checkpointer, the sync's page thread) and keeps count of it until it
  * exits, so tests (and shutdown) can prove no thread is left behind.
  */
-export function spawnStoreThread(entry: URL | string, options: WorkerOptions): Worker {
-  const worker = new Worker(entry, options)
+export function spawnStoreThread(entry: ThreadEntry, options: WorkerOptions = {}): Worker {
+  const worker = new Worker(entry.url, { ...options, execArgv: [...(entry.execArgv ?? [])] })
   live.add(worker)
   worker.once('exit', () => live.delete(worker))
   return worker

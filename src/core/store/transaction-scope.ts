@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 
 /** What lives as long as one `transaction()` (database.ts) on a connection. */
 export interface TransactionScope {
@@ -8,11 +8,9 @@ export interface TransactionScope {
   readonly beforeCommit: (() => void)[]
 }
 
-const scopes = new WeakMap<DatabaseSync, TransactionScope>()
-
 /** The scope of the `transaction()` running on `db`, or null outside one. */
-export function transactionScope(db: DatabaseSync): TransactionScope | null {
-  return scopes.get(db) ?? null
+export function transactionScope(db: StoreConnection): TransactionScope | null {
+  return db.transactionScope
 }
 
 /**
@@ -20,11 +18,16 @@ export function transactionScope(db: DatabaseSync): TransactionScope | null {
  * `close` it when the transaction ends, however it ends. (Its own module, so
  * the writers reach it without importing `database.ts`, which imports them.)
  */
-export function openTransactionScope(db: DatabaseSync): {
+export function openTransactionScope(db: StoreConnection): {
   readonly scope: TransactionScope
   close(): void
 } {
   const scope: TransactionScope = { data: new Map(), beforeCommit: [] }
-  scopes.set(db, scope)
-  return { scope, close: () => void scopes.delete(db) }
+  db.transactionScope = scope
+  return {
+    scope,
+    close: () => {
+      db.transactionScope = null
+    },
+  }
 }

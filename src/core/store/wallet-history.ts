@@ -1,4 +1,5 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { SQLInputValue } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import type {
   WalletFlowKind,
   WalletHistoryPage,
@@ -32,7 +33,7 @@ export interface WalletHistoryFilter {
 }
 
 /** Records an ended flow; answers its row id. */
-export function insertWalletLink(db: DatabaseSync, input: WalletLinkInput): number {
+export function insertWalletLink(db: StoreConnection, input: WalletLinkInput): number {
   const result = db
     .prepare(
       `INSERT INTO wallet_links (flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at)
@@ -62,7 +63,10 @@ interface LinkRow {
 }
 
 /** Past flows matching the filter, newest first, with the number that match. */
-export function queryWalletLinks(db: DatabaseSync, filter: WalletHistoryFilter): WalletHistoryPage {
+export function queryWalletLinks(
+  db: StoreConnection,
+  filter: WalletHistoryFilter,
+): WalletHistoryPage {
   const where: string[] = []
   const params: SQLInputValue[] = []
   if (filter.flow) {
@@ -112,7 +116,7 @@ export function queryWalletLinks(db: DatabaseSync, filter: WalletHistoryFilter):
  * is not a typed column: unknown and optional fields live in `raw` (see
  * `stored-raw.ts`).
  */
-export function storedGuaranteeToken(db: DatabaseSync, idx: number): string | null {
+export function storedGuaranteeToken(db: StoreConnection, idx: number): string | null {
   const row = db.prepare('SELECT raw FROM guarantees WHERE idx = ?').get(idx) as
     { raw: string } | undefined
   if (!row) return null

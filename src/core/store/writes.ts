@@ -1,8 +1,9 @@
-import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
+import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
+import type { StoreConnection } from './connection'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
-import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './records'
+import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
 import {
   nfc,
@@ -12,153 +13,22 @@ import {
   type PreparedRow,
   type RecordTable,
 } from './stored-raw'
+import { storedColumns, writeStatements, type WriteStatements } from './write-sql'
 
 /**
- * Writes of synced records. Callers wrap a page in one `transaction()`;
- * these functions only prepare (once per connection) and run statements.
+ * The write path of synced records: what a page changes, its search rows,
+ * counts and cell index. Callers wrap a page in one `transaction()`; the
+ * statements run here are built and prepared in `write-sql.ts`.
  */
-
-interface Statements {
-  /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
-  readonly insert: Record<PagedResource, StatementSync>
-  /** The update of a stored record: the insert's named parameters. */
-  readonly update: Record<PagedResource, StatementSync>
-  /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
-  readonly previous: Record<PagedResource, StatementSync>
-  /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
-  readonly touch: Record<PagedResource, StatementSync>
-  readonly ftsDelete: Record<PagedResource, StatementSync>
-  readonly ftsInsert: Record<PagedResource, StatementSync>
-  /** The change in `list_order` inversions a just-inserted record `:idx` registered at `:r` made. */
-  readonly inversions: Record<PagedResource, StatementSync>
-  /** Stored `idx` and registration times from the one below `:lo` to the one above `:hi` (at most `:cap`). */
-  readonly span: Record<PagedResource, StatementSync>
-  /** The review marks of some records (`?`: a JSON array of `idx`). */
-  readonly marks: Record<PagedResource, StatementSync>
-  readonly brand: StatementSync
-}
-
-/** The record columns an upsert writes: every declared column (`idx` first) and `raw`. */
-export function storedColumns(table: RecordTable): string[] {
-  return [...table.columns.map((f) => f.column), 'raw']
-}
-
-/**
- * The upsert of a table keyed by `idx`, with named parameters (`:column`):
- * a conflict sets every column to the new value, or to its expression in
- * `set` (which may also name columns not inserted).
- */
-export function upsertSql(
-  table: string,
-  columns: readonly string[],
-  set: Readonly<Record<string, string>>,
-): string {
-  const updates = columns
-    .filter((c) => c !== 'idx' && !(c in set))
-    .map((c) => `${c} = excluded.${c}`)
-  const extra = Object.entries(set).map(([c, value]) => `${c} = ${value}`)
-  return `INSERT INTO ${table} (${columns.join(', ')})
-    VALUES (${columns.map((c) => `:${c}`).join(', ')})
-    ON CONFLICT (idx) DO UPDATE SET ${[...updates, ...extra].join(', ')}`
-}
-
-/**
- * The columns a record write sets, in the order its statements take their
- * parameters: the declared ones (`idx` first), `raw`, and the sync's own.
- */
-export function writtenColumns(table: RecordTable): string[] {
-  return [...storedColumns(table), 'seen_pass', 'stored_at', 'search_key']
-}
-
-/**
- * The insert of a record not stored yet, with named parameters (`:column`)
- * for the {@link writtenColumns}. Its statement takes the names with their
- * colon (`setAllowBareNamedParameters(false)`): binding 19 bare names cost
- * about 4 µs more per statement, as each is looked up with every prefix.
- */
-export function recordInsertSql(table: RecordTable): string {
-  const columns = writtenColumns(table)
-  return `INSERT INTO ${table.name} (${columns.join(', ')})
-    VALUES (${columns.map((c) => `:${c}`).join(', ')})`
-}
-
-/**
- * The update of a stored record, the insert's named parameters: every
- * column to its new value; seen in the later pass; no longer gone. (An
- * update and an insert instead of one upsert: with the counts' update
- * triggers on the table, an `ON CONFLICT DO UPDATE` cost about 70 µs more
- * per record, even when it only inserted.)
- */
-export function recordUpdateSql(table: RecordTable): string {
-  const set = writtenColumns(table)
-    .filter((c) => c !== 'idx')
-    .map((c) => (c === 'seen_pass' ? 'seen_pass = max(seen_pass, :seen_pass)' : `${c} = :${c}`))
-  return `UPDATE ${table.name} SET ${[...set, 'gone_at = NULL'].join(', ')} WHERE idx = :idx`
-}
-
-/** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
-export const BRAND_COLUMNS = [...BRAND_FIELDS.map((f) => f.column), 'position', 'raw', 'seen_pass']
-
-const cache = new WeakMap<DatabaseSync, Statements>()
-const versions = new WeakMap<DatabaseSync, number>()
 
 /** A counter bumped by every write, so cached counts know when they are stale. */
-export function dataVersion(db: DatabaseSync): number {
-  return versions.get(db) ?? 0
+export function dataVersion(db: StoreConnection): number {
+  return db.dataVersion
 }
 
 /** Marks the data as changed (every write function calls this). */
-export function bumpDataVersion(db: DatabaseSync): void {
-  versions.set(db, dataVersion(db) + 1)
-}
-
-/** The statements take their named parameters' keys with the colon (one lookup per key). */
-function named(
-  statements: Record<PagedResource, StatementSync>,
-): Record<PagedResource, StatementSync> {
-  for (const statement of Object.values(statements)) statement.setAllowBareNamedParameters(false)
-  return statements
-}
-
-function statements(db: DatabaseSync): Statements {
-  let found = cache.get(db)
-  if (found) return found
-  const each = (sql: (table: RecordTable) => string): Record<PagedResource, StatementSync> => ({
-    guarantees: db.prepare(sql(RECORD_TABLES.guarantees)),
-    inspections: db.prepare(sql(RECORD_TABLES.inspections)),
-  })
-  found = {
-    insert: named(each(recordInsertSql)),
-    update: named(each(recordUpdateSql)),
-    previous: each(
-      (t) => `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name}
-        WHERE idx IN (SELECT value FROM json_each(?))`,
-    ),
-    touch: each(
-      (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
-       WHERE idx = ?`,
-    ),
-    ftsDelete: each((t) => `DELETE FROM ${t.name}_fts WHERE rowid = ?`),
-    ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t) VALUES (?, ?)`),
-    inversions: each(
-      (t) => `SELECT ifnull(b > :r, 0) + ifnull(:r > a, 0) - ifnull(b > a, 0) AS d FROM (SELECT
-        (SELECT registered_at FROM ${t.name} WHERE idx < :idx ORDER BY idx DESC LIMIT 1) AS b,
-        (SELECT registered_at FROM ${t.name} WHERE idx > :idx ORDER BY idx ASC LIMIT 1) AS a)`,
-    ),
-    span: each(
-      (t) => `SELECT idx, registered_at FROM ${t.name}
-        WHERE idx >= ifnull((SELECT max(idx) FROM ${t.name} WHERE idx < :lo), :lo)
-          AND idx <= ifnull((SELECT min(idx) FROM ${t.name} WHERE idx > :hi), :hi)
-        ORDER BY idx LIMIT :cap`,
-    ),
-    marks: each(
-      (t) => `SELECT record_idx, mark FROM review_marks
-        WHERE resource = '${t.name}' AND record_idx IN (SELECT value FROM json_each(?))`,
-    ),
-    brand: db.prepare(upsertSql('brands', BRAND_COLUMNS, { gone_at: 'NULL' })),
-  }
-  cache.set(db, found)
-  return found
+export function bumpDataVersion(db: StoreConnection): void {
+  db.dataVersion += 1
 }
 
 type StoredRow = Record<string, SQLOutputValue>
@@ -171,7 +41,7 @@ function sameRow(row: StoredRow, values: PreparedRow['values']): boolean {
 
 /** What one page's write shares between its records. */
 interface PageContext {
-  readonly s: Statements
+  readonly s: WriteStatements
   readonly table: RecordTable
   readonly pass: number
   readonly storedAt: string
@@ -325,7 +195,7 @@ const PENDING_SEARCH = Symbol('pending FTS rows')
  * segment whenever a rowid goes down, and a sync's pages come newest first:
  * written page by page, a commit of three pages made three segments.
  */
-function pendingSearchOf(db: DatabaseSync, s: Statements): PendingSearch | null {
+function pendingSearchOf(db: StoreConnection, s: WriteStatements): PendingSearch | null {
   const scope = transactionScope(db)
   if (scope === null) return null
   const found = scope.data.get(PENDING_SEARCH) as PendingSearch | undefined
@@ -374,7 +244,7 @@ function writeSearch(
 
 /** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
 export function upsertGuarantees(
-  db: DatabaseSync,
+  db: StoreConnection,
   items: readonly GuaranteeRecord[],
   pass: number,
   storedAt: string,
@@ -384,7 +254,7 @@ export function upsertGuarantees(
 
 /** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
 export function upsertInspections(
-  db: DatabaseSync,
+  db: StoreConnection,
   items: readonly InspectionRecord[],
   pass: number,
   storedAt: string,
@@ -399,13 +269,13 @@ export function upsertInspections(
  * ones, then adds these to the stored counts. Run inside a transaction.
  */
 export function upsertRows(
-  db: DatabaseSync,
+  db: StoreConnection,
   resource: PagedResource,
   rows: readonly PreparedRow[],
   pass: number,
   storedAt: string,
 ): void {
-  const s = statements(db)
+  const s = writeStatements(db)
   const table = RECORD_TABLES[resource]
   // One row per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, PreparedRow>()
@@ -438,12 +308,12 @@ export function upsertRows(
 
 /** Replaces the brand list (it is small and always fetched whole); run inside a transaction. */
 export function replaceBrands(
-  db: DatabaseSync,
+  db: StoreConnection,
   items: readonly BrandRecord[],
   pass: number,
   goneAt: string,
 ): void {
-  const s = statements(db)
+  const s = writeStatements(db)
   items.forEach((b, position) => {
     const values = Object.fromEntries(BRAND_FIELDS.map((f) => [f.column, nfc(b[f.api])]))
     s.brand.run({ ...values, position, raw: JSON.stringify(b), seen_pass: pass })
@@ -460,7 +330,7 @@ export function replaceBrands(
  * returned (not seen in `pass`) as gone, instead of deleting them.
  */
 export function markUnseenGone(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: 'guarantees' | 'inspections',
   pass: number,
   goneAt: string,
@@ -487,7 +357,7 @@ const INDEX_CHUNK = 1000
  * cleared the index) with the running app's search code, in chunks; returns
  * how many. Run inside a transaction.
  */
-export function indexUnindexed(db: DatabaseSync): number {
+export function indexUnindexed(db: StoreConnection): number {
   let indexed = 0
   for (const table of Object.values(RECORD_TABLES)) {
     const columns = table.searched.map((f) => f.column)

@@ -7,18 +7,11 @@ import type {
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
 import type { EventBus } from '../events'
-import type { ListPage } from '../../shared/domain'
-import { PageWalker, type WalkedPage } from '../api/pages'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/records'
-import type { StoreClient } from '../store/store-owner'
+import type { PagedResource } from '../store/record-types'
+import type { StoreClient } from '../store/owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
-import {
-  idxFingerprint,
-  type PageHints,
-  type PageQuery,
-  type SourcePage,
-  type SyncSource,
-} from './source'
+import { newTally, planPass, progressOf, runPagedPass, type Tally } from './paged-pass'
+import type { SyncSource } from './sync-source'
 
 /** How a run fetches. */
 export type SyncMode = 'full' | 'incremental' | 'targeted'
@@ -61,9 +54,7 @@ export interface SyncEngineOptions {
    * owner is busy, the pages queued behind it commit together in one
    * transaction: fewer, larger commits, each a cheaper FTS segment per
    * record. The queued pages are encoded bytes on the owner's side (about
-   * 100 KB for 100 guarantees), not records on the main thread's heap. (At 3, in paired
-   * runs of the bench's 100k sync: 4.55–4.95 × the bare loop against
-   * 4.02–4.22 at 8.)
+   * 100 KB for 100 guarantees), not records on the main thread's heap.
    */
   readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
@@ -95,29 +86,6 @@ interface ActiveRun {
   readonly controller: AbortController
   /** Settles when the run has ended (its writes answered). */
   readonly done: Promise<void>
-}
-
-type PagedRecord = GuaranteeRecord | InspectionRecord
-
-/** A page's records when its source parsed them off this thread (`SourcePage.encoded`). */
-type Encoded = Pick<SourcePage<never>, 'encoded'>
-
-/** Where a paged run starts and what it asks the service for. */
-interface PagePlan {
-  readonly resource: PagedResource
-  readonly mode: SyncMode
-  /** The full pass the records are marked with (a resumed pass keeps its number). */
-  readonly pass: number
-  readonly startPage: number
-  readonly pageSize: number
-  /** Entries stored before `startPage` by the interrupted pass. */
-  readonly seen: number
-  readonly rejected: number
-  readonly total: number | null
-  readonly startedAt: string | null
-  /** The mode stored in sync_state while it runs (a slice keeps the list's own). */
-  readonly storedMode: 'full' | 'incremental' | null
-  readonly query: Omit<PageQuery, 'page' | 'pageSize'>
 }
 
 /** A run waiting in (or taken from) the queue, with the outcome its callers await. */
@@ -323,6 +291,38 @@ export class SyncEngine {
     })
   }
 
+  /** One paged pass (`paged-pass.ts`), registered as active while it runs. */
+  async #syncPaged(
+    resource: PagedResource,
+    mode: SyncMode,
+    state: SyncStateRow,
+    filter: SliceFilter = {},
+  ): Promise<RunOutcome> {
+    const run = this.#begin(resource, mode)
+    const plan = planPass(this.#o, resource, mode, state, filter)
+    const tally = newTally(plan.total, plan.seen, plan.rejected)
+    const writes: Promise<void>[] = []
+    this.#o.store.resetWrites()
+    try {
+      return await runPagedPass(
+        this.#o,
+        plan,
+        run.controller.signal,
+        tally,
+        writes,
+        (phase) => this.#report(resource, mode, phase, tally),
+        () => {
+          if (mode !== 'targeted') this.#failedAt.delete(resource)
+        },
+      )
+    } catch (error) {
+      await Promise.allSettled(writes)
+      return await this.#fail(resource, mode, run.controller, error, tally)
+    } finally {
+      run.end()
+    }
+  }
+
   async #syncBrands(): Promise<RunOutcome> {
     const run = this.#begin('brands', 'full')
     const tally = newTally(null)
@@ -363,230 +363,6 @@ export class SyncEngine {
     }
   }
 
-  /** Where a paged run starts, from the stored state: a resumed full pass continues at its checkpoint. */
-  #plan(
-    resource: PagedResource,
-    mode: SyncMode,
-    state: SyncStateRow,
-    filter: SliceFilter,
-  ): PagePlan {
-    const checkpoint = mode === 'full' && state.mode === 'full' ? state.checkpoint : null
-    // A new full pass asks for the configured size again, so a service that raised its cap is
-    // noticed; the other passes ask at once for what the service took last time.
-    const pageSize =
-      checkpoint?.pageSize ??
-      (mode === 'full' ? this.#o.pageSize : (state.pageSize ?? this.#o.pageSize))
-    return {
-      resource,
-      mode,
-      pass: mode === 'full' && !checkpoint ? state.pass + 1 : state.pass,
-      startPage: checkpoint?.nextPage ?? 1,
-      pageSize,
-      seen: checkpoint?.fetched ?? 0,
-      rejected: checkpoint ? state.rejected : 0,
-      total: checkpoint?.total ?? null,
-      startedAt: checkpoint ? state.startedAt : this.#o.now().toISOString(),
-      storedMode: mode === 'targeted' ? state.mode : mode,
-      query: {
-        sort: 'latest',
-        ...(mode === 'incremental' ? { from: this.#windowStart() } : {}),
-        ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
-      },
-    }
-  }
-
-  /**
-   * One paged run: the plan's pages come from the page walker (a few in
-   * flight, yielded in order); each is committed in one transaction with
-   * its checkpoint by the database owner, a few commits pipelined behind
-   * the fetches. A complete, consistent full pass then marks what the
-   * service no longer returned as gone.
-   */
-  async #syncPaged(
-    resource: PagedResource,
-    mode: SyncMode,
-    state: SyncStateRow,
-    filter: SliceFilter = {},
-  ): Promise<RunOutcome> {
-    const run = this.#begin(resource, mode)
-    const plan = this.#plan(resource, mode, state, filter)
-    const tally = newTally(plan.total, plan.seen, plan.rejected)
-    const writes: Promise<void>[] = []
-    this.#o.store.resetWrites()
-    try {
-      await this.#o.store.call('writeSyncState', {
-        resource,
-        patch: {
-          status: 'syncing',
-          mode: plan.storedMode,
-          pass: plan.pass,
-          ...(mode === 'full'
-            ? {
-                startedAt: plan.startedAt,
-                checkpoint: {
-                  nextPage: plan.startPage,
-                  pageSize: plan.pageSize,
-                  total: plan.total,
-                  fetched: plan.seen,
-                },
-              }
-            : {}),
-        },
-      })
-      this.#report(resource, mode, 'running', tally)
-      const walker = new PageWalker<PagedRecord, Encoded>(
-        (page, pageSize, signal, answered) =>
-          this.#fetchPage(plan, page, pageSize, signal, answered),
-        {
-          pageSize: plan.pageSize,
-          startPage: plan.startPage,
-          seen: plan.seen,
-          signal: run.controller.signal,
-          concurrency: this.#o.concurrency ?? this.#o.source.inFlight ?? 3,
-          ...(mode === 'targeted' ? { maxPages: this.#o.targetedPages } : {}),
-        },
-      )
-      for await (const page of walker) {
-        tally.pages += 1
-        tally.seen = page.seen
-        tally.fetchedNow += page.received
-        tally.rejected += page.rejected
-        tally.total = page.total
-        tally.totalChanged = page.totalChanged
-        await this.#commit(plan, page, tally, writes)
-        this.#report(resource, mode, 'running', tally)
-        // Pages that arrived together are handled one per turn of the event loop,
-        // so the window's requests are answered between them, not after all of them.
-        await new Promise<void>((resolve) => setImmediate(resolve))
-      }
-      for (const pending of writes.splice(0)) await pending
-
-      const at = this.#o.now().toISOString()
-      const consistent = walker.summary?.end === 'complete' && !tally.totalChanged
-      const learned = learnedPageSize(plan, walker.summary?.pageSize, this.#o.pageSize)
-      // Through the owner like every write: marking unseen records scans the whole list.
-      await this.#o.store.call('writePage', {
-        resource,
-        items: [],
-        pass: plan.pass,
-        at,
-        markGone: mode === 'full' && consistent,
-        state: {
-          status: 'idle',
-          lastError: null,
-          ...(learned === undefined ? {} : { pageSize: learned }),
-          ...(mode === 'targeted' ? {} : { lastSuccessAt: at }),
-          ...(mode === 'full' ? { checkpoint: null, rejected: tally.rejected } : {}),
-          ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
-        },
-      })
-      if (mode !== 'targeted') this.#failedAt.delete(resource)
-      this.#o.events.emit('data.changed', { resource })
-      this.#report(resource, mode, 'done', tally)
-      return {
-        resource,
-        phase: 'done',
-        complete: consistent,
-        fetched: tally.fetchedNow,
-        rejected: tally.rejected,
-        maxStepMs: tally.maxStepMs,
-      }
-    } catch (error) {
-      await Promise.allSettled(writes)
-      return await this.#fail(resource, mode, run.controller, error, tally)
-    } finally {
-      run.end()
-    }
-  }
-
-  /** Fetches one page of the plan for the walker, with the fingerprint that spots a repeated page. */
-  async #fetchPage(
-    plan: PagePlan,
-    page: number,
-    pageSize: number,
-    signal: AbortSignal | undefined,
-    answered: (() => void) | undefined,
-  ): Promise<ListPage<PagedRecord> & Encoded & { readonly fingerprint: string }> {
-    const query: PageQuery = { ...plan.query, page, pageSize }
-    const aborted = signal ?? new AbortController().signal
-    const hints: PageHints = {
-      rowsPerChunk: this.#o.maxRowsPerTransaction,
-      ...(answered === undefined ? {} : { answered }),
-    }
-    const result: SourcePage<PagedRecord> =
-      plan.resource === 'guarantees'
-        ? await this.#o.source.guarantees(query, aborted, hints)
-        : await this.#o.source.inspections(query, aborted, hints)
-    return {
-      ...result,
-      rejects: result.rejects ?? [],
-      fingerprint: result.fingerprint ?? idxFingerprint(result.items),
-    }
-  }
-
-  /**
-   * Commits one page through the owner: one transaction with its checkpoint.
-   * An oversized page (FAULTS 12) goes in chunks so no single transaction
-   * holds the owner long; the checkpoint moves only with the last chunk, so
-   * a crash re-reads the page, and the upserts make that harmless. A few
-   * commits may wait behind the fetches, never the whole list.
-   */
-  async #commit(
-    plan: PagePlan,
-    page: WalkedPage<PagedRecord> & Encoded,
-    tally: Tally,
-    writes: Promise<void>[],
-  ): Promise<void> {
-    const at = this.#o.now().toISOString()
-    // The answer's callback keeps the page number only: the page is garbage once posted.
-    const pageNumber = page.pageNumber
-    // Records parsed off this thread come encoded, already cut to size: passed along unread.
-    const chunks = page.encoded
-      ? page.encoded.map((encoded) => ({ encoded }))
-      : chunk(page.items, this.#o.maxRowsPerTransaction).map((items) => ({ items }))
-    for (const [n, rows] of chunks.entries()) {
-      const last = n === chunks.length - 1
-      const stepStart = performance.now()
-      const pending = this.#o.store
-        .call('writePage', {
-          resource: plan.resource,
-          ...rows,
-          pass: plan.pass,
-          at,
-          // Refused items are kept with the page's last chunk (rejected.ts).
-          ...(last && page.rejects.length > 0
-            ? { rejects: { page: page.pageNumber, items: page.rejects } }
-            : {}),
-          ...(plan.mode === 'full' && last
-            ? {
-                state: {
-                  checkpoint: {
-                    nextPage: page.pageNumber + 1,
-                    pageSize: page.pageSize,
-                    total: page.total,
-                    fetched: page.seen,
-                  },
-                  rejected: tally.rejected,
-                },
-              }
-            : {}),
-        })
-        .then(() => {
-          if (!last) return
-          this.#o.afterPage?.(plan.resource, pageNumber)
-          this.#o.events.emit('data.changed', { resource: plan.resource })
-        })
-      pending.catch(() => undefined)
-      writes.push(pending)
-      tally.maxStepMs = Math.max(tally.maxStepMs, performance.now() - stepStart)
-      while (writes.length > this.#o.maxPendingWrites) await writes.shift()
-    }
-  }
-
-  /**
-   * Progress as the renderer shows it: never more fetched than the total,
-   * and `totalChanged` when the service's total moved during the run.
-   */
   #report(
     resource: SyncResourceName,
     mode: SyncMode,
@@ -594,25 +370,7 @@ export class SyncEngine {
     tally: Tally,
     error?: AppError,
   ): void {
-    const seconds = (performance.now() - tally.started) / 1000
-    const rate = seconds > 0 && phase === 'running' ? tally.fetchedNow / seconds : 0
-    const fetched = tally.total === null ? tally.seen : Math.min(tally.seen, tally.total)
-    this.#emit({
-      resource,
-      mode,
-      phase,
-      fetched,
-      total: tally.total,
-      pages: tally.pages,
-      rate: Math.round(rate),
-      etaSeconds:
-        tally.total !== null && rate > 0
-          ? Math.max(0, Math.round((tally.total - fetched) / rate))
-          : null,
-      rejected: tally.rejected,
-      ...(tally.totalChanged ? { totalChanged: true } : {}),
-      ...(error ? { error: error.toData() } : {}),
-    })
+    this.#o.events.emit('sync.progress', progressOf(resource, mode, phase, tally, error))
   }
 
   async #fail(
@@ -657,69 +415,5 @@ export class SyncEngine {
       rejected: tally.rejected,
       error: typed,
     }
-  }
-
-  #emit(progress: SyncProgress): void {
-    this.#o.events.emit('sync.progress', progress)
-  }
-
-  /** First day of the incremental window, `YYYY-MM-DD` (one extra day covers time-zone skew). */
-  #windowStart(): string {
-    const start = new Date(this.#o.now().getTime() - (this.#o.windowDays + 1) * 86_400_000)
-    return start.toISOString().slice(0, 10)
-  }
-}
-
-/**
- * What a finished walk teaches about the list's page size: the cap the
- * service applied to the first page; null (forget any) when a walk from
- * page 1 asked for the configured size and got it; undefined (keep what is
- * stored) otherwise.
- */
-function learnedPageSize(
-  plan: PagePlan,
-  used: number | undefined,
-  configured: number,
-): number | null | undefined {
-  if (plan.startPage !== 1 || used === undefined) return undefined
-  if (used < plan.pageSize) return used
-  return plan.pageSize === configured ? null : undefined
-}
-
-function chunk<T>(items: readonly T[], size: number): (readonly T[])[] {
-  if (items.length <= size) return [items]
-  const out: (readonly T[])[] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
-
-function withoutEmpty(filter: SliceFilter): SliceFilter {
-  return Object.fromEntries(
-    Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
-  ) as SliceFilter
-}
-
-/** What a paged run counts as it goes (progress, outcome and the checkpoint read it). */
-interface Tally {
-  seen: number
-  fetchedNow: number
-  rejected: number
-  total: number | null
-  totalChanged: boolean
-  pages: number
-  maxStepMs: number
-  readonly started: number
-}
-
-function newTally(total: number | null, seen = 0, rejected = 0): Tally {
-  return {
-    seen,
-    fetchedNow: 0,
-    rejected,
-    total,
-    totalChanged: false,
-    pages: 0,
-    maxStepMs: 0,
-    started: performance.now(),
   }
 }

@@ -9,7 +9,7 @@ import {
   outcomeOfError,
   waitForPause,
 } from '../../../src/core/api/in-flight'
-import { PageWalker, type PageFetcher } from '../../../src/core/api/pages'
+import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
 import { RecordedLimit } from '../helpers/recorded-limit'
 import { virtualTiming } from '../helpers/virtual-timing'
 

@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite'
+import { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   advanceCellIndexes,
@@ -6,7 +6,7 @@ import {
   matchCells,
 } from '../../../src/core/store/cell-index'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/queries'
+import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { bumpDataVersion, markUnseenGone, upsertInspections } from '../../../src/core/store/writes'
 import type { ReviewMarkName } from '../../../src/shared/cache'
@@ -35,8 +35,8 @@ const QUERIES: ListQuery[] = [
 ]
 
 let temp: ReturnType<typeof tempDir>
-let db: DatabaseSync
-let plain: DatabaseSync
+let db: StoreConnection
+let plain: StoreConnection
 let seed = 7
 
 function random(n: number): number {
@@ -81,7 +81,7 @@ function mark(idx: number): void {
 }
 
 /** Every page of a query (7 rows each, through its cursors): the idx of its rows. */
-function allPages(d: DatabaseSync, query: ListQuery): number[][] {
+function allPages(d: StoreConnection, query: ListQuery): number[][] {
   const pages: number[][] = []
   let cursor: string | undefined
   do {
@@ -93,7 +93,7 @@ function allPages(d: DatabaseSync, query: ListQuery): number[][] {
 }
 
 /** Every query's pages, total and counts, from `d` (its cached counts set aside: the other connection wrote). */
-function answers(d: DatabaseSync): unknown[] {
+function answers(d: StoreConnection): unknown[] {
   bumpDataVersion(d)
   return QUERIES.map((query) => {
     const page = queryInspections(d, query)
@@ -111,7 +111,7 @@ beforeEach(() => {
   temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')
   db = openStore(file).db
-  plain = new DatabaseSync(file)
+  plain = new StoreConnection(file)
   write(Array.from({ length: 300 }, (_, i) => i + 1))
   for (let i = 0; i < 40; i += 1) mark(random(300) + 1)
 })

@@ -1,12 +1,16 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { applyPageWrite, compactStore, type PageWrite } from '../../../src/core/store/page-writer'
-import { queryInspections } from '../../../src/core/store/queries'
+import {
+  applyPageWrite,
+  compactStore,
+  type PageWrite,
+} from '../../../src/core/store/owner/page-writer'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import { STORE_OPS } from '../../../src/core/store/store-ops'
 import { inspection, tempDir } from './fixtures'
 
-const pageCount = (db: DatabaseSync): number =>
+const pageCount = (db: StoreConnection): number =>
   (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count
 
 /** The last page of a full pass that saw every record: marks the rest gone and ends the pass. */
@@ -21,7 +25,7 @@ const lastPage = (pass: number, at: string): PageWrite => ({
 
 describe('compacting after the first full sync', () => {
   let temp: ReturnType<typeof tempDir>
-  let db: DatabaseSync
+  let db: StoreConnection
   afterEach(() => {
     db.close()
     temp.remove()

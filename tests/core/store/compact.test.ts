@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readGuarantee, readInspection } from '../../../src/core/api/records'
+import { readGuarantee, readInspection } from '../../../src/core/api/read-records'
 import { openStore, storeFileFor, transaction, userVersion } from '../../../src/core/store/database'
 import { LATEST_VERSION } from '../../../src/core/store/migrations'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
-import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
+import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { searchDocument } from '../../../src/core/store/search-text'
 import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
@@ -18,18 +18,18 @@ beforeEach(() => {
 })
 afterEach(() => temp.remove())
 
-const quickCheck = (db: DatabaseSync): string =>
+const quickCheck = (db: StoreConnection): string =>
   (db.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check
 
-const ftsRows = (db: DatabaseSync, table: string): number =>
+const ftsRows = (db: StoreConnection, table: string): number =>
   (db.prepare(`SELECT count(*) AS n FROM ${table}_fts`).get() as { n: number }).n
 
 type Row = Record<string, unknown>
 
-const guaranteeRow = (db: DatabaseSync, idx: number): Row =>
+const guaranteeRow = (db: StoreConnection, idx: number): Row =>
   db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as Row
 
-const inspectionRow = (db: DatabaseSync, idx: number): Row =>
+const inspectionRow = (db: StoreConnection, idx: number): Row =>
   db.prepare('SELECT * FROM inspections WHERE idx = ?').get(idx) as Row
 
 const expandGuarantee = (row: Row) => expandRecord(RECORD_TABLES.guarantees, row)
@@ -38,10 +38,10 @@ const guaranteeRaw = (g: GuaranteeRecord) => rowValues(RECORD_TABLES.guarantees,
 const inspectionRaw = (i: InspectionRecord) =>
   String(rowValues(RECORD_TABLES.inspections, i).values['raw'])
 
-const foundGuarantees = (db: DatabaseSync, q: string): number[] =>
+const foundGuarantees = (db: StoreConnection, q: string): number[] =>
   queryGuarantees(db, { q }).rows.map((row) => row.idx)
 
-const foundInspections = (db: DatabaseSync, q: string): number[] =>
+const foundInspections = (db: StoreConnection, q: string): number[] =>
   queryInspections(db, { q }).rows.map((row) => row.idx)
 
 /** A parsed guarantee as the API client returns it: every field, extras and warnings. */
@@ -85,7 +85,7 @@ const unknownFields = (): Record<string, unknown> =>
  * Writes records the way version 2 did (raw = the whole record as JSON, FTS
  * rows in the content table): an old cache for the migration to upgrade.
  */
-function writeOldGuarantees(db: DatabaseSync, items: readonly GuaranteeRecord[]): void {
+function writeOldGuarantees(db: StoreConnection, items: readonly GuaranteeRecord[]): void {
   const insert = db.prepare(`
     INSERT INTO guarantees (idx, status, product_name, card_url, ref_user_id, ref_order_id,
       ref_order_detail_id, ref_product_code, ref_category_code, ref_brand_code, registered_at,
@@ -123,7 +123,7 @@ function writeOldGuarantees(db: DatabaseSync, items: readonly GuaranteeRecord[])
   }
 }
 
-function writeOldInspections(db: DatabaseSync, items: readonly InspectionRecord[]): void {
+function writeOldInspections(db: StoreConnection, items: readonly InspectionRecord[]): void {
   const insert = db.prepare(`
     INSERT INTO inspections (idx, inspection_num, status, result, product_name, ref_user_id,
       ref_order_id, ref_order_detail_id, ref_product_code, registered_at, modified_at, raw,
@@ -288,7 +288,7 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
 })
 
 describe('the compact format on a fresh cache', () => {
-  let db: DatabaseSync
+  let db: StoreConnection
   beforeEach(() => {
     db = openStore(storeFileFor(temp.dir, 'sandbox')).db
   })

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { inIdxOrder, listCount, storedCells, summarise } from '../../../src/core/store/counts'
 import { migrate, openStore, storeFileFor, transaction } from '../../../src/core/store/database'
@@ -7,16 +7,16 @@ import {
   queryInspections,
   recordCount,
   type ListQuery,
-} from '../../../src/core/store/queries'
+} from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
-import type { PagedResource } from '../../../src/core/store/records'
+import type { PagedResource } from '../../../src/core/store/record-types'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { startHarness } from '../sync/harness'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
 /** Every cell of a list counted the slow way, in the stored cells' shape. */
-function scanned(db: DatabaseSync, list: PagedResource, where = 'true'): Record<string, number> {
+function scanned(db: StoreConnection, list: PagedResource, where = 'true'): Record<string, number> {
   const rows = db
     .prepare(
       `SELECT t.status AS status,
@@ -29,7 +29,7 @@ function scanned(db: DatabaseSync, list: PagedResource, where = 'true'): Record<
 }
 
 function stored(
-  db: DatabaseSync,
+  db: StoreConnection,
   list: PagedResource,
   range: { from?: string; to?: string } = {},
 ): Record<string, number> {
@@ -41,7 +41,7 @@ function stored(
 }
 
 /** The stored counts equal COUNT(*) for the whole list, a day range, and the total. */
-function expectCountsMatch(db: DatabaseSync, list: PagedResource): void {
+function expectCountsMatch(db: StoreConnection, list: PagedResource): void {
   expect(stored(db, list)).toEqual(scanned(db, list))
   const days = db
     .prepare(`SELECT DISTINCT substr(registered_at, 1, 10) AS day FROM ${list} ORDER BY 1`)
@@ -66,7 +66,7 @@ function expectCountsMatch(db: DatabaseSync, list: PagedResource): void {
 
 describe('stored counts follow every write', () => {
   let temp: ReturnType<typeof tempDir> | undefined
-  let db: DatabaseSync | undefined
+  let db: StoreConnection | undefined
   afterEach(() => {
     db?.close()
     temp?.remove()
@@ -184,7 +184,7 @@ describe('stored counts follow every write', () => {
 
 describe('list order', () => {
   let temp: ReturnType<typeof tempDir>
-  let db: DatabaseSync
+  let db: StoreConnection
   afterEach(() => {
     db.close()
     temp.remove()
@@ -263,7 +263,7 @@ describe('list order', () => {
 
 describe('list order kept by the writer', () => {
   let temp: ReturnType<typeof tempDir>
-  let db: DatabaseSync
+  let db: StoreConnection
   afterEach(() => {
     db.close()
     temp.remove()

@@ -8,7 +8,7 @@ import {
   closeSync,
 } from 'node:fs'
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import {
@@ -20,7 +20,7 @@ import {
   userVersion,
 } from '../../../src/core/store/database'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
-import { queryInspections } from '../../../src/core/store/queries'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import { upsertInspections } from '../../../src/core/store/writes'
 import { inspection, tempDir } from './fixtures'
 
@@ -30,7 +30,7 @@ beforeEach(() => {
 })
 afterEach(() => temp.remove())
 
-function tables(db: DatabaseSync): string[] {
+function tables(db: StoreConnection): string[] {
   return (
     db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
       name: string
@@ -66,7 +66,7 @@ describe('migrations', () => {
   for (const migration of MIGRATIONS) {
     it(`migration ${migration.version} (${migration.name}) applies on top of version ${migration.version - 1} and keeps its data`, () => {
       const file = join(temp.dir, 'step.sqlite')
-      const db = new DatabaseSync(file)
+      const db = new StoreConnection(file)
       migrate(db, migration.version - 1)
       expect(userVersion(db)).toBe(migration.version - 1)
       if (migration.version - 1 >= 1) {
@@ -84,7 +84,7 @@ describe('migrations', () => {
   }
 
   it("stores the search indexes' automerge in the file, and restores it on open when it differs", () => {
-    const automerge = (db: DatabaseSync, list: string) =>
+    const automerge = (db: StoreConnection, list: string) =>
       (
         db.prepare(`SELECT v FROM ${list}_fts_config WHERE k = 'automerge'`).get() as
           { v: number } | undefined
@@ -98,7 +98,7 @@ describe('migrations', () => {
     // Another value (SQLite's default 4, as a recreated index has) is set back on the next open.
     first.exec("INSERT INTO inspections_fts (inspections_fts, rank) VALUES ('automerge', 4)")
     first.close()
-    const plain = new DatabaseSync(file)
+    const plain = new StoreConnection(file)
     expect(automerge(plain, 'inspections')).toBe(4)
     plain.close()
     const again = openStore(file).db
@@ -111,7 +111,7 @@ describe('migrations', () => {
   })
 
   it('rolls a failing migration back as a whole', () => {
-    const db = new DatabaseSync(':memory:')
+    const db = new StoreConnection(':memory:')
     migrate(db, 1)
     db.exec('CREATE TABLE guarantees_fts (x INTEGER)')
     expect(() => migrate(db)).toThrow()
@@ -222,7 +222,7 @@ describe('write failures', () => {
   it('a second connection holding the write lock gives store_busy after the timeout, not a crash (FAULTS 28)', () => {
     const file = storeFileFor(temp.dir, 'sandbox')
     const { db } = openStore(file, { busyTimeoutMs: 50 })
-    const other = new DatabaseSync(file)
+    const other = new StoreConnection(file)
     other.exec('BEGIN IMMEDIATE')
     let caught: unknown
     try {

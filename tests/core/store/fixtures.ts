@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach } from 'vitest'
 import { openStore, storeFileFor } from '../../../src/core/store/database'
-import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 
 /** A fresh temporary folder, removed by the returned function. */
@@ -17,9 +17,9 @@ export function tempDir(): { dir: string; remove: () => void } {
  * A fresh store for every test of the file that calls it (at its top
  * level): opened before each test, closed and removed after it.
  */
-export function storePerTest(): { readonly db: DatabaseSync } {
+export function storePerTest(): { readonly db: StoreConnection } {
   let temp: ReturnType<typeof tempDir> | null = null
-  let db: DatabaseSync | null = null
+  let db: StoreConnection | null = null
   beforeEach(() => {
     temp = tempDir()
     db = openStore(storeFileFor(temp.dir, 'sandbox')).db
@@ -82,7 +82,7 @@ export function guarantee(idx: number, patch: Partial<GuaranteeRecord> = {}): Gu
  * schema: it counts new records itself (schema 8).
  */
 export function insertAsStored(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: 'guarantees' | 'inspections',
   records: readonly object[],
   storedAt = 'then',

@@ -1,9 +1,10 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { SQLInputValue } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction, userVersion } from '../../../src/core/store/database'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
-import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/records'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
+import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { NewRecordTally } from '../../../src/core/store/counts'
 import { searchDocument, SEARCH_FORMAT } from '../../../src/core/store/search-text'
 import {
@@ -66,13 +67,13 @@ const BRANDS = [
 ]
 
 /** The columns a table has at the file's version. */
-function columnsOf(db: DatabaseSync, table: string): Set<string> {
+function columnsOf(db: StoreConnection, table: string): Set<string> {
   const rows = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]
   return new Set(rows.map((row) => row.name))
 }
 
 /** Inserts a row into the columns the table has at this version. */
-function insert(db: DatabaseSync, table: string, row: Record<string, SQLInputValue>): void {
+function insert(db: StoreConnection, table: string, row: Record<string, SQLInputValue>): void {
   const have = columnsOf(db, table)
   const names = Object.keys(row).filter((name) => have.has(name))
   db.prepare(
@@ -101,7 +102,7 @@ function oldRow(
  * (no insert trigger counts them since migration 8).
  */
 function writeAsVersion10(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: 'guarantees' | 'inspections',
   records: readonly (GuaranteeRecord | InspectionRecord)[],
   extra = '',
@@ -126,7 +127,7 @@ function writeAsVersion10(
   tally.flush(db, table)
 }
 
-function writeAt(db: DatabaseSync, version: number): void {
+function writeAt(db: StoreConnection, version: number): void {
   if (version >= LATEST_VERSION) {
     upsertGuarantees(db, GUARANTEES, 1, 'then')
     upsertInspections(db, INSPECTIONS, 1, 'then')
@@ -193,7 +194,7 @@ function writeAt(db: DatabaseSync, version: number): void {
   })
 }
 
-const row = (db: DatabaseSync, table: string, idx: number): Record<string, unknown> =>
+const row = (db: StoreConnection, table: string, idx: number): Record<string, unknown> =>
   db.prepare(`SELECT * FROM ${table} WHERE idx = ?`).get(idx) as Record<string, unknown>
 
 describe('every historical version migrates to the newest, keeping every row', () => {

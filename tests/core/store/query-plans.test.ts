@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
 import {
@@ -7,7 +7,7 @@ import {
   queryInspections,
   type ListDriver,
   type ListQuery,
-} from '../../../src/core/store/queries'
+} from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { upsertInspections } from '../../../src/core/store/writes'
 import { inspection, tempDir } from './fixtures'
@@ -19,7 +19,7 @@ import { inspection, tempDir } from './fixtures'
  */
 
 let temp: ReturnType<typeof tempDir>
-let db: DatabaseSync
+let db: StoreConnection
 
 const NAMES = [
   '루이비통 네버풀 백 MM',

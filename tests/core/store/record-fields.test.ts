@@ -1,7 +1,7 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { transaction } from '../../../src/core/store/database'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { readSyncState, writeSyncState } from '../../../src/core/store/sync-state'
 import { expandRecord, nfc, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
 import {
@@ -10,9 +10,8 @@ import {
   recordUpdateSql,
   storedColumns,
   writtenColumns,
-  upsertGuarantees,
-  upsertInspections,
-} from '../../../src/core/store/writes'
+} from '../../../src/core/store/write-sql'
+import { upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { BRAND_FIELDS, type FieldSpec } from '../../../src/shared/record-fields'
 import { storePerTest } from './fixtures'
 
@@ -23,7 +22,7 @@ import { storePerTest } from './fixtures'
  */
 
 const store = storePerTest()
-let db: DatabaseSync
+let db: StoreConnection
 beforeEach(() => {
   db = store.db
 })

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DATA_CHANGED_MS } from '../../../src/core/events'
 import { localTimestamp } from '../../../src/shared/local-time'
-import { queryInspections } from '../../../src/core/store/queries'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { GuaranteeRow, InspectionRow, QueryPage, ReviewMark } from '../../../src/shared/cache'
 import { bootForTest, call } from '../helpers/core'

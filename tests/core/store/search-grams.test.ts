@@ -1,9 +1,9 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readInspection } from '../../../src/core/api/records'
+import { readInspection } from '../../../src/core/api/read-records'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { queryInspections } from '../../../src/core/store/queries'
-import type { InspectionRecord } from '../../../src/core/store/records'
+import { queryInspections } from '../../../src/core/store/list-queries'
+import type { InspectionRecord } from '../../../src/core/store/record-types'
 import {
   isShortQuery,
   planSearch,
@@ -24,7 +24,7 @@ import { inspection, tempDir } from './fixtures'
  */
 
 /** The rowids an FTS expression matches, ascending. */
-function ftsMatches(db: DatabaseSync, match: string): number[] {
+function ftsMatches(db: StoreConnection, match: string): number[] {
   return (
     db
       .prepare('SELECT rowid FROM inspections_fts WHERE inspections_fts MATCH ? ORDER BY rowid')
@@ -33,7 +33,7 @@ function ftsMatches(db: DatabaseSync, match: string): number[] {
 }
 
 /** The idx a list query answers, ascending. */
-function listed(db: DatabaseSync, q: string): number[] {
+function listed(db: StoreConnection, q: string): number[] {
   return queryInspections(db, { q, limit: 500 })
     .rows.map((row) => row.idx)
     .sort((a, b) => a - b)
@@ -118,7 +118,7 @@ describe('query plans', () => {
 
 describe('search over a small store', () => {
   let temp: ReturnType<typeof tempDir>
-  let db: DatabaseSync
+  let db: StoreConnection
 
   beforeAll(() => {
     temp = tempDir()
@@ -225,7 +225,7 @@ function rng(seed: number): () => number {
 
 describe('planSearch against the naive matcher, over a generated store', () => {
   let temp: ReturnType<typeof tempDir>
-  let db: DatabaseSync
+  let db: StoreConnection
   /** Each record's searched fields as stored, and its idx, as the index sees them. */
   let fields: Map<number, string[]>
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { serialize } from 'node:v8'
@@ -7,12 +7,17 @@ import { Worker } from 'node:worker_threads'
 import { build } from 'vite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import { Checkpointer } from '../../../src/core/store/checkpointer'
-import { storeFileFor } from '../../../src/core/store/database'
+import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
+import { openStore, storeFileFor } from '../../../src/core/store/database'
 import { encodeRows } from '../../../src/core/store/encoded-rows'
 import { LATEST_VERSION } from '../../../src/core/store/migrations'
-import { StoreOwner, type StoreWorkerEntry } from '../../../src/core/store/store-owner'
-import { liveStoreThreads } from '../../../src/core/store/threads'
+import { StoreOwner, type StoreThreads } from '../../../src/core/store/owner/store-owner'
+import {
+  liveStoreThreads,
+  spawnStoreThread,
+  stopThread,
+  type ThreadEntry,
+} from '../../../src/core/store/threads'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
 import { failure } from '../../support/failure'
@@ -28,17 +33,27 @@ afterEach(async () => {
 })
 
 async function open(
-  worker: StoreWorkerEntry = SOURCE_STORE_WORKER,
+  threads: StoreThreads = SOURCE_STORE_WORKER,
   options: { busyTimeoutMs?: number } = {},
 ): Promise<StoreOwner> {
   const owner = await StoreOwner.open({
     file: storeFileFor(temp.dir, 'sandbox'),
-    worker,
+    threads,
     now: () => new Date('2026-01-02T03:04:05Z'),
     ...options,
   })
   owners.push(owner)
   return owner
+}
+
+/** Starts a checkpointer thread from `entry`, asks it for one checkpoint, stops it: its answer. */
+async function checkpointOnce(entry: ThreadEntry, file: string): Promise<unknown> {
+  const thread = spawnStoreThread(entry, { workerData: { file } })
+  const answer = new Promise<unknown>((resolve) => thread.once('message', resolve))
+  thread.postMessage('run')
+  const value = await answer
+  await stopThread(thread, 'close')
+  return value
 }
 
 describe('the database owner thread', () => {
@@ -171,7 +186,7 @@ describe('the database owner thread', () => {
   it('takes requests sent before the file is open, in order, so the app starts without waiting', async () => {
     const owner = new StoreOwner({
       file: storeFileFor(temp.dir, 'sandbox'),
-      worker: SOURCE_STORE_WORKER,
+      threads: SOURCE_STORE_WORKER,
     })
     owners.push(owner)
     const write = owner.call('writePage', {
@@ -191,7 +206,7 @@ describe('the database owner thread', () => {
     mkdirSync(join(temp.dir, 'cache', 'sandbox.sqlite'), { recursive: true })
     const owner = new StoreOwner({
       file: storeFileFor(temp.dir, 'sandbox'),
-      worker: SOURCE_STORE_WORKER,
+      threads: SOURCE_STORE_WORKER,
     })
     owners.push(owner)
     const early = failure(owner.call('queryInspections', {}))
@@ -202,15 +217,15 @@ describe('the database owner thread', () => {
 
   it('a thread that cannot start rejects the open with a typed error and is not left running', async () => {
     const before = liveStoreThreads()
-    const error = await failure(StoreOwner.open({ file: '', worker: SOURCE_STORE_WORKER }))
+    const error = await failure(StoreOwner.open({ file: '', threads: SOURCE_STORE_WORKER }))
     expect(isAppError(error, 'internal')).toBe(true)
     await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 5000 })
   })
 
   it('answers a malformed message with an error instead of leaving the caller waiting', async () => {
     mkdirSync(join(temp.dir, 'cache'), { recursive: true })
-    const worker = new Worker(SOURCE_STORE_WORKER.url, {
-      execArgv: [...(SOURCE_STORE_WORKER.execArgv ?? [])],
+    const worker = new Worker(SOURCE_STORE_WORKER.owner.url, {
+      execArgv: [...(SOURCE_STORE_WORKER.owner.execArgv ?? [])],
       workerData: { file: storeFileFor(temp.dir, 'raw'), openedAt: new Date().toISOString() },
     })
     const messages: unknown[] = []
@@ -235,8 +250,8 @@ describe('the database owner thread', () => {
 
   it('answers the page writes of a committed batch in one message, each id once', async () => {
     mkdirSync(join(temp.dir, 'cache'), { recursive: true })
-    const worker = new Worker(SOURCE_STORE_WORKER.url, {
-      execArgv: [...(SOURCE_STORE_WORKER.execArgv ?? [])],
+    const worker = new Worker(SOURCE_STORE_WORKER.owner.url, {
+      execArgv: [...(SOURCE_STORE_WORKER.owner.execArgv ?? [])],
       workerData: { file: storeFileFor(temp.dir, 'raw'), openedAt: new Date().toISOString() },
     })
     type Answer = { type: string; ids?: number[]; id?: number }
@@ -317,9 +332,25 @@ describe('the database owner thread', () => {
     db.close()
   })
 
+  it('the checkpointer copies the log into the database file, beside a connection that holds it open', async () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const writer = openStore(file, { autoCheckpoint: false }).db
+    try {
+      writer.exec('CREATE TABLE filler (x BLOB)')
+      const insert = writer.prepare('INSERT INTO filler VALUES (randomblob(4000))')
+      for (let i = 0; i < 200; i += 1) insert.run()
+      const before = statSync(file).size
+      expect(await checkpointOnce(SOURCE_STORE_WORKER.checkpointer, file)).toBe('done')
+      // The 800 kB written went to the log only; the checkpoint copied them into the file.
+      expect(statSync(file).size).toBeGreaterThan(before + 700_000)
+    } finally {
+      writer.close()
+    }
+  })
+
   it('the checkpointer closes twice without hanging', async () => {
     const owner = await open()
-    const checkpointer = new Checkpointer(owner.file)
+    const checkpointer = new Checkpointer(owner.file, SOURCE_STORE_WORKER.checkpointer)
     checkpointer.request()
     await Promise.all([checkpointer.close(), checkpointer.close()])
     await checkpointer.close()
@@ -329,22 +360,31 @@ describe('the database owner thread', () => {
   it('loads as a bundled JavaScript entry too, the way electron-vite builds it for the app', async () => {
     // Like the app's main bundle: our code inlined, packages resolved from node_modules at run
     // time (so the file lives under the project, as out/main/owner-worker.js does).
-    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const root = fileURLToPath(new URL('../../..', import.meta.url))
     const dir = mkdtempSync(join(root, 'node_modules', '.owner-worker-'))
     try {
-      const outfile = join(dir, 'owner-worker.js')
       // Vite's server-side build, as electron-vite uses for the main process: packages stay external.
       await build({
         configFile: false,
         logLevel: 'silent',
         build: {
-          ssr: join(root, 'src/core/store/owner-worker.ts'),
+          ssr: true,
           outDir: dir,
           emptyOutDir: false,
-          rollupOptions: { output: { format: 'es', entryFileNames: 'owner-worker.js' } },
+          rollupOptions: {
+            input: {
+              'owner-worker': join(root, 'src/core/store/owner/worker.ts'),
+              'checkpoint-worker': join(root, 'src/core/store/owner/checkpoint-worker.ts'),
+            },
+            output: { format: 'es', entryFileNames: '[name].js' },
+          },
         },
       })
-      const owner = await open({ url: pathToFileURL(outfile) })
+      const bundled = {
+        owner: { url: pathToFileURL(join(dir, 'owner-worker.js')) },
+        checkpointer: { url: pathToFileURL(join(dir, 'checkpoint-worker.js')) },
+      }
+      const owner = await open(bundled)
       await owner.call('writePage', {
         resource: 'inspections',
         items: [inspection(5)],
@@ -352,6 +392,7 @@ describe('the database owner thread', () => {
         at: 'now',
       })
       expect((await owner.call('queryInspections', {})).total).toBe(1)
+      expect(await checkpointOnce(bundled.checkpointer, owner.file)).toBe('done')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

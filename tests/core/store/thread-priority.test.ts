@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Checkpointer } from '../../../src/core/store/checkpointer'
+import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
 import { openStore, storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/store-owner'
+import { StoreOwner } from '../../../src/core/store/owner/store-owner'
 import {
   DATA_THREAD_NICE_STEPS,
   NICE_MAX,
   yieldToMainThread,
   type ThreadPriorityDeps,
 } from '../../../src/core/store/threads'
-import { PageThread } from '../../../src/core/sync/page-parser'
+import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from './fixtures'
 
@@ -121,7 +121,7 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
     const before = threadNices()
     const owner = await StoreOwner.open({
       file: storeFileFor(temp.dir, 'sandbox'),
-      worker: SOURCE_STORE_WORKER,
+      threads: SOURCE_STORE_WORKER,
       now: () => new Date('2026-01-02T03:04:05Z'),
     })
     closers.unshift(() => owner.close())
@@ -156,7 +156,7 @@ describe.runIf(process.platform === 'linux')('the data threads on Linux', () => 
     const file = storeFileFor(temp.dir, 'sandbox')
     openStore(file).db.close()
     const before = threadNices()
-    const checkpointer = new Checkpointer(file)
+    const checkpointer = new Checkpointer(file, SOURCE_STORE_WORKER.checkpointer)
     closers.unshift(() => checkpointer.close())
     // Its thread sets its priority first thing; give it the moment it takes to start.
     await expect

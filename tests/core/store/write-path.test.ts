@@ -1,8 +1,8 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { transaction } from '../../../src/core/store/database'
-import { applyPageWrite } from '../../../src/core/store/page-writer'
-import { queryInspections } from '../../../src/core/store/queries'
+import { applyPageWrite } from '../../../src/core/store/owner/page-writer'
+import { queryInspections } from '../../../src/core/store/list-queries'
 import { ftsText, searchDocument } from '../../../src/core/store/search-text'
 import { upsertInspections } from '../../../src/core/store/writes'
 import { inspection, storePerTest } from './fixtures'
@@ -14,7 +14,7 @@ import { inspection, storePerTest } from './fixtures'
  */
 
 const store = storePerTest()
-let db: DatabaseSync
+let db: StoreConnection
 beforeEach(() => {
   db = store.db
 })

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { DatabaseSync } from 'node:sqlite'
+import { StoreConnection } from '../../../src/core/store/connection'
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/client-source'
-import { PageThread } from '../../../src/core/sync/page-parser'
+import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { clientSyncSource } from '../../../src/core/sync/partner-source'
+import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { SyncProgress } from '../../../src/shared/cache'
@@ -89,8 +89,8 @@ export async function startHarness(
   const proxy = await startFaultProxy(sandbox)
   const temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')
-  const store = await StoreOwner.open({ file, worker: SOURCE_STORE_WORKER })
-  const db = new DatabaseSync(file, { readOnly: true })
+  const store = await StoreOwner.open({ file, threads: SOURCE_STORE_WORKER })
+  const db = new StoreConnection(file, { readOnly: true })
   const events = new EventBus()
   const progress: SyncProgress[] = []
   const changed: string[] = []

@@ -4,8 +4,8 @@ import { afterEach, expect, it } from 'vitest'
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { openStore, storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import { readSyncState } from '../../../src/core/store/sync-state'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
@@ -61,7 +61,7 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   // The app restarts: the status shows the interrupted pass as resumable, and auto resumes it.
   const store = await StoreOwner.open({
     file: storeFileFor(dataDir, 'sandbox'),
-    worker: SOURCE_STORE_WORKER,
+    threads: SOURCE_STORE_WORKER,
   })
   const engine = new SyncEngine({
     store,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { startHarness } from './harness'
 

@@ -4,13 +4,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { JsonBody } from '../../../src/core/api/http'
-import { readGuarantee, readPage } from '../../../src/core/api/records'
+import { readGuarantee, readPage } from '../../../src/core/api/read-records'
 import { isAppError } from '../../../src/core/app-error'
 import { decodePageWrite } from '../../../src/core/store/encoded-rows'
 import { prepareRows } from '../../../src/core/store/stored-raw'
 import { liveStoreThreads } from '../../../src/core/store/threads'
-import type { ParsedPage } from '../../../src/core/sync/page-parse'
-import { parseHere, PageThread } from '../../../src/core/sync/page-parser'
+import type { ParsedPage } from '../../../src/core/sync/page-thread/parse-page'
+import { parseHere, PageThread } from '../../../src/core/sync/page-thread/client'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { encodeEucKr } from '../../../src/sandbox/echo'
 import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
@@ -201,14 +201,14 @@ describe('the page thread', () => {
   })
 
   it('loads as a bundled JavaScript entry too, the way electron-vite builds it for the app', async () => {
-    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const root = fileURLToPath(new URL('../../..', import.meta.url))
     const dir = mkdtempSync(join(root, 'node_modules', '.page-worker-'))
     try {
       await build({
         configFile: false,
         logLevel: 'silent',
         build: {
-          ssr: join(root, 'src/core/sync/page-worker.ts'),
+          ssr: join(root, 'src/core/sync/page-thread/worker.ts'),
           outDir: dir,
           emptyOutDir: false,
           rollupOptions: { output: { format: 'es', entryFileNames: 'page-worker.js' } },

@@ -1,8 +1,8 @@
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/client-source'
+import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
@@ -21,7 +21,7 @@ const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
 }
 const store = await StoreOwner.open({
   file: storeFileFor(config.dataDir, 'sandbox'),
-  worker: SOURCE_STORE_WORKER,
+  threads: SOURCE_STORE_WORKER,
 })
 const client = new PartnerClient({
   fetch: globalThis.fetch,

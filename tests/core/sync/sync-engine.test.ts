@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/queries'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { readSyncState } from '../../../src/core/store/sync-state'
 import { createMatcher } from '../../../src/core/text/hangul-search'
 import { startHarness } from './harness'

@@ -1,13 +1,13 @@
 import { parentPort } from 'node:worker_threads'
-import { AppError, isAppError } from '../app-error'
-import { movable } from '../store/encoded-rows'
-import { messageId, yieldToMainThread } from '../store/threads'
-import { parsePageBody } from './page-parse'
-import { toPageThreadSchema, type FromPageThread } from './page-protocol'
+import { AppError, isAppError } from '../../app-error'
+import { movable } from '../../store/encoded-rows'
+import { messageId, yieldToMainThread } from '../../store/threads'
+import { parsePageBody } from './parse-page'
+import { toPageThreadSchema, type FromPageThread } from './protocol'
 
 /**
  * The page thread: parses and checks the sync's list answers and encodes
- * their records for the database owner (`page-parse.ts`), so neither the
+ * their records for the database owner (`parse-page.ts`), so neither the
  * main thread (which only passes bytes along) nor the owner (which writes)
  * pays for it. One per app; it holds no state between pages.
  */

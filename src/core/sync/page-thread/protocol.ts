@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import type { ErrorData } from '../../shared/errors'
-import { errorDataSchema } from '../app-error'
-import type { ParsedPage } from './page-parse'
+import type { ErrorData } from '../../../shared/errors'
+import { errorDataSchema } from '../../app-error'
+import type { ParsedPage } from './parse-page'
 
 /**
  * The messages between the main thread and the page thread
- * (`page-worker.ts`), checked with these schemas on arrival at either end.
+ * (`worker.ts`), checked with these schemas on arrival at either end.
  */
 
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')

@@ -1,4 +1,5 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { SQLInputValue } from 'node:sqlite'
+import type { StoreConnection } from './connection'
 import type {
   CacheFreshness,
   GuaranteeRow,
@@ -7,19 +8,11 @@ import type {
   QueryPage,
   ReviewMarkName,
 } from '../../shared/cache'
-import type { Brand, BrandRow } from '../../shared/domain'
-import {
-  BRAND_FIELDS,
-  GUARANTEE_FIELDS,
-  INSPECTION_FIELDS,
-  type FieldSpec,
-  type RowOf,
-} from '../../shared/record-fields'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
-import { createRanker, foldForSearch } from '../text/hangul-search'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import { prepared } from './statements'
-import type { PagedResource } from './records'
+import type { PagedResource } from './record-types'
 import {
   cellColumns,
   COUNTED_MARK_SQL,
@@ -30,7 +23,8 @@ import {
   summarise,
   type Cell,
 } from './counts'
-import { RECORD_TABLES, storedValue, type RecordTable } from './stored-raw'
+import { listedRow, RECORD_TABLES, type RecordTable } from './stored-raw'
+import { brandAliases } from './brand-search'
 import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
 import { readSyncState } from './sync-state'
@@ -143,7 +137,7 @@ interface Text {
  * search index (its exact id is then compared on each match), since a
  * member's rows are few and an index of their own cost every write.
  */
-function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text {
+function textOf(db: StoreConnection, table: PagedResource, query: ListQuery): Text {
   const text = queryText(db, table, query.q ?? '')
   const member = query.member ? planSearch(query.member) : null
   // A member id without a word is compared on every row (no such id is expected).
@@ -155,7 +149,7 @@ function textOf(db: DatabaseSync, table: PagedResource, query: ListQuery): Text 
   return { plan: { kind: 'match', match }, short: false }
 }
 
-function queryText(db: DatabaseSync, table: PagedResource, q: string): Text {
+function queryText(db: StoreConnection, table: PagedResource, q: string): Text {
   const spelled = shortQueryPlan(q, (syllable) => {
     const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
     const rows = prepared(
@@ -219,7 +213,7 @@ function withText(table: PagedResource, where: Where, text: Text): Where {
  * list's order already.
  */
 function driverOf(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -235,7 +229,7 @@ function driverOf(
 }
 
 /** The idx range of the filter's dates (idx order being time order): bounds of an FTS walk. */
-function rowidRange(db: DatabaseSync, table: PagedResource, query: ListQuery): Where {
+function rowidRange(db: StoreConnection, table: PagedResource, query: ListQuery): Where {
   let range: Where = { clauses: [], params: [] }
   const edge = (clause: string, order: string, value: string): number =>
     (
@@ -278,7 +272,7 @@ interface PageAsk {
 
 /** The SQL of one page: `limit` rows after the query's cursor, in its sort order. */
 function pageStatement(
-  db: DatabaseSync,
+  db: StoreConnection,
   { table, columns, query, status, text, limit }: PageAsk,
 ): { driver: ListDriver; statement: Statement } {
   const driver = driverOf(db, table, query, text, status)
@@ -316,8 +310,6 @@ function pageStatement(
   return { driver, statement: { sql, params: [...where.params, limit] } }
 }
 
-const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped: boolean }>>()
-
 /**
  * The cells (per status and mark) of the filter without its status and
  * review parts: from the stored counts when it has no text and no member,
@@ -325,7 +317,7 @@ const cellCache = new WeakMap<DatabaseSync, Map<string, { cells: Cell[]; capped:
  * {@link SHORT_QUERY_COUNT_CAP} (`capped` then says there are more).
  */
 function cellsOf(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -340,8 +332,7 @@ function cellsOf(
   }
   const statement = countStatement(db, table, query, text)
   const key = `${dataVersion(db)}\u0000${statement.sql}\u0000${JSON.stringify(statement.params)}`
-  let perDb = cellCache.get(db)
-  if (!perDb) cellCache.set(db, (perDb = new Map()))
+  const perDb = db.searchCells
   const hit = perDb.get(key)
   if (hit) return hit
   const found =
@@ -364,7 +355,7 @@ function cellsOf(
  * character (counted up to a cap by SQL).
  */
 function indexedCells(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -392,7 +383,6 @@ function rowidsStatement(table: PagedResource, match: string): Statement {
   }
 }
 
-const rowidCache = new WeakMap<DatabaseSync, Map<string, string | null>>()
 /** Searches whose matches are kept per connection (a page of another tab or the next page reuses them). */
 const ROWID_CACHE_SIZE = 16
 
@@ -401,13 +391,12 @@ const ROWID_CACHE_SIZE = 16
  * key it is kept under (which also keeps its parse in the cell index).
  */
 function matchingRowids(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   match: string,
 ): { rowids: string | null; key: string } {
   const key = `${dataVersion(db)}\u0000${table}\u0000${match}`
-  let perDb = rowidCache.get(db)
-  if (!perDb) rowidCache.set(db, (perDb = new Map()))
+  const perDb = db.searchRowids
   if (perDb.has(key)) return { rowids: perDb.get(key)!, key }
   const { sql, params } = rowidsStatement(table, match)
   const rowids = (prepared(db, sql).get(...params) as { rowids: string | null }).rowids
@@ -428,7 +417,7 @@ function rowsByIdx(table: PagedResource, columns: string): string {
  * idx order being the list's order, and the list's cell index ready.
  */
 function cellPageApplies(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -444,7 +433,7 @@ function cellPageApplies(
  * not: the SQL plans of {@link pageStatement} answer then.
  */
 function cellPage(
-  db: DatabaseSync,
+  db: StoreConnection,
   { table, columns, query, status, text, limit }: PageAsk,
 ): { rows: Record<string, unknown>[]; cells: Cell[] } | null {
   if (!cellPageApplies(db, table, query, text)) return null
@@ -475,7 +464,7 @@ function cellPage(
 
 /** The counting statement of {@link cellsOf}, walking what the page walks. */
 function countStatement(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
   text: Text,
@@ -527,7 +516,10 @@ function capCells(
 }
 
 /** The freshness every answer carries. */
-export function freshnessOf(db: DatabaseSync, resource: PagedResource | 'brands'): CacheFreshness {
+export function freshnessOf(
+  db: StoreConnection,
+  resource: PagedResource | 'brands',
+): CacheFreshness {
   const state = readSyncState(db, resource)
   return {
     lastSyncAt: state.lastSuccessAt,
@@ -538,7 +530,7 @@ export function freshnessOf(db: DatabaseSync, resource: PagedResource | 'brands'
 }
 
 function listPage<R>(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   columns: string,
   query: ListQuery,
@@ -583,7 +575,7 @@ export interface ListExplanation {
 
 /** The plan of a list query, for tests and the bench: which index it walks and how it counts. */
 export function explainList(
-  db: DatabaseSync,
+  db: StoreConnection,
   table: PagedResource,
   query: ListQuery,
 ): ListExplanation {
@@ -628,25 +620,13 @@ function listedColumns(table: RecordTable): string {
   )
 }
 
-/**
- * The declared part of a listed row, each column checked against its
- * declaration (`storedValue`); `''` of a `blank-null` field is null.
- */
-function listedRow<R>(table: string, fields: readonly FieldSpec[], r: Record<string, unknown>): R {
-  const row: Record<string, unknown> = {}
-  for (const f of fields) {
-    if (f.row === undefined) continue
-    const value = storedValue(table, f, r)
-    row[f.row] = f.null === 'blank-null' && value === '' ? null : value
-  }
-  // Built from the same declaration as the row type (`RowOf`).
-  return row as R
-}
-
 const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 
 /** A page of guarantees for the filter. */
-export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryPage<GuaranteeRow> {
+export function queryGuarantees(
+  db: StoreConnection,
+  query: GuaranteeQuery,
+): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
   return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
     const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>('guarantees', GUARANTEE_FIELDS, r)
@@ -662,7 +642,7 @@ export function queryGuarantees(db: DatabaseSync, query: GuaranteeQuery): QueryP
 const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 
 /** A page of inspections for the filter. */
-export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<InspectionRow> {
+export function queryInspections(db: StoreConnection, query: ListQuery): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
     ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
@@ -670,73 +650,8 @@ export function queryInspections(db: DatabaseSync, query: ListQuery): QueryPage<
   }))
 }
 
-/**
- * The other names of a brand the query names exactly (any case, accents and
- * spacing aside): its Korean name for its English one and back, so `chanel`
- * also finds products named `샤넬 …`. Empty when the query names no brand.
- */
-export function brandAliases(db: DatabaseSync, query: string): string[] {
-  const folded = foldForSearch(query)
-  if (folded.length < 2) return []
-  const aliases = new Set<string>()
-  for (const brand of storedBrands(db)) {
-    if (foldForSearch(brand.englishName) === folded) aliases.add(brand.name.trim())
-    else if (foldForSearch(brand.name) === folded) aliases.add(brand.englishName.trim())
-  }
-  aliases.delete('')
-  return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
-}
-
-/** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
-interface StoredBrand extends Brand {
-  readonly same: number
-}
-
-const brandCache = new WeakMap<DatabaseSync, { version: number; rows: StoredBrand[] }>()
-
-/** The stored brand list in the service's order, read once per data version. */
-function storedBrands(db: DatabaseSync): StoredBrand[] {
-  const version = dataVersion(db)
-  const hit = brandCache.get(db)
-  if (hit?.version === version) return hit.rows
-  const rows = db
-    .prepare(
-      `SELECT ${BRAND_FIELDS.map((f) => `b.${f.column}`).join(', ')},
-         (SELECT count(*) FROM brands s WHERE s.name = b.name AND s.gone_at IS NULL) AS same
-       FROM brands b WHERE b.gone_at IS NULL ORDER BY b.position`,
-    )
-    .all()
-    .map((r) => ({ ...listedRow<Brand>('brands', BRAND_FIELDS, r), same: Number(r['same']) }))
-  brandCache.set(db, { version, rows })
-  return rows
-}
-
-/**
- * Stored brands matching `query` (Korean, 초성 or English, accents aside),
- * best first: exact names, then names starting with it, then 초성 matches,
- * then matches inside a name; the service's order within each rank.
- */
-export function searchBrands(
-  db: DatabaseSync,
-  query: string,
-): { items: BrandRow[]; total: number } {
-  const rows = storedBrands(db)
-  const rank = createRanker(query)
-  const items = rows
-    .map((row, position) => ({ row, position, rank: rank(row.name, row.englishName) }))
-    .filter((entry) => entry.rank !== null)
-    .sort((a, b) => a.rank! - b.rank! || a.position - b.position)
-    .map(({ row }) => ({
-      idx: row.idx,
-      name: row.name,
-      englishName: row.englishName,
-      sameNameCount: row.same,
-    }))
-  return { items, total: rows.length }
-}
-
 /** Number of stored, not-gone records of a resource (the lists: from the stored counts). */
-export function recordCount(db: DatabaseSync, resource: PagedResource | 'brands'): number {
+export function recordCount(db: StoreConnection, resource: PagedResource | 'brands'): number {
   if (resource !== 'brands') return listCount(db, resource)
   const row = db.prepare('SELECT count(*) AS n FROM brands WHERE gone_at IS NULL').get() as {
     n: number

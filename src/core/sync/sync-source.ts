@@ -1,7 +1,7 @@
 import type { GuaranteeState } from '../../shared/cache'
 import type { ListPage, RejectedItem } from '../../shared/domain'
 import type { EncodedRows } from '../store/encoded-rows'
-import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/records'
+import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/record-types'
 
 /** One list request of the sync engine: the API's paging, sort and filter parameters. */
 export interface PageQuery {
@@ -19,7 +19,7 @@ export interface PageQuery {
 
 /**
  * One parsed page (the client's `ListPage`, its refusals optional): its
- * records as objects, or encoded in chunks for the owner (`page-parse.ts`).
+ * records as objects, or encoded in chunks for the owner (`page-thread/parse-page.ts`).
  */
 export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
   /** The refused entries, with why and as sent: kept for `sync.rejected`. */

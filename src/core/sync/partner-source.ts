@@ -1,8 +1,8 @@
 import type { PartnerClient } from '../api/client'
 import type { GuaranteeQuery, InspectionQuery } from '../../shared/domain'
-import type { PagedResource } from '../store/records'
-import { parseHere, type PageParsing } from './page-parser'
-import type { PageHints, PageQuery, SourcePage, SyncSource } from './source'
+import type { PagedResource } from '../store/record-types'
+import { parseHere, type PageParsing } from './page-thread/client'
+import type { PageHints, PageQuery, SourcePage, SyncSource } from './sync-source'
 
 /** Records per transaction when the engine gives no hint (its own default). */
 const ROWS_PER_CHUNK = 1000

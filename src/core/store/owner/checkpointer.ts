@@ -1,39 +1,6 @@
 import type { Worker } from 'node:worker_threads'
-import { DATA_THREAD_NICE_STEPS, NICE_MAX, spawnStoreThread, stopThread } from './threads'
-
-/**
- * Keeps WAL checkpoints out of the owner's way. The owner's connection runs
- * with `wal_autocheckpoint = 0` (otherwise every ~1000 pages one commit
- * stalls while it copies the log into the database file); this worker, with
- * its own connection, runs `PRAGMA wal_checkpoint(PASSIVE)`, which never
- * blocks the owner. Requests while one runs are coalesced. The worker is
- * plain JavaScript evaluated from a string, so it needs no bundling in
- * either host. The only other connection to a profile's file.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads')
-const { DatabaseSync } = require('node:sqlite')
-// Below the main thread, as the owner and the page thread (yieldToMainThread in threads.ts):
-// Linux sets priority per thread; elsewhere /proc/thread-self is missing and nothing changes.
-try {
-  const os = require('node:os')
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
-  os.setPriority(tid, Math.min(workerData.niceMax, os.getPriority(tid) + workerData.niceSteps))
-} catch {}
-const db = new DatabaseSync(workerData.file, { timeout: 1000 })
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    db.close()
-    process.exit(0)
-  }
-  try {
-    db.exec('PRAGMA wal_checkpoint(PASSIVE)')
-    parentPort.postMessage('done')
-  } catch (error) {
-    parentPort.postMessage('failed')
-  }
-})
-`
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads'
+import type { CheckpointerData, ToCheckpointer } from './protocol'
 
 /** When to checkpoint: after this many written records, or this long after the last write. */
 export interface CheckpointTiming {
@@ -99,18 +66,22 @@ export class CheckpointSchedule {
   }
 }
 
-/** A background checkpointer for one database file. */
+/**
+ * Keeps WAL checkpoints out of the owner's way. The owner's connection runs
+ * with `wal_autocheckpoint = 0` (otherwise every ~1000 pages one commit
+ * stalls while it copies the log into the database file); the checkpointer
+ * thread (`checkpoint-worker.ts`), with its own connection, runs
+ * `PRAGMA wal_checkpoint(PASSIVE)`, which never blocks the owner. Requests
+ * while one runs are coalesced.
+ */
 export class Checkpointer {
   readonly #worker: Worker
   #running = false
   #again = false
   #closing: Promise<void> | null = null
 
-  constructor(file: string) {
-    this.#worker = spawnStoreThread(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file, niceSteps: DATA_THREAD_NICE_STEPS, niceMax: NICE_MAX },
-    })
+  constructor(file: string, entry: ThreadEntry) {
+    this.#worker = spawnStoreThread(entry, { workerData: { file } satisfies CheckpointerData })
     this.#worker.unref()
     this.#worker.on('message', () => {
       this.#running = false
@@ -133,12 +104,12 @@ export class Checkpointer {
       return
     }
     this.#running = true
-    this.#worker.postMessage('run')
+    this.#worker.postMessage('run' satisfies ToCheckpointer)
   }
 
   /** Stops the worker; idempotent, and always resolves (the worker is terminated if it hangs). */
   close(): Promise<void> {
-    this.#closing ??= stopThread(this.#worker, 'close')
+    this.#closing ??= stopThread(this.#worker, 'close' satisfies ToCheckpointer)
     return this.#closing
   }
 }

@@ -5,7 +5,7 @@ import {
   readGuarantee,
   readInspection,
   readPage,
-} from '../../../src/core/api/records'
+} from '../../../src/core/api/read-records'
 import { REJECTED_RAW_MAX } from '../../../src/shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS } from '../../../src/shared/record-fields'
 

@@ -1,10 +1,9 @@
 import type { Worker } from 'node:worker_threads'
-import { AppError } from '../app-error'
-import { movable } from '../store/encoded-rows'
-import type { StoreWorkerEntry } from '../store/store-owner'
-import { spawnStoreThread } from '../store/threads'
-import { parsePageBody, type PageBody, type ParsedPage } from './page-parse'
-import { fromPageThreadSchema, type ToPageThread } from './page-protocol'
+import { AppError } from '../../app-error'
+import { movable } from '../../store/encoded-rows'
+import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
+import { parsePageBody, type PageBody, type ParsedPage } from './parse-page'
+import { fromPageThreadSchema, type ToPageThread } from './protocol'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
 export interface PageParsing {
@@ -16,7 +15,7 @@ export const parseHere: PageParsing = {
   parse: (input) => Promise.resolve().then(() => parsePageBody(input)),
 }
 
-/** The page thread's young generation, in MB (see `OWNER_YOUNG_GENERATION_MB` in store-owner.ts). */
+/** The page thread's young generation, in MB (see `OWNER_YOUNG_GENERATION_MB` in `store/owner/store-owner.ts`). */
 const PAGE_YOUNG_GENERATION_MB = 8
 
 interface Waiter {
@@ -25,14 +24,14 @@ interface Waiter {
 }
 
 /**
- * The main thread's handle on the page thread (`page-worker.ts`): it sends
+ * The main thread's handle on the page thread (`worker.ts`): it sends
  * each list answer's bytes there and gets back the envelope with the records
  * encoded, which it hands to the database owner unread. The thread is
  * started again after a crash (the pages it held fail as `internal`, and the
  * run that sent them stops like any failed page).
  */
 export class PageThread implements PageParsing {
-  readonly #entry: StoreWorkerEntry
+  readonly #entry: ThreadEntry
   #worker: Worker | null = null
   readonly #pending = new Map<number, Waiter>()
   #nextId = 1
@@ -41,7 +40,7 @@ export class PageThread implements PageParsing {
   readonly #ending = new Set<Promise<number>>()
 
   /** Starts the thread at once, so the first sync does not wait for it. */
-  constructor(entry: StoreWorkerEntry) {
+  constructor(entry: ThreadEntry) {
     this.#entry = entry
     this.#start()
   }
@@ -70,8 +69,7 @@ export class PageThread implements PageParsing {
 
   #start(): Worker {
     if (this.#worker) return this.#worker
-    const worker = spawnStoreThread(this.#entry.url, {
-      execArgv: [...(this.#entry.execArgv ?? [])],
+    const worker = spawnStoreThread(this.#entry, {
       // A page's objects die as soon as it is encoded; a small young generation keeps RSS down.
       resourceLimits: { maxYoungGenerationSizeMb: PAGE_YOUNG_GENERATION_MB },
     })

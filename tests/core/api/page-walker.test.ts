@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import { PageWalker, type PageFetcher } from '../../../src/core/api/pages'
+import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
 
 /**
  * A list of `total` numbered entries served `cap` at a time, counting pages

@@ -1,10 +1,10 @@
-import type { DatabaseSync } from 'node:sqlite'
-import { transaction } from './database'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from './records'
-import { clearAccepted, storeRejected, type PageRejects } from './rejected'
-import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
-import { prepareRows, RECORD_TABLES, type PreparedRow } from './stored-raw'
-import { markUnseenGone, upsertRows } from './writes'
+import type { StoreConnection } from '../connection'
+import { transaction } from '../database'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
+import { clearAccepted, storeRejected, type PageRejects } from '../rejected'
+import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
+import { prepareRows, RECORD_TABLES, type PreparedRow } from '../stored-raw'
+import { markUnseenGone, upsertRows } from '../writes'
 
 /** A page's records: as parsed, or already prepared as rows where they were parsed. */
 export type PageRecords =
@@ -32,7 +32,7 @@ export interface PageWriteFields {
  * first complete full pass of its list: the file is then worth compacting
  * ({@link compactStore}, outside the transaction).
  */
-export function applyPageWrite(db: DatabaseSync, page: PageWrite): boolean {
+export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
   const firstFull =
     page.markGone === true &&
     page.state?.lastFullAt != null &&
@@ -57,7 +57,7 @@ export function applyPageWrite(db: DatabaseSync, page: PageWrite): boolean {
  * compacted ({@link compactStore}), so requests sent meanwhile wait for it.
  */
 export function writePageBatch(
-  db: DatabaseSync,
+  db: StoreConnection,
   pages: readonly PageWrite[],
   committed: () => void = () => undefined,
 ): void {
@@ -75,7 +75,7 @@ export function writePageBatch(
  * the owner thread; queries wait for it (about a second per 100,000
  * records). Best effort: a failure leaves a valid, larger file.
  */
-export function compactStore(db: DatabaseSync): void {
+export function compactStore(db: StoreConnection): void {
   try {
     for (const list of Object.keys(RECORD_TABLES)) {
       db.exec(`INSERT INTO ${list}_fts (${list}_fts) VALUES ('optimize')`)

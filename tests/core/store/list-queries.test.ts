@@ -1,14 +1,14 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { queryGuarantees, queryInspections, searchBrands } from '../../../src/core/store/queries'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
 import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
 import { guarantee, inspection, tempDir } from './fixtures'
 
 let temp: ReturnType<typeof tempDir>
-let db: DatabaseSync
+let db: StoreConnection
 
 const names = [
   '루이비통 네버풀 MM',
@@ -266,7 +266,7 @@ describe('filters, counts and paging', () => {
   })
 })
 
-describe('guarantees and brands', () => {
+describe('guarantees', () => {
   it('filters guarantees by the API state and maps labels back to states', () => {
     transaction(db, () =>
       upsertGuarantees(
@@ -281,51 +281,5 @@ describe('guarantees and brands', () => {
     const all = queryGuarantees(db, {})
     expect(all.total).toBe(3)
     expect(all.rows.find((r) => r.idx === 3)?.state).toBeNull()
-  })
-
-  it('searches stored brands in the service order, with duplicate names counted', () => {
-    transaction(db, () =>
-      replaceBrands(
-        db,
-        [
-          { idx: 9, name: '루이비통', englishName: 'Louis Vuitton', raw: {} },
-          { idx: 3, name: '샤넬', englishName: 'CHANEL', raw: {} },
-          { idx: 4, name: '샤넬', englishName: 'Chanel Beauty', raw: {} },
-        ],
-        1,
-        'now',
-      ),
-    )
-    expect(searchBrands(db, 'ㄹㅇ').items.map((b) => b.idx)).toEqual([9])
-    expect(searchBrands(db, 'chanel').items.map((b) => [b.idx, b.sameNameCount])).toEqual([
-      [3, 2],
-      [4, 2],
-    ])
-    expect(searchBrands(db, '').total).toBe(3)
-  })
-
-  it('ranks brands: exact name, then prefix, then 초성, then inside a name; accents folded', () => {
-    transaction(db, () =>
-      replaceBrands(
-        db,
-        [
-          { idx: 1, name: '가브리엘 샤넬', englishName: 'Gabrielle Chanel', raw: {} },
-          { idx: 2, name: '샤넬 뷰티', englishName: 'Chanel Beauty', raw: {} },
-          { idx: 3, name: '샤넬', englishName: 'CHANEL ', raw: {} },
-          { idx: 4, name: '에르메스', englishName: 'HERMÈS', raw: {} },
-          { idx: 5, name: '셀린느', englishName: 'CELINE', raw: {} },
-          { idx: 6, name: '생로랑', englishName: 'Saint Laurent', raw: {} },
-        ],
-        1,
-        'now',
-      ),
-    )
-    const ranked = (q: string) => searchBrands(db, q).items.map((b) => b.idx)
-    expect(ranked('chanel')).toEqual([3, 2, 1])
-    expect(ranked('샤넬')).toEqual([3, 2, 1])
-    expect(ranked('hermes')).toEqual([4])
-    expect(ranked('HERMES')).toEqual([4])
-    // 초성: names starting with it before names containing it.
-    expect(ranked('ㅅ')).toEqual([2, 3, 5, 6, 1, 4])
   })
 })

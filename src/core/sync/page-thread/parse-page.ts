@@ -1,9 +1,9 @@
-import type { RejectedItem } from '../../shared/domain'
-import { parseJsonBody, type JsonBody } from '../api/http'
-import { readGuarantee, readInspection, readPage } from '../api/records'
-import { encodeRows, type EncodedRows } from '../store/encoded-rows'
-import type { PagedResource } from '../store/records'
-import { idxFingerprint, type SourcePage } from './source'
+import type { RejectedItem } from '../../../shared/domain'
+import { parseJsonBody, type JsonBody } from '../../api/http'
+import { readGuarantee, readInspection, readPage } from '../../api/read-records'
+import { encodeRows, type EncodedRows } from '../../store/encoded-rows'
+import type { PagedResource } from '../../store/record-types'
+import { idxFingerprint, type SourcePage } from '../sync-source'
 
 /** What a sync page needs parsed: the answer, which list it is and how to cut it. */
 export interface PageBody {
@@ -24,9 +24,9 @@ export type ParsedPage = Omit<SourcePage<never>, 'items' | 'rejects' | 'encoded'
 }
 
 /**
- * Decodes, parses and checks one list answer (records.ts) and encodes its
+ * Decodes, parses and checks one list answer (`api/read-records.ts`) and encodes its
  * accepted records in chunks for the database owner. Runs in the page
- * thread (`page-worker.ts`) in the app, so the main thread never holds a
+ * thread (`worker.ts`) in the app, so the main thread never holds a
  * page's records; bad answers fail with the same typed errors as anywhere.
  */
 export function parsePageBody(input: PageBody): ParsedPage {

@@ -1,14 +1,14 @@
-import type { DatabaseSync } from 'node:sqlite'
+import type { StoreConnection } from '../connection'
 import { parentPort, workerData } from 'node:worker_threads'
-import type { ErrorData } from '../../shared/errors'
-import { advanceCellIndexes } from './cell-index'
-import { openStore, toStoreError } from './database'
-import { ownerDataSchema, toOwnerSchema, type FromOwner } from './owner-protocol'
-import { decodePageWrite, rowsOf, type PageWriteRequest } from './encoded-rows'
+import type { ErrorData } from '../../../shared/errors'
+import { advanceCellIndexes } from '../cell-index'
+import { openStore, toStoreError } from '../database'
+import { ownerDataSchema, toOwnerSchema, type FromOwner } from './protocol'
+import { decodePageWrite, rowsOf, type PageWriteRequest } from '../encoded-rows'
 import { writePageBatch } from './page-writer'
-import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
-import { messageId, yieldToMainThread } from './threads'
-import { countWrite, threadMicros } from './write-stats'
+import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from '../store-ops'
+import { messageId, yieldToMainThread } from '../threads'
+import { countWrite, threadMicros } from '../write-stats'
 
 /**
  * The thread that owns one profile's database: it opens the file (rebuild
@@ -32,7 +32,7 @@ function errorData(error: unknown): ErrorData {
 }
 
 const data = ownerDataSchema.parse(workerData)
-let db: DatabaseSync
+let db: StoreConnection
 try {
   const opened = openStore(data.file, {
     autoCheckpoint: false,

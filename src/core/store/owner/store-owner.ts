@@ -1,26 +1,26 @@
 import type { Worker } from 'node:worker_threads'
-import { AppError } from '../app-error'
+import { AppError } from '../../app-error'
 import { Checkpointer, CheckpointSchedule } from './checkpointer'
-import type { StoreNotice } from './database'
-import { movable, rowsOf } from './encoded-rows'
-import { fromOwnerSchema, type OwnerData, type ToOwner } from './owner-protocol'
-import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
-import { spawnStoreThread, stopThread } from './threads'
+import type { StoreNotice } from '../database'
+import { movable, rowsOf } from '../encoded-rows'
+import { fromOwnerSchema, type OwnerData, type ToOwner } from './protocol'
+import type { StoreArgs, StoreOp, StoreResult } from '../store-ops'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads'
 
 /**
- * The owner thread's entry. The built app passes the bundled file
- * (`out/main/owner-worker.js`); tests and the web host pass the TypeScript
- * source with `execArgv: ['--import', 'tsx']`.
+ * The entries of a profile's two data threads: the owner (`worker.ts`,
+ * bundled as `out/main/owner-worker.js`) and its WAL checkpointer
+ * (`checkpoint-worker.ts`, bundled as `out/main/checkpoint-worker.js`).
  */
-export interface StoreWorkerEntry {
-  readonly url: URL
-  readonly execArgv?: readonly string[]
+export interface StoreThreads {
+  readonly owner: ThreadEntry
+  readonly checkpointer: ThreadEntry
 }
 
 /** Options of {@link StoreOwner}. */
 export interface StoreOwnerOptions {
   readonly file: string
-  readonly worker: StoreWorkerEntry
+  readonly threads: StoreThreads
   /** How long a write waits for another connection's lock before `store_busy` (default 5 s). */
   readonly busyTimeoutMs?: number
   readonly now?: () => Date
@@ -40,8 +40,7 @@ export interface StoreClient {
 /**
  * The owner's young generation, in MB (V8 lets it grow to 3 × 16 MB). Its
  * objects die young (a page's records, a query's rows), so a small one
- * costs no time: with 8 the bench's 100k sync took the same time or less,
- * and the process's peak RSS went from 430 to about 300 MB.
+ * keeps the process's resident memory down without slowing a sync.
  */
 const OWNER_YOUNG_GENERATION_MB = 8
 
@@ -79,9 +78,8 @@ export class StoreOwner implements StoreClient {
       openedAt: (options.now ?? (() => new Date()))().toISOString(),
       ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
     }
-    this.#worker = spawnStoreThread(options.worker.url, {
+    this.#worker = spawnStoreThread(options.threads.owner, {
       workerData: data,
-      execArgv: [...(options.worker.execArgv ?? [])],
       resourceLimits: { maxYoungGenerationSizeMb: OWNER_YOUNG_GENERATION_MB },
     })
     this.#worker.unref()
@@ -101,7 +99,8 @@ export class StoreOwner implements StoreClient {
       const message = parsed.data
       if (message.type === 'ready') {
         this.#notice = message.notice
-        if (!this.#closing) this.#checkpointer = new Checkpointer(this.file)
+        if (!this.#closing)
+          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer)
         opened()
       } else if (message.type === 'failed') {
         this.#failure = AppError.fromData(message.error)

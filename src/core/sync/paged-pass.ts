@@ -1,0 +1,369 @@
+import type { SyncProgress, SyncResourceName } from '../../shared/cache'
+import type { ListPage } from '../../shared/domain'
+import type { AppError } from '../app-error'
+import type { EventBus } from '../events'
+import { PageWalker, type WalkedPage } from '../api/page-walker'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
+import type { StoreClient } from '../store/owner/store-owner'
+import type { SyncStateRow } from '../store/sync-state'
+import type { RunOutcome, SliceFilter, SyncMode } from './sync-engine'
+import {
+  idxFingerprint,
+  type PageHints,
+  type PageQuery,
+  type SourcePage,
+  type SyncSource,
+} from './sync-source'
+
+/**
+ * One paged pass of one list (full, incremental or a targeted slice): its
+ * plan from the stored state, its pages fetched through the page walker and
+ * committed through the database owner with their checkpoint. The sync
+ * engine (`sync-engine.ts`) queues and starts passes; this file runs one.
+ */
+
+type PagedRecord = GuaranteeRecord | InspectionRecord
+
+/** A page's records when its source parsed them off this thread (`SourcePage.encoded`). */
+type Encoded = Pick<SourcePage<never>, 'encoded'>
+
+/** What a pass needs of the engine: its options, resolved. */
+export interface PassDeps {
+  readonly store: StoreClient
+  readonly source: SyncSource
+  readonly events: EventBus
+  readonly now: () => Date
+  readonly pageSize: number
+  readonly concurrency?: number
+  readonly windowDays: number
+  readonly targetedPages: number
+  readonly maxRowsPerTransaction: number
+  readonly maxPendingWrites: number
+  readonly afterPage?: (resource: PagedResource, page: number) => void
+}
+
+/** Where a paged run starts and what it asks the service for. */
+export interface PagePlan {
+  readonly resource: PagedResource
+  readonly mode: SyncMode
+  /** The full pass the records are marked with (a resumed pass keeps its number). */
+  readonly pass: number
+  readonly startPage: number
+  readonly pageSize: number
+  /** Entries stored before `startPage` by the interrupted pass. */
+  readonly seen: number
+  readonly rejected: number
+  readonly total: number | null
+  readonly startedAt: string | null
+  /** The mode stored in sync_state while it runs (a slice keeps the list's own). */
+  readonly storedMode: 'full' | 'incremental' | null
+  readonly query: Omit<PageQuery, 'page' | 'pageSize'>
+}
+
+/** Where a paged run starts, from the stored state: a resumed full pass continues at its checkpoint. */
+export function planPass(
+  deps: PassDeps,
+  resource: PagedResource,
+  mode: SyncMode,
+  state: SyncStateRow,
+  filter: SliceFilter,
+): PagePlan {
+  const checkpoint = mode === 'full' && state.mode === 'full' ? state.checkpoint : null
+  // A new full pass asks for the configured size again, so a service that raised its cap is
+  // noticed; the other passes ask at once for what the service took last time.
+  const pageSize =
+    checkpoint?.pageSize ?? (mode === 'full' ? deps.pageSize : (state.pageSize ?? deps.pageSize))
+  return {
+    resource,
+    mode,
+    pass: mode === 'full' && !checkpoint ? state.pass + 1 : state.pass,
+    startPage: checkpoint?.nextPage ?? 1,
+    pageSize,
+    seen: checkpoint?.fetched ?? 0,
+    rejected: checkpoint ? state.rejected : 0,
+    total: checkpoint?.total ?? null,
+    startedAt: checkpoint ? state.startedAt : deps.now().toISOString(),
+    storedMode: mode === 'targeted' ? state.mode : mode,
+    query: {
+      sort: 'latest',
+      ...(mode === 'incremental' ? { from: windowStart(deps) } : {}),
+      ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
+    },
+  }
+}
+
+/**
+ * Runs one paged pass: the plan's pages come from the page walker (a few in
+ * flight, yielded in order); each is committed in one transaction with its
+ * checkpoint by the database owner, a few commits pipelined behind the
+ * fetches (`writes`, which the caller awaits on failure). A complete,
+ * consistent full pass then marks what the service no longer returned as
+ * gone. Progress goes to `report`, `succeeded` runs once it is stored; a
+ * failure throws.
+ */
+export async function runPagedPass(
+  deps: PassDeps,
+  plan: PagePlan,
+  signal: AbortSignal,
+  tally: Tally,
+  writes: Promise<void>[],
+  report: (phase: SyncProgress['phase']) => void,
+  succeeded: () => void,
+): Promise<RunOutcome> {
+  const { resource, mode } = plan
+  await deps.store.call('writeSyncState', {
+    resource,
+    patch: {
+      status: 'syncing',
+      mode: plan.storedMode,
+      pass: plan.pass,
+      ...(mode === 'full'
+        ? {
+            startedAt: plan.startedAt,
+            checkpoint: {
+              nextPage: plan.startPage,
+              pageSize: plan.pageSize,
+              total: plan.total,
+              fetched: plan.seen,
+            },
+          }
+        : {}),
+    },
+  })
+  report('running')
+  const walker = new PageWalker<PagedRecord, Encoded>(
+    (page, pageSize, pageSignal, answered) =>
+      fetchPage(deps, plan, page, pageSize, pageSignal, answered),
+    {
+      pageSize: plan.pageSize,
+      startPage: plan.startPage,
+      seen: plan.seen,
+      signal,
+      concurrency: deps.concurrency ?? deps.source.inFlight ?? 3,
+      ...(mode === 'targeted' ? { maxPages: deps.targetedPages } : {}),
+    },
+  )
+  for await (const page of walker) {
+    tally.pages += 1
+    tally.seen = page.seen
+    tally.fetchedNow += page.received
+    tally.rejected += page.rejected
+    tally.total = page.total
+    tally.totalChanged = page.totalChanged
+    await commit(deps, plan, page, tally, writes)
+    report('running')
+    // Pages that arrived together are handled one per turn of the event loop,
+    // so the window's requests are answered between them, not after all of them.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+  for (const pending of writes.splice(0)) await pending
+
+  const at = deps.now().toISOString()
+  const consistent = walker.summary?.end === 'complete' && !tally.totalChanged
+  const learned = learnedPageSize(plan, walker.summary?.pageSize, deps.pageSize)
+  // Through the owner like every write: marking unseen records scans the whole list.
+  await deps.store.call('writePage', {
+    resource,
+    items: [],
+    pass: plan.pass,
+    at,
+    markGone: mode === 'full' && consistent,
+    state: {
+      status: 'idle',
+      lastError: null,
+      ...(learned === undefined ? {} : { pageSize: learned }),
+      ...(mode === 'targeted' ? {} : { lastSuccessAt: at }),
+      ...(mode === 'full' ? { checkpoint: null, rejected: tally.rejected } : {}),
+      ...(mode === 'full' && consistent ? { lastFullAt: at } : {}),
+    },
+  })
+  succeeded()
+  deps.events.emit('data.changed', { resource })
+  report('done')
+  return {
+    resource,
+    phase: 'done',
+    complete: consistent,
+    fetched: tally.fetchedNow,
+    rejected: tally.rejected,
+    maxStepMs: tally.maxStepMs,
+  }
+}
+
+/** Fetches one page of the plan for the walker, with the fingerprint that spots a repeated page. */
+async function fetchPage(
+  deps: PassDeps,
+  plan: PagePlan,
+  page: number,
+  pageSize: number,
+  signal: AbortSignal | undefined,
+  answered: (() => void) | undefined,
+): Promise<ListPage<PagedRecord> & Encoded & { readonly fingerprint: string }> {
+  const query: PageQuery = { ...plan.query, page, pageSize }
+  const aborted = signal ?? new AbortController().signal
+  const hints: PageHints = {
+    rowsPerChunk: deps.maxRowsPerTransaction,
+    ...(answered === undefined ? {} : { answered }),
+  }
+  const result: SourcePage<PagedRecord> =
+    plan.resource === 'guarantees'
+      ? await deps.source.guarantees(query, aborted, hints)
+      : await deps.source.inspections(query, aborted, hints)
+  return {
+    ...result,
+    rejects: result.rejects ?? [],
+    fingerprint: result.fingerprint ?? idxFingerprint(result.items),
+  }
+}
+
+/**
+ * Commits one page through the owner: one transaction with its checkpoint.
+ * An oversized page (FAULTS 12) goes in chunks so no single transaction
+ * holds the owner long; the checkpoint moves only with the last chunk, so
+ * a crash re-reads the page, and the upserts make that harmless. A few
+ * commits may wait behind the fetches, never the whole list.
+ */
+async function commit(
+  deps: PassDeps,
+  plan: PagePlan,
+  page: WalkedPage<PagedRecord> & Encoded,
+  tally: Tally,
+  writes: Promise<void>[],
+): Promise<void> {
+  const at = deps.now().toISOString()
+  // The answer's callback keeps the page number only: the page is garbage once posted.
+  const pageNumber = page.pageNumber
+  // Records parsed off this thread come encoded, already cut to size: passed along unread.
+  const chunks = page.encoded
+    ? page.encoded.map((encoded) => ({ encoded }))
+    : chunk(page.items, deps.maxRowsPerTransaction).map((items) => ({ items }))
+  for (const [n, rows] of chunks.entries()) {
+    const last = n === chunks.length - 1
+    const stepStart = performance.now()
+    const pending = deps.store
+      .call('writePage', {
+        resource: plan.resource,
+        ...rows,
+        pass: plan.pass,
+        at,
+        // Refused items are kept with the page's last chunk (rejected.ts).
+        ...(last && page.rejects.length > 0
+          ? { rejects: { page: page.pageNumber, items: page.rejects } }
+          : {}),
+        ...(plan.mode === 'full' && last
+          ? {
+              state: {
+                checkpoint: {
+                  nextPage: page.pageNumber + 1,
+                  pageSize: page.pageSize,
+                  total: page.total,
+                  fetched: page.seen,
+                },
+                rejected: tally.rejected,
+              },
+            }
+          : {}),
+      })
+      .then(() => {
+        if (!last) return
+        deps.afterPage?.(plan.resource, pageNumber)
+        deps.events.emit('data.changed', { resource: plan.resource })
+      })
+    pending.catch(() => undefined)
+    writes.push(pending)
+    tally.maxStepMs = Math.max(tally.maxStepMs, performance.now() - stepStart)
+    while (writes.length > deps.maxPendingWrites) await writes.shift()
+  }
+}
+
+/**
+ * Progress as the renderer shows it: never more fetched than the total,
+ * and `totalChanged` when the service's total moved during the run.
+ */
+export function progressOf(
+  resource: SyncResourceName,
+  mode: SyncMode,
+  phase: SyncProgress['phase'],
+  tally: Tally,
+  error?: AppError,
+): SyncProgress {
+  const seconds = (performance.now() - tally.started) / 1000
+  const rate = seconds > 0 && phase === 'running' ? tally.fetchedNow / seconds : 0
+  const fetched = tally.total === null ? tally.seen : Math.min(tally.seen, tally.total)
+  return {
+    resource,
+    mode,
+    phase,
+    fetched,
+    total: tally.total,
+    pages: tally.pages,
+    rate: Math.round(rate),
+    etaSeconds:
+      tally.total !== null && rate > 0
+        ? Math.max(0, Math.round((tally.total - fetched) / rate))
+        : null,
+    rejected: tally.rejected,
+    ...(tally.totalChanged ? { totalChanged: true } : {}),
+    ...(error ? { error: error.toData() } : {}),
+  }
+}
+
+/** First day of the incremental window, `YYYY-MM-DD` (one extra day covers time-zone skew). */
+function windowStart(deps: PassDeps): string {
+  const start = new Date(deps.now().getTime() - (deps.windowDays + 1) * 86_400_000)
+  return start.toISOString().slice(0, 10)
+}
+
+/**
+ * What a finished walk teaches about the list's page size: the cap the
+ * service applied to the first page; null (forget any) when a walk from
+ * page 1 asked for the configured size and got it; undefined (keep what is
+ * stored) otherwise.
+ */
+function learnedPageSize(
+  plan: PagePlan,
+  used: number | undefined,
+  configured: number,
+): number | null | undefined {
+  if (plan.startPage !== 1 || used === undefined) return undefined
+  if (used < plan.pageSize) return used
+  return plan.pageSize === configured ? null : undefined
+}
+
+function chunk<T>(items: readonly T[], size: number): (readonly T[])[] {
+  if (items.length <= size) return [items]
+  const out: (readonly T[])[] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+function withoutEmpty(filter: SliceFilter): SliceFilter {
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
+  ) as SliceFilter
+}
+
+/** What a paged run counts as it goes (progress, outcome and the checkpoint read it). */
+export interface Tally {
+  seen: number
+  fetchedNow: number
+  rejected: number
+  total: number | null
+  totalChanged: boolean
+  pages: number
+  maxStepMs: number
+  readonly started: number
+}
+
+export function newTally(total: number | null, seen = 0, rejected = 0): Tally {
+  return {
+    seen,
+    fetchedNow: 0,
+    rejected,
+    total,
+    totalChanged: false,
+    pages: 0,
+    maxStepMs: 0,
+    started: performance.now(),
+  }
+}
