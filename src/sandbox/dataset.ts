@@ -60,8 +60,8 @@ export const STATUS_PERIOD = 20
 /** Average number of records per member. */
 export const ITEMS_PER_MEMBER = 25
 
-/** One list query, already validated. */
-export interface ListQuery {
+/** One request to the guarantee or inspection list, already validated (see `query.ts`). */
+export interface SandboxListRequest {
   readonly refUserId?: string
   /** `nftStatus` for guarantees (a state), `status` for inspections (a label). */
   readonly status?: string
@@ -126,10 +126,10 @@ function modInverse(a: number, m: number): number {
 
 /** A seeded affine bijection of `[0, m)`: index → member slot, and its inverse. */
 class SlotMap {
-  readonly #a: number
-  readonly #b: number
-  readonly #aInverse: number
-  readonly #m: number
+  readonly #multiplier: number
+  readonly #offset: number
+  readonly #inverse: number
+  readonly #modulus: number
 
   constructor(m: number, seed: number, salt: number) {
     const candidates = [7919, 104_729, 1_299_709, 15_485_863, 2_038_074_743]
@@ -142,22 +142,23 @@ class SlotMap {
         break
       }
     }
-    this.#m = m
-    this.#a = a
-    this.#b = mix(seed, salt, 1) % m
-    this.#aInverse = modInverse(a, m)
+    this.#modulus = m
+    this.#multiplier = a
+    this.#offset = mix(seed, salt, 1) % m
+    this.#inverse = modInverse(a, m)
   }
 
   /** The slot of record index `i`. */
   slot(i: number): number {
     // a < m <= 40 000 and i < 1 000 000 keep the product far below 2^53.
-    return (this.#a * (i % this.#m) + this.#b) % this.#m
+    return (this.#multiplier * (i % this.#modulus) + this.#offset) % this.#modulus
   }
 
   /** The residue modulo m of the record indices whose slot is `slot`. */
   residueOf(slot: number): number {
-    const diff = (((slot - this.#b) % this.#m) + this.#m) % this.#m
-    return (this.#aInverse * diff) % this.#m
+    const m = this.#modulus
+    const diff = (((slot - this.#offset) % m) + m) % m
+    return (this.#inverse * diff) % m
   }
 }
 
@@ -195,7 +196,7 @@ export class Dataset {
   readonly #anonymousSlots: number
   readonly #statePattern: readonly NftStatus[]
   readonly #labelPattern: readonly (string | undefined)[]
-  readonly #step: number
+  readonly #secondsPerRecord: number
 
   constructor(options: DatasetOptions) {
     this.seed = options.seed
@@ -207,7 +208,10 @@ export class Dataset {
     this.#guaranteeSlots = new SlotMap(this.members, this.seed, 11)
     this.#inspectionSlots = new SlotMap(this.members, this.seed, 12)
     this.#anonymousSlots = Math.max(1, Math.floor(this.members / 12))
-    this.#step = Math.max(1, Math.floor((LAST_SECOND - FIRST_SECOND) / Math.max(1, this.size)))
+    this.#secondsPerRecord = Math.max(
+      1,
+      Math.floor((LAST_SECOND - FIRST_SECOND) / Math.max(1, this.size)),
+    )
 
     const rng = createRng(mix(this.seed, 21, 0))
     this.#statePattern = shuffle(
@@ -257,8 +261,14 @@ export class Dataset {
 
   /** Registration second of record `i` (the same clock for guarantees and inspections, offset apart). */
   #registeredSecond(kind: number, i: number): number {
-    const jitter = mix(this.seed, 30 + kind, i) % this.#step
-    return LAST_SECOND - (this.size - 1 - i) * this.#step - this.#step + 1 + jitter
+    const jitter = mix(this.seed, 30 + kind, i) % this.#secondsPerRecord
+    return (
+      LAST_SECOND -
+      (this.size - 1 - i) * this.#secondsPerRecord -
+      this.#secondsPerRecord +
+      1 +
+      jitter
+    )
   }
 
   /** Null on about a third of the records ("never modified"), else a time after registration. */
@@ -396,7 +406,7 @@ export class Dataset {
    * requested page. `visible` hides the newest records beyond that count
    * (fault injection uses it to make records "appear" between pages).
    */
-  queryGuarantees(query: ListQuery, visible = this.size): PageSlice {
+  queryGuarantees(query: SandboxListRequest, visible = this.size): PageSlice {
     const state = query.status as NftStatus | undefined
     const residues =
       state === undefined ? undefined : residuesWhere(this.#statePattern, (s) => s === state)
@@ -407,7 +417,7 @@ export class Dataset {
   }
 
   /** The inspections matching `query` (`status` is matched against the label). */
-  queryInspections(query: ListQuery, visible = this.size): PageSlice {
+  queryInspections(query: SandboxListRequest, visible = this.size): PageSlice {
     const residues =
       query.status === undefined
         ? undefined
@@ -417,7 +427,7 @@ export class Dataset {
   }
 
   #select(
-    query: ListQuery,
+    query: SandboxListRequest,
     kind: number,
     statusResidues: readonly number[] | undefined,
     memberSlot: number | undefined,

@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto'
 
-/** A 32-bit hash of a string key, for deterministic per-record randomness. */
-export function hash32(key: string): number {
-  return createHash('sha256').update(key).digest().readUInt32BE(0)
-}
-
 /** mulberry32: a small, fast, seedable PRNG; the same seed gives the same sequence. */
 export function createRng(seed: number): () => number {
   let state = seed >>> 0

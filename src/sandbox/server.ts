@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Dataset } from './dataset'
 import { FaultState, type Fault, type FaultKind } from './faults'
 import { handleStatic } from './images'
-import { parseListQuery, type ListKind } from './query'
+import { parseListRequest, type ListKind } from './query'
 import { demoCredentials, type DemoCredentials } from './seed'
 import { handleWallet, renderIndex, sendPage } from './wallet'
 
@@ -136,7 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await send(res, JSON.stringify(body), hit)
       return
     }
-    const parsed = parseListQuery(url.searchParams, route)
+    const parsed = parseListRequest(url.searchParams, route)
     if (!parsed.ok) {
       sendError(res, 400, parsed.error.code, parsed.error.message)
       return
