@@ -1,4 +1,4 @@
-import type { SandboxListRequest } from './dataset'
+import type { SandboxListRequest, SandboxResource } from './dataset'
 import { NFT_STATUSES } from '../shared/domain'
 
 /** `pageSize` when the request gives none (the spec's documented default). */
@@ -20,9 +20,6 @@ export interface QueryError {
   readonly message: string
 }
 
-/** Which list a query is for: their status parameters differ. */
-export type ListKind = 'guarantee' | 'inspection'
-
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 
 function isDay(text: string): boolean {
@@ -43,7 +40,7 @@ function bad(message: string): { ok: false; error: QueryError } {
  */
 export function parseListRequest(
   params: URLSearchParams,
-  kind: ListKind,
+  kind: SandboxResource,
 ): { ok: true; query: SandboxListRequest } | { ok: false; error: QueryError } {
   const statusName = kind === 'guarantee' ? 'nftStatus' : 'status'
   const names = ['refUserId', statusName, 'from', 'to', 'page', 'pageSize', 'sort']

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto'
 
+/** A small, fast integer hash mixing three numbers into 32 bits. */
+export function mix(a: number, b: number, c: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h ^ b, 0xc2b2ae35)
+  h ^= h >>> 16
+  h = Math.imul(h ^ c, 0x27d4eb2f)
+  h ^= h >>> 15
+  return h >>> 0
+}
+
 /** mulberry32: a small, fast, seedable PRNG; the same seed gives the same sequence. */
 export function createRng(seed: number): () => number {
   let state = seed >>> 0
