@@ -1,6 +1,13 @@
 import { echoed, encodeEucKr } from './echo'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Churn, type ChurnClock, type SandboxChange } from './churn'
@@ -158,6 +165,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const [match, route] = found
     const hit = faults.draw(route)
+    const trickle = hit.get('trickle')
+    if (trickle) trickleAnswer(res, req.socket, trickle)
     if (await answeredByFault(req, res, url, hit)) return
     if (!authorize(req, res, decodeURIComponent(match?.[1] ?? ''))) return
 
@@ -331,6 +340,59 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await Promise.all([closeServer(api), closeServer(statics)])
     },
   }
+}
+
+/**
+ * Makes `res` collect its answer and send it whole (status line, headers and
+ * body) over `socket`, `bytes` at a time every `ms`, then close the
+ * connection. Every way the handler answers (`writeHead`, `write`, `end`)
+ * goes through it, so an error answer trickles too.
+ */
+function trickleAnswer(res: ServerResponse, socket: Socket, fault: Fault): void {
+  let status = 200
+  let headers: OutgoingHttpHeaders = {}
+  const chunks: Buffer[] = []
+  const collect = (chunk: unknown): void => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk))
+  }
+  res.writeHead = ((code: number, ...rest: unknown[]) => {
+    status = code
+    const given = rest.find((arg) => typeof arg === 'object' && arg !== null)
+    headers = { ...res.getHeaders(), ...(given as OutgoingHttpHeaders | undefined) }
+    return res
+  }) as typeof res.writeHead
+  res.flushHeaders = () => undefined
+  res.write = ((chunk: unknown) => {
+    collect(chunk)
+    return true
+  }) as typeof res.write
+  res.end = ((chunk?: unknown) => {
+    collect(chunk)
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`]
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== undefined) head.push(`${name}: ${String(value)}`)
+    }
+    head.push('Connection: close', '', '')
+    void drip(socket, Buffer.concat([Buffer.from(head.join('\r\n')), ...chunks]), fault)
+    return res
+  }) as typeof res.end
+}
+
+/** Writes `bytes` to `socket` a few at a time, then ends it; stops when the client leaves. */
+async function drip(socket: Socket, bytes: Buffer, fault: Fault): Promise<void> {
+  const controller = new AbortController()
+  socket.once('close', () => controller.abort())
+  const step = Math.max(1, fault.bytes ?? 1)
+  for (let offset = 0; offset < bytes.length; offset += step) {
+    if (controller.signal.aborted) return
+    socket.write(bytes.subarray(offset, offset + step))
+    try {
+      await sleep(fault.ms ?? 1000, undefined, { signal: controller.signal })
+    } catch {
+      return
+    }
+  }
+  socket.end()
 }
 
 /** Most steps one `POST /__sandbox/advance` takes. */
