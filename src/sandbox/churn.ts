@@ -1,3 +1,4 @@
+import { localTimestamp } from '../shared/local-time'
 import { DEFAULT_TIME_ZONE } from '../shared/profiles'
 import { DATASET_NOW_SECOND, formatSecond, type SandboxResource } from './dataset'
 import { timeKey, type FieldValue, type LiveDataset } from './live'
@@ -243,30 +244,8 @@ function draw(rng: () => number, weights: readonly number[]): number {
   return weights.length - 1
 }
 
-const WALL = new Intl.DateTimeFormat('en-CA', {
-  timeZone: DEFAULT_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-})
-
 /** The wall-clock second count (as the service writes times) of an instant, in the service's zone. */
 export function wallSecond(epochMs: number): number {
-  const parts = Object.fromEntries(
-    WALL.formatToParts(new Date(epochMs)).map((part) => [part.type, Number(part.value)]),
-  ) as Record<string, number>
-  return (
-    Date.UTC(
-      parts.year ?? 1970,
-      (parts.month ?? 1) - 1,
-      parts.day ?? 1,
-      parts.hour ?? 0,
-      parts.minute ?? 0,
-      parts.second ?? 0,
-    ) / 1000
-  )
+  const text = localTimestamp(new Date(epochMs), DEFAULT_TIME_ZONE)
+  return Date.parse(`${text.replace(' ', 'T')}Z`) / 1000
 }

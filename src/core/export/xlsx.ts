@@ -1,4 +1,5 @@
 import writeXlsxFile, { type Cell, type Row } from 'write-excel-file/node'
+import { localTimestamp } from '../../shared/local-time'
 import { AppError } from '../app-error'
 
 /**
@@ -164,37 +165,14 @@ function dateOf(
 
 /** Turns an instant into the `Date` whose UTC fields are its wall clock in `timeZone`. */
 function wallClockOf(timeZone: string): (instant: Date) => Date {
-  let format: Intl.DateTimeFormat
   try {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
+    localTimestamp(new Date(0), timeZone)
   } catch (cause) {
     throw new AppError('invalid_argument', `Unknown time zone ${JSON.stringify(timeZone)}.`, {
       cause,
     })
   }
-  return (instant) => {
-    const parts: Record<string, number> = {}
-    for (const part of format.formatToParts(instant)) parts[part.type] = Number(part.value)
-    return new Date(
-      Date.UTC(
-        parts.year ?? 1970,
-        (parts.month ?? 1) - 1,
-        parts.day ?? 1,
-        parts.hour ?? 0,
-        parts.minute ?? 0,
-        parts.second ?? 0,
-      ),
-    )
-  }
+  return (instant) => new Date(`${localTimestamp(instant, timeZone).replace(' ', 'T')}Z`)
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of a wall-clock `Date` (its UTC fields). */
