@@ -43,9 +43,16 @@ export interface XlsxSheet {
   readonly caption?: string
 }
 
-/** Excel's limits: rows per sheet, characters per cell. */
+/** Excel's limits: rows and columns per sheet, characters per cell. */
 export const XLSX_MAX_ROWS = 1_048_576
+export const XLSX_MAX_COLUMNS = 16_384
 export const XLSX_MAX_CELL_TEXT = 32_767
+/**
+ * Most cells one workbook takes: the writer holds the sheet and its XML in
+ * memory (about 45 characters a cell, and a JavaScript string stops near
+ * 512 M), so a larger export is refused up front; CSV has no such bound.
+ */
+export const XLSX_MAX_CELLS = 5_000_000
 
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss'
 const DATE_FORMAT = 'yyyy-mm-dd'
@@ -61,6 +68,9 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{
 /** The workbook (one sheet) of `sheet`, as the bytes of an `.xlsx` file. */
 export async function toXlsx(sheet: XlsxSheet): Promise<Buffer> {
   const wallClock = wallClockOf(sheet.timeZone)
+  if (sheet.columns.length > XLSX_MAX_COLUMNS) {
+    throw new AppError('too_large', `A sheet holds at most ${XLSX_MAX_COLUMNS} columns.`)
+  }
   const header: Row = sheet.columns.map((column) => ({
     value: column.header,
     type: String,
@@ -74,6 +84,12 @@ export async function toXlsx(sheet: XlsxSheet): Promise<Buffer> {
     line += 1
     if (data.length >= XLSX_MAX_ROWS) {
       throw new AppError('too_large', `A sheet holds at most ${XLSX_MAX_ROWS} rows.`)
+    }
+    if (line * sheet.columns.length > XLSX_MAX_CELLS) {
+      throw new AppError(
+        'too_large',
+        `A workbook export holds at most ${XLSX_MAX_CELLS} cells; narrow the filter or export CSV.`,
+      )
     }
     if (row.length > sheet.columns.length) {
       throw new AppError(

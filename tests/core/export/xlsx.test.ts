@@ -4,6 +4,8 @@ import { AppError } from '../../../src/core/app-error'
 import {
   toXlsx,
   XLSX_MAX_CELL_TEXT,
+  XLSX_MAX_CELLS,
+  XLSX_MAX_COLUMNS,
   type XlsxColumn,
   type XlsxSheet,
   type XlsxValue,
@@ -211,6 +213,23 @@ describe('Excel workbook export', () => {
     const error = await book([], { timeZone: 'Mars/Olympus' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AppError)
     expect((error as AppError).code).toBe('invalid_argument')
+    // Too many cells for one workbook: refused before any is written.
+    const wide = Array.from({ length: XLSX_MAX_COLUMNS }, (_, c) => ({
+      header: `c${c}`,
+      type: 'text' as const,
+    }))
+    function* rows() {
+      for (let line = 0; line <= XLSX_MAX_CELLS / XLSX_MAX_COLUMNS + 1; line += 1) yield []
+    }
+    await expect(
+      toXlsx({ columns: wide, rows: rows(), timeZone: 'Asia/Seoul' }),
+    ).rejects.toMatchObject({
+      code: 'too_large',
+      message: expect.stringContaining('CSV') as unknown,
+    })
+    await expect(
+      toXlsx({ columns: [...wide, ...COLUMNS], rows: [], timeZone: 'Asia/Seoul' }),
+    ).rejects.toMatchObject({ code: 'too_large' })
     // At the limit it is written.
     const { cells } = readBack(await book([['1', '2', 'y'.repeat(XLSX_MAX_CELL_TEXT), null, null]]))
     expect(String(cells.get('C2')?.value)).toHaveLength(XLSX_MAX_CELL_TEXT)
