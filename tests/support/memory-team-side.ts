@@ -30,6 +30,11 @@ export class MemoryTeamSide implements TeamLocalSide {
     return current
   }
 
+  /** Wakes {@link until} waiters for a change outside the side (a status, say). */
+  touch(): void {
+    this.#changed()
+  }
+
   /** Resolves once `condition` holds (checked now and after every change). */
   async until(condition: () => boolean): Promise<void> {
     while (!condition()) await new Promise<void>((resolve) => this.#waiters.push(resolve))
