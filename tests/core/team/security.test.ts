@@ -157,6 +157,39 @@ describe('team server security', () => {
     expect(rows).toEqual(events.map((event) => ({ id: event.id, author: colleague.user })))
   })
 
+  it('numbers events in commit order, so a reader past seq N never misses one below N', async () => {
+    const first = await memberClient(staff)
+    const second = await memberClient(colleague)
+    const insert = (client: pg.Client): Promise<pg.QueryResult> =>
+      client.query(
+        `INSERT INTO appraisal_team.review_events (id, partner_id, resource, record_idx, mark, client_time)
+         VALUES ($1, $2, 'inspections', 40, 'reviewed', now()) RETURNING seq`,
+        [randomUUID(), partner],
+      )
+    try {
+      await first.query('BEGIN')
+      const early = await insert(first)
+      const secondPid = (await second.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number
+      const late = insert(second)
+      // The second writer must wait for the first's commit instead of taking a number past it.
+      const waiting = (async (): Promise<'waiting'> => {
+        for (;;) {
+          const { rows } = await admin.query(
+            `SELECT wait_event FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`,
+            [secondPid],
+          )
+          if (rows.length > 0) return 'waiting'
+        }
+      })()
+      expect(await Promise.race([late.then(() => 'finished'), waiting])).toBe('waiting')
+      await first.query('COMMIT')
+      const lateSeq = Number((await late).rows[0].seq)
+      expect(lateSeq).toBeGreaterThan(Number(early.rows[0].seq))
+    } finally {
+      await Promise.all([first.end(), second.end()])
+    }
+  })
+
   it('notifies listeners on insert', async () => {
     const listener = await memberClient(colleague)
     const notified = new Promise<string>((resolve) =>
