@@ -1,7 +1,13 @@
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import type pg from 'pg'
-import { addMember, grantPartner, migrate, removeMember, revokePartner } from '../src/core/team/admin'
+import {
+  addMember,
+  grantPartner,
+  migrate,
+  removeMember,
+  revokePartner,
+} from '../src/core/team/admin'
 import { configFromUrl, connectClient } from '../src/core/team/connection'
 import { TeamError, toTeamError } from '../src/core/team/team-error'
 

@@ -24,7 +24,8 @@ export class MemoryTeamSide implements TeamLocalSide {
   currentMark(resource: string, recordIdx: number): TeamEvent | undefined {
     let current: TeamEvent | undefined
     for (const event of this.applied.values()) {
-      if (event.kind !== 'review' || event.resource !== resource || event.recordIdx !== recordIdx) continue
+      if (event.kind !== 'review' || event.resource !== resource || event.recordIdx !== recordIdx)
+        continue
       if (!current || event.seq > current.seq) current = event
     }
     return current

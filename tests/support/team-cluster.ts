@@ -30,6 +30,13 @@ export interface TeamClusterInfo {
   readonly otherCaFile: string
 }
 
+declare module 'vitest' {
+  /** What the global setup hands every team test file (`inject('teamCluster')`). */
+  export interface ProvidedContext {
+    teamCluster: TeamClusterInfo
+  }
+}
+
 /** A running cluster; {@link TeamCluster.stop} stops it and removes its folder. */
 export interface TeamCluster extends TeamClusterInfo {
   readonly dir: string
@@ -63,7 +70,9 @@ async function freePort(): Promise<number> {
 /** Runs a server binary as the cluster's owner (as `postgres` when we are root). */
 async function asOwner(command: string, args: readonly string[]): Promise<string> {
   const root = process.getuid?.() === 0
-  const [file, argv] = root ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]
+  const [file, argv] = root
+    ? ['runuser', ['-u', 'postgres', '--', command, ...args]]
+    : [command, args]
   const { stdout } = await execFile(file, argv, { cwd: tmpdir() })
   return stdout
 }
@@ -75,13 +84,61 @@ async function openssl(args: readonly string[], cwd: string): Promise<void> {
 /** A CA and a server certificate it signed, for 127.0.0.1 and localhost (EC keys: fast to make). */
 async function makeCertificates(dir: string): Promise<void> {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-  await openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=team test CA'], dir)
-  await openssl(['req', '-x509', ...ec, '-keyout', 'other-ca.key', '-out', 'other-ca.crt', '-days', '2', '-subj', '/CN=other CA'], dir)
-  await openssl(['req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1'], dir)
+  await openssl(
+    [
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=team test CA',
+    ],
+    dir,
+  )
+  await openssl(
+    [
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'other-ca.key',
+      '-out',
+      'other-ca.crt',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=other CA',
+    ],
+    dir,
+  )
+  await openssl(
+    ['req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1'],
+    dir,
+  )
   await writeFile(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n')
   await openssl(
-    ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-      '-out', 'server.crt', '-days', '2', '-extfile', 'san.ext'],
+    [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'server.crt',
+      '-days',
+      '2',
+      '-extfile',
+      'san.ext',
+    ],
     dir,
   )
 }
@@ -104,11 +161,23 @@ export async function startTeamCluster(): Promise<TeamCluster> {
     }
   }
   await asOwner(`${bin}/initdb`, [
-    '-D', data, '-U', adminUser, `--pwfile=${join(dir, 'pw')}`,
-    '--auth-host=scram-sha-256', '--auth-local=reject', '-E', 'UTF8', '--no-locale', '--no-sync',
+    '-D',
+    data,
+    '-U',
+    adminUser,
+    `--pwfile=${join(dir, 'pw')}`,
+    '--auth-host=scram-sha-256',
+    '--auth-local=reject',
+    '-E',
+    'UTF8',
+    '--no-locale',
+    '--no-sync',
   ])
   // Plain TCP is refused outright; TLS with a password for everyone else.
-  await asOwner('/bin/sh', ['-c', `printf '%s\\n' 'hostnossl all all 127.0.0.1/32 reject' 'hostssl all all 127.0.0.1/32 scram-sha-256' > '${data}/pg_hba.conf'`])
+  await asOwner('/bin/sh', [
+    '-c',
+    `printf '%s\\n' 'hostnossl all all 127.0.0.1/32 reject' 'hostssl all all 127.0.0.1/32 scram-sha-256' > '${data}/pg_hba.conf'`,
+  ])
   const port = await freePort()
   const options = [
     '-c listen_addresses=127.0.0.1',
@@ -120,7 +189,18 @@ export async function startTeamCluster(): Promise<TeamCluster> {
     '-c fsync=off',
     '-c max_connections=60',
   ].join(' ')
-  await asOwner(`${bin}/pg_ctl`, ['start', '-D', data, '-w', '-t', '60', '-l', `${dir}/server.log`, '-o', options])
+  await asOwner(`${bin}/pg_ctl`, [
+    'start',
+    '-D',
+    data,
+    '-w',
+    '-t',
+    '60',
+    '-l',
+    `${dir}/server.log`,
+    '-o',
+    options,
+  ])
   const stop = async (): Promise<void> => {
     await asOwner(`${bin}/pg_ctl`, ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => {})
     await rm(dir, { recursive: true, force: true })

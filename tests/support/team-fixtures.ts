@@ -46,7 +46,11 @@ export async function adminClient(database?: string): Promise<pg.Client> {
 /** A team granted one partner account, with members; answers each member's config. */
 export async function makeTeam(
   admin: pg.Client,
-  options: { readonly partner: string; readonly members: readonly string[]; readonly database?: string },
+  options: {
+    readonly partner: string
+    readonly members: readonly string[]
+    readonly database?: string
+  },
 ): Promise<{ readonly team: string; readonly configs: readonly TeamServerConfig[] }> {
   const team = uniqueName('team')
   await grantPartner(admin, team, options.partner)

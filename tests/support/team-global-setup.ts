@@ -1,15 +1,9 @@
 import { execFile as execFileCallback } from 'node:child_process'
 import { promisify } from 'node:util'
 import type { TestProject } from 'vitest/node'
-import { startTeamCluster, type TeamClusterInfo } from './team-cluster'
+import { startTeamCluster } from './team-cluster'
 
 const execFile = promisify(execFileCallback)
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    teamCluster: TeamClusterInfo
-  }
-}
 
 /**
  * Global setup of the `team` test project: one throwaway cluster for the run,
@@ -20,7 +14,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const cluster = await startTeamCluster()
   try {
     const url = `postgres://${cluster.adminUser}:${encodeURIComponent(cluster.adminPassword)}@${cluster.host}:${cluster.port}/${cluster.database}`
-    await execFile('npm', ['run', '--silent', 'team', '--', 'migrate', '--url', url, '--ca', cluster.caFile])
+    await execFile('npm', [
+      'run',
+      '--silent',
+      'team',
+      '--',
+      'migrate',
+      '--url',
+      url,
+      '--ca',
+      cluster.caFile,
+    ])
   } catch (error) {
     await cluster.stop()
     throw error

@@ -12,7 +12,9 @@ import { TeamError, toTeamError } from './team-error'
  */
 
 /** The migrations folder of the repository. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../team-server/migrations/', import.meta.url))
+export const MIGRATIONS_DIR = fileURLToPath(
+  new URL('../../../team-server/migrations/', import.meta.url),
+)
 
 /** One migration file: `NNNN-name.sql`. */
 interface Migration {
@@ -30,7 +32,9 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
     if (!match) throw new Error(`Migration file name must be NNNN-name.sql: ${name}`)
     const version = Number(match[1])
     if (version !== migrations.length + 1) {
-      throw new Error(`Migration ${name} is out of order (expected version ${migrations.length + 1}).`)
+      throw new Error(
+        `Migration ${name} is out of order (expected version ${migrations.length + 1}).`,
+      )
     }
     migrations.push({ version, name, sql: await readFile(`${dir}/${name}`, 'utf8') })
   }
@@ -74,10 +78,10 @@ export async function migrate(client: pg.Client, dir = MIGRATIONS_DIR): Promise<
       await client.query('BEGIN')
       try {
         await client.query(migration.sql)
-        await client.query('INSERT INTO appraisal_team.schema_version (version, name) VALUES ($1, $2)', [
-          migration.version,
-          migration.name,
-        ])
+        await client.query(
+          'INSERT INTO appraisal_team.schema_version (version, name) VALUES ($1, $2)',
+          [migration.version, migration.name],
+        )
         await client.query('COMMIT')
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {})
@@ -87,7 +91,9 @@ export async function migrate(client: pg.Client, dir = MIGRATIONS_DIR): Promise<
     }
     return { from, to: Math.max(from, latest), applied }
   } finally {
-    await client.query(`SELECT pg_advisory_unlock(hashtext('appraisal_team.migrate'))`).catch(() => {})
+    await client
+      .query(`SELECT pg_advisory_unlock(hashtext('appraisal_team.migrate'))`)
+      .catch(() => {})
   }
 }
 
@@ -147,16 +153,19 @@ export async function addMember(client: pg.Client, member: NewMember): Promise<v
   const role = client.escapeIdentifier(member.role)
   const verifier = client.escapeLiteral(scramVerifier(member.password))
   await inTransaction(client, async () => {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [member.role])
+    const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
+      member.role,
+    ])
     if (rowCount === 0) {
       await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${verifier}`)
     } else {
       await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${verifier}`)
     }
     await client.query(`GRANT appraisal_team_staff TO ${role}`)
-    await client.query('INSERT INTO appraisal_team.teams (name) VALUES ($1) ON CONFLICT DO NOTHING', [
-      member.team,
-    ])
+    await client.query(
+      'INSERT INTO appraisal_team.teams (name) VALUES ($1) ON CONFLICT DO NOTHING',
+      [member.team],
+    )
     await client.query(
       `INSERT INTO appraisal_team.members (role_name, team, display_name) VALUES ($1, $2, $3)
        ON CONFLICT (role_name) DO UPDATE SET team = excluded.team, display_name = excluded.display_name`,
@@ -172,7 +181,10 @@ export async function addMember(client: pg.Client, member: NewMember): Promise<v
 export async function removeMember(client: pg.Client, role: string): Promise<void> {
   checkRoleName(role)
   await inTransaction(client, async () => {
-    const { rowCount } = await client.query('DELETE FROM appraisal_team.members WHERE role_name = $1', [role])
+    const { rowCount } = await client.query(
+      'DELETE FROM appraisal_team.members WHERE role_name = $1',
+      [role],
+    )
     if (rowCount === 0) throw new TeamError('team_not_member', `${role} is not a member of a team.`)
     await client.query(`REVOKE appraisal_team_staff FROM ${client.escapeIdentifier(role)}`)
     await client.query(`ALTER ROLE ${client.escapeIdentifier(role)} NOLOGIN`)
@@ -180,9 +192,16 @@ export async function removeMember(client: pg.Client, role: string): Promise<voi
 }
 
 /** Lets a team see and write the events of a partner account (creating the team if new). */
-export async function grantPartner(client: pg.Client, team: string, partnerId: string): Promise<void> {
+export async function grantPartner(
+  client: pg.Client,
+  team: string,
+  partnerId: string,
+): Promise<void> {
   await inTransaction(client, async () => {
-    await client.query('INSERT INTO appraisal_team.teams (name) VALUES ($1) ON CONFLICT DO NOTHING', [team])
+    await client.query(
+      'INSERT INTO appraisal_team.teams (name) VALUES ($1) ON CONFLICT DO NOTHING',
+      [team],
+    )
     await client.query(
       'INSERT INTO appraisal_team.team_partners (team, partner_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
       [team, partnerId],
@@ -191,11 +210,15 @@ export async function grantPartner(client: pg.Client, team: string, partnerId: s
 }
 
 /** Takes a partner account away from a team (its events stay on the server). */
-export async function revokePartner(client: pg.Client, team: string, partnerId: string): Promise<void> {
-  await client.query('DELETE FROM appraisal_team.team_partners WHERE team = $1 AND partner_id = $2', [
-    team,
-    partnerId,
-  ])
+export async function revokePartner(
+  client: pg.Client,
+  team: string,
+  partnerId: string,
+): Promise<void> {
+  await client.query(
+    'DELETE FROM appraisal_team.team_partners WHERE team = $1 AND partner_id = $2',
+    [team, partnerId],
+  )
 }
 
 async function inTransaction(client: pg.Client, body: () => Promise<void>): Promise<void> {

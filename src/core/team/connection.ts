@@ -98,7 +98,8 @@ export async function connectClient(
     if (connected) onLost(toTeamError(error))
   })
   client.on('end', () => {
-    if (connected) onLost(new TeamError('team_unreachable', 'The team server closed the connection.'))
+    if (connected)
+      onLost(new TeamError('team_unreachable', 'The team server closed the connection.'))
   })
   try {
     await client.connect()

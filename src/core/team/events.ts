@@ -90,7 +90,10 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
 ])
 
 /** `pg` answers bigint as text and timestamptz as Date: both become the client's types here. */
-const bigintText = z.union([z.string().regex(/^\d+$/), z.number().int()]).transform(Number).pipe(seq)
+const bigintText = z
+  .union([z.string().regex(/^\d+$/), z.number().int()])
+  .transform(Number)
+  .pipe(seq)
 const dbTime = z.date().transform((date) => date.toISOString())
 
 const serverFields = {
@@ -112,22 +115,20 @@ export const reviewRowSchema = z
     client_time: dbTime,
     based_on_seq: bigintText.nullable(),
   })
-  .transform(
-    (row): ReviewEvent => ({
-      kind: 'review',
-      id: row.id,
-      partnerId: row.partner_id,
-      author: row.author,
-      seq: row.seq,
-      serverTime: row.server_time,
-      resource: row.resource,
-      recordIdx: row.record_idx,
-      mark: row.mark,
-      note: row.note,
-      clientTime: row.client_time,
-      basedOnSeq: row.based_on_seq,
-    }),
-  )
+  .transform((row): ReviewEvent => ({
+    kind: 'review',
+    id: row.id,
+    partnerId: row.partner_id,
+    author: row.author,
+    seq: row.seq,
+    serverTime: row.server_time,
+    resource: row.resource,
+    recordIdx: row.record_idx,
+    mark: row.mark,
+    note: row.note,
+    clientTime: row.client_time,
+    basedOnSeq: row.based_on_seq,
+  }))
 
 /** A row of `wallet_link_events` as pulled. */
 export const walletLinkRowSchema = z
@@ -141,20 +142,18 @@ export const walletLinkRowSchema = z
     started_at: dbTime,
     ended_at: dbTime,
   })
-  .transform(
-    (row): WalletLinkEvent => ({
-      kind: 'wallet_link',
-      id: row.id,
-      partnerId: row.partner_id,
-      author: row.author,
-      seq: row.seq,
-      serverTime: row.server_time,
-      flow: row.flow,
-      refUserId: row.ref_user_id,
-      guaranteeIdx: row.guarantee_idx,
-      outcome: row.outcome,
-      reason: row.reason,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
-    }),
-  )
+  .transform((row): WalletLinkEvent => ({
+    kind: 'wallet_link',
+    id: row.id,
+    partnerId: row.partner_id,
+    author: row.author,
+    seq: row.seq,
+    serverTime: row.server_time,
+    flow: row.flow,
+    refUserId: row.ref_user_id,
+    guaranteeIdx: row.guarantee_idx,
+    outcome: row.outcome,
+    reason: row.reason,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  }))

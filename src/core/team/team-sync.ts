@@ -199,17 +199,16 @@ export class TeamSync {
   /** Waits `ms`, or less when woken (notification, nudge, lost connection, stop). */
   #sleep(ms: number): Promise<void> {
     if (this.#stopped) return Promise.resolve()
-    return new Promise((resolve) => {
+    return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms)
-      const wake = (): void => done()
-      this.#wake = wake
+      this.#wake = done
       function done(): void {
         clearTimeout(timer)
         resolve()
       }
     }).finally(() => {
       this.#wake = null
-    }) as Promise<void>
+    })
   }
 
   async #dropSession(): Promise<void> {

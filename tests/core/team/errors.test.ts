@@ -5,7 +5,11 @@ import { promisify } from 'node:util'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../../src/core/team/admin'
-import { configFromUrl, isLoopbackHost, type TeamServerConfig } from '../../../src/core/team/connection'
+import {
+  configFromUrl,
+  isLoopbackHost,
+  type TeamServerConfig,
+} from '../../../src/core/team/connection'
 import type { ReviewEventDraft } from '../../../src/core/team/events'
 import { testTeamConnection, TEAM_SCHEMA_VERSION } from '../../../src/core/team/session'
 import { TeamError } from '../../../src/core/team/team-error'
@@ -82,8 +86,12 @@ describe('team connection errors', () => {
   })
 
   it('names a wrong password', async () => {
-    expect(await codeOf(testTeamConnection({ ...member, password: 'wrong-password' }))).toBe('team_auth')
-    expect(await codeOf(testTeamConnection({ ...member, user: uniqueName('nobody') }))).toBe('team_auth')
+    expect(await codeOf(testTeamConnection({ ...member, password: 'wrong-password' }))).toBe(
+      'team_auth',
+    )
+    expect(await codeOf(testTeamConnection({ ...member, user: uniqueName('nobody') }))).toBe(
+      'team_auth',
+    )
   })
 
   it('names a plain connection where TLS is required, on either side', async () => {
@@ -126,9 +134,13 @@ describe('team connection errors', () => {
     try {
       await migrate(db)
       await db.query(`INSERT INTO appraisal_team.teams (name) VALUES ('t')`)
-      await db.query(`INSERT INTO appraisal_team.members (role_name, team) VALUES ($1, 't')`, [member.user])
+      await db.query(`INSERT INTO appraisal_team.members (role_name, team) VALUES ($1, 't')`, [
+        member.user,
+      ])
       expect((await testTeamConnection(config)).schemaVersion).toBe(TEAM_SCHEMA_VERSION)
-      await db.query(`INSERT INTO appraisal_team.schema_version (version, name) VALUES (99, 'future')`)
+      await db.query(
+        `INSERT INTO appraisal_team.schema_version (version, name) VALUES (99, 'future')`,
+      )
       expect(await codeOf(testTeamConnection(config))).toBe('team_schema_new')
     } finally {
       await db.end()
@@ -138,9 +150,9 @@ describe('team connection errors', () => {
   it('names a role that is no member of a team', async () => {
     const role = uniqueName('loner')
     await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'loner-password'`)
-    expect(await codeOf(testTeamConnection({ ...member, user: role, password: 'loner-password' }))).toBe(
-      'team_not_member',
-    )
+    expect(
+      await codeOf(testTeamConnection({ ...member, user: role, password: 'loner-password' })),
+    ).toBe('team_not_member')
   })
 
   it('keeps the outbox and stops retrying on an error a person must fix', async () => {
@@ -184,13 +196,17 @@ describe('team connection errors', () => {
 describe('team connection settings', () => {
   it('treats only loopback as exempt from TLS', () => {
     expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'].every(isLoopbackHost)).toBe(true)
-    expect(['10.0.0.1', '192.168.0.2', 'team.example.com', '::ffff:10.0.0.1', '0.0.0.0'].some(isLoopbackHost)).toBe(
-      false,
-    )
+    expect(
+      ['10.0.0.1', '192.168.0.2', 'team.example.com', '::ffff:10.0.0.1', '0.0.0.0'].some(
+        isLoopbackHost,
+      ),
+    ).toBe(false)
   })
 
   it('reads the administrator’s URL', () => {
-    expect(configFromUrl('postgres://admin:p%40ss@db.example.com:6543/shop?sslrootcert=/ca.pem')).toEqual({
+    expect(
+      configFromUrl('postgres://admin:p%40ss@db.example.com:6543/shop?sslrootcert=/ca.pem'),
+    ).toEqual({
       host: 'db.example.com',
       port: 6543,
       database: 'shop',
@@ -199,7 +215,10 @@ describe('team connection settings', () => {
       tls: 'verify-full',
       caFile: '/ca.pem',
     })
-    expect(configFromUrl('postgres://admin@127.0.0.1/shop')).toMatchObject({ tls: undefined, port: 5432 })
+    expect(configFromUrl('postgres://admin@127.0.0.1/shop')).toMatchObject({
+      tls: undefined,
+      port: 5432,
+    })
   })
 })
 
@@ -211,18 +230,37 @@ describe('the administrator command', () => {
     const team = uniqueName('team')
     const partner = uniqueName('partner')
     const run = (args: string[], input?: string): Promise<{ stdout: string }> => {
-      const child = execFile('npm', ['run', '--silent', 'team', '--', ...args, '--url', url, '--ca', cluster.caFile])
+      const child = execFile('npm', [
+        'run',
+        '--silent',
+        'team',
+        '--',
+        ...args,
+        '--url',
+        url,
+        '--ca',
+        cluster.caFile,
+      ])
       if (input !== undefined) child.child.stdin?.end(input)
       return child
     }
     await run(['grant', '--team', team, '--partner', partner])
-    const added = await run(['add-member', '--team', team, '--role', role, '--name', '김민지'], 'member-password\n')
+    const added = await run(
+      ['add-member', '--team', team, '--role', role, '--name', '김민지'],
+      'member-password\n',
+    )
     expect(added.stdout).toContain(`${role} is a member of ${team}`)
     const config = memberConfig(role, 'member-password')
-    expect(await testTeamConnection(config)).toMatchObject({ team, displayName: '김민지', partners: [partner] })
+    expect(await testTeamConnection(config)).toMatchObject({
+      team,
+      displayName: '김민지',
+      partners: [partner],
+    })
     await run(['remove-member', '--role', role])
     expect(await codeOf(testTeamConnection(config))).toBe('team_auth')
-    const failed = await run(['grant', '--team', team]).catch((error: { code: number; stderr: string }) => error)
+    const failed = await run(['grant', '--team', team]).catch(
+      (error: { code: number; stderr: string }) => error,
+    )
     expect(failed).toMatchObject({ code: 2 })
   })
 })

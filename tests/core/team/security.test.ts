@@ -69,7 +69,9 @@ describe('team server security', () => {
       [partner],
     )
     expect(seen.rows[0].n).toBe(0)
-    const all = await outsiderDb.query('SELECT count(*)::int AS n FROM appraisal_team.review_events')
+    const all = await outsiderDb.query(
+      'SELECT count(*)::int AS n FROM appraisal_team.review_events',
+    )
     expect(all.rows[0].n).toBe(0)
     // The admin sees both rows, so the zero above is the policy, not an empty table.
     const truth = await admin.query(
@@ -107,7 +109,10 @@ describe('team server security', () => {
        VALUES ($1, $2, 'inspections', 1, 'reviewed', now())`,
       [id, partner],
     )
-    const { rows } = await admin.query('SELECT author FROM appraisal_team.review_events WHERE id = $1', [id])
+    const { rows } = await admin.query(
+      'SELECT author FROM appraisal_team.review_events WHERE id = $1',
+      [id],
+    )
     expect(rows).toEqual([{ author: staff.user }])
   })
 
@@ -117,13 +122,15 @@ describe('team server security', () => {
     await session.push([event])
     await session.close()
     expect(
-      await sqlState(staffDb, `UPDATE appraisal_team.review_events SET note = 'rewritten' WHERE id = $1`, [
-        event.id,
-      ]),
+      await sqlState(
+        staffDb,
+        `UPDATE appraisal_team.review_events SET note = 'rewritten' WHERE id = $1`,
+        [event.id],
+      ),
     ).toBe('42501')
-    expect(await sqlState(staffDb, 'DELETE FROM appraisal_team.review_events WHERE id = $1', [event.id])).toBe(
-      '42501',
-    )
+    expect(
+      await sqlState(staffDb, 'DELETE FROM appraisal_team.review_events WHERE id = $1', [event.id]),
+    ).toBe('42501')
     expect(
       await sqlState(
         staffDb,
@@ -133,10 +140,17 @@ describe('team server security', () => {
       ),
     ).toBe('42501')
     expect(
-      await sqlState(staffDb, 'DELETE FROM appraisal_team.wallet_link_events WHERE partner_id = $1', [partner]),
+      await sqlState(
+        staffDb,
+        'DELETE FROM appraisal_team.wallet_link_events WHERE partner_id = $1',
+        [partner],
+      ),
     ).toBe('42501')
     expect(await sqlState(staffDb, 'SELECT * FROM appraisal_team.members')).toBe('42501')
-    const { rows } = await admin.query('SELECT note FROM appraisal_team.review_events WHERE id = $1', [event.id])
+    const { rows } = await admin.query(
+      'SELECT note FROM appraisal_team.review_events WHERE id = $1',
+      [event.id],
+    )
     expect(rows).toEqual([{ note: 'original' }])
   })
 

@@ -92,7 +92,11 @@ describe('team sync between two clients', () => {
     // B hears of it through NOTIFY: its loop sleeps on a 60 s poll otherwise.
     await b.local.until(() => b.local.applied.has(fromA.id))
     const seenByB = b.local.applied.get(fromA.id)!
-    expect(seenByB).toMatchObject({ kind: 'review', note: '스크래치 확인', author: configs[0]!.user })
+    expect(seenByB).toMatchObject({
+      kind: 'review',
+      note: '스크래치 확인',
+      author: configs[0]!.user,
+    })
 
     const fromB = [review(1, 'follow_up', 'recheck'), walletLink()]
     b.local.enqueue(...fromB)
@@ -117,7 +121,9 @@ describe('team sync between two clients', () => {
     const backlog = Array.from({ length: 10 }, (_, i) => review(100 + i, 'reviewed'))
     writer.local.enqueue(...backlog)
     writer.sync.start()
-    await writer.local.until(() => writer.local.outbox.length === 0 && writer.sync.status.state === 'connected')
+    await writer.local.until(
+      () => writer.local.outbox.length === 0 && writer.sync.status.state === 'connected',
+    )
 
     const reader = client(configs[2]!, { pullPage: 4 })
     const pages: number[] = []
