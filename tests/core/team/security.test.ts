@@ -88,6 +88,19 @@ describe('team server security', () => {
         [randomUUID(), partner],
       ),
     ).toBe('42501')
+    // Replaying an id that exists does not slip past the policy either.
+    const existing = await admin.query(
+      'SELECT id FROM appraisal_team.review_events WHERE partner_id = $1 LIMIT 1',
+      [partner],
+    )
+    expect(
+      await sqlState(
+        outsiderDb,
+        `INSERT INTO appraisal_team.review_events (id, partner_id, resource, record_idx, mark, client_time)
+         VALUES ($1, $2, 'inspections', 1, 'reviewed', now()) ON CONFLICT (id) DO NOTHING`,
+        [existing.rows[0].id, partner],
+      ),
+    ).toBe('42501')
     // Nor through the client, which names the error; and it may not even open a session for it.
     const error = await openTeamSession(outsider, partner).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(TeamError)
