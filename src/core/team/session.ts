@@ -133,8 +133,48 @@ async function readServerInfo(client: pg.Client): Promise<TeamServerInfo> {
   }
 }
 
-const REVIEW_COLUMNS = `id, partner_id, resource, record_idx, mark, note, author, client_time, based_on_seq, seq, server_time`
-const WALLET_COLUMNS = `id, partner_id, flow, ref_user_id, guarantee_idx, outcome, reason, author, started_at, ended_at, seq, server_time`
+/** A table a client appends to: each column it writes, its SQL type and the draft field it comes from. */
+interface PushedTable<E extends TeamEventDraft> {
+  readonly name: string
+  readonly columns: readonly (readonly [column: string, type: string, field: keyof E])[]
+}
+
+const REVIEW_TABLE: PushedTable<ReviewEventDraft> = {
+  name: 'review_events',
+  columns: [
+    ['resource', 'text', 'resource'],
+    ['record_idx', 'bigint', 'recordIdx'],
+    ['mark', 'text', 'mark'],
+    ['note', 'text', 'note'],
+    ['client_time', 'timestamptz', 'clientTime'],
+    ['based_on_seq', 'bigint', 'basedOnSeq'],
+  ],
+}
+
+const WALLET_LINK_TABLE: PushedTable<WalletLinkEventDraft> = {
+  name: 'wallet_link_events',
+  columns: [
+    ['flow', 'text', 'flow'],
+    ['ref_user_id', 'text', 'refUserId'],
+    ['guarantee_idx', 'bigint', 'guaranteeIdx'],
+    ['outcome', 'text', 'outcome'],
+    ['reason', 'text', 'reason'],
+    ['started_at', 'timestamptz', 'startedAt'],
+    ['ended_at', 'timestamptz', 'endedAt'],
+  ],
+}
+
+/** The columns a pull reads: what the client wrote plus what the server added. */
+function pulledColumns<E extends TeamEventDraft>(table: PushedTable<E>): string {
+  return [
+    'id',
+    'partner_id',
+    'author',
+    'seq',
+    'server_time',
+    ...table.columns.map(([column]) => column),
+  ].join(', ')
+}
 
 /** An open connection; see {@link openTeamSession}. */
 export class TeamSession {
@@ -154,77 +194,23 @@ export class TeamSession {
    * Answers how many were new. The author is the session's role.
    */
   async push(drafts: readonly TeamEventDraft[]): Promise<number> {
-    const reviews: ReviewEventDraft[] = []
-    const links: WalletLinkEventDraft[] = []
+    const byKind: { [K in TeamEventDraft['kind']]: Extract<TeamEventDraft, { kind: K }>[] } = {
+      review: [],
+      wallet_link: [],
+    }
     for (const draft of drafts) {
       const parsed = teamEventDraftSchema.safeParse(draft)
       if (!parsed.success) {
         throw new TeamError('team_refused', `An outbox event is malformed (${draft.id}).`)
       }
-      if (parsed.data.kind === 'review') reviews.push(parsed.data)
-      else links.push(parsed.data)
+      if (parsed.data.kind === 'review') byKind.review.push(parsed.data)
+      else byKind.wallet_link.push(parsed.data)
     }
-    const partner = this.#partnerId
     try {
       await this.#client.query('BEGIN')
-      let inserted = 0
-      if (reviews.length > 0) {
-        const result = await this.#client.query(
-          `INSERT INTO appraisal_team.review_events
-             (id, partner_id, resource, record_idx, mark, note, client_time, based_on_seq)
-           SELECT x.id, $2, x.resource, x.record_idx, x.mark, x.note, x.client_time, x.based_on_seq
-           FROM jsonb_to_recordset($1::jsonb) AS x(
-             id uuid, resource text, record_idx bigint, mark text, note text,
-             client_time timestamptz, based_on_seq bigint, ord int)
-           ORDER BY x.ord
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            JSON.stringify(
-              reviews.map((event, ord) => ({
-                id: event.id,
-                resource: event.resource,
-                record_idx: event.recordIdx,
-                mark: event.mark,
-                note: event.note,
-                client_time: event.clientTime,
-                based_on_seq: event.basedOnSeq,
-                ord,
-              })),
-            ),
-            partner,
-          ],
-        )
-        inserted += result.rowCount ?? 0
-      }
-      if (links.length > 0) {
-        const result = await this.#client.query(
-          `INSERT INTO appraisal_team.wallet_link_events
-             (id, partner_id, flow, ref_user_id, guarantee_idx, outcome, reason, started_at, ended_at)
-           SELECT x.id, $2, x.flow, x.ref_user_id, x.guarantee_idx, x.outcome, x.reason, x.started_at, x.ended_at
-           FROM jsonb_to_recordset($1::jsonb) AS x(
-             id uuid, flow text, ref_user_id text, guarantee_idx bigint, outcome text, reason text,
-             started_at timestamptz, ended_at timestamptz, ord int)
-           ORDER BY x.ord
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            JSON.stringify(
-              links.map((event, ord) => ({
-                id: event.id,
-                flow: event.flow,
-                ref_user_id: event.refUserId,
-                guarantee_idx: event.guaranteeIdx,
-                outcome: event.outcome,
-                reason: event.reason,
-                started_at: event.startedAt,
-                ended_at: event.endedAt,
-                ord,
-              })),
-            ),
-            partner,
-          ],
-        )
-        inserted += result.rowCount ?? 0
-      }
+      const inserted =
+        (await this.#insert(REVIEW_TABLE, byKind.review)) +
+        (await this.#insert(WALLET_LINK_TABLE, byKind.wallet_link))
       await this.#client.query('COMMIT')
       return inserted
     } catch (error) {
@@ -233,18 +219,52 @@ export class TeamSession {
     }
   }
 
+  /**
+   * One INSERT for a batch of one kind: the rows travel as one JSON parameter
+   * and `jsonb_to_recordset` types them; `ord` keeps the outbox order, so the
+   * server numbers them in the order they were made.
+   */
+  async #insert<E extends TeamEventDraft>(
+    table: PushedTable<E>,
+    events: readonly E[],
+  ): Promise<number> {
+    if (events.length === 0) return 0
+    const names = table.columns.map(([column]) => column)
+    const result = await this.#client.query(
+      `INSERT INTO appraisal_team.${table.name} (id, partner_id, ${names.join(', ')})
+       SELECT x.id, $2, ${names.map((name) => `x.${name}`).join(', ')}
+       FROM jsonb_to_recordset($1::jsonb) AS x(
+         id uuid, ${table.columns.map(([column, type]) => `${column} ${type}`).join(', ')}, ord int)
+       ORDER BY x.ord
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        JSON.stringify(
+          events.map((event, ord) =>
+            Object.fromEntries([
+              ['id', event.id],
+              ...table.columns.map(([column, , field]) => [column, event[field]]),
+              ['ord', ord],
+            ]),
+          ),
+        ),
+        this.#partnerId,
+      ],
+    )
+    return result.rowCount ?? 0
+  }
+
   /** Up to `limit` events of this partner after `afterSeq`, both kinds merged in sequence order. */
   async pull(afterSeq: number, limit: number): Promise<PulledPage> {
     try {
       const args = [this.#partnerId, afterSeq, limit]
       const [reviews, links] = [
         await this.#client.query(
-          `SELECT ${REVIEW_COLUMNS} FROM appraisal_team.review_events
+          `SELECT ${pulledColumns(REVIEW_TABLE)} FROM appraisal_team.review_events
            WHERE partner_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           args,
         ),
         await this.#client.query(
-          `SELECT ${WALLET_COLUMNS} FROM appraisal_team.wallet_link_events
+          `SELECT ${pulledColumns(WALLET_LINK_TABLE)} FROM appraisal_team.wallet_link_events
            WHERE partner_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           args,
         ),

@@ -1,5 +1,4 @@
 import { execFile as execFileCallback } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:net'
 import { promisify } from 'node:util'
 import type pg from 'pg'
@@ -10,11 +9,8 @@ import {
   isLoopbackHost,
   type TeamServerConfig,
 } from '../../../src/core/team/connection'
-import type { ReviewEventDraft } from '../../../src/core/team/events'
 import { testTeamConnection, TEAM_SCHEMA_VERSION } from '../../../src/core/team/session'
 import { TeamError } from '../../../src/core/team/team-error'
-import { TeamSync, type TeamStatus } from '../../../src/core/team/team-sync'
-import { MemoryTeamSide } from '../../support/memory-team-side'
 import {
   adminClient,
   makeTeam,
@@ -22,6 +18,7 @@ import {
   teamCluster,
   uniqueName,
 } from '../../support/team-fixtures'
+import { reviewDraft, syncedClient } from '../../support/team-sync-client'
 
 const execFile = promisify(execFileCallback)
 
@@ -156,29 +153,12 @@ describe('team connection errors', () => {
   })
 
   it('keeps the outbox and stops retrying on an error a person must fix', async () => {
-    const local = new MemoryTeamSide()
-    const draft: ReviewEventDraft = {
-      kind: 'review',
-      id: randomUUID(),
-      resource: 'inspections',
-      recordIdx: 3,
-      mark: 'reviewed',
-      note: 'kept',
-      clientTime: new Date().toISOString(),
-      basedOnSeq: null,
-    }
-    local.enqueue(draft)
-    const statuses: TeamStatus[] = []
-    const sync = new TeamSync({
+    const { local, sync, statuses } = syncedClient({
       config: { ...member, password: 'wrong-password' },
       partnerId: partner,
-      local,
-      backoffMs: { base: 10, max: 20 },
-      onStatus: (status) => {
-        statuses.push(status)
-        local.touch()
-      },
     })
+    const draft = reviewDraft({ note: 'kept' })
+    local.enqueue(draft)
     sync.start()
     await local.until(() => sync.status.state === 'offline')
     expect(sync.status).toMatchObject({

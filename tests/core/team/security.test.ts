@@ -2,29 +2,17 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
-import type { ReviewEventDraft } from '../../../src/core/team/events'
 import { openTeamSession, TEAM_NOTIFY_CHANNEL } from '../../../src/core/team/session'
 import { TeamError } from '../../../src/core/team/team-error'
 import { adminClient, makeTeam, memberClient, uniqueName } from '../../support/team-fixtures'
+import { reviewDraft } from '../../support/team-sync-client'
 
 /**
  * Row-level security and the append-only rule, against the real server: what
  * a staff role may read and write, and what it may not, whatever SQL it sends.
  */
 
-function review(overrides: Partial<ReviewEventDraft> = {}): ReviewEventDraft {
-  return {
-    kind: 'review',
-    id: randomUUID(),
-    resource: 'inspections',
-    recordIdx: 7,
-    mark: 'reviewed',
-    note: '',
-    clientTime: new Date().toISOString(),
-    basedOnSeq: null,
-    ...overrides,
-  }
-}
+const review = reviewDraft
 
 /** The SQLSTATE a statement fails with. */
 async function sqlState(client: pg.Client, sql: string, params: unknown[] = []): Promise<string> {

@@ -3,9 +3,14 @@ import type pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
 import type { ReviewEventDraft, WalletLinkEventDraft } from '../../../src/core/team/events'
-import { TeamSync, type TeamStatus } from '../../../src/core/team/team-sync'
-import { MemoryTeamSide } from '../../support/memory-team-side'
+import type { TeamSync } from '../../../src/core/team/team-sync'
 import { adminClient, makeTeam, uniqueName } from '../../support/team-fixtures'
+import {
+  reviewDraft,
+  startConnected,
+  syncedClient,
+  type SyncedClient,
+} from '../../support/team-sync-client'
 
 /**
  * Two clients (two staff roles of one team, each with its own local side) on
@@ -14,18 +19,8 @@ import { adminClient, makeTeam, uniqueName } from '../../support/team-fixtures'
  */
 
 function review(recordIdx: number, mark: ReviewEventDraft['mark'], note = ''): ReviewEventDraft {
-  return {
-    kind: 'review',
-    id: randomUUID(),
-    resource: 'guarantees',
-    recordIdx,
-    mark,
-    note,
-    clientTime: new Date().toISOString(),
-    basedOnSeq: null,
-  }
+  return reviewDraft({ resource: 'guarantees', recordIdx, mark, note })
 }
-
 function walletLink(): WalletLinkEventDraft {
   return {
     kind: 'wallet_link',
@@ -60,31 +55,16 @@ describe('team sync between two clients', () => {
   function client(
     config: TeamServerConfig,
     options: { pullPage?: number; pushBatch?: number } = {},
-  ): { local: MemoryTeamSide; sync: TeamSync; statuses: TeamStatus[] } {
-    const local = new MemoryTeamSide()
-    const statuses: TeamStatus[] = []
-    const sync = new TeamSync({
-      config,
-      partnerId: partner,
-      local,
-      backoffMs: { base: 10, max: 50 },
-      onStatus: (status) => {
-        statuses.push(status)
-        local.touch()
-      },
-      ...options,
-    })
-    running.push(sync)
-    return { local, sync, statuses }
+  ): SyncedClient {
+    const made = syncedClient({ config, partnerId: partner, ...options })
+    running.push(made.sync)
+    return made
   }
 
   it('pushes and pulls each other’s marks, notes and wallet links both ways, live', async () => {
     const a = client(configs[0]!)
     const b = client(configs[1]!)
-    a.sync.start()
-    b.sync.start()
-    await a.local.until(() => a.sync.status.state === 'connected')
-    await b.local.until(() => b.sync.status.state === 'connected')
+    await startConnected(a, b)
 
     const fromA = review(1, 'reviewed', '스크래치 확인')
     a.local.enqueue(fromA)
@@ -144,10 +124,7 @@ describe('team sync between two clients', () => {
   it('reconnects after the server drops the connection and sends what was queued meanwhile', async () => {
     const a = client(configs[0]!)
     const b = client(configs[1]!)
-    a.sync.start()
-    b.sync.start()
-    await a.local.until(() => a.sync.status.state === 'connected')
-    await b.local.until(() => b.sync.status.state === 'connected')
+    await startConnected(a, b)
 
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [
       configs[0]!.user,
