@@ -171,6 +171,17 @@ describe('team connection errors', () => {
     await sync.stop()
     expect(statuses.filter((status) => status.state === 'connecting')).toHaveLength(1)
   })
+  it('refuses a malformed outbox event before it leaves, and keeps it', async () => {
+    const { local, sync } = syncedClient({ config: member, partnerId: partner })
+    const good = reviewDraft()
+    const bad = { ...reviewDraft(), id: 'not-a-uuid' }
+    local.enqueue(bad, good)
+    sync.start()
+    await local.until(() => sync.status.state === 'offline')
+    expect(sync.status).toMatchObject({ retrying: false, error: { code: 'team_refused' } })
+    expect(local.outbox).toEqual([bad, good])
+    await sync.stop()
+  })
 })
 
 describe('team connection settings', () => {

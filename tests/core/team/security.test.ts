@@ -49,8 +49,26 @@ describe('team server security', () => {
 
   it('shows a role of another partner no rows and refuses its inserts', async () => {
     const session = await openTeamSession(staff, partner)
-    await session.push([review(), review({ recordIdx: 8 })])
+    await session.push([
+      review(),
+      review({ recordIdx: 8 }),
+      {
+        kind: 'wallet_link',
+        id: randomUUID(),
+        flow: 'pre-sync',
+        refUserId: 'member-9',
+        guaranteeIdx: null,
+        outcome: 'completed',
+        reason: null,
+        startedAt: '2026-11-25T02:00:00.000Z',
+        endedAt: '2026-11-25T02:03:00.000Z',
+      },
+    ])
     await session.close()
+    const links = await outsiderDb.query(
+      'SELECT count(*)::int AS n FROM appraisal_team.wallet_link_events',
+    )
+    expect(links.rows[0].n).toBe(0)
 
     const seen = await outsiderDb.query(
       'SELECT count(*)::int AS n FROM appraisal_team.review_events WHERE partner_id = $1',
