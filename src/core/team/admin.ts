@@ -130,6 +130,9 @@ export interface NewMember {
   readonly displayName?: string | undefined
 }
 
+/** How long a member's session may sit idle inside a transaction before the server ends it. */
+export const MEMBER_IDLE_IN_TRANSACTION = '60s'
+
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
 function checkRoleName(role: string): void {
@@ -162,6 +165,11 @@ export async function addMember(client: pg.Client, member: NewMember): Promise<v
       await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${verifier}`)
     }
     await client.query(`GRANT appraisal_team_staff TO ${role}`)
+    // Numbering an event holds a lock until commit; a member's session that
+    // stalls inside a transaction must not hold up every other writer.
+    await client.query(
+      `ALTER ROLE ${role} SET idle_in_transaction_session_timeout = '${MEMBER_IDLE_IN_TRANSACTION}'`,
+    )
     await client.query(
       'INSERT INTO appraisal_team.teams (name) VALUES ($1) ON CONFLICT DO NOTHING',
       [member.team],

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net'
 import { promisify } from 'node:util'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrate } from '../../../src/core/team/admin'
+import { MEMBER_IDLE_IN_TRANSACTION, migrate } from '../../../src/core/team/admin'
 import {
   configFromUrl,
   isLoopbackHost,
@@ -247,6 +247,15 @@ describe('the administrator command', () => {
       displayName: '김민지',
       partners: [partner],
     })
+    const admin = await adminClient()
+    const settings = await admin.query(
+      `SELECT s.setconfig FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = $1`,
+      [role],
+    )
+    await admin.end()
+    expect(settings.rows[0].setconfig).toContain(
+      `idle_in_transaction_session_timeout=${MEMBER_IDLE_IN_TRANSACTION}`,
+    )
     await run(['remove-member', '--role', role])
     expect(await codeOf(testTeamConnection(config))).toBe('team_auth')
     const failed = await run(['grant', '--team', team]).catch(
