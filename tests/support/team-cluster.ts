@@ -26,6 +26,8 @@ export interface TeamClusterInfo {
   readonly database: string
   /** The CA that signed the server's certificate (for 127.0.0.1 and localhost). */
   readonly caFile: string
+  /** Another loopback address of the same server, absent from its certificate. */
+  readonly unnamedHost: string
   /** The CA of a second, unrelated authority (to prove a wrong CA is refused). */
   readonly otherCaFile: string
 }
@@ -176,11 +178,12 @@ export async function startTeamCluster(): Promise<TeamCluster> {
   // Plain TCP is refused outright; TLS with a password for everyone else.
   await asOwner('/bin/sh', [
     '-c',
-    `printf '%s\\n' 'hostnossl all all 127.0.0.1/32 reject' 'hostssl all all 127.0.0.1/32 scram-sha-256' > '${data}/pg_hba.conf'`,
+    `printf '%s\\n' 'hostnossl all all 127.0.0.0/8 reject' 'hostssl all all 127.0.0.0/8 scram-sha-256' > '${data}/pg_hba.conf'`,
   ])
   const port = await freePort()
   const options = [
-    '-c listen_addresses=127.0.0.1',
+    // 127.0.0.2 reaches the same server under a name its certificate does not carry.
+    '-c listen_addresses=127.0.0.1,127.0.0.2',
     `-c port=${port}`,
     "-c unix_socket_directories=''",
     '-c ssl=on',
@@ -209,6 +212,7 @@ export async function startTeamCluster(): Promise<TeamCluster> {
     dir,
     host: '127.0.0.1',
     port,
+    unnamedHost: '127.0.0.2',
     adminUser,
     adminPassword,
     database: 'postgres',

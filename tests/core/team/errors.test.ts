@@ -111,6 +111,10 @@ describe('team connection errors', () => {
     expect(await codeOf(testTeamConnection({ ...member, caFile: teamCluster().otherCaFile }))).toBe(
       'team_tls',
     )
+    // The right CA, but the host is not a name the certificate carries (verify-full checks it).
+    expect(await codeOf(testTeamConnection({ ...member, host: teamCluster().unnamedHost }))).toBe(
+      'team_tls',
+    )
     // The system's CAs do not know the test CA either.
     expect(await codeOf(testTeamConnection({ ...member, caFile: undefined }))).toBe('team_tls')
   })
