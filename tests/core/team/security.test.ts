@@ -23,6 +23,15 @@ async function sqlState(client: pg.Client, sql: string, params: unknown[] = []):
   return error?.code ?? 'no error'
 }
 
+/** Rows of an event table the connection can see, of one partner or all. */
+async function count(client: pg.Client, table: string, partner?: string): Promise<number> {
+  const { rows } = await client.query(
+    `SELECT count(*)::int AS n FROM appraisal_team.${table} WHERE $1::text IS NULL OR partner_id = $1`,
+    [partner ?? null],
+  )
+  return rows[0].n as number
+}
+
 describe('team server security', () => {
   const partner = uniqueName('partner')
   const otherPartner = uniqueName('partner')
@@ -65,26 +74,12 @@ describe('team server security', () => {
       },
     ])
     await session.close()
-    const links = await outsiderDb.query(
-      'SELECT count(*)::int AS n FROM appraisal_team.wallet_link_events',
-    )
-    expect(links.rows[0].n).toBe(0)
-
-    const seen = await outsiderDb.query(
-      'SELECT count(*)::int AS n FROM appraisal_team.review_events WHERE partner_id = $1',
-      [partner],
-    )
-    expect(seen.rows[0].n).toBe(0)
-    const all = await outsiderDb.query(
-      'SELECT count(*)::int AS n FROM appraisal_team.review_events',
-    )
-    expect(all.rows[0].n).toBe(0)
-    // The admin sees both rows, so the zero above is the policy, not an empty table.
-    const truth = await admin.query(
-      'SELECT count(*)::int AS n FROM appraisal_team.review_events WHERE partner_id = $1',
-      [partner],
-    )
-    expect(truth.rows[0].n).toBe(2)
+    expect(await count(outsiderDb, 'wallet_link_events')).toBe(0)
+    expect(await count(outsiderDb, 'review_events', partner)).toBe(0)
+    expect(await count(outsiderDb, 'review_events')).toBe(0)
+    // The admin sees the rows, so the zeros above are the policy, not empty tables.
+    expect(await count(admin, 'review_events', partner)).toBe(2)
+    expect(await count(admin, 'wallet_link_events', partner)).toBe(1)
 
     expect(
       await sqlState(
