@@ -1,4 +1,5 @@
-import { execFile as execFileCallback } from 'node:child_process'
+import { execFile as execFileCallback, execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { chown, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -204,8 +205,26 @@ export async function startTeamCluster(): Promise<TeamCluster> {
     '-o',
     options,
   ])
+  const pgCtlStop = ['stop', '-D', data, '-m', 'immediate', '-w']
+  // If the test process exits without running the teardown (an uncaught
+  // error, process.exit), the server still goes: 'exit' handlers run synchronously.
+  const stopOnExit = (): void => {
+    try {
+      const root = process.getuid?.() === 0
+      execFileSync(
+        root ? 'runuser' : `${bin}/pg_ctl`,
+        root ? ['-u', 'postgres', '--', `${bin}/pg_ctl`, ...pgCtlStop] : pgCtlStop,
+        { stdio: 'ignore' },
+      )
+    } catch {
+      // Already stopped.
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', stopOnExit)
   const stop = async (): Promise<void> => {
-    await asOwner(`${bin}/pg_ctl`, ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => {})
+    process.off('exit', stopOnExit)
+    await asOwner(`${bin}/pg_ctl`, pgCtlStop).catch(() => {})
     await rm(dir, { recursive: true, force: true })
   }
   return {
