@@ -1,14 +1,17 @@
-import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron'
-import { writeFile } from 'node:fs/promises'
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, shell } from 'electron'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
 import { dialogLocale } from '../core/security/link-messages'
-import { APP_DOCS_ORIGIN, type AppOrigin } from '../core/security/policy'
-import { handleCardProtocol, registerCardScheme } from './card-protocol'
+import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
+import { handleAppProtocol, registerAppSchemes } from './app-protocol'
+import { handleCardProtocol } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
+import { applicationMenuTemplate } from './menu'
+import { installOrderlyQuit } from './orderly-quit'
+import { createSaveWithDialog } from './save-export'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
 import { electronWalletHost, isWalletSession } from './wallet-window'
@@ -20,11 +23,12 @@ import { startEmbeddedSandbox, type Sandbox } from '../sandbox'
  * behaviour lives in `src/core`, which is tested without Electron.
  */
 const here = fileURLToPath(new URL('.', import.meta.url))
-const rendererIndex = join(here, '../renderer/index.html')
-const devServer = process.env['ELECTRON_RENDERER_URL']
-const origin: AppOrigin = devServer
-  ? { devServerOrigin: devServer }
-  : { indexFileUrl: pathToFileURL(rendererIndex).toString() }
+const rendererDir = join(here, '../renderer')
+// The dev server's address is honoured only in an unpackaged run (policy.ts, appOriginFor).
+const origin = appOriginFor({
+  isPackaged: app.isPackaged,
+  rendererUrl: process.env['ELECTRON_RENDERER_URL'],
+})
 
 let core: Core | null = null
 let sandbox: Sandbox | null = null
@@ -44,26 +48,21 @@ const openLink = createExternalLinkOpener({
 function openWindow(booted: Core): void {
   mainWindow = createMainWindow({
     preload: join(here, '../preload/index.cjs'),
+    packaged: app.isPackaged,
     events: booted.events,
-    load: (win) => (devServer ? win.loadURL(devServer) : win.loadFile(rendererIndex)),
+    load: (win) => win.loadURL(appEntryUrl(origin)),
   })
   mainWindow.on('closed', () => {
     mainWindow = null
   })
 }
 
-/** Exports go through the system's save dialog; answers the path, or null when cancelled. */
-async function saveWithDialog(fileName: string, text: string): Promise<string | null> {
-  const options = { defaultPath: fileName, filters: [{ name: 'CSV', extensions: ['csv'] }] }
-  const chosen = mainWindow
-    ? await dialog.showSaveDialog(mainWindow, options)
-    : await dialog.showSaveDialog(options)
-  if (chosen.canceled || !chosen.filePath) return null
-  await writeFile(chosen.filePath, text, 'utf8')
-  return chosen.filePath
-}
+/** Exports go through the system's save dialog, written owner-only by main. */
+const saveWithDialog = createSaveWithDialog((options) =>
+  mainWindow ? dialog.showSaveDialog(mainWindow, options) : dialog.showSaveDialog(options),
+)
 
-registerCardScheme()
+registerAppSchemes(protocol)
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -75,7 +74,22 @@ if (!app.requestSingleInstanceLock()) {
     }
   })
 
+  installOrderlyQuit({
+    app,
+    close: async () => {
+      await core?.close()
+      await sandbox?.close()
+    },
+    log: (message) => console.warn(message),
+  })
+
   void app.whenReady().then(async () => {
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        applicationMenuTemplate({ platform: process.platform, packaged: app.isPackaged }),
+      ),
+    )
+    handleAppProtocol(protocol, rendererDir)
     installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
       isWalletSession(contents.session),
     )
@@ -114,9 +128,5 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
-  })
-
-  app.on('will-quit', () => {
-    void core?.close().finally(() => sandbox?.close())
   })
 }

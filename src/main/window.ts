@@ -4,6 +4,8 @@ import type { EventBus } from '../core/events'
 /** Creates the main window with the architecture's secure defaults. */
 export function createMainWindow(options: {
   preload: string
+  /** A packaged app has no DevTools (`app.isPackaged`). */
+  packaged: boolean
   load: (win: BrowserWindow) => Promise<void>
   events: EventBus
 }): BrowserWindow {
@@ -22,6 +24,8 @@ export function createMainWindow(options: {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      webviewTag: false,
+      devTools: !options.packaged,
     },
   })
   const unsubscribe = options.events.subscribe((event, payload) => {

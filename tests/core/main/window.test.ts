@@ -1,0 +1,77 @@
+import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron'
+import { describe, expect, it, vi } from 'vitest'
+import { EventBus } from '../../../src/core/events'
+import { applicationMenuTemplate } from '../../../src/main/menu'
+
+/**
+ * The main window's options and the application menu, with `electron`
+ * replaced by a fake BrowserWindow that records its options (no Electron
+ * binary runs here).
+ */
+const created: BrowserWindowConstructorOptions[] = []
+vi.mock('electron', () => ({
+  BrowserWindow: class {
+    readonly webContents = { send: () => undefined }
+    constructor(options: BrowserWindowConstructorOptions) {
+      created.push(options)
+    }
+    on(): void {}
+    once(): void {}
+    isDestroyed(): boolean {
+      return false
+    }
+  },
+}))
+
+async function windowOptions(packaged: boolean): Promise<BrowserWindowConstructorOptions> {
+  const { createMainWindow } = await import('../../../src/main/window')
+  createMainWindow({
+    preload: '/app/preload.cjs',
+    packaged,
+    events: new EventBus(),
+    load: () => Promise.resolve(),
+  })
+  const options = created.at(-1)
+  if (!options) throw new Error('no window')
+  return options
+}
+
+/** Every role in a menu template, submenus included. */
+function roles(items: readonly MenuItemConstructorOptions[]): string[] {
+  return items.flatMap((item) => [
+    ...(item.role ? [item.role] : []),
+    ...(Array.isArray(item.submenu) ? roles(item.submenu) : []),
+  ])
+}
+
+describe('DevTools', () => {
+  it('are off in a packaged app’s window and on in development', async () => {
+    expect((await windowOptions(true)).webPreferences).toMatchObject({
+      devTools: false,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    })
+    expect((await windowOptions(false)).webPreferences?.devTools).toBe(true)
+  })
+
+  it('have no menu item in a packaged app (nor reload), on every platform', () => {
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      const packaged = roles(applicationMenuTemplate({ platform, packaged: true }))
+      expect(packaged).not.toContain('toggleDevTools')
+      expect(packaged).not.toContain('reload')
+      expect(packaged).not.toContain('forceReload')
+      // The View role brings its own DevTools item, so the menu must not use it.
+      expect(packaged).not.toContain('viewMenu')
+      expect(packaged).toContain('editMenu')
+    }
+    expect(roles(applicationMenuTemplate({ platform: 'linux', packaged: false }))).toContain(
+      'toggleDevTools',
+    )
+    expect(roles(applicationMenuTemplate({ platform: 'darwin', packaged: true }))[0]).toBe(
+      'appMenu',
+    )
+  })
+})
