@@ -88,8 +88,13 @@ const host = await startWebHost({
 })
 console.log(`WEB_HOST_URL=${host.url}`)
 
+// A Ctrl+C reaches this process from the terminal and again through its parents
+// (`npm start`, tsx): the first signal closes in order, later ones wait for it.
+let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (stopping) return
+    stopping = true
     void Promise.all([host.close(), core.close()])
       .then(() => embedded.sandbox.close())
       .then(() => {
