@@ -7,6 +7,7 @@ import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/pol
 import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handleCardProtocol } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
 import { applicationMenuTemplate } from './menu'
@@ -16,7 +17,7 @@ import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
 import { electronWalletHost, isWalletSession } from './wallet-window'
 import { createMainWindow } from './window'
-import { startEmbeddedSandbox, type Sandbox } from '../sandbox'
+import { LazySandbox } from './lazy-sandbox'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -31,7 +32,7 @@ const origin = appOriginFor({
 })
 
 let core: Core | null = null
-let sandbox: Sandbox | null = null
+let sandbox: LazySandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
 const openLink = createExternalLinkOpener({
@@ -78,7 +79,7 @@ if (!app.requestSingleInstanceLock()) {
     app,
     close: async () => {
       await core?.close()
-      await sandbox?.close()
+      await sandbox?.stop()
     },
     log: (message) => console.warn(message),
   })
@@ -93,11 +94,12 @@ if (!app.requestSingleInstanceLock()) {
     installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
       isWalletSession(contents.session),
     )
-    // The shell starts the embedded sandbox and hands core its description (core never imports it).
-    const embedded = await startEmbeddedSandbox()
-    sandbox = embedded.sandbox
+    // The shell describes the embedded sandbox to core (core never imports it) and starts
+    // it at the first request that goes to it: only while the Sandbox profile is in use.
+    const embedded = await LazySandbox.create()
+    sandbox = embedded
     core = createCore({
-      fetch: (input, init) => net.fetch(input, init),
+      fetch: embedded.wrapFetch((input, init) => net.fetch(input, init)),
       dataDir: app.getPath('userData'),
       host: 'electron',
       version: app.getVersion(),
@@ -110,14 +112,25 @@ if (!app.requestSingleInstanceLock()) {
       sandbox: embedded.profile,
       saveFile: saveWithDialog,
     })
-    core.wallet.useWindowHost(
-      electronWalletHost({
-        session: (partition) => session.fromPartition(partition),
-        createWindow: (options) =>
-          new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
-        log: (message) => console.warn(message),
-      }),
-    )
+    const walletHost = electronWalletHost({
+      session: (partition) => session.fromPartition(partition),
+      createWindow: (options) =>
+        new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
+      log: (message) => console.warn(message),
+    })
+    core.wallet.useWindowHost({
+      // The Sandbox's wallet page is served by the sandbox: started before the window loads it.
+      open: (flow) => {
+        const ready = embedded.covers(flow.url) ? embedded.ensure() : Promise.resolve()
+        void ready.catch(() => undefined).then(() => walletHost.open(flow))
+      },
+    })
+    const booted = core
+    booted.events.subscribe((event) => {
+      if (event === 'profiles.changed' && booted.profiles.activeId !== SANDBOX_PROFILE_ID) {
+        void embedded.stop()
+      }
+    })
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
     openWindow(core)

@@ -1,3 +1,9 @@
 export { startSandbox, type Sandbox, type SandboxOptions } from './server'
 export { demoCredentials, type DemoCredentials } from './seed'
-export { startEmbeddedSandbox, type EmbeddedProfile, type EmbeddedSandbox } from './embedded'
+export {
+  EMBEDDED_DATA,
+  embeddedProfile,
+  startEmbeddedSandbox,
+  type EmbeddedProfile,
+  type EmbeddedSandbox,
+} from './embedded'
