@@ -160,7 +160,11 @@ describe('wallet window wiring', () => {
     ]) {
       expect(session.request(url ?? '', type), url).toBe(false)
     }
-    expect(win.options.webPreferences?.devTools).toBe(false)
+    expect(win.options.webPreferences).toMatchObject({
+      devTools: false,
+      webSecurity: true,
+      webviewTag: false,
+    })
   })
 
   it('opens with no preload, sandboxed, isolated, no Node, on the flow’s in-memory partition', () => {

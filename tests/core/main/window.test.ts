@@ -44,7 +44,7 @@ function roles(items: readonly MenuItemConstructorOptions[]): string[] {
   ])
 }
 
-describe('DevTools', () => {
+describe('main window and menu', () => {
   it('are off in a packaged app’s window and on in development', async () => {
     expect((await windowOptions(true)).webPreferences).toMatchObject({
       devTools: false,
@@ -55,6 +55,19 @@ describe('DevTools', () => {
       webviewTag: false,
     })
     expect((await windowOptions(false)).webPreferences?.devTools).toBe(true)
+  })
+
+  it('leaves insecure content, experimental and Blink features off (Electron’s defaults)', async () => {
+    const preferences = (await windowOptions(true)).webPreferences ?? {}
+    for (const option of [
+      'allowRunningInsecureContent',
+      'experimentalFeatures',
+      'enableBlinkFeatures',
+      'nodeIntegrationInWorker',
+      'nodeIntegrationInSubFrames',
+    ] as const) {
+      expect(preferences[option], option).toBeUndefined()
+    }
   })
 
   it('have no menu item in a packaged app (nor reload), on every platform', () => {
