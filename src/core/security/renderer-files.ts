@@ -31,7 +31,7 @@ export function rendererMime(file: string): string {
  * decodes to a traversal, a backslash, a NUL, or a dotfile segment; `/` is
  * the index page. Lexical only: {@link resolveRendererFile} also follows links.
  */
-export function resolveStatic(root: string, rawPath: string): string | null {
+export function rendererPath(root: string, rawPath: string): string | null {
   let decoded: string
   try {
     decoded = decodeURIComponent(rawPath)
@@ -47,12 +47,12 @@ export function resolveStatic(root: string, rawPath: string): string | null {
 }
 
 /**
- * {@link resolveStatic}, then the real path of the file (symbolic links
+ * {@link rendererPath}, then the real path of the file (symbolic links
  * followed) must still be inside the real path of `root`: a link in the
  * folder that points out of it is refused. Null when refused or missing.
  */
 export async function resolveRendererFile(root: string, rawPath: string): Promise<string | null> {
-  const file = resolveStatic(root, rawPath)
+  const file = rendererPath(root, rawPath)
   if (!file) return null
   try {
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)])
