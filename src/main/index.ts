@@ -1,4 +1,15 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, shell } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  protocol,
+  screen,
+  session,
+  shell,
+} from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
@@ -17,6 +28,12 @@ import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
 import { electronWalletHost, isWalletSession } from './wallet-window'
 import { createMainWindow } from './window'
+import {
+  chooseWindowPlacement,
+  loadWindowState,
+  saveWindowState,
+  windowStateFile,
+} from './window-state'
 import { LazySandbox } from './lazy-sandbox'
 
 /**
@@ -30,6 +47,8 @@ const origin = appOriginFor({
   isPackaged: app.isPackaged,
   rendererUrl: process.env['ELECTRON_RENDERER_URL'],
 })
+
+const stateFile = () => windowStateFile(app.getPath('userData'))
 
 let core: Core | null = null
 let sandbox: LazySandbox | null = null
@@ -52,6 +71,13 @@ function openWindow(booted: Core): void {
     packaged: app.isPackaged,
     events: booted.events,
     load: (win) => win.loadURL(appEntryUrl(origin)),
+    // Reopened where it was, on a display that still exists (window-state.ts).
+    placement: chooseWindowPlacement(
+      loadWindowState(stateFile()),
+      screen.getAllDisplays().map((display) => display.workArea),
+      screen.getPrimaryDisplay().workArea,
+    ),
+    remember: (state) => saveWindowState(stateFile(), state),
   })
   mainWindow.on('closed', () => {
     mainWindow = null

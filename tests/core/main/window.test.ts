@@ -9,13 +9,26 @@ import { applicationMenuTemplate } from '../../../src/main/menu'
  * binary runs here).
  */
 const created: BrowserWindowConstructorOptions[] = []
+const closeListeners: (() => void)[] = []
+const maximized: boolean[] = []
 vi.mock('electron', () => ({
   BrowserWindow: class {
     readonly webContents = { send: () => undefined }
     constructor(options: BrowserWindowConstructorOptions) {
       created.push(options)
     }
-    on(): void {}
+    on(event: string, listener: () => void): void {
+      if (event === 'close') closeListeners.push(listener)
+    }
+    maximize(): void {
+      maximized.push(true)
+    }
+    getNormalBounds() {
+      return { x: 10, y: 20, width: 1300, height: 900 }
+    }
+    isMaximized(): boolean {
+      return maximized.length > 0
+    }
     once(): void {}
     isDestroyed(): boolean {
       return false
@@ -30,6 +43,8 @@ async function windowOptions(packaged: boolean): Promise<BrowserWindowConstructo
     packaged,
     events: new EventBus(),
     load: () => Promise.resolve(),
+    placement: { width: 1280, height: 820, maximized: false },
+    remember: () => undefined,
   })
   const options = created.at(-1)
   if (!options) throw new Error('no window')
@@ -86,5 +101,24 @@ describe('main window and menu', () => {
     expect(roles(applicationMenuTemplate({ platform: 'darwin', packaged: true }))[0]).toBe(
       'appMenu',
     )
+  })
+})
+
+describe('the window’s place', () => {
+  it('opens where it is told, maximised when it was, and remembers its place on close', async () => {
+    const { createMainWindow } = await import('../../../src/main/window')
+    const remembered: unknown[] = []
+    createMainWindow({
+      preload: '/app/preload.cjs',
+      packaged: true,
+      events: new EventBus(),
+      load: () => Promise.resolve(),
+      placement: { x: 1600, y: 40, width: 1500, height: 1000, maximized: true },
+      remember: (state) => remembered.push(state),
+    })
+    expect(created.at(-1)).toMatchObject({ x: 1600, y: 40, width: 1500, height: 1000 })
+    expect(maximized).toEqual([true])
+    for (const listener of closeListeners) listener()
+    expect(remembered).toEqual([{ x: 10, y: 20, width: 1300, height: 900, maximized: true }])
   })
 })
