@@ -1,20 +1,11 @@
 import { protocol } from 'electron'
 import { readFile } from 'node:fs/promises'
 import { cardHeaders, type CardResponse } from '../core/images/image-cache'
-
-/** The scheme the renderer loads card images from: `card://image/u/<base64url>`. */
-export const CARD_SCHEME = 'card'
+import { CARD_SCHEME } from './app-protocol'
 
 /** What the protocol needs from core: the shared resolver of the image cache. */
 export interface CardServer {
   serve(path: string, signal?: AbortSignal): Promise<CardResponse>
-}
-
-/** Declares `card:` a standard, secure scheme; must run before the app is ready. */
-export function registerCardScheme(): void {
-  protocol.registerSchemesAsPrivileged([
-    { scheme: CARD_SCHEME, privileges: { standard: true, secure: true } },
-  ])
 }
 
 /**

@@ -1,32 +1,56 @@
-import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron'
-import { writeFile } from 'node:fs/promises'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  protocol,
+  screen,
+  session,
+  shell,
+} from 'electron'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
-import { APP_DOCS_ORIGIN, type AppOrigin } from '../core/security/policy'
-import { handleCardProtocol, registerCardScheme } from './card-protocol'
+import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
+import { handleAppProtocol, registerAppSchemes } from './app-protocol'
+import { handleCardProtocol } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
+import { applicationMenuTemplate } from './menu'
+import { installOrderlyQuit } from './orderly-quit'
+import { createSaveWithDialog } from './save-export'
 import { installSecurityDefaults } from './security'
 import { openElectronStoreFile } from './settings-file'
 import { electronWalletHost, isWalletSession } from './wallet-window'
 import { createMainWindow } from './window'
-import { startEmbeddedSandbox, type Sandbox } from '../sandbox'
+import {
+  chooseWindowPlacement,
+  loadWindowState,
+  saveWindowState,
+  windowStateFile,
+} from './window-state'
+import { LazySandbox } from './lazy-sandbox'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
  * behaviour lives in `src/core`, which is tested without Electron.
  */
 const here = fileURLToPath(new URL('.', import.meta.url))
-const rendererIndex = join(here, '../renderer/index.html')
-const devServer = process.env['ELECTRON_RENDERER_URL']
-const origin: AppOrigin = devServer
-  ? { devServerOrigin: devServer }
-  : { indexFileUrl: pathToFileURL(rendererIndex).toString() }
+const rendererDir = join(here, '../renderer')
+// The dev server's address is honoured only in an unpackaged run (policy.ts, appOriginFor).
+const origin = appOriginFor({
+  isPackaged: app.isPackaged,
+  rendererUrl: process.env['ELECTRON_RENDERER_URL'],
+})
+
+const stateFile = () => windowStateFile(app.getPath('userData'))
 
 let core: Core | null = null
-let sandbox: Sandbox | null = null
+let sandbox: LazySandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
 const openLink = createExternalLinkOpener({
@@ -43,26 +67,28 @@ const openLink = createExternalLinkOpener({
 function openWindow(booted: Core): void {
   mainWindow = createMainWindow({
     preload: join(here, '../preload/index.cjs'),
+    packaged: app.isPackaged,
     events: booted.events,
-    load: (win) => (devServer ? win.loadURL(devServer) : win.loadFile(rendererIndex)),
+    load: (win) => win.loadURL(appEntryUrl(origin)),
+    // Reopened where it was, on a display that still exists (window-state.ts).
+    placement: chooseWindowPlacement(
+      loadWindowState(stateFile()),
+      screen.getAllDisplays().map((display) => display.workArea),
+      screen.getPrimaryDisplay().workArea,
+    ),
+    remember: (state) => saveWindowState(stateFile(), state),
   })
   mainWindow.on('closed', () => {
     mainWindow = null
   })
 }
 
-/** Exports go through the system's save dialog; answers the path, or null when cancelled. */
-async function saveWithDialog(fileName: string, text: string): Promise<string | null> {
-  const options = { defaultPath: fileName, filters: [{ name: 'CSV', extensions: ['csv'] }] }
-  const chosen = mainWindow
-    ? await dialog.showSaveDialog(mainWindow, options)
-    : await dialog.showSaveDialog(options)
-  if (chosen.canceled || !chosen.filePath) return null
-  await writeFile(chosen.filePath, text, 'utf8')
-  return chosen.filePath
-}
+/** Exports go through the system's save dialog, written owner-only by main. */
+const saveWithDialog = createSaveWithDialog((options) =>
+  mainWindow ? dialog.showSaveDialog(mainWindow, options) : dialog.showSaveDialog(options),
+)
 
-registerCardScheme()
+registerAppSchemes(protocol)
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -74,15 +100,31 @@ if (!app.requestSingleInstanceLock()) {
     }
   })
 
+  installOrderlyQuit({
+    app,
+    close: async () => {
+      await core?.close()
+      await sandbox?.stop()
+    },
+    log: (message) => console.warn(message),
+  })
+
   void app.whenReady().then(async () => {
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        applicationMenuTemplate({ platform: process.platform, packaged: app.isPackaged }),
+      ),
+    )
+    handleAppProtocol(protocol, rendererDir)
     installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
       isWalletSession(contents.session),
     )
-    // The shell starts the embedded sandbox and hands core its description (core never imports it).
-    const embedded = await startEmbeddedSandbox()
-    sandbox = embedded.sandbox
+    // The shell describes the embedded sandbox to core (core never imports it) and starts
+    // it at the first request that goes to it: only while the Sandbox profile is in use.
+    const embedded = await LazySandbox.create()
+    sandbox = embedded
     core = createCore({
-      fetch: (input, init) => net.fetch(input, init),
+      fetch: embedded.wrapFetch((input, init) => net.fetch(input, init)),
       dataDir: app.getPath('userData'),
       host: 'electron',
       version: app.getVersion(),
@@ -98,14 +140,25 @@ if (!app.requestSingleInstanceLock()) {
       sandbox: embedded.profile,
       saveFile: saveWithDialog,
     })
-    core.wallet.useWindowHost(
-      electronWalletHost({
-        session: (partition) => session.fromPartition(partition),
-        createWindow: (options) =>
-          new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
-        log: (message) => console.warn(message),
-      }),
-    )
+    const walletHost = electronWalletHost({
+      session: (partition) => session.fromPartition(partition),
+      createWindow: (options) =>
+        new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
+      log: (message) => console.warn(message),
+    })
+    core.wallet.useWindowHost({
+      // The Sandbox's wallet page is served by the sandbox: started before the window loads it.
+      open: (flow) => {
+        const ready = embedded.covers(flow.url) ? embedded.ensure() : Promise.resolve()
+        void ready.catch(() => undefined).then(() => walletHost.open(flow))
+      },
+    })
+    const booted = core
+    booted.events.subscribe((event) => {
+      if (event === 'profiles.changed' && booted.profiles.activeId !== SANDBOX_PROFILE_ID) {
+        void embedded.stop()
+      }
+    })
     handleCardProtocol(core.images)
     registerIpc(ipcMain, core.router, origin)
     openWindow(core)
@@ -116,9 +169,5 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
-  })
-
-  app.on('will-quit', () => {
-    void core?.close().finally(() => sandbox?.close())
   })
 }

@@ -6,7 +6,11 @@ import { APP_CSP, isAppUrl, type AppOrigin } from '../core/security/policy'
  * navigation and new windows denied except the app's own pages (links a
  * page wants opened go to `openLink`, which asks before the system browser
  * opens an allowlisted https link), every permission request denied,
- * and the CSP header on every response of the app's session.
+ * the CSP header on every response of the app's session, no download
+ * (the app never downloads: exports are written by main after a save
+ * dialog, `saveWithDialog` in `index.ts`), and no client certificate handed
+ * to any site (Electron would otherwise pick the first matching one without
+ * asking, https://www.electronjs.org/docs/latest/api/app#event-select-client-certificate).
  * https://www.electronjs.org/docs/latest/tutorial/security
  */
 export function installSecurityDefaults(
@@ -18,6 +22,10 @@ export function installSecurityDefaults(
 ): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
+  session.on('will-download', (event, item) => {
+    event.preventDefault()
+    item.cancel()
+  })
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: {
@@ -26,6 +34,11 @@ export function installSecurityDefaults(
         'X-Content-Type-Options': ['nosniff'],
       },
     })
+  })
+
+  app.on('select-client-certificate', (event, _contents, _url, _list, callback) => {
+    event.preventDefault()
+    callback()
   })
 
   app.on('web-contents-created', (_event, contents) => {

@@ -5,7 +5,7 @@ import type { WalletFlowHandle, WalletWindowHost } from '../core/wallet/wallet-s
 /**
  * The wallet-link window: the Electron half of a flow. Every decision is the
  * core state machine's; this module only carries the window's events to it
- * and applies its answers (FAULTS 37–42). Typed against Electron's own
+ * and applies its answers. Typed against Electron's own
  * `.d.ts` and given its parts, so it is unit-tested with fakes in plain Node.
  *
  * The window loads a remote page holding the API key in its address, so:
@@ -24,7 +24,7 @@ export type WalletSession = Pick<
   | 'on'
   | 'clearData'
   | 'clearCache'
->
+> & { readonly webRequest: Pick<Session['webRequest'], 'onBeforeRequest'> }
 /** What the window needs of its web contents. */
 export type WalletContents = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL'>
 /** What the flow needs of a window. */
@@ -68,9 +68,37 @@ export function walletWindowOptions(
       webSecurity: true,
       webviewTag: false,
       spellcheck: false,
+      // The page's address holds the API key: no DevTools on this window, packaged or not.
+      devTools: false,
       partition,
     },
   }
+}
+
+/**
+ * Whether the flow's page may send a request to `url`: only to the service's
+ * own origins (and `data:`/`blob:`, which stay on the machine). The page's
+ * address holds the API key, so a script on it could otherwise send
+ * `location.href` anywhere by fetch, image, beacon or WebSocket; navigations
+ * are also fed to the flow first (`will-navigate`), which ends it `blocked`.
+ */
+export function walletRequestAllowed(url: string, allowedOrigins: readonly string[]): boolean {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return false
+  }
+  if (parsed.protocol === 'data:' || parsed.protocol === 'blob:') return true
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false
+  if (parsed.username !== '' || parsed.password !== '') return false
+  return allowedOrigins.some((origin) => {
+    try {
+      return new URL(origin).origin === parsed.origin
+    } catch {
+      return false
+    }
+  })
 }
 
 /** Opens one flow's window and wires it to the flow. */
@@ -81,6 +109,12 @@ export function openWalletWindow(flow: WalletFlowHandle, deps: WalletWindowDeps)
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
   session.setDevicePermissionHandler(() => false)
+  session.webRequest.onBeforeRequest((details, callback) => {
+    const allowed = walletRequestAllowed(details.url, flow.allowedOrigins)
+    if (!allowed)
+      deps.log?.(`[wallet] refused a request of the flow's page (${details.resourceType})`)
+    callback({ cancel: !allowed })
+  })
   session.on('will-download', (event, item) => {
     event.preventDefault()
     item.cancel()

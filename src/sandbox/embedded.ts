@@ -26,18 +26,29 @@ export interface EmbeddedSandbox {
  * core.
  */
 export async function startEmbeddedSandbox(options: SandboxOptions = {}): Promise<EmbeddedSandbox> {
-  const sandbox = await startSandbox({ seed: 1, size: 3000, ...options })
+  const sandbox = await startSandbox({ ...EMBEDDED_DATA, ...options })
+  return { sandbox, profile: embeddedProfile(sandbox) }
+}
+
+/** The embedded sandbox's data set: seed and size. */
+export const EMBEDDED_DATA = { seed: 1, size: 3000 } as const
+
+/**
+ * The built-in profile of a sandbox at these addresses with these
+ * credentials; the Electron shell describes it before starting it, from the
+ * ports it set aside (`src/main/lazy-sandbox.ts`).
+ */
+export function embeddedProfile(
+  sandbox: Pick<Sandbox, 'baseUrl' | 'staticUrl' | 'partnerId' | 'apiKey' | 'apiSecret'>,
+): EmbeddedProfile {
   return {
-    sandbox,
-    profile: {
-      name: 'Sandbox',
-      baseUrl: sandbox.baseUrl,
-      staticUrl: sandbox.staticUrl,
-      partnerId: sandbox.partnerId,
-      // Wallet flows end here: intercepted in the app's window, never loaded (the web host
-      // points the Sandbox's flows at its own return page instead).
-      redirectUri: new URL('/wallet/done', sandbox.baseUrl).toString(),
-      credentials: { apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
-    },
+    name: 'Sandbox',
+    baseUrl: sandbox.baseUrl,
+    staticUrl: sandbox.staticUrl,
+    partnerId: sandbox.partnerId,
+    // Wallet flows end here: intercepted in the app's window, never loaded (the web host
+    // points the Sandbox's flows at its own return page instead).
+    redirectUri: new URL('/wallet/done', sandbox.baseUrl).toString(),
+    credentials: { apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
   }
 }

@@ -119,7 +119,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const credentials = demoCredentials(seed)
   const faults = new FaultState(seed, options.faults ?? [])
   // The static host listens first: the records' card URLs point at it.
-  const statics = createServer((req, res) => handleStatic(live, req, res))
+  const statics = createServer((req, res) => {
+    if (!loopbackHost(req, staticPort)) return refuseHost(res)
+    handleStatic(live, req, res)
+  })
   const staticPort = await listen(statics, options.staticPort ?? 0)
   const staticUrl = `http://127.0.0.1:${staticPort}`
   const dataset = new Dataset({ seed, size, staticUrl })
@@ -306,6 +309,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const api = createServer((req, res) => {
+    if (!loopbackHost(req, apiPort)) return refuseHost(res)
     handleApi(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy()
       else
@@ -496,6 +500,20 @@ async function send(res: ServerResponse, json: string, hit: Map<FaultKind, Fault
   }
   res.writeHead(200, headers)
   res.end(bytes)
+}
+
+/**
+ * True when the request names this server by its loopback address and port.
+ * A page on another site that resolves its own name to 127.0.0.1 (DNS
+ * rebinding) sends its own name as `Host`, and is refused, as in the web host.
+ */
+function loopbackHost(req: IncomingMessage, port: number): boolean {
+  const host = req.headers.host
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
+function refuseHost(res: ServerResponse): void {
+  sendError(res, 421, 'MISDIRECTED', 'This server answers only on its loopback address.')
 }
 
 function listen(server: Server, port: number): Promise<number> {

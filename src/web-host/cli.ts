@@ -1,24 +1,32 @@
-import { resolve } from 'node:path'
-import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { parseArgs } from 'node:util'
 import { createCore } from '../core/app'
 import { sourceThreads } from '../core/source-threads'
 import { defaultUserDataDir } from '../core/paths'
 import { openConfFile } from '../core/settings/conf-file'
 import { KeytarStore } from '../core/vault/keytar-store'
+import { MemoryStore } from '../core/vault/memory-store'
+import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { startEmbeddedSandbox } from '../sandbox'
+import { webHostSetup } from './host-options'
+import { sandboxOnlyRouter } from './sandbox-only'
 import { startWebHost } from './server'
 
 /**
- * `npm run web [-- --data-dir DIR --port N]`: starts the embedded sandbox,
- * the core on the Sandbox profile and the web host, then prints one line
- * `WEB_HOST_URL=http://127.0.0.1:PORT/#token=TOKEN`.
+ * `npm run web [-- --data-dir DIR --port N --allow-real-profiles]`: starts
+ * the embedded sandbox, the core on the Sandbox profile and the web host,
+ * then prints one line `WEB_HOST_URL=http://127.0.0.1:PORT/#token=TOKEN`.
+ * By default the data folder is a temporary one, the keychain lives in
+ * memory and only the Sandbox profile may be used (`host-options.ts`).
  */
 const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string' },
     port: { type: 'string', default: '0' },
     'sandbox-size': { type: 'string' },
+    'allow-real-profiles': { type: 'boolean', default: false },
   },
   strict: true,
 })
@@ -33,23 +41,39 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2)
 }
 const size = values['sandbox-size'] === undefined ? undefined : Number(values['sandbox-size'])
+const setup = webHostSetup(
+  {
+    dataDir: values['data-dir'] === undefined ? undefined : resolve(values['data-dir']),
+    allowRealProfiles: values['allow-real-profiles'],
+  },
+  {
+    temporaryDir: () => mkdtempSync(join(tmpdir(), 'appraisal-desk-web-')),
+    userDataDir: defaultUserDataDir(),
+  },
+)
 
 // The host starts the embedded sandbox and hands core its description (core never imports it).
 const embedded = await startEmbeddedSandbox(size === undefined ? {} : { size })
 const core = createCore({
   fetch: globalThis.fetch,
-  dataDir: resolve(values['data-dir'] ?? defaultUserDataDir()),
+  dataDir: setup.dataDir,
   host: 'web',
   version: pkg.version,
-  keychain: new KeytarStore(),
+  keychain: setup.keychain === 'system' ? new KeytarStore() : new MemoryStore(),
   openSettings: openConfFile,
   autoSync: true,
   // The data threads run from their TypeScript sources here, loaded through tsx.
   ...sourceThreads(),
   sandbox: embedded.profile,
 })
+if (setup.sandboxOnly && core.profiles.activeId !== SANDBOX_PROFILE_ID) {
+  // A data folder given with --data-dir may have another profile active: back to the Sandbox.
+  await core.router.dispatch('profiles.select', { id: SANDBOX_PROFILE_ID })
+}
 const host = await startWebHost({
-  router: core.router,
+  router: setup.sandboxOnly
+    ? sandboxOnlyRouter(core.router, () => core.profiles.activeId)
+    : core.router,
   events: core.events,
   rendererDir: resolve(root, 'out/renderer'),
   port,
@@ -58,10 +82,18 @@ const host = await startWebHost({
 })
 console.log(`WEB_HOST_URL=${host.url}`)
 
+// A Ctrl+C reaches this process from the terminal and again through its parents
+// (`npm start`, tsx): the first signal closes in order, later ones wait for it.
+let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (stopping) return
+    stopping = true
     void Promise.all([host.close(), core.close()])
       .then(() => embedded.sandbox.close())
-      .then(() => process.exit(0))
+      .then(() => {
+        if (setup.temporary) rmSync(resolve(setup.dataDir, '..'), { recursive: true, force: true })
+        process.exit(0)
+      })
   })
 }

@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
-import { extname, join, resolve, sep } from 'node:path'
+import { resolve } from 'node:path'
 import type { EventBus } from '../core/events'
 import { cardHeaders, type CardResponse } from '../core/images/image-cache'
 import type { Router } from '../core/router'
 import { MAX_ARGS_BYTES, OVERSIZE_ARGS_MESSAGE } from '../core/router'
 import { APP_CSP } from '../core/security/policy'
+import { rendererMime, resolveRendererFile } from '../core/security/renderer-files'
 import { LOOPBACK_HOSTS } from '../shared/profile-schemas'
 import type { WalletService } from '../core/wallet/wallet-service'
 import { handleWalletPopup } from './wallet-popup'
@@ -48,18 +49,6 @@ export interface WebHost {
   readonly url: string
   readonly server: Server
   close(): Promise<void>
-}
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json; charset=utf-8',
 }
 
 /** Files the build names by content hash (`/assets/index-D03wygt0.js`), never changed in place. */
@@ -227,7 +216,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     headOnly: boolean,
     ifNoneMatch: string | undefined,
   ): Promise<void> {
-    const file = resolveStatic(rendererDir, rawPath)
+    const file = await resolveRendererFile(rendererDir, rawPath)
     if (!file) return deny(res, 404, 'Not found.')
     try {
       const info = await stat(file)
@@ -235,7 +224,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const etag = `"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`
       const headers = {
         ...SECURITY_HEADERS,
-        'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+        'Content-Type': rendererMime(file),
         'Cache-Control': HASHED_ASSET.test(rawPath) ? IMMUTABLE : 'no-cache',
         ETag: etag,
       }
@@ -285,26 +274,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       })
     },
   }
-}
-
-/**
- * Maps a request path to a file inside `root`, or null. Rejects anything that
- * decodes to a traversal, a backslash, a NUL, or a dotfile segment; `/` is
- * the index page.
- */
-export function resolveStatic(root: string, rawPath: string): string | null {
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(rawPath)
-  } catch {
-    return null
-  }
-  if (decoded === '/' || decoded === '') decoded = '/index.html'
-  if (!decoded.startsWith('/') || decoded.includes('\\') || decoded.includes('\0')) return null
-  const segments = decoded.split('/').slice(1)
-  if (segments.some((segment) => segment === '' || segment.startsWith('.'))) return null
-  const file = resolve(join(root, ...segments))
-  return file.startsWith(root + sep) ? file : null
 }
 
 function deny(res: ServerResponse, status: number, message: string): void {

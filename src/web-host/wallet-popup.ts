@@ -20,8 +20,9 @@ import type { WalletService } from '../core/wallet/wallet-service'
  * address with the key; the service's first page is requested twice;
  * navigations inside the popup after that first page are not seen (only the
  * final return, a close, the timeout or Cancel end the flow); the popup
- * shares the browser's cookies; and any page on this machine could open
- * `/wallet/return` while a flow runs.
+ * shares the browser's cookies; and a page served from another port of
+ * this machine could still navigate to `/wallet/return` while a flow runs
+ * (other sites are refused, {@link returnNavigationOk}).
  */
 
 const MAX_HOPS = 5
@@ -102,6 +103,24 @@ function settle(verdict: WalletVerdict): { end: WalletEnd } {
   }
 }
 
+/**
+ * Whether a request to `/wallet/return` is the popup's own navigation: a
+ * top-level navigation (`Sec-Fetch-Mode: navigate`) that stayed on this
+ * machine's origins (`Sec-Fetch-Site` same-origin, or same-site: the Sandbox
+ * service on another loopback port redirects here, and Fetch Metadata
+ * compares sites without ports). A page on another site, or a script,
+ * image or form of any page, cannot complete or cancel the flow. Browsers
+ * that send no Fetch Metadata (and non-browser clients) are not refused on
+ * that ground, as on the rest of this host.
+ * https://developer.mozilla.org/en-US/docs/Web/HTTP/Reference/Headers/Sec-Fetch-Site
+ */
+export function returnNavigationOk(req: Pick<IncomingMessage, 'headers'>): boolean {
+  const site = req.headers['sec-fetch-site']
+  const mode = req.headers['sec-fetch-mode']
+  if (site !== undefined && site !== 'same-origin' && site !== 'same-site') return false
+  return mode === undefined || mode === 'navigate'
+}
+
 /** Serves `/wallet/open/<flowId>` and `/wallet/return`; false for other paths. */
 export async function handleWalletPopup(
   wallet: WalletService,
@@ -115,6 +134,10 @@ export async function handleWalletPopup(
     return true
   }
   if (path === '/wallet/return') {
+    if (!returnNavigationOk(req)) {
+      endPage(res, 403, null)
+      return true
+    }
     const verdict = wallet.feedReturn(`http://${req.headers.host ?? ''}${req.url ?? ''}`)
     endPage(res, verdict?.ended ? 200 : 409, verdict?.ended ?? null)
     return true

@@ -22,7 +22,7 @@ test('the packaged bundles contain no web host (FAULTS 48)', () => {
   for (const file of filesUnder('out').filter((name) => /\.(c?js|mjs)$/.test(name))) {
     const text = readFileSync(file, 'utf8')
     expect(text, file).not.toContain('startWebHost')
-    expect(text, file).not.toContain('resolveStatic')
+    expect(text, file).not.toContain('handleWalletPopup')
   }
   // The renderer carries the small HTTP shim it uses when no preload exists; main never serves it.
   for (const file of filesUnder('out/main')) {

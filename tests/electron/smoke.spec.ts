@@ -71,7 +71,7 @@ test('window.open and navigation away are denied', async () => {
   })
   await page.waitForTimeout(500)
   expect(app.windows().length).toBe(before)
-  expect(page.url()).toMatch(/^file:/)
+  expect(page.url()).toMatch(/^app:\/\/renderer\/index\.html/)
 })
 
 test('one window: the single-instance lock holds', async () => {

@@ -140,6 +140,8 @@ export class ProfileService {
       if (index < 0) draft.profiles.push(profile)
       else draft.profiles[index] = profile
     })
+    // The key and secret were given for the old hosts: the next sync must not send them to new ones.
+    if (before && movesService(before, profile)) await this.#o.vault.delete(id)
     if (id === this.activeId) await this.#o.onActiveChange(this.active())
     this.#o.onListChange?.(this.activeId)
     return viewOf(profile, await this.#o.vault.status(id))
@@ -264,6 +266,30 @@ export class ProfileService {
       timeoutSeconds: DEFAULT_REQUEST_TIMEOUT_SECONDS,
       credentials: { state: 'builtin', keyLast4: lastFour(sandbox.credentials.apiKey) },
     }
+  }
+}
+
+/**
+ * True when an edit points the profile's service or image host at another
+ * origin (scheme, host or port). Its stored key and secret are then
+ * dropped, so staff enter them again for the new host; a path change on the
+ * same origin keeps them.
+ */
+export function movesService(
+  before: Pick<StoredProfile, 'baseUrl' | 'staticUrl'>,
+  after: Pick<StoredProfile, 'baseUrl' | 'staticUrl'>,
+): boolean {
+  return (
+    originOf(before.baseUrl) !== originOf(after.baseUrl) ||
+    originOf(before.staticUrl) !== originOf(after.staticUrl)
+  )
+}
+
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin
+  } catch {
+    return address
   }
 }
 

@@ -11,32 +11,67 @@ export interface SenderFrame {
   readonly parent: unknown
 }
 
-/** Describes where the app's own pages live: the built files, or the dev server. */
+/** The privileged scheme the built renderer is served from (`src/main/app-protocol.ts`). */
+export const APP_SCHEME = 'app'
+/** The one host of {@link APP_SCHEME}: `app://renderer/…` is `out/renderer/…`. */
+export const APP_HOST = 'renderer'
+/** The app's page. */
+export const APP_INDEX_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
+
+/**
+ * Describes where the app's own pages live: `app://renderer/index.html`
+ * (the built files), or, in an unpackaged development run only, the dev server.
+ */
 export interface AppOrigin {
-  /** `file:` URL of the built renderer's index.html (production and preview). */
-  readonly indexFileUrl?: string
   /** `http://localhost:5173`-style origin of the dev server (development only). */
   readonly devServerOrigin?: string
 }
 
 /**
- * True when `url` is one of the app's own pages. A `file:` URL must have an
- * empty host (`file://server/share/…` is a UNC path on Windows, a file on
- * another machine, https://learn.microsoft.com/en-us/dotnet/standard/io/file-path-formats#unc-paths)
- * and be the app's own index page; `..` and `%2e%2e` are
- * resolved by the URL parser before the comparison.
+ * Where the window loads the app from. `ELECTRON_RENDERER_URL` (electron-vite's
+ * dev server) is honoured only in an unpackaged run and only when it names a
+ * loopback http(s) origin: a packaged app given that variable would otherwise
+ * load any origin with the preload and trust it as an IPC sender.
+ */
+export function appOriginFor(run: {
+  readonly isPackaged: boolean
+  readonly rendererUrl: string | undefined
+}): AppOrigin {
+  if (run.isPackaged || !run.rendererUrl) return {}
+  const parsed = parseUrl(run.rendererUrl)
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return {}
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname)) return {}
+  return { devServerOrigin: parsed.origin }
+}
+
+/** The address the main window loads. */
+export function appEntryUrl(origin: AppOrigin): string {
+  return origin.devServerOrigin ? `${origin.devServerOrigin}/` : APP_INDEX_URL
+}
+
+/**
+ * True when `url` is one of the app's own pages: `app://renderer/index.html`
+ * (any fragment), or the dev server's origin in development. `..` and
+ * `%2e%2e` are resolved by the URL parser before the comparison. No `file:`
+ * URL is ever an app page: the renderer is not loaded from the file scheme,
+ * so a CSP `'self'` never covers the whole disk.
  */
 export function isAppUrl(url: string, origin: AppOrigin): boolean {
   const parsed = parseUrl(url)
   if (!parsed) return false
-  if (origin.indexFileUrl && parsed.protocol === 'file:') {
-    const index = new URL(origin.indexFileUrl)
-    return parsed.host === '' && index.host === '' && parsed.pathname === index.pathname
+  if (origin.devServerOrigin) {
+    return (
+      (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+      parsed.origin === new URL(origin.devServerOrigin).origin
+    )
   }
-  if (origin.devServerOrigin && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
-    return parsed.origin === new URL(origin.devServerOrigin).origin
-  }
-  return false
+  return (
+    parsed.protocol === `${APP_SCHEME}:` &&
+    parsed.host === APP_HOST &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    (parsed.pathname === '/index.html' || parsed.pathname === '/')
+  )
 }
 
 /**
@@ -90,8 +125,7 @@ export interface LinkAllowlist {
  * (https://www.electronjs.org/docs/latest/tutorial/security, "Do not use
  * shell.openExternal with untrusted content";
  * https://benjamin-altpeter.de/shell-openexternal-dangers/).
- * Every `setWindowOpenHandler` (app window and wallet pages alike,
- * FAULTS 37) still answers `deny`: never a new BrowserWindow.
+ * Every `setWindowOpenHandler` (app window and wallet pages alike) still answers `deny`: never a new BrowserWindow.
  */
 export function decideExternalLink(url: string, allowlist: LinkAllowlist): LinkDecision {
   const parsed = parseUrl(url)
@@ -134,7 +168,11 @@ function parseUrl(url: string): URL | null {
   }
 }
 
-/** The main window's Content-Security-Policy: no remote script, no eval, images only from the app and `card:`. */
+/**
+ * The main window's Content-Security-Policy: no remote script, no eval,
+ * images only from the app and `card:`. The page is served from
+ * `app://renderer`, so `'self'` is that origin only (never the file scheme).
+ */
 export const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",

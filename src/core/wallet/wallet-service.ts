@@ -35,6 +35,8 @@ export interface WalletFlowHandle {
   readonly title: string
   /** A non-persistent partition (no `persist:`), unique per flow: its cookies die with it. */
   readonly partition: string
+  /** The service's origins: the only ones the window's page may send a request to. */
+  readonly allowedOrigins: readonly string[]
   /** Feeds one window event to the flow's state machine. */
   feed(event: WalletEvent): WalletVerdict
   /** Settles once, when the flow ends (the host then closes its window). */
@@ -149,10 +151,11 @@ export class WalletService {
       input.flow === 'sync'
         ? syncUrl(target, apiKey, refUserId, guaranteeIdx ?? 0, token, redirectUri)
         : preSyncUrl(target, apiKey, refUserId, redirectUri)
-    const machine = new WalletFlowMachine({
-      allowedOrigins: [profile.summary.baseUrl, ...(profile.staticUrl ? [profile.staticUrl] : [])],
-      redirectUri,
-    })
+    const allowedOrigins = [
+      profile.summary.baseUrl,
+      ...(profile.staticUrl ? [profile.staticUrl] : []),
+    ]
+    const machine = new WalletFlowMachine({ allowedOrigins, redirectUri })
 
     const id = randomUUID()
     const startedAt = this.#o.now()
@@ -166,6 +169,7 @@ export class WalletService {
       url,
       title: WALLET_WINDOW_TITLE,
       partition: `wallet-${id}`,
+      allowedOrigins,
       feed: (event) => this.#feed(id, event),
       ended,
     }

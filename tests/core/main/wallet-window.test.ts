@@ -68,6 +68,23 @@ class FakeSession extends EventEmitter {
   permission: ((...args: never[]) => void) | null = null
   check: (() => boolean) | null = null
   device: (() => boolean) | null = null
+  beforeRequest:
+    | ((
+        details: { url: string; resourceType: string },
+        callback: (answer: { cancel: boolean }) => void,
+      ) => void)
+    | null = null
+  readonly webRequest = {
+    onBeforeRequest: (handler: NonNullable<FakeSession['beforeRequest']>): void => {
+      this.beforeRequest = handler
+    },
+  }
+  /** Plays one request of the page; answers whether the session let it through. */
+  request(url: string, resourceType = 'xhr'): boolean {
+    let cancel = true
+    this.beforeRequest?.({ url, resourceType }, (answer) => (cancel = answer.cancel))
+    return !cancel
+  }
   cleared = 0
   setPermissionRequestHandler(handler: (...args: never[]) => void): void {
     this.permission = handler
@@ -96,6 +113,7 @@ function setup() {
     url: URL_WITH_KEY,
     title: 'Wallet link',
     partition: 'wallet-f1',
+    allowedOrigins: [SERVICE],
     ended,
     feed: (event) => {
       const verdict = machine.handle(event)
@@ -125,6 +143,30 @@ function setup() {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('wallet window wiring', () => {
+  it('lets the page send requests to the service only, so the key in its address cannot leave', () => {
+    const { session, win } = setup()
+    expect(session.request(`${SERVICE}/static/app.js`, 'script')).toBe(true)
+    expect(session.request(URL_WITH_KEY, 'mainFrame')).toBe(true)
+    expect(session.request('data:image/png;base64,AAAA', 'image')).toBe(true)
+    for (const [url, type] of [
+      [`https://evil.test/?u=${encodeURIComponent(URL_WITH_KEY)}`, 'xhr'],
+      ['https://evil.test/pixel.gif', 'image'],
+      ['https://evil.test/beacon', 'ping'],
+      ['wss://wallet.example.com/socket', 'webSocket'],
+      ['https://wallet.example.com.evil.test/', 'xhr'],
+      ['https://user@wallet.example.com/', 'xhr'],
+      ['http://wallet.example.com/', 'xhr'],
+      ['not a url', 'xhr'],
+    ]) {
+      expect(session.request(url ?? '', type), url).toBe(false)
+    }
+    expect(win.options.webPreferences).toMatchObject({
+      devTools: false,
+      webSecurity: true,
+      webviewTag: false,
+    })
+  })
+
   it('opens with no preload, sandboxed, isolated, no Node, on the flow’s in-memory partition', () => {
     const { win, partitions, contents, session } = setup()
     expect(win.options.webPreferences).toMatchObject({

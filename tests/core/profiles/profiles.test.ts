@@ -87,6 +87,48 @@ describe('profiles', () => {
     expect(await kc.keychain.get(kc.service, `profile:${saved.id}`)).toContain(second.apiSecret)
   })
 
+  it('moving a profile to another service or image host drops its key and secret; a rename keeps them', async () => {
+    const core = await boot()
+    const saved = await addSecond(core)
+    const account = `profile:${saved.id}`
+    const renamed = await call(
+      core,
+      'profiles.save',
+      secondProfile({ id: saved.id, name: '새 이름' }),
+    )
+    expect(renamed.credentials.state).toBe('keychain')
+    const samePath = await call(
+      core,
+      'profiles.save',
+      secondProfile({ id: saved.id, baseUrl: new URL('/v2', second.baseUrl).toString() }),
+    )
+    expect(samePath.credentials.state).toBe('keychain')
+    const moved = await call(
+      core,
+      'profiles.save',
+      secondProfile({ id: saved.id, baseUrl: 'https://partner.other.example/api' }),
+    )
+    expect(moved.credentials.state).toBe('missing')
+    expect(await kc.keychain.get(kc.service, account)).toBeNull()
+
+    await call(core, 'profiles.setSecret', {
+      id: saved.id,
+      apiKey: second.apiKey,
+      apiSecret: second.apiSecret,
+    })
+    const images = await call(
+      core,
+      'profiles.save',
+      secondProfile({
+        id: saved.id,
+        baseUrl: 'https://partner.other.example/api',
+        staticUrl: 'https://images.other.example',
+      }),
+    )
+    expect(images.credentials.state).toBe('missing')
+    expect(await kc.keychain.get(kc.service, account)).toBeNull()
+  })
+
   it('switching profiles re-targets the brand list and tells the views', async () => {
     const core = await boot()
     const saved = await addSecond(core)

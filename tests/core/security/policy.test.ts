@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   APP_DOCS_ORIGIN,
+  APP_INDEX_URL,
+  appEntryUrl,
+  appOriginFor,
   decideExternalLink,
   isAppUrl,
   isTrustedSender,
@@ -9,39 +12,37 @@ import {
   type LinkAllowlist,
 } from '../../../src/core/security/policy'
 
-const built: AppOrigin = {
-  indexFileUrl: 'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-}
+const built: AppOrigin = appOriginFor({ isPackaged: true, rendererUrl: undefined })
 const dev: AppOrigin = { devServerOrigin: 'http://localhost:5173' }
 const top = null
 
-describe('IPC sender validation (FAULTS 40)', () => {
+describe('where the window loads the app from', () => {
+  it('ignores ELECTRON_RENDERER_URL in a packaged app', () => {
+    const origin = appOriginFor({ isPackaged: true, rendererUrl: 'https://evil.test/' })
+    expect(appEntryUrl(origin)).toBe(APP_INDEX_URL)
+    expect(isTrustedSender({ url: 'https://evil.test/', parent: top }, origin)).toBe(false)
+  })
+
+  it('uses a loopback dev server in an unpackaged run, nothing else', () => {
+    const origin = appOriginFor({ isPackaged: false, rendererUrl: 'http://localhost:5173' })
+    expect(appEntryUrl(origin)).toBe('http://localhost:5173/')
+    expect(isTrustedSender({ url: 'http://localhost:5173/#brands', parent: top }, origin)).toBe(
+      true,
+    )
+    expect(appOriginFor({ isPackaged: false, rendererUrl: 'https://evil.test/' })).toEqual({})
+    expect(appOriginFor({ isPackaged: false, rendererUrl: 'file:///tmp/x.html' })).toEqual({})
+    expect(appOriginFor({ isPackaged: false, rendererUrl: undefined })).toEqual({})
+  })
+})
+
+describe('IPC sender validation', () => {
   it.each([
-    [
-      'the app page',
-      {
-        url: 'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-        parent: top,
-      },
-      true,
-    ],
-    [
-      'the app page with a fragment',
-      {
-        url: 'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html#brands',
-        parent: top,
-      },
-      true,
-    ],
-    [
-      'a subframe of the app page',
-      {
-        url: 'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-        parent: {},
-      },
-      false,
-    ],
-    ['another local file', { url: 'file:///tmp/evil.html', parent: top }, false],
+    ['the app page', { url: APP_INDEX_URL, parent: top }, true],
+    ['the app page with a fragment', { url: `${APP_INDEX_URL}#brands`, parent: top }, true],
+    ['a subframe of the app page', { url: APP_INDEX_URL, parent: {} }, false],
+    ['another app file', { url: 'app://renderer/assets/evil.html', parent: top }, false],
+    ['another app host', { url: 'app://other/index.html', parent: top }, false],
+    ['a local file', { url: 'file:///tmp/evil.html', parent: top }, false],
     [
       'the wallet page',
       { url: 'https://wallet.example.com/partner/x/key/wallet/u/pre-sync', parent: top },
@@ -61,63 +62,36 @@ describe('IPC sender validation (FAULTS 40)', () => {
   it('accepts only the dev server origin in development', () => {
     expect(isTrustedSender({ url: 'http://localhost:5173/', parent: null }, dev)).toBe(true)
     expect(isTrustedSender({ url: 'http://localhost:5174/', parent: null }, dev)).toBe(false)
+    expect(isTrustedSender({ url: APP_INDEX_URL, parent: null }, dev)).toBe(false)
     expect(isTrustedSender({ url: 'http://localhost.evil.com:5173/', parent: null }, dev)).toBe(
       false,
     )
   })
 })
 
-describe('navigation (issue 14.3)', () => {
+describe('navigation', () => {
   it('treats only the app page as in-app', () => {
     expect(isAppUrl('https://example.com', built)).toBe(false)
     expect(isAppUrl('javascript:alert(1)', built)).toBe(false)
   })
 
   it.each([
-    [
-      'the index page',
-      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-      true,
-    ],
-    [
-      'localhost, which the URL parser empties',
-      'file://localhost/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-      true,
-    ],
-    [
-      'a UNC path with the same path',
-      'file://attacker/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-      false,
-    ],
+    ['the index page', APP_INDEX_URL, true],
+    ['the root', 'app://renderer/', true],
+    ['a dot-dot escape', 'app://renderer/../../../etc/passwd', false],
+    ['an encoded dot-dot escape', 'app://renderer/%2e%2e/evil.html', false],
+    ['a dot-dot back to the index', 'app://renderer/assets/../index.html', true],
+    ['credentials in the address', 'app://user:pw@renderer/index.html', false],
+    ['the built index as a file', 'file:///opt/app/out/renderer/index.html', false],
     ['a UNC share', 'file://attacker/share/x', false],
-    [
-      'an IP host',
-      'file://10.0.0.5/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-      false,
-    ],
-    [
-      'a dot-dot escape',
-      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/../../../../../etc/passwd',
-      false,
-    ],
-    [
-      'an encoded dot-dot escape',
-      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/%2e%2e/evil.html',
-      false,
-    ],
-    [
-      'another file in the folder',
-      'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/evil.html',
-      false,
-    ],
     ['another local file', 'file:///etc/passwd', false],
-  ])('file: URL, %s → %s', (_name, url, expected) => {
+  ])('%s → %s', (_name, url, expected) => {
     expect(isAppUrl(url, built)).toBe(expected)
     expect(isTrustedSender({ url, parent: null }, built)).toBe(expected)
   })
 })
 
-describe('links to the system browser (issue 14.3, FAULTS 37)', () => {
+describe('links to the system browser', () => {
   const allowlist: LinkAllowlist = {
     origins: linkOrigins({
       baseUrl: 'https://partner.good.example/api',
@@ -209,7 +183,7 @@ describe('links to the system browser (issue 14.3, FAULTS 37)', () => {
     ).toBe('refuse')
   })
 
-  it('a wallet page calling window.open or following target=_blank gets the same decision (FAULTS 37)', () => {
+  it('a wallet page calling window.open or following target=_blank gets the same decision', () => {
     // No page gets a new window (every setWindowOpenHandler answers `deny`); a URL handed to the
     // system browser goes through this decision: an allowlisted https host only, after asking.
     const wallet = {

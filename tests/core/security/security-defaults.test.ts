@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Session } from 'electron'
+import { APP_INDEX_URL } from '../../../src/core/security/policy'
 
 /**
  * The shell's app-wide defaults (`src/main/security.ts`) with `electron`
  * replaced by a small fake (no Electron binary here): what a page gets when
- * it opens a window or navigates (issue 14.3, FAULTS 37), and what the
+ * it opens a window or navigates, and what the
  * session answers to permission requests.
  */
 type Listener = (...args: unknown[]) => void
@@ -18,6 +19,10 @@ const session = {
   permissionRequest: null as Listener | null,
   permissionCheck: null as ((...args: unknown[]) => boolean) | null,
   headers: null as Listener | null,
+  events: new Map<string, Listener>(),
+  on(event: string, listener: Listener) {
+    session.events.set(event, listener)
+  },
   setPermissionRequestHandler(handler: Listener) {
     this.permissionRequest = handler
   },
@@ -54,13 +59,11 @@ function fakeContents() {
   }
 }
 
-const index = 'file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html'
+const index = APP_INDEX_URL
 
 beforeAll(async () => {
   const { installSecurityDefaults } = await import('../../../src/main/security')
-  installSecurityDefaults(session as unknown as Session, { indexFileUrl: index }, (url) =>
-    opened.push(url),
-  )
+  installSecurityDefaults(session as unknown as Session, {}, (url) => opened.push(url))
 })
 
 function page() {
@@ -69,7 +72,7 @@ function page() {
   return contents
 }
 
-describe('shell security defaults (issue 14.3, FAULTS 37)', () => {
+describe('shell security defaults', () => {
   it('never gives a page a new window; the URL goes to the link opener, which decides', () => {
     const contents = page()
     for (const url of [
@@ -92,10 +95,9 @@ describe('shell security defaults (issue 14.3, FAULTS 37)', () => {
     const contents = page()
     expect(contents.navigate(`${index}#brands`)).toBe(false)
     expect(
-      contents.navigate(
-        'file://attacker/opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html',
-      ),
+      contents.navigate('file:///opt/Appraisal%20Desk/resources/app.asar/out/renderer/index.html'),
     ).toBe(true)
+    expect(contents.navigate('file://attacker/share/index.html')).toBe(true)
     expect(contents.navigate('https://evil.test/')).toBe(true)
     expect(contents.navigate('file:///etc/passwd')).toBe(true)
     expect(contents.attachWebview()).toBe(true)
@@ -115,5 +117,29 @@ describe('shell security defaults (issue 14.3, FAULTS 37)', () => {
     )
     expect(headers['Content-Security-Policy']?.[0]).toContain("script-src 'self'")
     expect(headers['X-Content-Type-Options']).toEqual(['nosniff'])
+  })
+
+  it('cancels every download in the app session', () => {
+    let prevented = false
+    let cancelled = false
+    session.events.get('will-download')?.(
+      { preventDefault: () => (prevented = true) },
+      { cancel: () => (cancelled = true) },
+    )
+    expect([prevented, cancelled]).toEqual([true, true])
+  })
+
+  it('hands no client certificate to a site that asks for one', () => {
+    let prevented = false
+    const picked: unknown[][] = []
+    appListeners.get('select-client-certificate')?.(
+      { preventDefault: () => (prevented = true) },
+      {},
+      'https://partner.good.example/',
+      [{ subjectName: 'staff' }],
+      (...certificate: unknown[]) => picked.push(certificate),
+    )
+    expect(prevented).toBe(true)
+    expect(picked).toEqual([[]])
   })
 })

@@ -3,7 +3,8 @@ import { request, type ClientRequest } from 'node:http'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startWebHost, resolveStatic, type WebHost } from '../../../src/web-host/server'
+import { startWebHost, type WebHost } from '../../../src/web-host/server'
+import { rendererPath } from '../../../src/core/security/renderer-files'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
@@ -355,10 +356,10 @@ describe('web host', () => {
   })
 
   it('resolves only files inside the renderer folder', () => {
-    expect(resolveStatic('/srv/app', '/index.html')).toBe('/srv/app/index.html')
-    expect(resolveStatic('/srv/app', '/')).toBe('/srv/app/index.html')
-    expect(resolveStatic('/srv/app', '/a/../../x')).toBeNull()
-    expect(resolveStatic('/srv/app', '/a\\..\\x')).toBeNull()
+    expect(rendererPath('/srv/app', '/index.html')).toBe('/srv/app/index.html')
+    expect(rendererPath('/srv/app', '/')).toBe('/srv/app/index.html')
+    expect(rendererPath('/srv/app', '/a/../../x')).toBeNull()
+    expect(rendererPath('/srv/app', '/a\\..\\x')).toBeNull()
   })
 
   it('streams core events to token holders', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { get } from 'node:http'
 import { join } from 'node:path'
 import { startWebHost, type WebHost } from '../../../src/web-host/server'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
@@ -55,6 +56,29 @@ async function start(member: string): Promise<string> {
 const open = (flowId: string, headers: Record<string, string> = {}) =>
   fetch(`http://127.0.0.1:${host.port}/wallet/open/${flowId}`, { redirect: 'manual', headers })
 
+/** The headers Chromium sends on the popup's redirect back from the sandbox (another port: same-site). */
+const NAVIGATION = { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' }
+
+/**
+ * A GET with the given Fetch Metadata headers, through `node:http` (Node's
+ * `fetch` sets `Sec-Fetch-Mode: cors` itself).
+ */
+function navigate(
+  url: string,
+  headers: Record<string, string> = NAVIGATION,
+): Promise<{ status: number; text: () => Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8')
+        resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(body) })
+      })
+    }).on('error', reject)
+  })
+}
+
 describe('web host wallet popup', () => {
   it('redirects the popup once to the service, then completes on the return page', async () => {
     const flowId = await start('member-popup')
@@ -72,14 +96,14 @@ describe('web host wallet popup', () => {
     const done = await fetch(new URL(complete, service), { redirect: 'manual' })
     const back = done.headers.get('location') ?? ''
     expect(back.startsWith(`http://127.0.0.1:${host.port}/wallet/return?`)).toBe(true)
-    const returned = await fetch(back)
+    const returned = await navigate(back)
     expect(returned.status).toBe(200)
     const text = await returned.text()
     expect(text).toContain('The wallet link is complete')
     expect(text).not.toContain(core.sandbox.apiKey)
     expect(outcomes.at(-1)).toMatchObject({ flowId, outcome: 'completed' })
     // A return with no flow running completes nothing.
-    expect((await fetch(back)).status).toBe(409)
+    expect((await navigate(back)).status).toBe(409)
   })
 
   it('ends blocked or failed in the web host itself, without sending the popup on', async () => {
@@ -94,6 +118,23 @@ describe('web host wallet popup', () => {
     const broken = await start('error-popup')
     await open(broken)
     expect(outcomes.at(-1)).toMatchObject({ outcome: 'failed', reason: 'http-503' })
+  })
+
+  it('takes the return only from a top-level navigation that stayed on this machine', async () => {
+    const flowId = await start('member-return')
+    const back = `http://127.0.0.1:${host.port}/wallet/return?result=success`
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' },
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
+    ]) {
+      const refused = await navigate(back, headers)
+      expect(refused.status).toBe(403)
+    }
+    expect(outcomes.some((outcome) => outcome.flowId === flowId)).toBe(false)
+    const returned = await navigate(back)
+    expect(returned.status).toBe(200)
+    expect(outcomes.at(-1)).toMatchObject({ flowId, outcome: 'completed' })
   })
 
   it('answers 404 for an unknown flow', async () => {
