@@ -46,7 +46,7 @@ function firstBytes(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) }, () => {
       socket.write(
-        `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nX-Service-API-Key: ${sandbox.apiKey}\r\nAuthorization: ${sandbox.apiSecret}\r\n\r\n`,
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Service-API-Key: ${sandbox.apiKey}\r\nAuthorization: ${sandbox.apiSecret}\r\n\r\n`,
       )
     })
     socket.once('data', (chunk) => {
