@@ -1,4 +1,4 @@
-import { NFT_STATUSES } from './domain'
+import type { GuaranteeState } from './domain'
 import type { ErrorData } from './errors'
 import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
@@ -6,11 +6,6 @@ import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields
  * Types of the offline cache as the renderer sees it: list queries, their
  * rows and freshness, and the sync engine's status and progress.
  */
-
-/** Guarantee issuance states, the API's `nftStatus` filter values. */
-export const GUARANTEE_STATES = NFT_STATUSES
-/** One of {@link GUARANTEE_STATES}. */
-export type GuaranteeState = (typeof GUARANTEE_STATES)[number]
 
 /** The resources the sync engine keeps. */
 export const SYNC_RESOURCES = ['guarantees', 'inspections', 'brands'] as const

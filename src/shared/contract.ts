@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import {
-  GUARANTEE_STATES,
   PAGED_RESOURCES,
   REVIEW_MARKS,
   SYNC_RESOURCES,
@@ -14,7 +13,7 @@ import {
   type SyncResourceName,
   type SyncStatus,
 } from './cache'
-import type { AppInfo, BrandSearchResult } from './domain'
+import { GUARANTEE_STATES, type AppInfo, type BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
 import type { CsvExportResult } from './export'
 import type {
@@ -41,8 +40,11 @@ import {
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
+/** Default and largest page of a list query, in rows. */
+export const LIST_LIMIT = { default: 50, max: 500 } as const
+
 /** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
-const listQuery = {
+const listFilterShape = {
   /** Free text: product name, inspection number, member, ref codes; Korean (초성 too) or English. */
   q: z.string().max(200).default(''),
   /** A status label; null selects records without one. */
@@ -54,10 +56,24 @@ const listQuery = {
   /** Records with this review mark (`none`: unmarked, or only a note). */
   review: z.enum(REVIEW_MARKS).optional(),
   sort: z.enum(['latest', 'oldest']).default('latest'),
-  limit: z.number().int().min(1).max(500).default(50),
+  limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
 }
+
+/** Arguments of `inspections.query`: the filter and keyset paging of a list. */
+export const listFilterSchema = z.strictObject(listFilterShape)
+/** Arguments of `guarantees.query`: a list filter and the API's issuance state (`nftStatus`). */
+export const guaranteeFilterSchema = z.strictObject({
+  ...listFilterShape,
+  state: z.enum(GUARANTEE_STATES).optional(),
+})
+/** A list filter as the core receives it, defaults filled in. */
+export type ListFilter = z.output<typeof listFilterSchema>
+/** A list filter as a caller writes it, defaulted fields optional. */
+export type ListFilterInput = z.input<typeof listFilterSchema>
+/** A guarantee list filter as the core receives it, defaults filled in. */
+export type GuaranteeFilter = z.output<typeof guaranteeFilterSchema>
 
 /** Filters of the wallet-link history (`wallet.history`, `wallet.export`). */
 const walletFilter = {
@@ -98,9 +114,9 @@ export const argSchemas = {
     before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   }),
   /** A page of stored inspections for a filter, with counts per status and freshness. */
-  'inspections.query': z.strictObject(listQuery),
+  'inspections.query': listFilterSchema,
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
-  'guarantees.query': z.strictObject({ ...listQuery, state: z.enum(GUARANTEE_STATES).optional() }),
+  'guarantees.query': guaranteeFilterSchema,
   /** Sets a record's review mark and note (the reviewer's name comes from the settings). */
   'reviews.set': z.strictObject({
     resource: z.enum(['inspections', 'guarantees']),
@@ -115,13 +131,13 @@ export const argSchemas = {
    */
   'lists.export': z.strictObject({
     resource: z.enum(['inspections', 'guarantees']),
-    q: listQuery.q,
-    status: listQuery.status,
-    member: listQuery.member,
-    from: listQuery.from,
-    to: listQuery.to,
-    review: listQuery.review,
-    sort: listQuery.sort,
+    q: listFilterShape.q,
+    status: listFilterShape.status,
+    member: listFilterShape.member,
+    from: listFilterShape.from,
+    to: listFilterShape.to,
+    review: listFilterShape.review,
+    sort: listFilterShape.sort,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
     lang: z.enum(['ko', 'en']).default('ko'),

@@ -1,5 +1,5 @@
+import type { GuaranteeState } from '../../shared/domain'
 import type {
-  GuaranteeState,
   ResourceSyncStatus,
   SyncProgress,
   SyncResourceName,

@@ -6,7 +6,7 @@ import {
   queryGuarantees,
   queryInspections,
   recordCount,
-  type ListQuery,
+  type ListRequest,
 } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
 import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
@@ -193,7 +193,7 @@ describe('list order', () => {
   const at = (day: number): string => `2025-01-${String(day).padStart(2, '0')} 10:00:00`
 
   /** The list's order the slow way: by (registered_at, idx). */
-  const sorted = (query: ListQuery): number[] => {
+  const sorted = (query: ListRequest): number[] => {
     const dir = query.sort === 'oldest' ? 'ASC' : 'DESC'
     return (
       db
@@ -205,7 +205,7 @@ describe('list order', () => {
     ).map((row) => row.idx)
   }
 
-  const paged = (query: ListQuery): number[] => {
+  const paged = (query: ListRequest): number[] => {
     const out: number[] = []
     let cursor: string | undefined
     for (;;) {

@@ -1,5 +1,8 @@
-import type { GuaranteeState } from '../../../shared/cache'
-import { NFT_STATUS_LABELS, NFT_STATUSES } from '../../../shared/domain'
+import {
+  GUARANTEE_STATE_LABELS,
+  GUARANTEE_STATES,
+  type GuaranteeState,
+} from '../../../shared/domain'
 
 /** Badge tones. */
 export type Tone = 'neutral' | 'good' | 'info' | 'warn' | 'bad' | 'muted'
@@ -37,12 +40,9 @@ export function guaranteeTone(state: GuaranteeState | null): Tone {
   }
 }
 
-/**
- * Guarantee issuance labels in workflow order: `발급완료` is the spec's
- * observed label of `complete`; the other two are the sandbox's choice.
- */
-export const GUARANTEE_STATUSES: readonly string[] = NFT_STATUSES.map(
-  (state) => NFT_STATUS_LABELS[state],
+/** Guarantee issuance labels (as the service sends them) in workflow order. */
+export const GUARANTEE_STATUSES: readonly string[] = GUARANTEE_STATES.map(
+  (state) => GUARANTEE_STATE_LABELS[state],
 )
 
 /**
