@@ -7,8 +7,16 @@ import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields
  * rows and freshness, and the sync engine's status and progress.
  */
 
-/** The resources the sync engine keeps. */
-export const SYNC_RESOURCES = ['guarantees', 'inspections', 'brands'] as const
+/**
+ * The paged record lists, in the order a sync runs them. These are also
+ * the resources whose records a sync may refuse and keep (`sync.rejected`).
+ */
+export const PAGED_RESOURCES = ['inspections', 'guarantees'] as const
+/** One of {@link PAGED_RESOURCES}. */
+export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
+
+/** The resources the sync engine keeps, in the order a sync runs them: the brand list first. */
+export const SYNC_RESOURCES = ['brands', ...PAGED_RESOURCES] as const
 /** One of {@link SYNC_RESOURCES}. */
 export type SyncResourceName = (typeof SYNC_RESOURCES)[number]
 
@@ -91,11 +99,6 @@ export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
 }
-
-/** The resources whose records a sync may refuse and keep (`sync.rejected`). */
-export const PAGED_RESOURCES = ['guarantees', 'inspections'] as const
-/** One of {@link PAGED_RESOURCES}. */
-export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
 
 /** A record a sync refused, as kept (`sync.rejected`). */
 export interface RejectedRecord {

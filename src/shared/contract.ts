@@ -99,7 +99,7 @@ export const argSchemas = {
   'brands.refresh': z.strictObject({}),
   /** Start syncing (in the background); `auto` resumes, or runs full until one pass finished. */
   'sync.start': z.strictObject({
-    resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(3).optional(),
+    resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional(),
     mode: z.enum(['auto', 'full', 'incremental']).default('auto'),
   }),
   /** Cancel running syncs; what was stored stays, a full pass resumes later. */
@@ -119,7 +119,7 @@ export const argSchemas = {
   'guarantees.query': guaranteeFilterSchema,
   /** Sets a record's review mark and note (the reviewer's name comes from the settings). */
   'reviews.set': z.strictObject({
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     mark: z.enum(REVIEW_MARKS),
     /** Omitted: the stored note stays. */
@@ -130,7 +130,7 @@ export const argSchemas = {
    * marks): saved through a dialog in the app, a download in the web host.
    */
   'lists.export': z.strictObject({
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     q: listFilterShape.q,
     status: listFilterShape.status,
     member: listFilterShape.member,

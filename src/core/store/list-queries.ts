@@ -13,7 +13,7 @@ import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/re
 import { AppError } from '../app-error'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import { prepared } from './statements'
-import type { PagedResource } from './record-types'
+import type { PagedResource, SyncResource } from './record-types'
 import {
   cellColumns,
   COUNTED_MARK_SQL,
@@ -489,10 +489,7 @@ function capCells(
 }
 
 /** The freshness every answer carries. */
-export function freshnessOf(
-  db: StoreConnection,
-  resource: PagedResource | 'brands',
-): CacheFreshness {
+export function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshness {
   const state = readSyncState(db, resource)
   return {
     lastSyncAt: state.lastSuccessAt,
@@ -627,7 +624,7 @@ export function queryInspections(
 }
 
 /** Number of stored, not-gone records of a resource (the lists: from the stored counts). */
-export function recordCount(db: StoreConnection, resource: PagedResource | 'brands'): number {
+export function recordCount(db: StoreConnection, resource: SyncResource): number {
   if (resource !== 'brands') return listCount(db, resource)
   const row = db.prepare('SELECT count(*) AS n FROM brands WHERE gone_at IS NULL').get() as {
     n: number

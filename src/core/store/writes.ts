@@ -331,7 +331,7 @@ export function replaceBrands(
  */
 export function markUnseenGone(
   db: StoreConnection,
-  table: 'guarantees' | 'inspections',
+  table: PagedResource,
   pass: number,
   goneAt: string,
 ): number {

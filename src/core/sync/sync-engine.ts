@@ -1,9 +1,10 @@
 import type { GuaranteeState } from '../../shared/domain'
-import type {
-  ResourceSyncStatus,
-  SyncProgress,
-  SyncResourceName,
-  SyncStatus,
+import {
+  SYNC_RESOURCES,
+  type ResourceSyncStatus,
+  type SyncProgress,
+  type SyncResourceName,
+  type SyncStatus,
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
 import type { EventBus } from '../events'
@@ -74,9 +75,6 @@ export interface RunOutcome {
   readonly error?: AppError
 }
 
-const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
-const ALL_RESOURCES: readonly SyncResourceName[] = ['brands', ...PAGED]
-
 /** What a caller asks a run to do; `auto` picks full or incremental from the stored state. */
 export type RunMode = 'auto' | 'full' | 'incremental'
 
@@ -135,7 +133,7 @@ export class SyncEngine {
    * finished yet, and an incremental one otherwise.
    */
   start(
-    resources: readonly SyncResourceName[] = ALL_RESOURCES,
+    resources: readonly SyncResourceName[] = SYNC_RESOURCES,
     mode: RunMode = 'auto',
   ): Promise<SyncStatus> {
     this.enqueue(resources, mode)
@@ -143,7 +141,7 @@ export class SyncEngine {
   }
 
   /** Queues the resources like {@link start}, without answering the status. */
-  enqueue(resources: readonly SyncResourceName[] = ALL_RESOURCES, mode: RunMode = 'auto'): void {
+  enqueue(resources: readonly SyncResourceName[] = SYNC_RESOURCES, mode: RunMode = 'auto'): void {
     for (const resource of resources) void this.#enqueue(resource, mode)
   }
 
@@ -244,7 +242,7 @@ export class SyncEngine {
   /** Status of every resource. A pass left `syncing` by a crash shows as resumable. */
   async status(): Promise<SyncStatus> {
     const { states, counts } = await this.#o.store.call('syncSnapshot')
-    const resources: ResourceSyncStatus[] = (['brands', ...PAGED] as const).map((resource) => {
+    const resources: ResourceSyncStatus[] = SYNC_RESOURCES.map((resource) => {
       const state = states[resource]
       const active = this.#active.get(resource)
       const running = active && active.mode !== 'targeted' ? active.mode : null

@@ -4,13 +4,13 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/svelte-query'
-import type { SyncResourceName } from '../../../shared/cache'
+import type { PagedResourceName } from '../../../shared/cache'
 import type { ChannelArgs, ChannelResult, ListFilterInput } from '../../../shared/contract'
 import type { ErrorData } from '../../../shared/errors'
 import { errorData, type Client } from './client'
 
 /** The resources shown as cached lists. */
-export type ListResource = Exclude<SyncResourceName, 'brands'>
+export type ListResource = PagedResourceName
 /** The query channel of a list resource. */
 export type ListChannel<R extends ListResource> = `${R}.query`
 /** The IPC arguments of a list query, as the contract declares them. */
