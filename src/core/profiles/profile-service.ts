@@ -5,6 +5,7 @@ import type { ProfileSummary } from '../../shared/domain'
 import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_TIME_ZONE,
   SANDBOX_PROFILE_ID,
   type ConnectionTestResult,
   type CredentialStatus,
@@ -274,7 +275,7 @@ function sandboxSummary(sandbox: BuiltinProfile): ProfileSummary {
     kind: 'sandbox',
     baseUrl: sandbox.baseUrl,
     partnerId: sandbox.partnerId,
-    timeZone: 'Asia/Seoul',
+    timeZone: DEFAULT_TIME_ZONE,
   }
 }
 
