@@ -131,6 +131,18 @@ export interface RejectedPage {
   readonly nextBefore: number | null
 }
 
+/**
+ * How one paged pass fetches: every page (`full`), the pages changed since
+ * the last pass (`incremental`), or a slice by the service's own filters
+ * (`targeted`).
+ */
+export type PassKind = 'full' | 'incremental' | 'targeted'
+
+/** What a caller asks a sync run to do; `auto` picks full or incremental from the stored state. */
+export const RUN_MODES = ['auto', 'full', 'incremental'] as const
+/** One of {@link RUN_MODES}. */
+export type RunMode = (typeof RUN_MODES)[number]
+
 /** Sync status of one resource. */
 export type SyncStatusName = 'idle' | 'syncing' | 'offline' | 'error'
 
@@ -139,7 +151,7 @@ export interface ResourceSyncStatus {
   readonly resource: SyncResourceName
   readonly status: SyncStatusName
   /** `full` or `incremental` of the running or last sync. */
-  readonly mode: 'full' | 'incremental' | null
+  readonly mode: Exclude<PassKind, 'targeted'> | null
   /** Waiting behind another resource's sync in the same job. */
   readonly queued: boolean
   /** When the last successful sync finished (ISO): the "last good sync", kept when later attempts fail. */
@@ -169,7 +181,7 @@ export interface SyncStatus {
 /** Payload of the `sync.progress` event. */
 export interface SyncProgress {
   readonly resource: SyncResourceName
-  readonly mode: 'full' | 'incremental' | 'targeted'
+  readonly mode: PassKind
   readonly phase: 'running' | 'done' | 'cancelled' | 'error'
   readonly fetched: number
   /** The service's `total`, once known. */

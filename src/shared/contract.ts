@@ -3,6 +3,7 @@ import type { ChannelName, EventName } from './channels'
 import {
   PAGED_RESOURCES,
   REVIEW_MARKS,
+  RUN_MODES,
   SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
@@ -100,7 +101,7 @@ export const argSchemas = {
   /** Start syncing (in the background); `auto` resumes, or runs full until one pass finished. */
   'sync.start': z.strictObject({
     resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional(),
-    mode: z.enum(['auto', 'full', 'incremental']).default('auto'),
+    mode: z.enum(RUN_MODES).default('auto'),
   }),
   /** Cancel running syncs; what was stored stays, a full pass resumes later. */
   'sync.cancel': z.strictObject({}),

@@ -1,7 +1,9 @@
 import type { GuaranteeState } from '../../shared/domain'
 import {
   SYNC_RESOURCES,
+  type PassKind,
   type ResourceSyncStatus,
+  type RunMode,
   type SyncProgress,
   type SyncResourceName,
   type SyncStatus,
@@ -13,9 +15,6 @@ import type { StoreClient } from '../store/owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
 import { newTally, planPass, progressOf, runPagedPass, type Tally } from './paged-pass'
 import type { SyncSource } from './sync-source'
-
-/** How a run fetches. */
-export type SyncMode = 'full' | 'incremental' | 'targeted'
 
 /** A slice of a list fetched with the service's own filters (before the full sync has finished). */
 export interface SliceFilter {
@@ -75,12 +74,9 @@ export interface RunOutcome {
   readonly error?: AppError
 }
 
-/** What a caller asks a run to do; `auto` picks full or incremental from the stored state. */
-export type RunMode = 'auto' | 'full' | 'incremental'
-
 /** A run going now. */
 interface ActiveRun {
-  readonly mode: SyncMode
+  readonly mode: PassKind
   readonly controller: AbortController
   /** Settles when the run has ended (its writes answered). */
   readonly done: Promise<void>
@@ -292,7 +288,7 @@ export class SyncEngine {
   /** One paged pass (`paged-pass.ts`), registered as active while it runs. */
   async #syncPaged(
     resource: PagedResource,
-    mode: SyncMode,
+    mode: PassKind,
     state: SyncStateRow,
     filter: SliceFilter = {},
   ): Promise<RunOutcome> {
@@ -347,7 +343,7 @@ export class SyncEngine {
   }
 
   /** Registers a run as active (the one map `status`, `cancel` and slices consult). */
-  #begin(resource: SyncResourceName, mode: SyncMode): { controller: AbortController; end(): void } {
+  #begin(resource: SyncResourceName, mode: PassKind): { controller: AbortController; end(): void } {
     const controller = new AbortController()
     let end: () => void = () => undefined
     const done = new Promise<void>((resolve) => (end = resolve))
@@ -363,7 +359,7 @@ export class SyncEngine {
 
   #report(
     resource: SyncResourceName,
-    mode: SyncMode,
+    mode: PassKind,
     phase: SyncProgress['phase'],
     tally: Tally,
     error?: AppError,
@@ -373,7 +369,7 @@ export class SyncEngine {
 
   async #fail(
     resource: SyncResourceName,
-    mode: SyncMode,
+    mode: PassKind,
     controller: AbortController,
     error: unknown,
     tally: Tally,
