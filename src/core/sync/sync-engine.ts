@@ -98,7 +98,7 @@ interface QueuedRun {
  * as gone (never deletes them). Progress goes out as `sync.progress` events.
  */
 export class SyncEngine {
-  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'concurrency'>> &
+  readonly #options: Required<Omit<SyncEngineOptions, 'afterPage' | 'concurrency'>> &
     Pick<SyncEngineOptions, 'afterPage' | 'concurrency'>
   /** Every run going now, queued or a slice: what `status`, `cancel` and `idle` consult. */
   readonly #active = new Map<SyncResourceName, ActiveRun>()
@@ -112,7 +112,7 @@ export class SyncEngine {
   #queue: QueuedRun[] = []
 
   constructor(options: SyncEngineOptions) {
-    this.#o = {
+    this.#options = {
       now: () => new Date(),
       pageSize: 500,
       windowDays: 30,
@@ -191,7 +191,7 @@ export class SyncEngine {
       await slice.done
     }
     if (resource === 'brands') return this.#syncBrands()
-    const state = await this.#o.store.call('readSyncState', resource)
+    const state = await this.#options.store.call('readSyncState', resource)
     const chosen =
       mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
     return this.#syncPaged(resource, chosen, state)
@@ -237,7 +237,7 @@ export class SyncEngine {
 
   /** Status of every resource. A pass left `syncing` by a crash shows as resumable. */
   async status(): Promise<SyncStatus> {
-    const { states, counts } = await this.#o.store.call('syncSnapshot')
+    const { states, counts } = await this.#options.store.call('syncSnapshot')
     const resources: ResourceSyncStatus[] = SYNC_RESOURCES.map((resource) => {
       const state = states[resource]
       const active = this.#active.get(resource)
@@ -271,7 +271,7 @@ export class SyncEngine {
 
   async #ensureSlice(resource: PagedResource, filter: SliceFilter): Promise<void> {
     if (!Object.values(filter).some((value) => value !== undefined && value !== '')) return
-    const state = await this.#o.store.call('readSyncState', resource)
+    const state = await this.#options.store.call('readSyncState', resource)
     if (state.lastFullAt) return
     const key = `${resource}:${JSON.stringify(filter)}`
     const busy =
@@ -293,13 +293,13 @@ export class SyncEngine {
     filter: SliceFilter = {},
   ): Promise<RunOutcome> {
     const run = this.#begin(resource, mode)
-    const plan = planPass(this.#o, resource, mode, state, filter)
+    const plan = planPass(this.#options, resource, mode, state, filter)
     const tally = newTally(plan.total, plan.seen, plan.rejected)
     const writes: Promise<void>[] = []
-    this.#o.store.resetWrites()
+    this.#options.store.resetWrites()
     try {
       return await runPagedPass(
-        this.#o,
+        this.#options,
         plan,
         run.controller.signal,
         tally,
@@ -321,9 +321,9 @@ export class SyncEngine {
     const run = this.#begin('brands', 'full')
     const tally = newTally(null)
     try {
-      const { items, rejected } = await this.#o.source.brands(run.controller.signal)
-      const at = this.#o.now().toISOString()
-      await this.#o.store.call('writeBrands', { items, rejected, at })
+      const { items, rejected } = await this.#options.source.brands(run.controller.signal)
+      const at = this.#options.now().toISOString()
+      await this.#options.store.call('writeBrands', { items, rejected, at })
       this.#failedAt.delete('brands')
       Object.assign(tally, {
         seen: items.length,
@@ -333,7 +333,7 @@ export class SyncEngine {
         rejected,
       })
       this.#report('brands', 'full', 'done', tally)
-      this.#o.events.emit('data.changed', { resource: 'brands' })
+      this.#options.events.emit('data.changed', { resource: 'brands' })
       return { resource: 'brands', phase: 'done', complete: true, fetched: items.length, rejected }
     } catch (error) {
       return await this.#fail('brands', 'full', run.controller, error, tally)
@@ -364,7 +364,7 @@ export class SyncEngine {
     tally: Tally,
     error?: AppError,
   ): void {
-    this.#o.events.emit('sync.progress', progressOf(resource, mode, phase, tally, error))
+    this.#options.events.emit('sync.progress', progressOf(resource, mode, phase, tally, error))
   }
 
   async #fail(
@@ -382,9 +382,9 @@ export class SyncEngine {
       : new AppError('internal', 'Sync failed unexpectedly.', { cause })
     const cancelled = typed.code === 'cancelled'
     const offline = typed.code === 'network' || typed.code === 'timeout'
-    if (!cancelled) this.#failedAt.set(resource, this.#o.now().toISOString())
+    if (!cancelled) this.#failedAt.set(resource, this.#options.now().toISOString())
     try {
-      await this.#o.store.call('writeSyncState', {
+      await this.#options.store.call('writeSyncState', {
         resource,
         patch: {
           status: cancelled ? 'idle' : offline ? 'offline' : 'error',
