@@ -6,9 +6,14 @@ import {
   matchCells,
 } from '../../../src/core/store/cell-index'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { explainList, queryInspections, type ListRequest } from '../../../src/core/store/list-queries'
+import {
+  explainList,
+  queryInspections,
+  type ListRequest,
+} from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
-import { bumpDataVersion, markUnseenGone, upsertInspections } from '../../../src/core/store/writes'
+import { bumpDataVersion, markUnseenGone } from '../../../src/core/store/writes'
+import { upsertInspections } from '../../support/store-writes'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { inspection, tempDir } from './fixtures'
 

@@ -9,7 +9,8 @@ import {
   type ListRequest,
 } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
-import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { markUnseenGone } from '../../../src/core/store/writes'
+import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { PagedResource } from '../../../src/core/store/record-types'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { startHarness } from '../sync/harness'

@@ -9,7 +9,7 @@ import {
   type ListRequest,
 } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
-import { upsertInspections } from '../../../src/core/store/writes'
+import { upsertInspections } from '../../support/store-writes'
 import { inspection, tempDir } from './fixtures'
 
 /**
