@@ -1,3 +1,4 @@
+import type { MessageKey } from '../../../shared/i18n'
 import {
   GUARANTEE_STATE_LABELS,
   GUARANTEE_STATES,
@@ -46,17 +47,18 @@ export const GUARANTEE_STATUSES: readonly string[] = GUARANTEE_STATES.map(
 )
 
 /**
- * English words for the service's Korean status and result labels. A label
- * not listed here is shown exactly as the service sent it.
+ * The message of each status or result label the service sends (its Korean
+ * text is the label itself). A label not listed here is shown exactly as the
+ * service sent it.
  */
-export const STATUS_LABELS_EN: Readonly<Record<string, string>> = {
-  감정접수: 'Received',
-  '감정승인(배송중)': 'Approved (shipping)',
-  배송완료: 'Delivered',
-  발급대기: 'Awaiting issuance',
-  발급완료: 'Issued',
-  발급취소: 'Cancelled',
-  정품: 'Genuine',
-  가품: 'Counterfeit',
-  감정불가: 'Cannot be appraised',
+export const SERVICE_LABEL_MESSAGES: Readonly<Record<string, MessageKey>> = {
+  감정접수: 'serviceLabel.received',
+  '감정승인(배송중)': 'serviceLabel.approvedShipping',
+  배송완료: 'serviceLabel.delivered',
+  발급대기: 'serviceLabel.awaitingIssuance',
+  발급완료: 'serviceLabel.issued',
+  발급취소: 'serviceLabel.issuanceCancelled',
+  정품: 'serviceLabel.genuine',
+  가품: 'serviceLabel.counterfeit',
+  감정불가: 'serviceLabel.cannotAppraise',
 }
