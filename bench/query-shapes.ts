@@ -27,7 +27,9 @@ export interface ShapeResult {
 }
 
 /** The shapes, with a member and a date range taken from the stored data. */
-export function queryShapes(db: StoreConnection): { name: string; query: ListRequest; one?: true }[] {
+export function queryShapes(
+  db: StoreConnection,
+): { name: string; query: ListRequest; one?: true }[] {
   const middle = db
     .prepare(
       `SELECT ref_user_id, substr(registered_at, 1, 10) AS day FROM inspections
