@@ -5,7 +5,11 @@ import type { AppApi, EventPayloads } from '../../src/shared/contract'
 import type { InspectionRow, QueryPage } from '../../src/shared/cache'
 import type { Result } from '../../src/shared/errors'
 import { createClient } from '../../src/renderer/src/lib/client'
-import { ListQueryState, listArgs, emptyFilters } from '../../src/renderer/src/lib/list-query.svelte'
+import {
+  ListQueryState,
+  listArgs,
+  emptyFilters,
+} from '../../src/renderer/src/lib/list-query.svelte'
 import {
   connectInvalidation,
   createQueryClient,
