@@ -63,9 +63,9 @@ const listFilterShape = {
 }
 
 /** Arguments of `inspections.query`: the filter and keyset paging of a list. */
-export const listFilterSchema = z.strictObject(listFilterShape)
+const listFilterSchema = z.strictObject(listFilterShape)
 /** Arguments of `guarantees.query`: a list filter and the API's issuance state (`nftStatus`). */
-export const guaranteeFilterSchema = z.strictObject({
+const guaranteeFilterSchema = z.strictObject({
   ...listFilterShape,
   state: z.enum(GUARANTEE_STATES).optional(),
 })
