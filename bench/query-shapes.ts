@@ -4,7 +4,7 @@ import {
   explainList,
   queryInspections,
   recordCount,
-  type ListQuery,
+  type ListRequest,
 } from '../src/core/store/list-queries'
 import { bumpDataVersion } from '../src/core/store/writes'
 
@@ -27,7 +27,9 @@ export interface ShapeResult {
 }
 
 /** The shapes, with a member and a date range taken from the stored data. */
-export function queryShapes(db: StoreConnection): { name: string; query: ListQuery; one?: true }[] {
+export function queryShapes(
+  db: StoreConnection,
+): { name: string; query: ListRequest; one?: true }[] {
   const middle = db
     .prepare(
       `SELECT ref_user_id, substr(registered_at, 1, 10) AS day FROM inspections

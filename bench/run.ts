@@ -12,17 +12,18 @@ import { listCsv } from '../src/core/export/list-csv'
 import { readInspection } from '../src/core/api/read-records'
 import { DATA_CHANGED_MS, EventBus } from '../src/core/events'
 import { openStore, storeFileFor, transaction } from '../src/core/store/database'
-import { queryInspections, type ListQuery } from '../src/core/store/list-queries'
+import { queryInspections, type ListRequest } from '../src/core/store/list-queries'
 import type { InspectionRecord } from '../src/core/store/record-types'
 import { buildCellIndexes } from '../src/core/store/cell-index'
 import { compactStore } from '../src/core/store/owner/page-writer'
 import { StoreOwner } from '../src/core/store/owner/store-owner'
-import { bumpDataVersion, upsertInspections } from '../src/core/store/writes'
+import { bumpDataVersion } from '../src/core/store/writes'
+import { upsertInspections } from '../tests/support/store-writes'
 import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { sourceThreads } from '../src/core/source-threads'
-import { createMatcher } from '../src/core/text/hangul-search'
+import { createMatcher } from '../tests/support/matcher'
 import { Dataset } from '../src/sandbox/dataset'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 
@@ -467,7 +468,7 @@ function fillInspections(db: StoreConnection, size: number): InspectionRecord[] 
 /** The naive way: the whole list as a JSON array, filtered, counted, sorted and sliced in JS. */
 function naiveQuery(
   items: readonly InspectionRecord[],
-  query: ListQuery,
+  query: ListRequest,
 ): { total: number; rows: number } {
   const matches = createMatcher(query.q ?? '')
   const filtered = items.filter(
@@ -518,7 +519,7 @@ function openOwner(dir: string): Promise<StoreOwner> {
  * answer time as the router sees it, and the longest block of this thread's
  * event loop meanwhile (SQL runs on the owner, so it should stay short).
  */
-async function benchOwnerQueries(dir: string, label: string, queries: readonly ListQuery[]) {
+async function benchOwnerQueries(dir: string, label: string, queries: readonly ListRequest[]) {
   const store = await openOwner(dir)
   try {
     await cellIndexesBuilt(store)
@@ -651,7 +652,7 @@ async function benchQueries(size: number): Promise<void> {
       loadMs += performance.now() - t
     }
 
-    const queries: { name: string; query: ListQuery }[] = [
+    const queries: { name: string; query: ListRequest }[] = [
       { name: 'status+text', query: { status: '배송완료', q: '루이비통', limit: 50 } },
       { name: 'status+2syll', query: { status: '배송완료', q: '샤넬', limit: 50 } },
       { name: 'choseong', query: { q: 'ㄹㅇㅂㅌ', limit: 50 } },

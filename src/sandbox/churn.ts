@@ -4,7 +4,8 @@ import { DATASET_NOW_SECOND, formatSecond, type SandboxResource } from './datase
 import { timeKey, type FieldValue, type LiveDataset } from './live'
 import { createRng, mix } from './seed'
 import { lowerBound } from './selection'
-import { INSPECTION_LABELS, NFT_STATE_LABELS } from './types'
+import { GUARANTEE_STATE_LABELS } from '../shared/domain'
+import { INSPECTION_LABELS } from './types'
 
 /**
  * Time in the sandbox: each step is what happens at the service in a few
@@ -183,7 +184,7 @@ export class Churn {
       log({ kind: 'new', resource: 'inspection', idx: i + 1 })
     }
     for (let n = draw(rng, [0.4, 0.45, 0.15]); n > 0; n -= 1) {
-      const i = live.add('guarantee', second, { status: NFT_STATE_LABELS.ready })
+      const i = live.add('guarantee', second, { status: GUARANTEE_STATE_LABELS.ready })
       log({ kind: 'new', resource: 'guarantee', idx: i + 1 })
     }
     // Inspections move on: received → approved (shipping) → delivered, most with a result.
@@ -207,10 +208,10 @@ export class Churn {
     }
     // Waiting guarantees are issued, or now and then cancelled.
     for (let n = draw(rng, [0.45, 0.45, 0.1]); n > 0; n -= 1) {
-      const i = pick('guarantee', (r) => r.status === NFT_STATE_LABELS.ready)
+      const i = pick('guarantee', (r) => r.status === GUARANTEE_STATE_LABELS.ready)
       if (i === undefined) continue
       const state = rng() < 0.8 ? 'complete' : 'cancel'
-      move('guarantee', i, { status: 'status' }, { status: NFT_STATE_LABELS[state] })
+      move('guarantee', i, { status: 'status' }, { status: GUARANTEE_STATE_LABELS[state] })
     }
     // Now and then a record leaves the lists, and a missing one comes back.
     if (rng() < 0.15) {

@@ -1,4 +1,4 @@
-import type { NftStatus } from '../shared/domain'
+import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../shared/domain'
 import { sandboxBrands } from './data/brands'
 import {
   CATEGORIES,
@@ -21,13 +21,7 @@ import {
   rangeSelection,
   type Selection,
 } from './selection'
-import {
-  INSPECTION_LABELS,
-  NFT_STATE_LABELS,
-  type RawBrand,
-  type RawGuarantee,
-  type RawInspection,
-} from './types'
+import { INSPECTION_LABELS, type RawBrand, type RawGuarantee, type RawInspection } from './types'
 
 /**
  * The sandbox's records, generated on demand from (seed, index): nothing is
@@ -170,7 +164,7 @@ export interface CardFacts {
   readonly idx: number
   readonly brand: RawBrand
   readonly categoryCode: string
-  readonly state: NftStatus
+  readonly state: GuaranteeState
   readonly animated: boolean
 }
 
@@ -188,7 +182,7 @@ export class Dataset {
   readonly #inspectionSlots: SlotMap
   /** Slots below this have no `refUserId` on guarantees (the field is optional there). */
   readonly #anonymousSlots: number
-  readonly #statePattern: readonly NftStatus[]
+  readonly #statePattern: readonly GuaranteeState[]
   readonly #labelPattern: readonly (string | undefined)[]
   readonly #secondsPerRecord: number
 
@@ -210,9 +204,9 @@ export class Dataset {
     const rng = createRng(mix(this.seed, 21, 0))
     this.#statePattern = shuffle(
       [
-        ...Array<NftStatus>(15).fill('complete'),
-        ...Array<NftStatus>(3).fill('ready'),
-        ...Array<NftStatus>(2).fill('cancel'),
+        ...Array<GuaranteeState>(15).fill('complete'),
+        ...Array<GuaranteeState>(3).fill('ready'),
+        ...Array<GuaranteeState>(2).fill('cancel'),
       ],
       rng,
     )
@@ -303,7 +297,7 @@ export class Dataset {
   }
 
   /** The issuance state of guarantee `i`. */
-  stateOf(i: number): NftStatus {
+  stateOf(i: number): GuaranteeState {
     return this.#statePattern[i % STATUS_PERIOD] ?? 'complete'
   }
 
@@ -347,7 +341,7 @@ export class Dataset {
     ) as Partial<Record<keyof typeof optional, string>>
     return {
       idx,
-      status: NFT_STATE_LABELS[this.stateOf(i)],
+      status: GUARANTEE_STATE_LABELS[this.stateOf(i)],
       productName: name,
       nftCardImg: `${this.staticUrl}/cards/${idx}.${animated ? 'gif' : 'png'}`,
       ...present,
@@ -363,7 +357,7 @@ export class Dataset {
   }
 
   /** What the card of guarantee record `i` shows in `state` (any `i`, also one that arrived later). */
-  cardFactsOf(i: number, state: NftStatus): CardFacts {
+  cardFactsOf(i: number, state: GuaranteeState): CardFacts {
     const { brand, category, animated } = this.#guaranteeHead(i)
     return { idx: i + 1, brand, categoryCode: category.code, state, animated }
   }
@@ -413,7 +407,7 @@ export class Dataset {
    * index on (fault injection uses it to make records "appear" between pages).
    */
   selectGuarantees(query: SandboxListRequest, visible = this.size): Selection {
-    const state = query.status as NftStatus | undefined
+    const state = query.status as GuaranteeState | undefined
     const residues =
       state === undefined ? undefined : residuesWhere(this.#statePattern, (s) => s === state)
     const memberSlot = query.refUserId === undefined ? undefined : this.memberSlot(query.refUserId)

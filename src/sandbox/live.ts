@@ -1,4 +1,4 @@
-import type { NftStatus } from '../shared/domain'
+import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../shared/domain'
 import {
   sliceOf,
   type CardFacts,
@@ -8,7 +8,7 @@ import {
   type SandboxResource,
 } from './dataset'
 import { adjustedSelection, lowerBound } from './selection'
-import { NFT_STATE_LABELS, type RawGuarantee, type RawInspection } from './types'
+import type { RawGuarantee, RawInspection } from './types'
 
 /**
  * The records the service holds now: the generated {@link Dataset} as it
@@ -34,7 +34,7 @@ interface Overlay {
 type RawRecord = RawGuarantee | RawInspection
 
 const STATE_BY_LABEL = new Map(
-  Object.entries(NFT_STATE_LABELS).map(([state, label]) => [label, state as NftStatus]),
+  Object.entries(GUARANTEE_STATE_LABELS).map(([state, label]) => [label, state as GuaranteeState]),
 )
 
 /** The current records of both lists. */
@@ -221,6 +221,6 @@ export function matches(
   if (query.to !== undefined && day > query.to) return false
   if (query.status === undefined) return true
   return resource === 'guarantee'
-    ? (record as RawGuarantee).status === NFT_STATE_LABELS[query.status as NftStatus]
+    ? (record as RawGuarantee).status === GUARANTEE_STATE_LABELS[query.status as GuaranteeState]
     : (record as RawInspection).inspectionStatus === query.status
 }

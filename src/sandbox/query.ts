@@ -1,5 +1,5 @@
 import type { SandboxListRequest, SandboxResource } from './dataset'
-import { NFT_STATUSES } from '../shared/domain'
+import { GUARANTEE_STATES } from '../shared/domain'
 
 /** `pageSize` when the request gives none (the spec's documented default). */
 export const DEFAULT_PAGE_SIZE = 10
@@ -78,9 +78,9 @@ export function parseListRequest(
   }
   const status = values[statusName]
   if (kind === 'guarantee' && status !== undefined) {
-    if (!(NFT_STATUSES as readonly string[]).includes(status)) {
+    if (!(GUARANTEE_STATES as readonly string[]).includes(status)) {
       return bad(
-        `nftStatus must be one of ${NFT_STATUSES.join(', ')} (got ${JSON.stringify(status)}).`,
+        `nftStatus must be one of ${GUARANTEE_STATES.join(', ')} (got ${JSON.stringify(status)}).`,
       )
     }
   }

@@ -1,5 +1,3 @@
-import { NFT_STATUS_LABELS, type NftStatus } from '../shared/domain'
-
 /** A brand exactly as the service sends it (operation 3). */
 export interface RawBrand {
   readonly idx: number
@@ -46,12 +44,6 @@ export interface RawInspection {
   readonly registeredAtAt?: string
   readonly modifiedAtAt?: string | null
 }
-
-/**
- * The status label the sandbox sends for each state. The spec shows only
- * `발급완료` (complete); `발급대기` and `발급취소` are the sandbox's own choice.
- */
-export const NFT_STATE_LABELS: Readonly<Record<NftStatus, string>> = NFT_STATUS_LABELS
 
 /**
  * Inspection status labels. `감정승인(배송중)` and `배송완료` are the ones the

@@ -1,4 +1,4 @@
-import { NFT_STATUSES } from './domain'
+import type { GuaranteeState } from './domain'
 import type { ErrorData } from './errors'
 import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
@@ -7,13 +7,16 @@ import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields
  * rows and freshness, and the sync engine's status and progress.
  */
 
-/** Guarantee issuance states, the API's `nftStatus` filter values. */
-export const GUARANTEE_STATES = NFT_STATUSES
-/** One of {@link GUARANTEE_STATES}. */
-export type GuaranteeState = (typeof GUARANTEE_STATES)[number]
+/**
+ * The paged record lists, in the order a sync runs them. These are also
+ * the resources whose records a sync may refuse and keep (`sync.rejected`).
+ */
+export const PAGED_RESOURCES = ['inspections', 'guarantees'] as const
+/** One of {@link PAGED_RESOURCES}. */
+export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
 
-/** The resources the sync engine keeps. */
-export const SYNC_RESOURCES = ['guarantees', 'inspections', 'brands'] as const
+/** The resources the sync engine keeps, in the order a sync runs them: the brand list first. */
+export const SYNC_RESOURCES = ['brands', ...PAGED_RESOURCES] as const
 /** One of {@link SYNC_RESOURCES}. */
 export type SyncResourceName = (typeof SYNC_RESOURCES)[number]
 
@@ -97,11 +100,6 @@ export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
   readonly review: ReviewMark | null
 }
 
-/** The resources whose records a sync may refuse and keep (`sync.rejected`). */
-export const PAGED_RESOURCES = ['guarantees', 'inspections'] as const
-/** One of {@link PAGED_RESOURCES}. */
-export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
-
 /** A record a sync refused, as kept (`sync.rejected`). */
 export interface RejectedRecord {
   /** Newest has the highest id; pass the last one as `before` for the next page. */
@@ -133,6 +131,18 @@ export interface RejectedPage {
   readonly nextBefore: number | null
 }
 
+/**
+ * How one paged pass fetches: every page (`full`), the pages changed since
+ * the last pass (`incremental`), or a slice by the service's own filters
+ * (`targeted`).
+ */
+export type PassKind = 'full' | 'incremental' | 'targeted'
+
+/** What a caller asks a sync run to do; `auto` picks full or incremental from the stored state. */
+export const RUN_MODES = ['auto', 'full', 'incremental'] as const
+/** One of {@link RUN_MODES}. */
+export type RunMode = (typeof RUN_MODES)[number]
+
 /** Sync status of one resource. */
 export type SyncStatusName = 'idle' | 'syncing' | 'offline' | 'error'
 
@@ -141,7 +151,7 @@ export interface ResourceSyncStatus {
   readonly resource: SyncResourceName
   readonly status: SyncStatusName
   /** `full` or `incremental` of the running or last sync. */
-  readonly mode: 'full' | 'incremental' | null
+  readonly mode: Exclude<PassKind, 'targeted'> | null
   /** Waiting behind another resource's sync in the same job. */
   readonly queued: boolean
   /** When the last successful sync finished (ISO): the "last good sync", kept when later attempts fail. */
@@ -171,7 +181,7 @@ export interface SyncStatus {
 /** Payload of the `sync.progress` event. */
 export interface SyncProgress {
   readonly resource: SyncResourceName
-  readonly mode: 'full' | 'incremental' | 'targeted'
+  readonly mode: PassKind
   readonly phase: 'running' | 'done' | 'cancelled' | 'error'
   readonly fetched: number
   /** The service's `total`, once known. */

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { ChannelName, EventName } from './channels'
 import {
-  GUARANTEE_STATES,
   PAGED_RESOURCES,
   REVIEW_MARKS,
+  RUN_MODES,
   SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
@@ -14,7 +14,7 @@ import {
   type SyncResourceName,
   type SyncStatus,
 } from './cache'
-import type { AppInfo, BrandSearchResult } from './domain'
+import { GUARANTEE_STATES, type AppInfo, type BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
 import type { CsvExportResult } from './export'
 import type {
@@ -41,8 +41,11 @@ import {
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
+/** Default and largest page of a list query, in rows. */
+export const LIST_LIMIT = { default: 50, max: 500 } as const
+
 /** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
-const listQuery = {
+const listFilterShape = {
   /** Free text: product name, inspection number, member, ref codes; Korean (초성 too) or English. */
   q: z.string().max(200).default(''),
   /** A status label; null selects records without one. */
@@ -54,10 +57,24 @@ const listQuery = {
   /** Records with this review mark (`none`: unmarked, or only a note). */
   review: z.enum(REVIEW_MARKS).optional(),
   sort: z.enum(['latest', 'oldest']).default('latest'),
-  limit: z.number().int().min(1).max(500).default(50),
+  limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
 }
+
+/** Arguments of `inspections.query`: the filter and keyset paging of a list. */
+const listFilterSchema = z.strictObject(listFilterShape)
+/** Arguments of `guarantees.query`: a list filter and the API's issuance state (`nftStatus`). */
+const guaranteeFilterSchema = z.strictObject({
+  ...listFilterShape,
+  state: z.enum(GUARANTEE_STATES).optional(),
+})
+/** A list filter as the core receives it, defaults filled in. */
+export type ListFilter = z.output<typeof listFilterSchema>
+/** A list filter as a caller writes it, defaulted fields optional. */
+export type ListFilterInput = z.input<typeof listFilterSchema>
+/** A guarantee list filter as the core receives it, defaults filled in. */
+export type GuaranteeFilter = z.output<typeof guaranteeFilterSchema>
 
 /** Filters of the wallet-link history (`wallet.history`, `wallet.export`). */
 const walletFilter = {
@@ -83,8 +100,8 @@ export const argSchemas = {
   'brands.refresh': z.strictObject({}),
   /** Start syncing (in the background); `auto` resumes, or runs full until one pass finished. */
   'sync.start': z.strictObject({
-    resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(3).optional(),
-    mode: z.enum(['auto', 'full', 'incremental']).default('auto'),
+    resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional(),
+    mode: z.enum(RUN_MODES).default('auto'),
   }),
   /** Cancel running syncs; what was stored stays, a full pass resumes later. */
   'sync.cancel': z.strictObject({}),
@@ -98,12 +115,12 @@ export const argSchemas = {
     before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   }),
   /** A page of stored inspections for a filter, with counts per status and freshness. */
-  'inspections.query': z.strictObject(listQuery),
+  'inspections.query': listFilterSchema,
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
-  'guarantees.query': z.strictObject({ ...listQuery, state: z.enum(GUARANTEE_STATES).optional() }),
+  'guarantees.query': guaranteeFilterSchema,
   /** Sets a record's review mark and note (the reviewer's name comes from the settings). */
   'reviews.set': z.strictObject({
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     mark: z.enum(REVIEW_MARKS),
     /** Omitted: the stored note stays. */
@@ -114,14 +131,14 @@ export const argSchemas = {
    * marks): saved through a dialog in the app, a download in the web host.
    */
   'lists.export': z.strictObject({
-    resource: z.enum(['inspections', 'guarantees']),
-    q: listQuery.q,
-    status: listQuery.status,
-    member: listQuery.member,
-    from: listQuery.from,
-    to: listQuery.to,
-    review: listQuery.review,
-    sort: listQuery.sort,
+    resource: z.enum(PAGED_RESOURCES),
+    q: listFilterShape.q,
+    status: listFilterShape.status,
+    member: listFilterShape.member,
+    from: listFilterShape.from,
+    to: listFilterShape.to,
+    review: listFilterShape.review,
+    sort: listFilterShape.sort,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
     lang: z.enum(['ko', 'en']).default('ko'),

@@ -61,16 +61,17 @@ export interface AppInfo {
 }
 
 /** Guarantee issuance states, the values of the guarantee list's `nftStatus` filter. */
-export const NFT_STATUSES = ['ready', 'complete', 'cancel'] as const
-/** One of {@link NFT_STATUSES}. */
-export type NftStatus = (typeof NFT_STATUSES)[number]
+export const GUARANTEE_STATES = ['ready', 'complete', 'cancel'] as const
+/** One of {@link GUARANTEE_STATES}. */
+export type GuaranteeState = (typeof GUARANTEE_STATES)[number]
 
 /**
- * The status label sent with each issuance state. The spec shows only
- * `발급완료` (complete); `발급대기` and `발급취소` are the sandbox's choice,
- * which the app's filter chips follow.
+ * The status label the service sends with each issuance state: data the
+ * records carry, not display text. The spec shows only `발급완료`
+ * (complete); `발급대기` and `발급취소` are the sandbox's choice, which the
+ * app's filter chips follow.
  */
-export const NFT_STATUS_LABELS: Readonly<Record<NftStatus, string>> = {
+export const GUARANTEE_STATE_LABELS: Readonly<Record<GuaranteeState, string>> = {
   ready: '발급대기',
   complete: '발급완료',
   cancel: '발급취소',
@@ -82,7 +83,7 @@ export type ListSort = 'latest' | 'oldest'
 /** Filters and paging of the guarantee list (operation 1); every field optional. */
 export interface GuaranteeQuery {
   readonly refUserId?: string
-  readonly nftStatus?: NftStatus
+  readonly nftStatus?: GuaranteeState
   /** Inclusive first registration day, `YYYY-MM-DD`. */
   readonly from?: string
   /** Inclusive last registration day, `YYYY-MM-DD`. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PARTNER_KINDS } from './domain'
 import { LOCALES } from './i18n'
-import { PROFILE_ID_PATTERN, THEMES } from './profiles'
+import { DEFAULT_TIME_ZONE, PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
@@ -92,7 +92,7 @@ export const profileInputSchema = z.strictObject({
   staticUrl: serviceUrlSchema,
   partnerId: plainTextSchema(200),
   redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
-  timeZone: timeZoneSchema.default('Asia/Seoul'),
+  timeZone: timeZoneSchema.default(DEFAULT_TIME_ZONE),
   /** Absent: keep the profile's current deadline (30 s for a new one). */
   timeoutSeconds: requestTimeoutSecondsSchema.optional(),
   /** Production or test environment (production asks before a wallet flow). */

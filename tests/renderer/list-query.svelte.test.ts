@@ -5,7 +5,11 @@ import type { AppApi, EventPayloads } from '../../src/shared/contract'
 import type { InspectionRow, QueryPage } from '../../src/shared/cache'
 import type { Result } from '../../src/shared/errors'
 import { createClient } from '../../src/renderer/src/lib/client'
-import { ListQuery, listArgs, emptyFilters } from '../../src/renderer/src/lib/list-query.svelte'
+import {
+  ListQueryState,
+  listArgs,
+  emptyFilters,
+} from '../../src/renderer/src/lib/list-query.svelte'
 import {
   connectInvalidation,
   createQueryClient,
@@ -81,9 +85,9 @@ function setup() {
   const { api, calls, emit } = scriptedApi()
   const client = createClient(api)
   const queryClient = createQueryClient()
-  let list!: ListQuery<'inspections'>
+  let list!: ListQueryState<'inspections'>
   const stopRoot = $effect.root(() => {
-    list = new ListQuery(client, 'inspections', queryClient)
+    list = new ListQueryState(client, 'inspections', queryClient)
   })
   const stopEvents = connectInvalidation(client, queryClient)
   cleanup = () => {

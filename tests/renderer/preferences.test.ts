@@ -4,6 +4,7 @@ import type { Locale } from '../../src/shared/i18n'
 import type { SettingsView } from '../../src/shared/profiles'
 import { I18n } from '../../src/renderer/src/lib/i18n.svelte'
 import { Preferences } from '../../src/renderer/src/lib/preferences.svelte'
+import { createClient } from '../../src/renderer/src/lib/client'
 
 /**
  * A small stand-in for core's two settings channels (a fake: the real ones
@@ -36,7 +37,7 @@ afterEach(() => localStorage.clear())
 describe('the UI language lives in the settings', () => {
   it('is read from the settings at start, and a switch is saved there', async () => {
     const fake = settingsApi('en')
-    const preferences = new Preferences(fake.api)
+    const preferences = new Preferences(createClient(fake.api))
     const i18n = new I18n(preferences)
     expect(i18n.locale).toBe('ko')
     preferences.connect()
@@ -51,12 +52,12 @@ describe('the UI language lives in the settings', () => {
   it('a language an earlier version left in local storage moves into the settings once', async () => {
     localStorage.setItem('appraisal-desk.locale', 'en')
     const fake = settingsApi('ko')
-    const first = new Preferences(fake.api)
+    const first = new Preferences(createClient(fake.api))
     first.connect()
     await vi.waitFor(() => expect(fake.current()).toBe('en'))
     expect(first.locale).toBe('en')
     expect(localStorage.getItem('appraisal-desk.locale')).toBeNull()
-    const again = new Preferences(fake.api)
+    const again = new Preferences(createClient(fake.api))
     again.connect()
     await vi.waitFor(() => expect(again.locale).toBe('en'))
     expect(fake.sets).toEqual([{ language: 'en' }])
@@ -65,7 +66,7 @@ describe('the UI language lives in the settings', () => {
   it('an unknown stored value is dropped without changing the settings', async () => {
     localStorage.setItem('appraisal-desk.locale', 'fr')
     const fake = settingsApi('ko')
-    const preferences = new Preferences(fake.api)
+    const preferences = new Preferences(createClient(fake.api))
     preferences.connect()
     await vi.waitFor(() => expect(localStorage.getItem('appraisal-desk.locale')).toBeNull())
     expect(fake.sets).toEqual([])

@@ -3,12 +3,8 @@ import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/c
 import { isMessageKey, message, type Locale } from '../../shared/i18n'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/record-types'
-import {
-  MAX_LIMIT,
-  queryGuarantees,
-  queryInspections,
-  type GuaranteeQuery,
-} from '../store/list-queries'
+import { LIST_LIMIT } from '../../shared/contract'
+import { queryGuarantees, queryInspections, type GuaranteeListRequest } from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
 import { csvField, toCsv, type CsvColumn } from './csv'
 
@@ -22,7 +18,7 @@ import { csvField, toCsv, type CsvColumn } from './csv'
 /** What {@link listCsv} exports: a list's filter, without paging. */
 export interface ListExport {
   readonly resource: PagedResource
-  readonly query: Omit<GuaranteeQuery, 'limit' | 'cursor'>
+  readonly query: Omit<GuaranteeListRequest, 'limit' | 'cursor'>
   readonly lang: Locale
   /** Local time text of the export, in the profile's zone. */
   readonly asOf: string
@@ -107,7 +103,7 @@ function* rowsOf(db: StoreConnection, job: ListExport): Generator<Row[]> {
   )
   let cursor: string | undefined
   do {
-    const args = { ...job.query, limit: MAX_LIMIT, ...(cursor ? { cursor } : {}) }
+    const args = { ...job.query, limit: LIST_LIMIT.max, ...(cursor ? { cursor } : {}) }
     const page =
       job.resource === 'guarantees' ? queryGuarantees(db, args) : queryInspections(db, args)
     const stored = new Map<number, Record<string, unknown>>()

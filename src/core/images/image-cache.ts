@@ -91,7 +91,7 @@ export const DEFAULT_MAX_PIXELS = 40_000_000
  * briefly, so an offline app shows placeholders without a storm of requests.
  */
 export class ImageCache {
-  readonly #o: Required<Omit<ImageCacheOptions, 'fs' | 'now'>>
+  readonly #options: Required<Omit<ImageCacheOptions, 'fs' | 'now'>>
   readonly #fs: ImageFs
   readonly #now: () => number
   readonly #index: DatabaseSync
@@ -100,7 +100,7 @@ export class ImageCache {
   readonly #ready: Promise<void>
 
   constructor(options: ImageCacheOptions) {
-    this.#o = {
+    this.#options = {
       maxImageBytes: 10 * 1024 * 1024,
       maxTotalBytes: 1024 * 1024 * 1024,
       maxSide: 10_000,
@@ -111,13 +111,13 @@ export class ImageCache {
     }
     this.#fs = options.fs ?? nodeImageFs
     this.#now = options.now ?? Date.now
-    ensurePrivateDir(this.#o.dir)
+    ensurePrivateDir(this.#options.dir)
     this.#index = this.#openIndex()
     this.#ready = this.#prepare()
   }
 
   #openIndex(): DatabaseSync {
-    const file = join(this.#o.dir, 'index.sqlite')
+    const file = join(this.#options.dir, 'index.sqlite')
     ensurePrivateFile(file)
     const db = new DatabaseSync(file)
     db.exec(`
@@ -131,8 +131,8 @@ export class ImageCache {
   }
 
   async #prepare(): Promise<void> {
-    await this.#fs.mkdir(join(this.#o.dir, 'tmp'))
-    await this.#fs.clear(join(this.#o.dir, 'tmp'))
+    await this.#fs.mkdir(join(this.#options.dir, 'tmp'))
+    await this.#fs.clear(join(this.#options.dir, 'tmp'))
   }
 
   /** Total bytes of cached files. */
@@ -161,7 +161,7 @@ export class ImageCache {
         ? error
         : new AppError('internal', 'The card image could not be stored.', { cause: error })
       if (typed.code !== 'cancelled') {
-        this.#failures.set(url, { error: typed, until: this.#now() + this.#o.failureTtlMs })
+        this.#failures.set(url, { error: typed, until: this.#now() + this.#options.failureTtlMs })
       }
       throw typed
     }
@@ -175,7 +175,7 @@ export class ImageCache {
 
   /** A cached file by its hashed name, or null. */
   byName(name: string): CachedImage | null {
-    const file = cachedFilePath(this.#o.dir, name)
+    const file = cachedFilePath(this.#options.dir, name)
     if (!file) return null
     const row = this.#index.prepare('SELECT size FROM files WHERE name = ?').get(name) as
       { size: number } | undefined
@@ -234,7 +234,7 @@ export class ImageCache {
 
   async #fetchAndStore(rawUrl: string, callerSignal?: AbortSignal): Promise<CachedImage> {
     await this.#ready
-    const deadline = new RequestDeadline(this.#o.timeoutMs, callerSignal)
+    const deadline = new RequestDeadline(this.#options.timeoutMs, callerSignal)
     try {
       return await this.#download(rawUrl, deadline)
     } finally {
@@ -244,15 +244,15 @@ export class ImageCache {
 
   async #download(rawUrl: string, deadline: RequestDeadline): Promise<CachedImage> {
     const response = await fetchFollowingRedirects(
-      this.#o.fetch,
-      checkImageUrl(rawUrl, this.#o.policy()),
+      this.#options.fetch,
+      checkImageUrl(rawUrl, this.#options.policy()),
       {
         deadline,
         headers: { Accept: 'image/png, image/gif, image/jpeg, image/webp' },
         // Every hop is checked again: a redirect may not leave the image host (FAULTS row 32).
         checkRedirect: (next) => {
           if (!next) throw new AppError('bad_response', 'The card image redirected nowhere.')
-          return checkImageUrl(next.toString(), this.#o.policy())
+          return checkImageUrl(next.toString(), this.#options.policy())
         },
       },
     )
@@ -262,7 +262,7 @@ export class ImageCache {
     }
     if (!response.body) throw new AppError('bad_response', 'The card image is empty.')
 
-    const temp = join(this.#o.dir, 'tmp', `${randomBytes(8).toString('hex')}.part`)
+    const temp = join(this.#options.dir, 'tmp', `${randomBytes(8).toString('hex')}.part`)
     let out: WritableFile | null = null
     try {
       const file = await this.#fs.create(temp)
@@ -273,7 +273,7 @@ export class ImageCache {
       let type: ImageType | null = null
       const size = await readCapped(
         response,
-        this.#o.maxImageBytes,
+        this.#options.maxImageBytes,
         deadline,
         async (chunk) => {
           chunks.push(chunk)
@@ -296,7 +296,7 @@ export class ImageCache {
       await file.close()
       out = null
       const name = `${hash.digest('hex')}.${sniffed.ext}`
-      const stored = join(this.#o.dir, name)
+      const stored = join(this.#options.dir, name)
       await this.#fs.rename(temp, stored)
       this.#index
         .prepare(
@@ -335,11 +335,15 @@ export class ImageCache {
     }
     const { width, height, frames } = geometry
     const pixels = decodedPixels(geometry)
-    if (width > this.#o.maxSide || height > this.#o.maxSide || pixels > this.#o.maxPixels) {
+    if (
+      width > this.#options.maxSide ||
+      height > this.#options.maxSide ||
+      pixels > this.#options.maxPixels
+    ) {
       const animation = frames > 1 ? ` in ${frames} frames` : ''
       throw new AppError(
         'too_large',
-        `The card image is too large to show safely: ${width}×${height} pixels${animation} (${megapixels(pixels)} MP; at most ${megapixels(this.#o.maxPixels)} MP and ${this.#o.maxSide} per side).`,
+        `The card image is too large to show safely: ${width}×${height} pixels${animation} (${megapixels(pixels)} MP; at most ${megapixels(this.#options.maxPixels)} MP and ${this.#options.maxSide} per side).`,
       )
     }
   }
@@ -347,13 +351,13 @@ export class ImageCache {
   /** Deletes least-recently-used files until the total fits, never the one just stored. */
   async #evict(keep: string): Promise<void> {
     let total = this.totalBytes()
-    if (total <= this.#o.maxTotalBytes) return
+    if (total <= this.#options.maxTotalBytes) return
     const rows = this.#index
       .prepare('SELECT name, size FROM files WHERE name != ? ORDER BY last_used ASC')
       .all(keep) as { name: string; size: number }[]
     for (const row of rows) {
-      if (total <= this.#o.maxTotalBytes) break
-      await this.#fs.unlink(join(this.#o.dir, row.name)).catch(() => undefined)
+      if (total <= this.#options.maxTotalBytes) break
+      await this.#fs.unlink(join(this.#options.dir, row.name)).catch(() => undefined)
       this.#index.prepare('DELETE FROM files WHERE name = ?').run(row.name)
       this.#index.prepare('DELETE FROM urls WHERE name = ?').run(row.name)
       total -= row.size
@@ -363,7 +367,7 @@ export class ImageCache {
   #tooLarge(): AppError {
     return new AppError(
       'too_large',
-      `The card image is larger than ${Math.round(this.#o.maxImageBytes / (1024 * 1024))} MB.`,
+      `The card image is larger than ${Math.round(this.#options.maxImageBytes / (1024 * 1024))} MB.`,
     )
   }
 }

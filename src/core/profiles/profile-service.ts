@@ -5,6 +5,7 @@ import type { ProfileSummary } from '../../shared/domain'
 import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_TIME_ZONE,
   SANDBOX_PROFILE_ID,
   type ConnectionTestResult,
   type CredentialStatus,
@@ -67,17 +68,17 @@ export type SecretInput = z.output<typeof secretInputSchema>
  * start) and gives the client its target and credentials.
  */
 export class ProfileService {
-  readonly #o: ProfileServiceOptions
+  readonly #options: ProfileServiceOptions
   /** The lifecycle queue: save, setSecret, select, remove and the core's close run one at a time. */
   #tail: Promise<unknown> = Promise.resolve()
 
   constructor(options: ProfileServiceOptions) {
-    this.#o = options
+    this.#options = options
   }
 
   /** The id of the active profile; falls back to the Sandbox when the stored one is gone. */
   get activeId(): string {
-    const { activeProfileId, profiles } = this.#o.settings.get()
+    const { activeProfileId, profiles } = this.#options.settings.get()
     return profiles.some((profile) => profile.id === activeProfileId)
       ? activeProfileId
       : SANDBOX_PROFILE_ID
@@ -90,8 +91,10 @@ export class ProfileService {
 
   /** Every profile (Sandbox first) with whether credentials are stored; never a secret. */
   async list(): Promise<ProfileList> {
-    const stored = this.#o.settings.get().profiles
-    const statuses = await Promise.all(stored.map((profile) => this.#o.vault.status(profile.id)))
+    const stored = this.#options.settings.get().profiles
+    const statuses = await Promise.all(
+      stored.map((profile) => this.#options.vault.status(profile.id)),
+    )
     const views: ProfileView[] = [
       this.#sandboxView(),
       ...stored.map((profile, index) => viewOf(profile, statuses[index] ?? { state: 'missing' })),
@@ -119,7 +122,7 @@ export class ProfileService {
       throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be edited.')
     }
     const id = input.id ?? `p-${randomBytes(6).toString('hex')}`
-    const before = this.#o.settings.get().profiles.find((existing) => existing.id === id)
+    const before = this.#options.settings.get().profiles.find((existing) => existing.id === id)
     const profile: StoredProfile = {
       id,
       name: input.name,
@@ -132,7 +135,7 @@ export class ProfileService {
         input.timeoutSeconds ?? before?.timeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS,
       kind: input.kind,
     }
-    this.#o.settings.update((draft) => {
+    this.#options.settings.update((draft) => {
       const index = draft.profiles.findIndex((existing) => existing.id === id)
       if (input.id !== undefined && index < 0) {
         throw new AppError('not_found', 'That profile no longer exists.')
@@ -141,10 +144,10 @@ export class ProfileService {
       else draft.profiles[index] = profile
     })
     // The key and secret were given for the old hosts: the next sync must not send them to new ones.
-    if (before && movesService(before, profile)) await this.#o.vault.delete(id)
-    if (id === this.activeId) await this.#o.onActiveChange(this.active())
-    this.#o.onListChange?.(this.activeId)
-    return viewOf(profile, await this.#o.vault.status(id))
+    if (before && movesService(before, profile)) await this.#options.vault.delete(id)
+    if (id === this.activeId) await this.#options.onActiveChange(this.active())
+    this.#options.onListChange?.(this.activeId)
+    return viewOf(profile, await this.#options.vault.status(id))
   }
 
   /** Stores or replaces a profile's key and/or secret; answers only the status. */
@@ -155,14 +158,14 @@ export class ProfileService {
   async #setSecret(input: SecretInput): Promise<CredentialStatus> {
     this.#storedOrThrow(input.id)
     // Registered before anything can fail, so no later message can echo them.
-    this.#o.onSecret?.({ apiKey: input.apiKey ?? '', apiSecret: input.apiSecret ?? '' })
-    const status = await this.#o.vault.set(
+    this.#options.onSecret?.({ apiKey: input.apiKey ?? '', apiSecret: input.apiSecret ?? '' })
+    const status = await this.#options.vault.set(
       input.id,
       { apiKey: input.apiKey, apiSecret: input.apiSecret },
       { sessionOnly: input.sessionOnly },
     )
-    if (input.id === this.activeId) await this.#o.onActiveChange(this.active())
-    this.#o.onListChange?.(this.activeId)
+    if (input.id === this.activeId) await this.#options.onActiveChange(this.active())
+    this.#options.onListChange?.(this.activeId)
     return status
   }
 
@@ -173,11 +176,11 @@ export class ProfileService {
 
   async #select(id: string): Promise<ProfileList> {
     if (id !== SANDBOX_PROFILE_ID) this.#storedOrThrow(id)
-    this.#o.settings.update((draft) => {
+    this.#options.settings.update((draft) => {
       draft.activeProfileId = id
     })
-    await this.#o.onActiveChange(this.active())
-    this.#o.onListChange?.(this.activeId)
+    await this.#options.onActiveChange(this.active())
+    this.#options.onListChange?.(this.activeId)
     return this.list()
   }
 
@@ -195,15 +198,15 @@ export class ProfileService {
       throw new AppError('invalid_argument', 'The built-in Sandbox profile cannot be removed.')
     }
     this.#storedOrThrow(id)
-    await this.#o.vault.delete(id)
+    await this.#options.vault.delete(id)
     const wasActive = id === this.activeId
-    this.#o.settings.update((draft) => {
+    this.#options.settings.update((draft) => {
       draft.profiles = draft.profiles.filter((profile) => profile.id !== id)
       if (draft.activeProfileId === id) draft.activeProfileId = SANDBOX_PROFILE_ID
     })
-    if (wasActive) await this.#o.onActiveChange(this.active())
-    if (deleteCache) await deleteCacheFiles(this.#o.dataDir, id)
-    this.#o.onListChange?.(this.activeId)
+    if (wasActive) await this.#options.onActiveChange(this.active())
+    if (deleteCache) await deleteCacheFiles(this.#options.dataDir, id)
+    this.#options.onListChange?.(this.activeId)
     return this.list()
   }
 
@@ -212,10 +215,10 @@ export class ProfileService {
     const profile = id === SANDBOX_PROFILE_ID ? null : this.#storedOrThrow(id)
     const target = this.#activeOf(profile ? profile.id : SANDBOX_PROFILE_ID)
     const client = new PartnerClient({
-      fetch: this.#o.fetch,
+      fetch: this.#options.fetch,
       target: { baseUrl: target.summary.baseUrl, partnerId: target.summary.partnerId },
       credentials: target.credentials,
-      timeoutMs: this.#o.testTimeoutMs ?? 15_000,
+      timeoutMs: this.#options.testTimeoutMs ?? 15_000,
     })
     try {
       const { items } = await client.listBrands()
@@ -226,15 +229,15 @@ export class ProfileService {
   }
 
   #storedOrThrow(id: string): StoredProfile {
-    const found = this.#o.settings.get().profiles.find((profile) => profile.id === id)
+    const found = this.#options.settings.get().profiles.find((profile) => profile.id === id)
     if (!found) throw new AppError('not_found', 'That profile no longer exists.')
     return found
   }
 
   #activeOf(id: string): ActiveProfile {
-    const stored = this.#o.settings.get().profiles.find((profile) => profile.id === id)
+    const stored = this.#options.settings.get().profiles.find((profile) => profile.id === id)
     if (!stored) {
-      const sandbox = this.#o.sandbox
+      const sandbox = this.#options.sandbox
       return {
         summary: sandboxSummary(sandbox),
         staticUrl: sandbox.staticUrl,
@@ -248,17 +251,17 @@ export class ProfileService {
       staticUrl: stored.staticUrl,
       redirectUri: stored.redirectUri,
       timeoutMs: stored.timeoutSeconds * 1000,
-      credentials: async () => this.#registered(await this.#o.vault.get(stored.id)),
+      credentials: async () => this.#registered(await this.#options.vault.get(stored.id)),
     }
   }
 
   #registered(credentials: Credentials): Credentials {
-    this.#o.onSecret?.(credentials)
+    this.#options.onSecret?.(credentials)
     return credentials
   }
 
   #sandboxView(): ProfileView {
-    const sandbox = this.#o.sandbox
+    const sandbox = this.#options.sandbox
     return {
       ...sandboxSummary(sandbox),
       staticUrl: sandbox.staticUrl,
@@ -300,7 +303,7 @@ function sandboxSummary(sandbox: BuiltinProfile): ProfileSummary {
     kind: 'sandbox',
     baseUrl: sandbox.baseUrl,
     partnerId: sandbox.partnerId,
-    timeZone: 'Asia/Seoul',
+    timeZone: DEFAULT_TIME_ZONE,
   }
 }
 

@@ -1,4 +1,5 @@
 import type { StatementSync } from 'node:sqlite'
+import { PAGED_RESOURCES } from '../../shared/cache'
 import type { StoreConnection } from './connection'
 import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
 import type { PagedResource } from './record-types'
@@ -37,8 +38,6 @@ const MAX_OVERLAY = 50_000
 const MAX_PARSED = 8
 /** Cell codes fit a `Uint16Array`; 0 is "not counted" (gone or absent). */
 const MAX_CODES = 0xffff
-
-const LISTS: readonly PagedResource[] = ['guarantees', 'inspections']
 
 /** The cell columns of a list row `t` left-joined to its mark `r`. */
 function cellSql(list: PagedResource): string {
@@ -415,16 +414,16 @@ export function matchCells(
  */
 export function advanceCellIndexes(db: StoreConnection, budgetMs: number): boolean {
   const until = performance.now() + budgetMs
-  for (const list of LISTS) {
+  for (const list of PAGED_RESOURCES) {
     const cells = indexOf(db, list)
     // At least one step a call, however small the budget.
     while (cells.hasWork && !cells.dropped) {
       if (!cells.built) cells.buildStep()
       else cells.applyTouched(TOUCH_CHUNK * 4)
-      if (performance.now() >= until) return LISTS.some((l) => indexOf(db, l).hasWork)
+      if (performance.now() >= until) return PAGED_RESOURCES.some((l) => indexOf(db, l).hasWork)
     }
   }
-  return LISTS.some((list) => indexOf(db, list).hasWork)
+  return PAGED_RESOURCES.some((list) => indexOf(db, list).hasWork)
 }
 
 /** True when a list's index is built and nearly caught up (no SQL: `matchCells` checks the counts). */
@@ -435,7 +434,7 @@ export function cellIndexReady(db: StoreConnection, list: PagedResource): boolea
 
 /** True when every list's index is ready (the bench waits for the owner's start-up work). */
 export function cellIndexesReady(db: StoreConnection): boolean {
-  return LISTS.every((list) => cellIndexReady(db, list))
+  return PAGED_RESOURCES.every((list) => cellIndexReady(db, list))
 }
 
 /** Builds every list's index now (tests and the bench; the owner builds it when idle). */
@@ -443,6 +442,6 @@ export function buildCellIndexes(db: StoreConnection): void {
   // An index found wrong starts over; after three tries it is left to the idle steps.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     advanceCellIndexes(db, Infinity)
-    if (LISTS.every((list) => indexOf(db, list).match('') !== null)) return
+    if (PAGED_RESOURCES.every((list) => indexOf(db, list).match('') !== null)) return
   }
 }

@@ -3,16 +3,17 @@ import type { StoreConnection } from './connection'
 import type {
   CacheFreshness,
   GuaranteeRow,
-  GuaranteeState,
   InspectionRow,
   QueryPage,
   ReviewMarkName,
 } from '../../shared/cache'
+import { LIST_LIMIT, type GuaranteeFilter, type ListFilter } from '../../shared/contract'
+import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import { prepared } from './statements'
-import type { PagedResource } from './record-types'
+import type { PagedResource, SyncResource } from './record-types'
 import {
   cellColumns,
   COUNTED_MARK_SQL,
@@ -36,46 +37,18 @@ import { dataVersion } from './writes'
  * keyset on (registered_at, idx), so a deep page costs what the first does.
  */
 
-/** Filters and paging of a list query (the parsed IPC arguments). */
-export interface ListQuery {
-  /** Free text: Korean (초성 too), English (any case), numbers and codes. */
-  readonly q?: string
-  /** A status label; `null` selects records without one. Absent: every status. */
-  readonly status?: string | null
-  /** Exact shop member id (`refUserId`). */
-  readonly member?: string
-  /** Registration date range, inclusive, `YYYY-MM-DD`. */
-  readonly from?: string
-  readonly to?: string
-  /** Records with this review mark. */
-  readonly review?: ReviewMarkName
-  readonly sort?: 'latest' | 'oldest'
-  readonly limit?: number
-  readonly cursor?: string
-}
-
-/** Guarantee queries also take the API's issuance state. */
-export interface GuaranteeQuery extends ListQuery {
-  readonly state?: GuaranteeState
-}
-
 /**
- * Labels of each issuance state. `발급완료` is the spec's observed label of
- * `complete`; the other two are the sandbox's (the spec shows none).
+ * What a caller asks the store for: a list filter as the contract declares
+ * it, any field left out (an absent field takes the contract's default).
  */
-export const GUARANTEE_STATE_LABELS: Readonly<Record<GuaranteeState, string>> = {
-  ready: '발급대기',
-  complete: '발급완료',
-  cancel: '발급취소',
-}
+export type ListRequest = Readonly<Partial<ListFilter>>
+
+/** A guarantee list request: a list request and the API's issuance state. */
+export type GuaranteeListRequest = Readonly<Partial<GuaranteeFilter>>
 
 const STATE_OF_LABEL = new Map(
   Object.entries(GUARANTEE_STATE_LABELS).map(([state, label]) => [label, state as GuaranteeState]),
 )
-
-/** Default and largest page of rows. */
-export const DEFAULT_LIMIT = 50
-export const MAX_LIMIT = 500
 
 function checkDate(text: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
@@ -137,7 +110,7 @@ interface Text {
  * search index (its exact id is then compared on each match), since a
  * member's rows are few and an index of their own cost every write.
  */
-function textOf(db: StoreConnection, table: PagedResource, query: ListQuery): Text {
+function textOf(db: StoreConnection, table: PagedResource, query: ListRequest): Text {
   const text = queryText(db, table, query.q ?? '')
   const member = query.member ? planSearch(query.member) : null
   // A member id without a word is compared on every row (no such id is expected).
@@ -174,7 +147,7 @@ function and(where: Where, clause: string, ...params: SQLInputValue[]): Where {
 }
 
 /** The filter's member and date parts. */
-function baseWhere(query: ListQuery): Where {
+function baseWhere(query: ListRequest): Where {
   let where: Where = { clauses: ['t.gone_at IS NULL'], params: [] }
   if (query.member) where = and(where, 't.ref_user_id = ?', query.member)
   if (query.from) where = and(where, 't.registered_at >= ?', `${checkDate(query.from)} 00:00:00`)
@@ -215,7 +188,7 @@ function withText(table: PagedResource, where: Where, text: Text): Where {
 function driverOf(
   db: StoreConnection,
   table: PagedResource,
-  query: ListQuery,
+  query: ListRequest,
   text: Text,
   status: string | null | undefined,
 ): ListDriver {
@@ -229,7 +202,7 @@ function driverOf(
 }
 
 /** The idx range of the filter's dates (idx order being time order): bounds of an FTS walk. */
-function rowidRange(db: StoreConnection, table: PagedResource, query: ListQuery): Where {
+function rowidRange(db: StoreConnection, table: PagedResource, query: ListRequest): Where {
   let range: Where = { clauses: [], params: [] }
   const edge = (clause: string, order: string, value: string): number =>
     (
@@ -263,7 +236,7 @@ interface Statement {
 interface PageAsk {
   readonly table: PagedResource
   readonly columns: string
-  readonly query: ListQuery
+  readonly query: ListRequest
   readonly status: string | null | undefined
   readonly text: Text
   /** Rows to read: the page's limit and one more (whether there is a next page). */
@@ -319,7 +292,7 @@ function pageStatement(
 function cellsOf(
   db: StoreConnection,
   table: PagedResource,
-  query: ListQuery,
+  query: ListRequest,
   text: Text,
 ): { cells: Cell[]; capped: boolean } {
   if (text.plan.kind === 'none') return { cells: [], capped: false }
@@ -357,7 +330,7 @@ function cellsOf(
 function indexedCells(
   db: StoreConnection,
   table: PagedResource,
-  query: ListQuery,
+  query: ListRequest,
   text: Text,
 ): { cells: Cell[]; capped: false } | null {
   if (!searchOnly(query, text)) return null
@@ -367,7 +340,7 @@ function indexedCells(
 
 /** Text of two or more characters, without member or dates: what the cell index counts. */
 function searchOnly(
-  query: ListQuery,
+  query: ListRequest,
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
   if (text.plan.kind !== 'match' || text.short) return false
@@ -419,7 +392,7 @@ function rowsByIdx(table: PagedResource, columns: string): string {
 function cellPageApplies(
   db: StoreConnection,
   table: PagedResource,
-  query: ListQuery,
+  query: ListRequest,
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
   return searchOnly(query, text) && inIdxOrder(db, table) && cellIndexReady(db, table)
@@ -466,7 +439,7 @@ function cellPage(
 function countStatement(
   db: StoreConnection,
   table: PagedResource,
-  query: ListQuery,
+  query: ListRequest,
   text: Text,
 ): Statement {
   const marks = `LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx`
@@ -516,10 +489,7 @@ function capCells(
 }
 
 /** The freshness every answer carries. */
-export function freshnessOf(
-  db: StoreConnection,
-  resource: PagedResource | 'brands',
-): CacheFreshness {
+export function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshness {
   const state = readSyncState(db, resource)
   return {
     lastSyncAt: state.lastSuccessAt,
@@ -533,11 +503,11 @@ function listPage<R>(
   db: StoreConnection,
   table: PagedResource,
   columns: string,
-  query: ListQuery,
+  query: ListRequest,
   status: string | null | undefined,
   toRow: (raw: Record<string, unknown>) => R,
 ): QueryPage<R> {
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
+  const limit = Math.min(Math.max(query.limit ?? LIST_LIMIT.default, 1), LIST_LIMIT.max)
   const text = textOf(db, table, query)
   const ask: PageAsk = { table, columns, query, status, text, limit: limit + 1 }
   const fromCells = cellPage(db, ask)
@@ -577,9 +547,9 @@ export interface ListExplanation {
 export function explainList(
   db: StoreConnection,
   table: PagedResource,
-  query: ListQuery,
+  query: ListRequest,
 ): ListExplanation {
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT)
+  const limit = Math.min(Math.max(query.limit ?? LIST_LIMIT.default, 1), LIST_LIMIT.max)
   const text = textOf(db, table, query)
   const columns = table === 'guarantees' ? GUARANTEE_COLUMNS : INSPECTION_COLUMNS
   const plan = (s: Statement): string[] =>
@@ -625,7 +595,7 @@ const GUARANTEE_COLUMNS = listedColumns(RECORD_TABLES.guarantees)
 /** A page of guarantees for the filter. */
 export function queryGuarantees(
   db: StoreConnection,
-  query: GuaranteeQuery,
+  query: GuaranteeListRequest,
 ): QueryPage<GuaranteeRow> {
   const status = query.state ? GUARANTEE_STATE_LABELS[query.state] : query.status
   return listPage(db, 'guarantees', GUARANTEE_COLUMNS, query, status, (r) => {
@@ -642,7 +612,10 @@ export function queryGuarantees(
 const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
 
 /** A page of inspections for the filter. */
-export function queryInspections(db: StoreConnection, query: ListQuery): QueryPage<InspectionRow> {
+export function queryInspections(
+  db: StoreConnection,
+  query: ListRequest,
+): QueryPage<InspectionRow> {
   return listPage(db, 'inspections', INSPECTION_COLUMNS, query, query.status, (r) => ({
     ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
@@ -651,7 +624,7 @@ export function queryInspections(db: StoreConnection, query: ListQuery): QueryPa
 }
 
 /** Number of stored, not-gone records of a resource (the lists: from the stored counts). */
-export function recordCount(db: StoreConnection, resource: PagedResource | 'brands'): number {
+export function recordCount(db: StoreConnection, resource: SyncResource): number {
   if (resource !== 'brands') return listCount(db, resource)
   const row = db.prepare('SELECT count(*) AS n FROM brands WHERE gone_at IS NULL').get() as {
     n: number

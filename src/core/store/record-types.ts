@@ -1,4 +1,4 @@
-import type { PagedResourceName } from '../../shared/cache'
+import type { PagedResourceName, SyncResourceName } from '../../shared/cache'
 import type {
   BRAND_FIELDS,
   GUARANTEE_FIELDS,
@@ -33,4 +33,4 @@ export type BrandRecord = StoreRecordOf<typeof BRAND_FIELDS> & Extras
 export type PagedResource = PagedResourceName
 
 /** Every resource with a sync state. */
-export type SyncResource = PagedResource | 'brands'
+export type SyncResource = SyncResourceName

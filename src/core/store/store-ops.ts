@@ -6,7 +6,7 @@ import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
 import { queryGuarantees, queryInspections, recordCount } from './list-queries'
-import type { GuaranteeQuery, ListQuery } from './list-queries'
+import type { GuaranteeListRequest, ListRequest } from './list-queries'
 import type { BrandRecord, SyncResource } from './record-types'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
@@ -43,8 +43,8 @@ export interface BrandsWrite {
  * (`writePage` is handled there, see `owner/worker.ts`).
  */
 export const STORE_OPS = {
-  queryInspections: (db: StoreConnection, query: ListQuery) => queryInspections(db, query),
-  queryGuarantees: (db: StoreConnection, query: GuaranteeQuery) => queryGuarantees(db, query),
+  queryInspections: (db: StoreConnection, query: ListRequest) => queryInspections(db, query),
+  queryGuarantees: (db: StoreConnection, query: GuaranteeListRequest) => queryGuarantees(db, query),
   searchBrands: (db: StoreConnection, query: string) => ({
     ...searchBrands(db, query),
     state: readSyncState(db, 'brands'),

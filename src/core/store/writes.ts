@@ -3,16 +3,9 @@ import { BRAND_FIELDS } from '../../shared/record-fields'
 import type { StoreConnection } from './connection'
 import { hasCellIndex, touchCells } from './cell-index'
 import { countedMark, NewRecordTally } from './counts'
-import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
+import type { BrandRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
-import {
-  nfc,
-  prepareRows,
-  RECORD_TABLES,
-  searchRow,
-  type PreparedRow,
-  type RecordTable,
-} from './stored-raw'
+import { nfc, RECORD_TABLES, searchRow, type PreparedRow, type RecordTable } from './stored-raw'
 import { storedColumns, writeStatements, type WriteStatements } from './write-sql'
 
 /**
@@ -242,26 +235,6 @@ function writeSearch(
   })
 }
 
-/** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
-export function upsertGuarantees(
-  db: StoreConnection,
-  items: readonly GuaranteeRecord[],
-  pass: number,
-  storedAt: string,
-): void {
-  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, storedAt)
-}
-
-/** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
-export function upsertInspections(
-  db: StoreConnection,
-  items: readonly InspectionRecord[],
-  pass: number,
-  storedAt: string,
-): void {
-  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, storedAt)
-}
-
 /**
  * Writes a page's prepared records in ascending `idx` order (the order of
  * the table's and the search index's keys: appending is cheaper and leaves
@@ -331,7 +304,7 @@ export function replaceBrands(
  */
 export function markUnseenGone(
   db: StoreConnection,
-  table: 'guarantees' | 'inspections',
+  table: PagedResource,
   pass: number,
   goneAt: string,
 ): number {

@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncResourceName } from '../../shared/cache'
+import type { PassKind, SyncProgress, SyncResourceName } from '../../shared/cache'
 import type { ListPage } from '../../shared/domain'
 import type { AppError } from '../app-error'
 import type { EventBus } from '../events'
@@ -6,7 +6,7 @@ import { PageWalker, type WalkedPage } from '../api/page-walker'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
 import type { StoreClient } from '../store/owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
-import type { RunOutcome, SliceFilter, SyncMode } from './sync-engine'
+import type { RunOutcome, SliceFilter } from './sync-engine'
 import {
   idxFingerprint,
   type PageHints,
@@ -45,7 +45,7 @@ export interface PassDeps {
 /** Where a paged run starts and what it asks the service for. */
 export interface PagePlan {
   readonly resource: PagedResource
-  readonly mode: SyncMode
+  readonly mode: PassKind
   /** The full pass the records are marked with (a resumed pass keeps its number). */
   readonly pass: number
   readonly startPage: number
@@ -64,7 +64,7 @@ export interface PagePlan {
 export function planPass(
   deps: PassDeps,
   resource: PagedResource,
-  mode: SyncMode,
+  mode: PassKind,
   state: SyncStateRow,
   filter: SliceFilter,
 ): PagePlan {
@@ -282,7 +282,7 @@ async function commit(
  */
 export function progressOf(
   resource: SyncResourceName,
-  mode: SyncMode,
+  mode: PassKind,
   phase: SyncProgress['phase'],
   tally: Tally,
   error?: AppError,

@@ -1,9 +1,12 @@
-import type {
-  GuaranteeState,
-  ResourceSyncStatus,
-  SyncProgress,
-  SyncResourceName,
-  SyncStatus,
+import type { GuaranteeState } from '../../shared/domain'
+import {
+  SYNC_RESOURCES,
+  type PassKind,
+  type ResourceSyncStatus,
+  type RunMode,
+  type SyncProgress,
+  type SyncResourceName,
+  type SyncStatus,
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
 import type { EventBus } from '../events'
@@ -12,9 +15,6 @@ import type { StoreClient } from '../store/owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
 import { newTally, planPass, progressOf, runPagedPass, type Tally } from './paged-pass'
 import type { SyncSource } from './sync-source'
-
-/** How a run fetches. */
-export type SyncMode = 'full' | 'incremental' | 'targeted'
 
 /** A slice of a list fetched with the service's own filters (before the full sync has finished). */
 export interface SliceFilter {
@@ -74,15 +74,9 @@ export interface RunOutcome {
   readonly error?: AppError
 }
 
-const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
-const ALL_RESOURCES: readonly SyncResourceName[] = ['brands', ...PAGED]
-
-/** What a caller asks a run to do; `auto` picks full or incremental from the stored state. */
-export type RunMode = 'auto' | 'full' | 'incremental'
-
 /** A run going now. */
 interface ActiveRun {
-  readonly mode: SyncMode
+  readonly mode: PassKind
   readonly controller: AbortController
   /** Settles when the run has ended (its writes answered). */
   readonly done: Promise<void>
@@ -104,7 +98,7 @@ interface QueuedRun {
  * as gone (never deletes them). Progress goes out as `sync.progress` events.
  */
 export class SyncEngine {
-  readonly #o: Required<Omit<SyncEngineOptions, 'afterPage' | 'concurrency'>> &
+  readonly #options: Required<Omit<SyncEngineOptions, 'afterPage' | 'concurrency'>> &
     Pick<SyncEngineOptions, 'afterPage' | 'concurrency'>
   /** Every run going now, queued or a slice: what `status`, `cancel` and `idle` consult. */
   readonly #active = new Map<SyncResourceName, ActiveRun>()
@@ -118,7 +112,7 @@ export class SyncEngine {
   #queue: QueuedRun[] = []
 
   constructor(options: SyncEngineOptions) {
-    this.#o = {
+    this.#options = {
       now: () => new Date(),
       pageSize: 500,
       windowDays: 30,
@@ -135,7 +129,7 @@ export class SyncEngine {
    * finished yet, and an incremental one otherwise.
    */
   start(
-    resources: readonly SyncResourceName[] = ALL_RESOURCES,
+    resources: readonly SyncResourceName[] = SYNC_RESOURCES,
     mode: RunMode = 'auto',
   ): Promise<SyncStatus> {
     this.enqueue(resources, mode)
@@ -143,7 +137,7 @@ export class SyncEngine {
   }
 
   /** Queues the resources like {@link start}, without answering the status. */
-  enqueue(resources: readonly SyncResourceName[] = ALL_RESOURCES, mode: RunMode = 'auto'): void {
+  enqueue(resources: readonly SyncResourceName[] = SYNC_RESOURCES, mode: RunMode = 'auto'): void {
     for (const resource of resources) void this.#enqueue(resource, mode)
   }
 
@@ -197,7 +191,7 @@ export class SyncEngine {
       await slice.done
     }
     if (resource === 'brands') return this.#syncBrands()
-    const state = await this.#o.store.call('readSyncState', resource)
+    const state = await this.#options.store.call('readSyncState', resource)
     const chosen =
       mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
     return this.#syncPaged(resource, chosen, state)
@@ -243,8 +237,8 @@ export class SyncEngine {
 
   /** Status of every resource. A pass left `syncing` by a crash shows as resumable. */
   async status(): Promise<SyncStatus> {
-    const { states, counts } = await this.#o.store.call('syncSnapshot')
-    const resources: ResourceSyncStatus[] = (['brands', ...PAGED] as const).map((resource) => {
+    const { states, counts } = await this.#options.store.call('syncSnapshot')
+    const resources: ResourceSyncStatus[] = SYNC_RESOURCES.map((resource) => {
       const state = states[resource]
       const active = this.#active.get(resource)
       const running = active && active.mode !== 'targeted' ? active.mode : null
@@ -277,7 +271,7 @@ export class SyncEngine {
 
   async #ensureSlice(resource: PagedResource, filter: SliceFilter): Promise<void> {
     if (!Object.values(filter).some((value) => value !== undefined && value !== '')) return
-    const state = await this.#o.store.call('readSyncState', resource)
+    const state = await this.#options.store.call('readSyncState', resource)
     if (state.lastFullAt) return
     const key = `${resource}:${JSON.stringify(filter)}`
     const busy =
@@ -294,18 +288,18 @@ export class SyncEngine {
   /** One paged pass (`paged-pass.ts`), registered as active while it runs. */
   async #syncPaged(
     resource: PagedResource,
-    mode: SyncMode,
+    mode: PassKind,
     state: SyncStateRow,
     filter: SliceFilter = {},
   ): Promise<RunOutcome> {
     const run = this.#begin(resource, mode)
-    const plan = planPass(this.#o, resource, mode, state, filter)
+    const plan = planPass(this.#options, resource, mode, state, filter)
     const tally = newTally(plan.total, plan.seen, plan.rejected)
     const writes: Promise<void>[] = []
-    this.#o.store.resetWrites()
+    this.#options.store.resetWrites()
     try {
       return await runPagedPass(
-        this.#o,
+        this.#options,
         plan,
         run.controller.signal,
         tally,
@@ -327,9 +321,9 @@ export class SyncEngine {
     const run = this.#begin('brands', 'full')
     const tally = newTally(null)
     try {
-      const { items, rejected } = await this.#o.source.brands(run.controller.signal)
-      const at = this.#o.now().toISOString()
-      await this.#o.store.call('writeBrands', { items, rejected, at })
+      const { items, rejected } = await this.#options.source.brands(run.controller.signal)
+      const at = this.#options.now().toISOString()
+      await this.#options.store.call('writeBrands', { items, rejected, at })
       this.#failedAt.delete('brands')
       Object.assign(tally, {
         seen: items.length,
@@ -339,7 +333,7 @@ export class SyncEngine {
         rejected,
       })
       this.#report('brands', 'full', 'done', tally)
-      this.#o.events.emit('data.changed', { resource: 'brands' })
+      this.#options.events.emit('data.changed', { resource: 'brands' })
       return { resource: 'brands', phase: 'done', complete: true, fetched: items.length, rejected }
     } catch (error) {
       return await this.#fail('brands', 'full', run.controller, error, tally)
@@ -349,7 +343,7 @@ export class SyncEngine {
   }
 
   /** Registers a run as active (the one map `status`, `cancel` and slices consult). */
-  #begin(resource: SyncResourceName, mode: SyncMode): { controller: AbortController; end(): void } {
+  #begin(resource: SyncResourceName, mode: PassKind): { controller: AbortController; end(): void } {
     const controller = new AbortController()
     let end: () => void = () => undefined
     const done = new Promise<void>((resolve) => (end = resolve))
@@ -365,17 +359,17 @@ export class SyncEngine {
 
   #report(
     resource: SyncResourceName,
-    mode: SyncMode,
+    mode: PassKind,
     phase: SyncProgress['phase'],
     tally: Tally,
     error?: AppError,
   ): void {
-    this.#o.events.emit('sync.progress', progressOf(resource, mode, phase, tally, error))
+    this.#options.events.emit('sync.progress', progressOf(resource, mode, phase, tally, error))
   }
 
   async #fail(
     resource: SyncResourceName,
-    mode: SyncMode,
+    mode: PassKind,
     controller: AbortController,
     error: unknown,
     tally: Tally,
@@ -388,9 +382,9 @@ export class SyncEngine {
       : new AppError('internal', 'Sync failed unexpectedly.', { cause })
     const cancelled = typed.code === 'cancelled'
     const offline = typed.code === 'network' || typed.code === 'timeout'
-    if (!cancelled) this.#failedAt.set(resource, this.#o.now().toISOString())
+    if (!cancelled) this.#failedAt.set(resource, this.#options.now().toISOString())
     try {
-      await this.#o.store.call('writeSyncState', {
+      await this.#options.store.call('writeSyncState', {
         resource,
         patch: {
           status: cancelled ? 'idle' : offline ? 'offline' : 'error',

@@ -1,5 +1,4 @@
-import type { GuaranteeState } from '../../shared/cache'
-import type { ListPage, RejectedItem } from '../../shared/domain'
+import type { GuaranteeState, ListPage, RejectedItem } from '../../shared/domain'
 import type { EncodedRows } from '../store/encoded-rows'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/record-types'
 

@@ -37,12 +37,6 @@ export function choseongOf(text: string): string {
   return getChoseong(text.normalize('NFC').replace(/\s+/gu, ''))
 }
 
-/** A prepared matcher for one query; an empty query matches everything. */
-export function createMatcher(query: string): (...fields: readonly string[]) => boolean {
-  const rank = createRanker(query)
-  return (...fields) => rank(...fields) !== null
-}
-
 /** How well a field matches a query; lower is better, `null` is no match. */
 export type MatchRank = 0 | 1 | 2 | 3
 

@@ -90,13 +90,13 @@ interface RunningFlow {
  * host.
  */
 export class WalletService {
-  readonly #o: WalletServiceOptions
+  readonly #options: WalletServiceOptions
   #host: WalletWindowHost | null = null
   #sandboxRedirect: string | null = null
   #current: RunningFlow | null = null
 
   constructor(options: WalletServiceOptions) {
-    this.#o = options
+    this.#options = options
   }
 
   /** Electron: flows open in main's window. Without a host they open as a popup (web host). */
@@ -115,7 +115,7 @@ export class WalletService {
   /** Starts a flow; answers its id and how it opens. */
   async start(input: WalletStartInput): Promise<WalletStarted> {
     this.#ensureIdle()
-    const profile = this.#o.profile()
+    const profile = this.#options.profile()
     if (walletNeedsConfirmation(profile.summary.kind) && !input.confirmed) {
       throw new AppError(
         'invalid_argument',
@@ -133,7 +133,7 @@ export class WalletService {
       guaranteeIdx = input.guaranteeIdx
       token =
         input.token?.trim() ||
-        ((await this.#o.store().call('storedGuaranteeToken', guaranteeIdx)) ?? '')
+        ((await this.#options.store().call('storedGuaranteeToken', guaranteeIdx)) ?? '')
       if (token === '') {
         throw new AppError(
           'invalid_argument',
@@ -158,8 +158,8 @@ export class WalletService {
     const machine = new WalletFlowMachine({ allowedOrigins, redirectUri })
 
     const id = randomUUID()
-    const startedAt = this.#o.now()
-    const timeout = this.#o.timeoutMs()
+    const startedAt = this.#options.now()
+    const timeout = this.#options.timeoutMs()
     let settle: (end: WalletEnd) => void = () => undefined
     const ended = new Promise<WalletEnd>((resolve) => {
       settle = resolve
@@ -193,11 +193,11 @@ export class WalletService {
       popupUrl: this.#host ? null : url,
     }
     // The member id stays out of the log: a flow id and its kind are enough to follow it.
-    this.#o.log(`[wallet] ${id} ${input.flow} started`)
+    this.#options.log(`[wallet] ${id} ${input.flow} started`)
     try {
       this.#host?.open(handle)
     } catch (error) {
-      this.#o.log(`[wallet] ${id} window failed: ${this.#o.redact(String(error))}`)
+      this.#options.log(`[wallet] ${id} window failed: ${this.#options.redact(String(error))}`)
       this.#feed(id, { type: 'load-failed', code: -2 })
     }
     return started
@@ -250,7 +250,7 @@ export class WalletService {
 
   /** The profile's past flows, newest first. */
   history(filter: WalletHistoryFilter): Promise<WalletHistoryPage> {
-    return this.#o.store().call('queryWalletLinks', filter)
+    return this.#options.store().call('queryWalletLinks', filter)
   }
 
   #ensureIdle(): void {
@@ -273,11 +273,11 @@ export class WalletService {
   #finish(flow: RunningFlow, end: WalletEnd): void {
     clearTimeout(flow.timer)
     this.#current = null
-    const endedAt = this.#o.now().toISOString()
+    const endedAt = this.#options.now().toISOString()
     const params = Object.fromEntries(
-      Object.entries(end.params).map(([key, value]) => [key, this.#o.redact(value)]),
+      Object.entries(end.params).map(([key, value]) => [key, this.#options.redact(value)]),
     )
-    const reason = end.reason === null ? null : this.#o.redact(end.reason)
+    const reason = end.reason === null ? null : this.#options.redact(end.reason)
     const detail =
       end.outcome === 'completed'
         ? Object.entries(params)
@@ -285,7 +285,7 @@ export class WalletService {
             .join(', ') || null
         : reason
     const { started } = flow
-    const saved = this.#o.store().call('insertWalletLink', {
+    const saved = this.#options.store().call('insertWalletLink', {
       flow: started.flow,
       refUserId: started.refUserId,
       guaranteeIdx: started.guaranteeIdx,
@@ -295,7 +295,9 @@ export class WalletService {
       endedAt,
     })
     saved.catch((error: unknown) => {
-      this.#o.log(`[wallet] ${started.flowId} history not saved: ${this.#o.redact(String(error))}`)
+      this.#options.log(
+        `[wallet] ${started.flowId} history not saved: ${this.#options.redact(String(error))}`,
+      )
     })
     const outcome: WalletOutcome = {
       flowId: started.flowId,
@@ -308,10 +310,10 @@ export class WalletService {
       startedAt: started.startedAt,
       endedAt,
     }
-    this.#o.log(
+    this.#options.log(
       `[wallet] ${started.flowId} ${started.flow} ended ${end.outcome}${reason ? ` (${reason})` : ''}`,
     )
     flow.settle({ outcome: end.outcome, reason, params })
-    this.#o.events.emit('wallet.outcome', outcome)
+    this.#options.events.emit('wallet.outcome', outcome)
   }
 }

@@ -9,7 +9,8 @@ import {
   type SandboxResource,
 } from '../../../src/sandbox/dataset'
 import { LiveDataset, matches } from '../../../src/sandbox/live'
-import { INSPECTION_LABELS, NFT_STATE_LABELS } from '../../../src/sandbox/types'
+import { GUARANTEE_STATE_LABELS } from '../../../src/shared/domain'
+import { INSPECTION_LABELS } from '../../../src/sandbox/types'
 
 const STATIC = 'http://127.0.0.1:9'
 const RESOURCES: readonly SandboxResource[] = ['guarantee', 'inspection']
@@ -60,8 +61,8 @@ describe('sandbox time: the step function', () => {
     const allowed = new Set([
       `inspectionStatus:${INSPECTION_LABELS[0]}>${INSPECTION_LABELS[1]}`,
       `inspectionStatus:${INSPECTION_LABELS[1]}>${INSPECTION_LABELS[2]}`,
-      `status:${NFT_STATE_LABELS.ready}>${NFT_STATE_LABELS.complete}`,
-      `status:${NFT_STATE_LABELS.ready}>${NFT_STATE_LABELS.cancel}`,
+      `status:${GUARANTEE_STATE_LABELS.ready}>${GUARANTEE_STATE_LABELS.complete}`,
+      `status:${GUARANTEE_STATE_LABELS.ready}>${GUARANTEE_STATE_LABELS.cancel}`,
       'inspectionResult:null>정품',
     ])
     for (const change of changes) {
@@ -92,7 +93,8 @@ describe('sandbox time: the step function', () => {
       expect(record.registeredAt ?? record.registeredAtAt).toBe(change.at)
       if (!moved) {
         expect(record.modifiedAt ?? record.modifiedAtAt ?? null).toBeNull()
-        if (change.resource === 'guarantee') expect(record.status).toBe(NFT_STATE_LABELS.ready)
+        if (change.resource === 'guarantee')
+          expect(record.status).toBe(GUARANTEE_STATE_LABELS.ready)
         else expect(record.inspectionStatus).toBe(INSPECTION_LABELS[0])
       }
     }

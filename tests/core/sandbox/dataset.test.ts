@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Dataset, type SandboxListRequest } from '../../../src/sandbox/dataset'
 import { sandboxBrands } from '../../../src/sandbox/data/brands'
-import { NFT_STATE_LABELS } from '../../../src/sandbox/types'
+import { GUARANTEE_STATE_LABELS } from '../../../src/shared/domain'
 
 const STATIC = 'http://127.0.0.1:9'
 
@@ -29,7 +29,7 @@ function bruteForce(
           : (record as { inspectionStatus?: string }).inspectionStatus
       const wanted =
         kind === 'guarantee'
-          ? NFT_STATE_LABELS[query.status as keyof typeof NFT_STATE_LABELS]
+          ? GUARANTEE_STATE_LABELS[query.status as keyof typeof GUARANTEE_STATE_LABELS]
           : query.status
       if (label !== wanted) continue
     }

@@ -6,9 +6,14 @@ import {
   matchCells,
 } from '../../../src/core/store/cell-index'
 import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
-import { explainList, queryInspections, type ListQuery } from '../../../src/core/store/list-queries'
+import {
+  explainList,
+  queryInspections,
+  type ListRequest,
+} from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
-import { bumpDataVersion, markUnseenGone, upsertInspections } from '../../../src/core/store/writes'
+import { bumpDataVersion, markUnseenGone } from '../../../src/core/store/writes'
+import { upsertInspections } from '../../support/store-writes'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { inspection, tempDir } from './fixtures'
 
@@ -21,7 +26,7 @@ import { inspection, tempDir } from './fixtures'
 const NAMES = ['루이비통 네버풀', '샤넬 보이백', '구찌 마몽', '샤넬 클래식', '프라다 백팩']
 const STATUSES = ['배송완료', '감정접수', '감정승인(배송중)', null] as const
 const MARKS: ReviewMarkName[] = ['reviewed', 'follow_up', 'none']
-const QUERIES: ListQuery[] = [
+const QUERIES: ListRequest[] = [
   { q: '샤넬' },
   { q: '샤넬', sort: 'oldest' },
   { q: '샤넬', status: null },
@@ -81,7 +86,7 @@ function mark(idx: number): void {
 }
 
 /** Every page of a query (7 rows each, through its cursors): the idx of its rows. */
-function allPages(d: StoreConnection, query: ListQuery): number[][] {
+function allPages(d: StoreConnection, query: ListRequest): number[][] {
   const pages: number[][] = []
   let cursor: string | undefined
   do {

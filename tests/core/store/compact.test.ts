@@ -8,7 +8,8 @@ import { queryGuarantees, queryInspections } from '../../../src/core/store/list-
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { searchDocument } from '../../../src/core/store/search-text'
 import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
-import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { markUnseenGone } from '../../../src/core/store/writes'
+import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { guarantee, inspection, tempDir } from './fixtures'
 

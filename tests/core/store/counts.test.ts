@@ -6,10 +6,11 @@ import {
   queryGuarantees,
   queryInspections,
   recordCount,
-  type ListQuery,
+  type ListRequest,
 } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
-import { markUnseenGone, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { markUnseenGone } from '../../../src/core/store/writes'
+import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { PagedResource } from '../../../src/core/store/record-types'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { startHarness } from '../sync/harness'
@@ -193,7 +194,7 @@ describe('list order', () => {
   const at = (day: number): string => `2025-01-${String(day).padStart(2, '0')} 10:00:00`
 
   /** The list's order the slow way: by (registered_at, idx). */
-  const sorted = (query: ListQuery): number[] => {
+  const sorted = (query: ListRequest): number[] => {
     const dir = query.sort === 'oldest' ? 'ASC' : 'DESC'
     return (
       db
@@ -205,7 +206,7 @@ describe('list order', () => {
     ).map((row) => row.idx)
   }
 
-  const paged = (query: ListQuery): number[] => {
+  const paged = (query: ListRequest): number[] => {
     const out: number[] = []
     let cursor: string | undefined
     for (;;) {

@@ -21,7 +21,7 @@ import {
 } from '../../../src/core/store/database'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
 import { queryInspections } from '../../../src/core/store/list-queries'
-import { upsertInspections } from '../../../src/core/store/writes'
+import { upsertInspections } from '../../support/store-writes'
 import { inspection, tempDir } from './fixtures'
 
 let temp: ReturnType<typeof tempDir>

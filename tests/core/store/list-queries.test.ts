@@ -4,7 +4,8 @@ import { openStore, storeFileFor, transaction } from '../../../src/core/store/da
 import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
-import { replaceBrands, upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { replaceBrands } from '../../../src/core/store/writes'
+import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { guarantee, inspection, tempDir } from './fixtures'
 
 let temp: ReturnType<typeof tempDir>

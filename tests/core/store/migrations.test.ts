@@ -13,7 +13,7 @@ import {
   rowValues,
   searchOf,
 } from '../../../src/core/store/stored-raw'
-import { upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
 /**

@@ -6,10 +6,10 @@ import {
   SHORT_QUERY_COUNT_CAP,
   queryInspections,
   type ListDriver,
-  type ListQuery,
+  type ListRequest,
 } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
-import { upsertInspections } from '../../../src/core/store/writes'
+import { upsertInspections } from '../../support/store-writes'
 import { inspection, tempDir } from './fixtures'
 
 /**
@@ -60,7 +60,7 @@ afterAll(() => {
 const month = { from: '2024-01-02', to: '2024-01-03' }
 
 /** Each shape, the index its page must walk, and whether its counts are stored (no SQL). */
-const SHAPES: { name: string; query: ListQuery; driver: ListDriver; uses: string }[] = [
+const SHAPES: { name: string; query: ListRequest; driver: ListDriver; uses: string }[] = [
   { name: 'no filter', query: {}, driver: 'time', uses: 'SCAN t USING INDEX inspections_by_time' },
   {
     name: 'oldest first',

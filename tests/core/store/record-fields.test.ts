@@ -11,7 +11,7 @@ import {
   storedColumns,
   writtenColumns,
 } from '../../../src/core/store/write-sql'
-import { upsertGuarantees, upsertInspections } from '../../../src/core/store/writes'
+import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { BRAND_FIELDS, type FieldSpec } from '../../../src/shared/record-fields'
 import { storePerTest } from './fixtures'
 

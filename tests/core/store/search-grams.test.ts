@@ -12,8 +12,9 @@ import {
   shortQueryPlan,
 } from '../../../src/core/store/search-text'
 import { RECORD_TABLES } from '../../../src/core/store/stored-raw'
-import { upsertInspections } from '../../../src/core/store/writes'
-import { choseongOf, createMatcher } from '../../../src/core/text/hangul-search'
+import { upsertInspections } from '../../support/store-writes'
+import { choseongOf } from '../../../src/core/text/hangul-search'
+import { createMatcher } from '../../support/matcher'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { inspection, tempDir } from './fixtures'
 

@@ -4,7 +4,7 @@ import { transaction } from '../../../src/core/store/database'
 import { applyPageWrite } from '../../../src/core/store/owner/page-writer'
 import { queryInspections } from '../../../src/core/store/list-queries'
 import { ftsText, searchDocument } from '../../../src/core/store/search-text'
-import { upsertInspections } from '../../../src/core/store/writes'
+import { upsertInspections } from '../../support/store-writes'
 import { inspection, storePerTest } from './fixtures'
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { readSyncState } from '../../../src/core/store/sync-state'
-import { createMatcher } from '../../../src/core/text/hangul-search'
+import { createMatcher } from '../../support/matcher'
 import { startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>

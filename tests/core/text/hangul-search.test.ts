@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
   choseongOf,
-  createMatcher,
   createRanker,
   foldText,
   isChoseongQuery,
 } from '../../../src/core/text/hangul-search'
+import { createMatcher } from '../../support/matcher'
 
 describe('Korean and English matching', () => {
   it.each([

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PAGED_RESOURCES } from '../../../shared/cache'
 import type { ErrorData } from '../../../shared/errors'
 import { errorDataSchema } from '../../app-error'
 import type { ParsedPage } from './parse-page'
@@ -14,7 +15,7 @@ const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not 
 export const toPageThreadSchema = z.object({
   id: z.number().int().positive(),
   input: z.object({
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     body: z.object({ bytes, contentType: z.string(), status: z.number().int() }),
     page: z.number().int().positive(),
     rowsPerChunk: z.number().int().positive(),

@@ -1,7 +1,7 @@
 import type { ChannelName } from '../../../shared/channels'
 import type { AppApi, ChannelArgs, ChannelResult, EventPayloads } from '../../../shared/contract'
 import type { EventName } from '../../../shared/channels'
-import type { ErrorData } from '../../../shared/errors'
+import type { ErrorData, Result } from '../../../shared/errors'
 
 /** A failed call, carrying the core's error (code, message) for the query layer and the views. */
 export class CallError extends Error {
@@ -15,12 +15,18 @@ export class CallError extends Error {
 }
 
 /**
- * The typed client over `window.api`: each channel's argument and result
- * types come from `src/shared/contract.ts`. `call` throws {@link CallError}
- * on a failed result, which is what the query layer expects.
+ * The typed client over `window.api`, the renderer's one way to the core:
+ * each channel's argument and result types come from `src/shared/contract.ts`.
+ * `call` throws {@link CallError} on a failed result, which is what the query
+ * layer (queries and mutations) expects; `attempt` answers the same as data,
+ * for app-wide state that keeps a failed write's error to show.
  */
 export interface Client {
   call<C extends ChannelName>(channel: C, args: ChannelArgs<C>): Promise<ChannelResult<C>>
+  attempt<C extends ChannelName>(
+    channel: C,
+    args: ChannelArgs<C>,
+  ): Promise<Result<ChannelResult<C>>>
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void
   readonly api: AppApi
 }
@@ -34,6 +40,8 @@ export function createClient(api: AppApi): Client {
       if (!answer.ok) throw new CallError(answer.error)
       return answer.value
     },
+    attempt: (channel, args) =>
+      api.invoke(channel, args).catch((error: unknown) => ({ ok: false, error: errorData(error) })),
     on: (event, listener) => api.on(event, listener),
   }
 }

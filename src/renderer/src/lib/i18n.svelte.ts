@@ -1,7 +1,7 @@
 import { createContext } from 'svelte'
 import type { ErrorData } from '../../../shared/errors'
 import { message, type InputsArg, type Locale, type MessageKey } from '../../../shared/i18n'
-import { STATUS_LABELS_EN } from './status'
+import { SERVICE_LABEL_MESSAGES } from './status'
 
 export type { Locale, MessageKey } from '../../../shared/i18n'
 
@@ -50,7 +50,10 @@ export class I18n {
     message(this.locale, key, ...inputs)
 
   /** A status or result label of the service in the current language; unknown labels as sent. */
-  label = (text: string): string => (this.locale === 'en' ? (STATUS_LABELS_EN[text] ?? text) : text)
+  label = (text: string): string => {
+    const key = SERVICE_LABEL_MESSAGES[text]
+    return key === undefined ? text : this.t(key)
+  }
 
   /** The user-facing sentence for an error; every code has a message (the compiler checks the key). */
   errorText = (error: ErrorData): string => this.t(`error.${error.code}`)

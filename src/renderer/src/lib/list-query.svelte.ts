@@ -4,13 +4,13 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/svelte-query'
-import type { ChannelArgs, ChannelResult } from '../../../shared/contract'
-import type { ReviewMarkName, SyncResourceName } from '../../../shared/cache'
+import type { PagedResourceName } from '../../../shared/cache'
+import type { ChannelArgs, ChannelResult, ListFilterInput } from '../../../shared/contract'
 import type { ErrorData } from '../../../shared/errors'
 import { errorData, type Client } from './client'
 
 /** The resources shown as cached lists. */
-export type ListResource = Exclude<SyncResourceName, 'brands'>
+export type ListResource = PagedResourceName
 /** The query channel of a list resource. */
 export type ListChannel<R extends ListResource> = `${R}.query`
 /** The IPC arguments of a list query, as the contract declares them. */
@@ -20,17 +20,21 @@ export type ListPage<R extends ListResource> = ChannelResult<ListChannel<R>>
 /** A row of a list resource. */
 export type ListRow<R extends ListResource> = ListPage<R>['rows'][number]
 
-/** Filters every list screen offers, mirroring the API's parameters. */
+/**
+ * The filters a list screen edits: the contract's list filter
+ * ({@link ListFilterInput}) without paging, every field present. An empty
+ * text or date is `''`; `undefined` status or review selects every record.
+ */
 export interface ListFilters {
   /** Free text: product name, numbers, member, ref codes; Korean (초성 too) or English. */
   q: string
   /** A status label; `null` selects records without one; `undefined` every status. */
-  status: string | null | undefined
+  status: ListFilterInput['status']
   from: string
   to: string
   /** Records with this review mark; `undefined` every record. */
-  review: ReviewMarkName | undefined
-  sort: 'latest' | 'oldest'
+  review: ListFilterInput['review']
+  sort: NonNullable<ListFilterInput['sort']>
 }
 
 /** Rows of the first page: what fills a screen or two, so the first rows come fast. */
@@ -43,23 +47,26 @@ export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters 
   return { q: '', status: undefined, from: '', to: '', review: undefined, sort }
 }
 
+/** The contract's filter fields set by `filters` (empty ones left out), as a list query and the CSV export take them. */
+export function filterArgs(filters: ListFilters): ListFilterInput {
+  const q = filters.q.trim()
+  return {
+    sort: filters.sort,
+    ...(q ? { q } : {}),
+    ...(filters.status !== undefined ? { status: filters.status } : {}),
+    ...(filters.from ? { from: filters.from } : {}),
+    ...(filters.to ? { to: filters.to } : {}),
+    ...(filters.review ? { review: filters.review } : {}),
+  }
+}
+
 /** The IPC arguments of a list query built from the filters (empty ones left out). */
 export function listArgs<R extends ListResource>(
   filters: ListFilters,
   cursor: string | null,
   limit = PAGE_SIZE,
 ): ListArgs<R> {
-  const q = filters.q.trim()
-  const args: ListArgs<'inspections'> = {
-    sort: filters.sort,
-    limit,
-    ...(q ? { q } : {}),
-    ...(filters.status !== undefined ? { status: filters.status } : {}),
-    ...(filters.from ? { from: filters.from } : {}),
-    ...(filters.to ? { to: filters.to } : {}),
-    ...(filters.review ? { review: filters.review } : {}),
-    ...(cursor ? { cursor } : {}),
-  }
+  const args: ListFilterInput = { ...filterArgs(filters), limit, ...(cursor ? { cursor } : {}) }
   // Both list channels share these parameters (guarantees add only `state`).
   return args as ListArgs<R>
 }
@@ -76,7 +83,7 @@ export function listKey(resource: ListResource, filters?: ListFilters): readonly
  * entry and never replaces what the current filter shows; while the new
  * filter loads, the previous rows stay (marked `loading`) instead of a blank.
  */
-export class ListQuery<R extends ListResource> {
+export class ListQueryState<R extends ListResource> {
   filters = $state<ListFilters>(emptyFilters())
   readonly resource: R
   readonly #query

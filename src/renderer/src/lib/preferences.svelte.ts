@@ -1,10 +1,10 @@
 import { getContext, setContext } from 'svelte'
-import type { AppApi } from '../../../shared/contract'
 import type { ErrorData } from '../../../shared/errors'
 import { isLocale, type Locale } from '../../../shared/i18n'
 import type { SettingsView, ThemeName } from '../../../shared/profiles'
 import type { LocaleStore } from './i18n.svelte'
 import { THEME_STORAGE_KEY, parseTheme, resolveTheme, type ResolvedTheme } from './theme'
+import type { Client } from './client'
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
@@ -27,15 +27,15 @@ export class Preferences implements LocaleStore {
   error = $state.raw<ErrorData | null>(null)
   /** What is painted now. */
   readonly resolved: ResolvedTheme = $derived(resolveTheme(this.theme, this.systemDark))
-  readonly #api: AppApi
+  readonly #client: Client
 
-  constructor(api: AppApi) {
-    this.#api = api
+  constructor(client: Client) {
+    this.#client = client
   }
 
   /** Loads the settings and follows the OS theme; returns the cleanup (for `$effect`). */
   connect(): () => void {
-    void this.#api.invoke('settings.get', {}).then((answer) => {
+    void this.#client.attempt('settings.get', {}).then((answer) => {
       if (answer.ok) this.#take(answer.value)
       if (answer.ok) this.#migrateLocale()
     })
@@ -60,7 +60,7 @@ export class Preferences implements LocaleStore {
   }): Promise<boolean> {
     if (change.theme) this.theme = change.theme
     if (change.language) this.locale = change.language
-    const answer = await this.#api.invoke('settings.set', change)
+    const answer = await this.#client.attempt('settings.set', change)
     this.error = answer.ok ? null : answer.error
     if (answer.ok) this.#take(answer.value)
     return answer.ok

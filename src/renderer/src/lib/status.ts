@@ -1,5 +1,9 @@
-import type { GuaranteeState } from '../../../shared/cache'
-import { NFT_STATUS_LABELS, NFT_STATUSES } from '../../../shared/domain'
+import type { MessageKey } from '../../../shared/i18n'
+import {
+  GUARANTEE_STATE_LABELS,
+  GUARANTEE_STATES,
+  type GuaranteeState,
+} from '../../../shared/domain'
 
 /** Badge tones. */
 export type Tone = 'neutral' | 'good' | 'info' | 'warn' | 'bad' | 'muted'
@@ -37,26 +41,24 @@ export function guaranteeTone(state: GuaranteeState | null): Tone {
   }
 }
 
-/**
- * Guarantee issuance labels in workflow order: `발급완료` is the spec's
- * observed label of `complete`; the other two are the sandbox's choice.
- */
-export const GUARANTEE_STATUSES: readonly string[] = NFT_STATUSES.map(
-  (state) => NFT_STATUS_LABELS[state],
+/** Guarantee issuance labels (as the service sends them) in workflow order. */
+export const GUARANTEE_STATUSES: readonly string[] = GUARANTEE_STATES.map(
+  (state) => GUARANTEE_STATE_LABELS[state],
 )
 
 /**
- * English words for the service's Korean status and result labels. A label
- * not listed here is shown exactly as the service sent it.
+ * The message of each status or result label the service sends (its Korean
+ * text is the label itself). A label not listed here is shown exactly as the
+ * service sent it.
  */
-export const STATUS_LABELS_EN: Readonly<Record<string, string>> = {
-  감정접수: 'Received',
-  '감정승인(배송중)': 'Approved (shipping)',
-  배송완료: 'Delivered',
-  발급대기: 'Awaiting issuance',
-  발급완료: 'Issued',
-  발급취소: 'Cancelled',
-  정품: 'Genuine',
-  가품: 'Counterfeit',
-  감정불가: 'Cannot be appraised',
+export const SERVICE_LABEL_MESSAGES: Readonly<Record<string, MessageKey>> = {
+  감정접수: 'serviceLabel.received',
+  '감정승인(배송중)': 'serviceLabel.approvedShipping',
+  배송완료: 'serviceLabel.delivered',
+  발급대기: 'serviceLabel.awaitingIssuance',
+  발급완료: 'serviceLabel.issued',
+  발급취소: 'serviceLabel.issuanceCancelled',
+  정품: 'serviceLabel.genuine',
+  가품: 'serviceLabel.counterfeit',
+  감정불가: 'serviceLabel.cannotAppraise',
 }

@@ -6,8 +6,8 @@ import type {
   SyncStatus,
 } from '../../../shared/cache'
 import type { ErrorData } from '../../../shared/errors'
-import type { AppApi } from '../../../shared/contract'
 import { connectionOf, type Connection } from './connection'
+import type { Client } from './client'
 
 /**
  * The sync engine as the views see it: the latest status per resource, the
@@ -19,16 +19,16 @@ export class SyncState {
   lastError = $state.raw<ErrorData | null>(null)
   /** The one app-wide connection state: the banner, the sidebar dot and the status bar show this. */
   readonly connection: Connection = $derived(connectionOf(this.status, this.lastError))
-  readonly #api: AppApi
+  readonly #client: Client
 
-  constructor(api: AppApi) {
-    this.#api = api
+  constructor(client: Client) {
+    this.#client = client
   }
 
   /** Subscribes to progress events; returns the unsubscribe function (for `$effect`). */
   connect(): () => void {
     void this.refresh()
-    return this.#api.on('sync.progress', (event) => {
+    return this.#client.on('sync.progress', (event) => {
       // A sync started elsewhere (automatic, or another window) shows at its first event.
       const started = event.phase === 'running' && this.of(event.resource)?.status !== 'syncing'
       this.progress = { ...this.progress, [event.resource]: event }
@@ -38,20 +38,20 @@ export class SyncState {
 
   /** Reloads the status of every resource. */
   async refresh(): Promise<void> {
-    const answer = await this.#api.invoke('sync.status', {})
+    const answer = await this.#client.attempt('sync.status', {})
     if (answer.ok) this.status = answer.value
   }
 
   /** Starts a sync of the given resources. */
   async start(resources: readonly SyncResourceName[]): Promise<void> {
-    const answer = await this.#api.invoke('sync.start', { resources: [...resources] })
+    const answer = await this.#client.attempt('sync.start', { resources: [...resources] })
     this.lastError = answer.ok ? null : answer.error
     await this.refresh()
   }
 
   /** Cancels the running sync. */
   async cancel(): Promise<void> {
-    await this.#api.invoke('sync.cancel', {})
+    await this.#client.attempt('sync.cancel', {})
     await this.refresh()
   }
 

@@ -6,8 +6,8 @@ import {
   type WalletOutcome,
   type WalletStarted,
 } from '../../../shared/wallet'
-import type { AppApi } from '../../../shared/contract'
 import type { MessageKey } from './i18n.svelte'
+import type { Client } from './client'
 
 /** What staff ask for: a flow, its member, and for a sync the guarantee and maybe its token. */
 export type WalletRequest = ChannelArgs<'wallet.start'>
@@ -33,20 +33,20 @@ export class WalletState {
   version = $state(0)
   /** The active profile's kind (production asks first). */
   profileKind = $state('sandbox')
-  readonly #api: AppApi
+  readonly #client: Client
   #popup: Window | null = null
   #poll: ReturnType<typeof setInterval> | null = null
 
-  constructor(api: AppApi) {
-    this.#api = api
+  constructor(client: Client) {
+    this.#client = client
   }
 
   /** Listens for outcomes and picks up a flow already running; returns the cleanup. */
   connect(): () => void {
-    void this.#api.invoke('wallet.history', { limit: 1 }).then((result) => {
+    void this.#client.attempt('wallet.history', { limit: 1 }).then((result) => {
       if (result.ok) this.running = result.value.running ?? null
     })
-    const off = this.#api.on('wallet.outcome', (outcome) => {
+    const off = this.#client.on('wallet.outcome', (outcome) => {
       this.last = outcome
       if (this.running?.flowId === outcome.flowId) this.running = null
       this.#closePopup()
@@ -66,7 +66,7 @@ export class WalletState {
       return
     }
     this.confirming = null
-    const result = await this.#api.invoke('wallet.start', request)
+    const result = await this.#client.attempt('wallet.start', request)
     if (!result.ok) {
       this.error = result.error
       if (request.flow === 'sync' && !request.token && result.error.code === 'invalid_argument') {
@@ -89,7 +89,7 @@ export class WalletState {
   /** Ends the running flow as cancelled. */
   async cancel(): Promise<void> {
     const flow = this.running
-    if (flow) await this.#api.invoke('wallet.cancel', { flowId: flow.flowId })
+    if (flow) await this.#client.attempt('wallet.cancel', { flowId: flow.flowId })
   }
 
   /**
@@ -103,7 +103,7 @@ export class WalletState {
       'popup,width=520,height=760',
     )
     if (!popup) {
-      void this.#api.invoke('wallet.cancel', { flowId, closed: true })
+      void this.#client.attempt('wallet.cancel', { flowId, closed: true })
       return
     }
     this.#popup = popup
@@ -113,7 +113,7 @@ export class WalletState {
       this.#stopPolling()
       this.#popup = null
       if (this.running?.flowId === flowId) {
-        void this.#api.invoke('wallet.cancel', { flowId, closed: true })
+        void this.#client.attempt('wallet.cancel', { flowId, closed: true })
       }
     }, POPUP_POLL_MS)
   }

@@ -1,0 +1,29 @@
+import type { StoreConnection } from '../../src/core/store/connection'
+import type { GuaranteeRecord, InspectionRecord } from '../../src/core/store/record-types'
+import { prepareRows } from '../../src/core/store/stored-raw'
+import { upsertRows } from '../../src/core/store/writes'
+
+/**
+ * Writing parsed records straight into a store, for tests and the bench: the
+ * app writes pages the page thread has already prepared (`upsertRows`).
+ */
+
+/** Upserts guarantees seen in sync pass `pass`; run inside a transaction. */
+export function upsertGuarantees(
+  db: StoreConnection,
+  items: readonly GuaranteeRecord[],
+  pass: number,
+  storedAt: string,
+): void {
+  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, storedAt)
+}
+
+/** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
+export function upsertInspections(
+  db: StoreConnection,
+  items: readonly InspectionRecord[],
+  pass: number,
+  storedAt: string,
+): void {
+  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, storedAt)
+}
