@@ -48,18 +48,6 @@ const SQLITE = {
   NOTADB: 26,
 } as const
 
-/** The cache file of a profile: `<dataDir>/cache/<profileId>.sqlite`. */
-export function storeFileFor(dataDir: string, profileId: string): string {
-  // The id becomes a file name: only a safe alphabet, so it can never leave the folder.
-  if (!PROFILE_ID_PATTERN.test(profileId)) {
-    throw new AppError(
-      'invalid_argument',
-      'A profile id may contain only lowercase letters, digits, - and _.',
-    )
-  }
-  return join(dataDir, 'cache', `${profileId}.sqlite`)
-}
-
 /** The primary SQLite result code of an error thrown by `node:sqlite`, if it is one. */
 export function sqliteCode(error: unknown): number | undefined {
   if (typeof error === 'object' && error !== null && 'errcode' in error) {
