@@ -63,7 +63,9 @@ const CONCURRENCY = 3
 const LATENCY_SIZE = Number(process.env['BENCH_LATENCY_SIZE'] ?? Math.min(SYNC_SIZE, 50_000))
 /** The bare loop's requests in flight against the slow sandbox (the issue's fixed count). */
 const LATENCY_IN_FLIGHT = 8
-const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,queries').split(',')
+const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,trickle,queries').split(',')
+/** The overall deadline of each run in the trickle part (the app's default is minutes). */
+const TRICKLE_DEADLINE_MS = 10_000
 
 /**
  * The keys the issues name, as they are at 1M stored records; at another
@@ -445,6 +447,67 @@ async function benchSyncLatency(): Promise<void> {
   }
 }
 
+/**
+ * A sync of every resource against a sandbox that sends every answer one
+ * byte a second, each run under a {@link TRICKLE_DEADLINE_MS} deadline
+ * (the client's own defaults otherwise): every run must end with `timeout`
+ * within its deadline plus 5 s. Records when the last one ended, since the
+ * sync started.
+ */
+async function benchTrickle(): Promise<void> {
+  console.log(
+    `\n# sync of every resource against a trickling service (deadline ${TRICKLE_DEADLINE_MS / 1000} s a run)`,
+  )
+  const sandbox = await startSandboxChild(200, ['trickle'])
+  const dir = mkdtempSync(join(tmpdir(), 'bench-trickle-'))
+  const pages = new PageThread(THREADS.pageWorker)
+  const store = await openOwner(dir)
+  try {
+    const events = new EventBus()
+    const started = performance.now()
+    const runs = new Map<string, { from: number; to?: number }>()
+    events.subscribe((event, payload) => {
+      if (event !== 'sync.progress') return
+      const { resource, phase } = payload as { resource: string; phase: string }
+      const run = runs.get(resource) ?? { from: performance.now() }
+      runs.set(resource, run)
+      if (phase === 'error' || phase === 'done' || phase === 'cancelled') run.to = performance.now()
+    })
+    const engine = new SyncEngine({
+      store,
+      source: clientSyncSource(clientOf(sandbox), pages),
+      events,
+      runDeadlineMs: TRICKLE_DEADLINE_MS,
+    })
+    const outcomes = await engine.run(['brands', 'inspections', 'guarantees'], 'full')
+    const endS = (performance.now() - started) / 1000
+    let within = true
+    let previousEnd = started
+    for (const outcome of outcomes) {
+      const run = runs.get(outcome.resource)
+      // A run starts when the one before it in the queue ended.
+      const tookS = ((run?.to ?? performance.now()) - previousEnd) / 1000
+      previousEnd = run?.to ?? previousEnd
+      const ok = outcome.error?.code === 'timeout' && tookS <= TRICKLE_DEADLINE_MS / 1000 + 5
+      within &&= ok
+      console.log(
+        `${outcome.resource}: ${outcome.phase} ${outcome.error?.code ?? ''} after ${tookS.toFixed(1)} s${ok ? '' : '  <-- not a timeout within the deadline + 5 s'}`,
+      )
+    }
+    record(
+      'trickle_sync_end_s',
+      within ? endS : Number.POSITIVE_INFINITY,
+      's',
+      `each run timeout <= ${TRICKLE_DEADLINE_MS / 1000 + 5} s`,
+    )
+  } finally {
+    await store.close()
+    await pages.close()
+    sandbox.child.kill('SIGTERM')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** Fills a store with `size` sandbox inspections (the sync's own writes, without the network). */
 function fillInspections(db: StoreConnection, size: number): InspectionRecord[] {
   const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
@@ -780,6 +843,7 @@ console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} 
 }
 if (PARTS.includes('sync')) await benchSync()
 if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency()
+if (PARTS.includes('trickle')) await benchTrickle()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
