@@ -212,6 +212,7 @@ export function createCore(deps: CoreDeps): Core {
   // Card images come only from the active profile's image host (FAULTS 32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
+    indexThread: deps.pageWorker,
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
@@ -353,7 +354,7 @@ export function createCore(deps: CoreDeps): Core {
         profiles.exclusive(async () => {
           closed = true
           wallet.cancelAll()
-          images.close()
+          await images.close()
           await scope.close()
           await pages.close()
         })

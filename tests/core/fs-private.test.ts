@@ -1,3 +1,4 @@
+import { SOURCE_PAGE_WORKER } from '../support/store-worker'
 import {
   chmodSync,
   existsSync,
@@ -106,6 +107,7 @@ describe.skipIf(process.platform === 'win32')('private data folder (issue 14.4)'
     })
     const images = new ImageCache({
       dir: join(temp.dir, 'images'),
+      indexThread: SOURCE_PAGE_WORKER,
       fetch: globalThis.fetch,
       policy: () => createImageHostPolicy([server.origin]),
     })
@@ -116,7 +118,7 @@ describe.skipIf(process.platform === 'win32')('private data folder (issue 14.4)'
       expect(all.some((entry) => entry.includes('index.sqlite '))).toBe(true)
       for (const entry of all) expect(entry).toMatch(/ 0(700|600)$/)
     } finally {
-      images.close()
+      await images.close()
       await server.close()
     }
   })

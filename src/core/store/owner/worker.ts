@@ -127,7 +127,7 @@ function drain(): void {
 
 port.on('message', (raw: unknown) => {
   const parsed = toOwnerSchema.safeParse(raw)
-  if (!parsed.success) {
+  if (!parsed.success || (parsed.data.type === 'call' && !isStoreOp(parsed.data.op))) {
     const id = messageId(raw)
     const error = { code: 'internal' as const, message: 'The cache received a malformed request.' }
     if (id !== null) send({ type: 'error', id, error })
@@ -145,8 +145,7 @@ port.on('message', (raw: unknown) => {
     pageFailure = null
     return
   }
-  if (!isStoreOp(message.op)) return
-  inbox.push({ id: message.id, op: message.op, args: message.args })
+  inbox.push({ id: message.id, op: message.op as StoreOp, args: message.args })
   if (!scheduled) {
     scheduled = true
     setImmediate(drain)
