@@ -1,5 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -508,6 +516,40 @@ async function benchTrickle(): Promise<void> {
   }
 }
 
+/**
+ * Start-up with a full store: a new process (`start-child.ts`) starts the
+ * core on a data folder whose profile's store is the one just filled, and
+ * answers its first page of inspections; then it idles (the owner builds
+ * its cell indexes meanwhile) and reports its RSS.
+ */
+async function benchStart(dir: string, label: string): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-start-'))
+  try {
+    mkdirSync(join(dataDir, 'cache'))
+    linkSync(storeFileFor(dir, 'bench'), storeFileFor(dataDir, 'sandbox'))
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'bench/start-child.ts'), dataDir],
+      { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    const line = child.stdout.split('\n').find((l) => l.startsWith('START='))
+    if (!line) throw new Error(`start-child failed: ${child.stdout}`)
+    const start = JSON.parse(line.slice('START='.length)) as Record<string, number>
+    console.log(
+      `start-up over ${label}: first page ${start['firstMs']!.toFixed(0)} ms after the core began (${start['sinceProcessStartMs']!.toFixed(0)} ms after the process did, tsx included); RSS ${start['rssFirstMb']!.toFixed(0)} MB at the first page, ${start['rssIdleMb']!.toFixed(0)} MB idle (heap ${start['heapUsedMb']!.toFixed(0)} MB, external ${start['externalMb']!.toFixed(0)} MB)`,
+    )
+    record(
+      `start_first_rows_ms_${label}`,
+      start['firstMs']!,
+      'ms',
+      label === '1m' ? '<= 500' : null,
+    )
+    record(`idle_rss_mb_${label}`, start['rssIdleMb']!, 'MB', label === '1m' ? '<= 150' : null)
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
 /** Fills a store with `size` sandbox inspections (the sync's own writes, without the network). */
 function fillInspections(db: StoreConnection, size: number): InspectionRecord[] {
   const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
@@ -788,6 +830,7 @@ async function benchQueries(size: number): Promise<void> {
       'MB',
     )
     db.close()
+    await benchStart(dir, label)
     // What the arrays above held is garbage now; a major collection of it would land in the
     // owner and list-open parts' main-loop figures (a 60 ms pause seen), which the app's main
     // thread, never holding records, does not pay. Collect it before they start.

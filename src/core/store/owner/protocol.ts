@@ -72,4 +72,4 @@ export const toCheckpointerSchema = z.enum(['run', 'close'])
 export type ToCheckpointer = z.infer<typeof toCheckpointerSchema>
 
 /** Checkpointer → owner's handle: how the checkpoint asked for went. */
-export type FromCheckpointer = 'done' | 'failed'
+export type FromCheckpointer = 'done' | 'failed' | 'damaged'

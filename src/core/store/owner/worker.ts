@@ -36,6 +36,8 @@ let db: StoreConnection
 try {
   const opened = openStore(data.file, {
     autoCheckpoint: false,
+    // The checkpointer reads every page in the background instead (seconds at a million records).
+    deferDeepCheck: true,
     now: () => new Date(data.openedAt),
     ...(data.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: data.busyTimeoutMs }),
   })
