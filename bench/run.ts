@@ -547,7 +547,7 @@ async function benchStart(dir: string, label: string): Promise<void> {
     if (!line) throw new Error(`start-child failed: ${child.stdout}`)
     const start = JSON.parse(line.slice('START='.length)) as Record<string, number>
     console.log(
-      `start-up over ${label}: first page ${start['firstMs']!.toFixed(0)} ms after the core began (${start['sinceProcessStartMs']!.toFixed(0)} ms after the process did, tsx included); RSS ${start['rssFirstMb']!.toFixed(0)} MB at the first page, ${start['rssIdleMb']!.toFixed(0)} MB idle (heap ${start['heapUsedMb']!.toFixed(0)} MB, external ${start['externalMb']!.toFixed(0)} MB)`,
+      `start-up over ${label}: first page ${start['firstMs']!.toFixed(0)} ms after the core began (${start['sinceProcessStartMs']!.toFixed(0)} ms after the process did, tsx included; ${start['cpuToFirstMs']!.toFixed(0)} ms of CPU time, every thread, from the process's start); RSS ${start['rssFirstMb']!.toFixed(0)} MB at the first page, ${start['rssIdleMb']!.toFixed(0)} MB idle (heap ${start['heapUsedMb']!.toFixed(0)} MB, external ${start['externalMb']!.toFixed(0)} MB)`,
     )
     record(
       `start_first_rows_ms_${label}`,
