@@ -9,7 +9,8 @@ import { DATA_CHANGED_MS, EventBus } from './events'
 import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
-import { storeFileFor, type StoreNotice } from './store/database'
+import type { StoreNotice } from './store/database'
+import { storeFileFor } from './store/paths'
 import { StoreOwner, type StoreThreads } from './store/owner/store-owner'
 import type { ThreadEntry } from './store/threads'
 import { localTimestamp } from '../shared/local-time'
@@ -211,6 +212,7 @@ export function createCore(deps: CoreDeps): Core {
   // Card images come only from the active profile's image host (FAULTS 32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
+    indexThread: deps.pageWorker,
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
@@ -352,7 +354,7 @@ export function createCore(deps: CoreDeps): Core {
         profiles.exclusive(async () => {
           closed = true
           wallet.cancelAll()
-          images.close()
+          await images.close()
           await scope.close()
           await pages.close()
         })

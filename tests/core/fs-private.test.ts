@@ -1,3 +1,4 @@
+import { SOURCE_PAGE_WORKER } from '../support/store-worker'
 import {
   chmodSync,
   existsSync,
@@ -13,7 +14,7 @@ import type { BootedCore } from '../support/boot'
 import { tightenDataDir } from '../../src/core/fs-private'
 import { ImageCache } from '../../src/core/images/image-cache'
 import { createImageHostPolicy } from '../../src/core/images/url-policy'
-import { storeFileFor } from '../../src/core/store/database'
+import { storeFileFor } from '../../src/core/store/paths'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import { SANDBOX_PROFILE_ID } from '../../src/shared/profiles'
 import { bootForTest, call } from './helpers/core'
@@ -106,6 +107,7 @@ describe.skipIf(process.platform === 'win32')('private data folder (issue 14.4)'
     })
     const images = new ImageCache({
       dir: join(temp.dir, 'images'),
+      indexThread: SOURCE_PAGE_WORKER,
       fetch: globalThis.fetch,
       policy: () => createImageHostPolicy([server.origin]),
     })
@@ -116,7 +118,7 @@ describe.skipIf(process.platform === 'win32')('private data folder (issue 14.4)'
       expect(all.some((entry) => entry.includes('index.sqlite '))).toBe(true)
       for (const entry of all) expect(entry).toMatch(/ 0(700|600)$/)
     } finally {
-      images.close()
+      await images.close()
       await server.close()
     }
   })

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
 import { AppError, isAppError } from '../app-error'
 import {
   errorForStatus,
@@ -10,8 +9,10 @@ import {
   RequestDeadline,
   type FetchLike,
 } from '../api/http'
-import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
+import { ensurePrivateDir } from '../fs-private'
+import type { ThreadEntry } from '../store/threads'
 import { cachedFilePath, parseCardPath } from './card-path'
+import { ImageIndex } from './index-client'
 import { nodeImageFs, type ImageFs, type WritableFile } from './image-fs'
 import { decodedPixels, imageGeometry, sniffImage, SNIFF_BYTES, type ImageType } from './magic'
 import { checkImageUrl, type ImageHostPolicy } from './url-policy'
@@ -20,6 +21,8 @@ import { checkImageUrl, type ImageHostPolicy } from './url-policy'
 export interface ImageCacheOptions {
   /** Folder of the cached files, its index and its temp folder. */
   readonly dir: string
+  /** The page thread's entry: the index's SQL runs in a thread of its own started from it. */
+  readonly indexThread: ThreadEntry
   readonly fetch: FetchLike
   /** The profile's image host(s); read on every fetch, so a profile switch applies at once. */
   readonly policy: () => ImageHostPolicy
@@ -91,10 +94,10 @@ export const DEFAULT_MAX_PIXELS = 40_000_000
  * briefly, so an offline app shows placeholders without a storm of requests.
  */
 export class ImageCache {
-  readonly #options: Required<Omit<ImageCacheOptions, 'fs' | 'now'>>
+  readonly #options: Required<Omit<ImageCacheOptions, 'fs' | 'now' | 'indexThread'>>
   readonly #fs: ImageFs
   readonly #now: () => number
-  readonly #index: DatabaseSync
+  readonly #index: ImageIndex
   readonly #inflight = new Map<string, Promise<CachedImage>>()
   readonly #failures = new Map<string, { error: AppError; until: number }>()
   readonly #ready: Promise<void>
@@ -112,22 +115,8 @@ export class ImageCache {
     this.#fs = options.fs ?? nodeImageFs
     this.#now = options.now ?? Date.now
     ensurePrivateDir(this.#options.dir)
-    this.#index = this.#openIndex()
+    this.#index = new ImageIndex(options.indexThread, this.#options.dir)
     this.#ready = this.#prepare()
-  }
-
-  #openIndex(): DatabaseSync {
-    const file = join(this.#options.dir, 'index.sqlite')
-    ensurePrivateFile(file)
-    const db = new DatabaseSync(file)
-    db.exec(`
-      PRAGMA journal_mode = WAL;
-      CREATE TABLE IF NOT EXISTS files (
-        name TEXT PRIMARY KEY, size INTEGER NOT NULL, last_used INTEGER NOT NULL) STRICT;
-      CREATE INDEX IF NOT EXISTS files_by_use ON files (last_used);
-      CREATE TABLE IF NOT EXISTS urls (url TEXT PRIMARY KEY, name TEXT NOT NULL) STRICT;
-    `)
-    return db
   }
 
   async #prepare(): Promise<void> {
@@ -136,16 +125,13 @@ export class ImageCache {
   }
 
   /** Total bytes of cached files. */
-  totalBytes(): number {
-    const row = this.#index.prepare('SELECT coalesce(sum(size), 0) AS n FROM files').get() as {
-      n: number
-    }
-    return row.n
+  totalBytes(): Promise<number> {
+    return this.#index.totalBytes()
   }
 
   /** The cached image of `url`, fetching it on first use. */
   async get(url: string, signal?: AbortSignal): Promise<CachedImage> {
-    const known = this.#lookupUrl(url)
+    const known = await this.#lookupUrl(url)
     if (known) return known
     const failed = this.#failures.get(url)
     if (failed && failed.until > this.#now()) throw failed.error
@@ -174,18 +160,16 @@ export class ImageCache {
   }
 
   /** A cached file by its hashed name, or null. */
-  byName(name: string): CachedImage | null {
+  async byName(name: string): Promise<CachedImage | null> {
     const file = cachedFilePath(this.#options.dir, name)
     if (!file) return null
-    const row = this.#index.prepare('SELECT size FROM files WHERE name = ?').get(name) as
-      { size: number } | undefined
-    if (!row || !existsSync(file)) return null
-    this.#touch(name)
+    const size = await this.#index.use(name, this.#now())
+    if (size === null || !existsSync(file)) return null
     return {
       file,
       name,
       mime: MIME_OF_EXT[name.split('.')[1] ?? ''] ?? 'image/png',
-      size: row.size,
+      size,
     }
   }
 
@@ -194,7 +178,7 @@ export class ImageCache {
     const request = parseCardPath(path)
     if (!request) return { ok: false, status: 404, code: 'not_found' }
     if (request.kind === 'file') {
-      const image = this.byName(request.name)
+      const image = await this.byName(request.name)
       return image ? { ok: true, image } : { ok: false, status: 404, code: 'not_found' }
     }
     try {
@@ -217,19 +201,14 @@ export class ImageCache {
     }
   }
 
-  /** Closes the index. */
-  close(): void {
-    if (this.#index.isOpen) this.#index.close()
+  /** Closes the index (its thread ends). */
+  close(): Promise<void> {
+    return this.#index.close()
   }
 
-  #lookupUrl(url: string): CachedImage | null {
-    const row = this.#index.prepare('SELECT name FROM urls WHERE url = ?').get(url) as
-      { name: string } | undefined
-    return row ? this.byName(row.name) : null
-  }
-
-  #touch(name: string): void {
-    this.#index.prepare('UPDATE files SET last_used = ? WHERE name = ?').run(this.#now(), name)
+  async #lookupUrl(url: string): Promise<CachedImage | null> {
+    const name = await this.#index.nameOfUrl(url)
+    return name ? this.byName(name) : null
   }
 
   async #fetchAndStore(rawUrl: string, callerSignal?: AbortSignal): Promise<CachedImage> {
@@ -298,17 +277,16 @@ export class ImageCache {
       const name = `${hash.digest('hex')}.${sniffed.ext}`
       const stored = join(this.#options.dir, name)
       await this.#fs.rename(temp, stored)
-      this.#index
-        .prepare(
-          'INSERT INTO files (name, size, last_used) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET last_used = excluded.last_used',
-        )
-        .run(name, size, this.#now())
-      this.#index
-        .prepare(
-          'INSERT INTO urls (url, name) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET name = excluded.name',
-        )
-        .run(rawUrl, name)
-      await this.#evict(name)
+      const evicted = await this.#index.store({
+        name,
+        size,
+        url: rawUrl,
+        now: this.#now(),
+        maxTotalBytes: this.#options.maxTotalBytes,
+      })
+      // Least-recently-used files over the total cap, never the one just stored.
+      for (const old of evicted)
+        await this.#fs.unlink(join(this.#options.dir, old)).catch(() => undefined)
       return { file: stored, name, mime: sniffed.mime, size }
     } catch (error) {
       await response.body.cancel().catch(() => undefined)
@@ -345,22 +323,6 @@ export class ImageCache {
         'too_large',
         `The card image is too large to show safely: ${width}×${height} pixels${animation} (${megapixels(pixels)} MP; at most ${megapixels(this.#options.maxPixels)} MP and ${this.#options.maxSide} per side).`,
       )
-    }
-  }
-
-  /** Deletes least-recently-used files until the total fits, never the one just stored. */
-  async #evict(keep: string): Promise<void> {
-    let total = this.totalBytes()
-    if (total <= this.#options.maxTotalBytes) return
-    const rows = this.#index
-      .prepare('SELECT name, size FROM files WHERE name != ? ORDER BY last_used ASC')
-      .all(keep) as { name: string; size: number }[]
-    for (const row of rows) {
-      if (total <= this.#options.maxTotalBytes) break
-      await this.#fs.unlink(join(this.#options.dir, row.name)).catch(() => undefined)
-      this.#index.prepare('DELETE FROM files WHERE name = ?').run(row.name)
-      this.#index.prepare('DELETE FROM urls WHERE name = ?').run(row.name)
-      total -= row.size
     }
   }
 

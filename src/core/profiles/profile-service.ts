@@ -15,7 +15,7 @@ import {
 import { PartnerClient, type CredentialSource, type Credentials } from '../api/client'
 import type { FetchLike } from '../api/http'
 import { AppError } from '../app-error'
-import { storeFileFor } from '../store/database'
+import { storeFileFor } from '../store/paths'
 import type { SettingsService, StoredProfile } from '../settings/settings'
 import { lastFour, type Vault } from '../vault/vault'
 import { describeConnectionError } from './connection-test'

@@ -81,10 +81,12 @@ export class ListCells {
   /** Parses by the caller's key (its data version and search: a few searches open at once). */
   readonly #memo = new Map<string, Parsed>()
   /** Build progress: the last idx read, and what was read; null once built. */
-  #building: { after: number; idx: number[]; code: number[] } | null = {
+  #building: { after: number; n: number; idx: Float64Array; code: Uint16Array } | null = {
     after: -Infinity,
-    idx: [],
-    code: [],
+    n: 0,
+    // Typed from the start, grown by doubling: a million records never sit in JS arrays.
+    idx: new Float64Array(BUILD_CHUNK),
+    code: new Uint16Array(BUILD_CHUNK),
   }
 
   constructor(
@@ -118,19 +120,29 @@ export class ListCells {
       building.after,
       BUILD_CHUNK,
     )
+    if (building.n + rows.length > building.idx.length) {
+      const size = Math.max(building.idx.length * 2, building.n + rows.length)
+      const idx = new Float64Array(size)
+      idx.set(building.idx.subarray(0, building.n))
+      const code = new Uint16Array(size)
+      code.set(building.code.subarray(0, building.n))
+      building.idx = idx
+      building.code = code
+    }
     for (const [idx, status, mark] of rows) {
       const code = this.#codeOf(status, mark)
       if (code === null) return this.#giveUp()
-      building.idx.push(idx)
-      building.code.push(code)
+      building.idx[building.n] = idx
+      building.code[building.n] = code
+      building.n += 1
       this.#totals[code] = (this.#totals[code] ?? 0) + 1
     }
     if (rows.length === BUILD_CHUNK) {
       building.after = rows.at(-1)![0]
       return false
     }
-    this.#idx = Float64Array.from(building.idx)
-    this.#code = Uint16Array.from(building.code)
+    this.#idx = building.idx.slice(0, building.n)
+    this.#code = building.code.slice(0, building.n)
     this.#building = null
     return true
   }

@@ -1,7 +1,7 @@
-import { existsSync, renameSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { existsSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
 import { StoreConnection } from './connection'
-import { PROFILE_ID_PATTERN } from '../../shared/profiles'
+import { damagedMarkerFor, deepCheck } from './deep-check'
 import { AppError } from '../app-error'
 import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
@@ -27,6 +27,14 @@ export interface OpenStoreOptions {
   readonly targetVersion?: number
   /** False when a {@link Checkpointer} worker checkpoints instead (default true). */
   readonly autoCheckpoint?: boolean
+  /**
+   * Skips the whole-file `quick_check` at open (it reads every page: seconds
+   * for a million records); only the header and schema are read. The owner
+   * opens so, and its checkpointer runs the deep check in the background
+   * (`deep-check.ts`); a damage found there marks the file, and the next
+   * open rebuilds it.
+   */
+  readonly deferDeepCheck?: boolean
 }
 
 /** An open cache database and what happened while opening it. */
@@ -47,18 +55,6 @@ const SQLITE = {
   CANTOPEN: 14,
   NOTADB: 26,
 } as const
-
-/** The cache file of a profile: `<dataDir>/cache/<profileId>.sqlite`. */
-export function storeFileFor(dataDir: string, profileId: string): string {
-  // The id becomes a file name: only a safe alphabet, so it can never leave the folder.
-  if (!PROFILE_ID_PATTERN.test(profileId)) {
-    throw new AppError(
-      'invalid_argument',
-      'A profile id may contain only lowercase letters, digits, - and _.',
-    )
-  }
-  return join(dataDir, 'cache', `${profileId}.sqlite`)
-}
 
 /** The primary SQLite result code of an error thrown by `node:sqlite`, if it is one. */
 export function sqliteCode(error: unknown): number | undefined {
@@ -213,8 +209,11 @@ function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
     db.exec('PRAGMA synchronous = NORMAL')
     db.exec('PRAGMA foreign_keys = ON')
     if (options.autoCheckpoint === false) db.exec('PRAGMA wal_autocheckpoint = 0')
-    const check = db.prepare('PRAGMA quick_check(1)').get() as { quick_check: string } | undefined
-    if (check?.quick_check !== 'ok') throw new CorruptStoreError('quick_check failed')
+    if (existsSync(damagedMarkerFor(file))) throw new CorruptStoreError('a deep check failed')
+    if (options.deferDeepCheck) {
+      // Reads the header and the schema: a file that is not SQLite fails here.
+      db.prepare('SELECT count(*) FROM sqlite_master').get()
+    } else if (!deepCheck(db)) throw new CorruptStoreError('quick_check failed')
     if (userVersion(db) > LATEST_VERSION) {
       // A newer app wrote this file; never migrate downwards (FAULTS row 29).
       throw new CorruptStoreError('written by a newer version')
@@ -273,5 +272,6 @@ function moveAside(file: string, at: Date): string {
   for (const suffix of ['', '-wal', '-shm']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, `${file}${suffix}.corrupt-${stamp}`)
   }
+  rmSync(damagedMarkerFor(file), { force: true })
   return movedTo
 }

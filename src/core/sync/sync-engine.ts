@@ -9,6 +9,7 @@ import {
   type SyncStatus,
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
+import { seconds } from '../api/http'
 import type { EventBus } from '../events'
 import type { PagedResource } from '../store/record-types'
 import type { StoreClient } from '../store/owner/store-owner'
@@ -59,6 +60,37 @@ export interface SyncEngineOptions {
   readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */
   readonly afterPage?: (resource: PagedResource, page: number) => void
+  /**
+   * Overall deadline of one run of any resource, from its start, in ms
+   * (default {@link DEFAULT_RUN_DEADLINE_MS}). When it passes the run is
+   * aborted and ends with `timeout`, whatever the service does; a full pass
+   * resumes from its checkpoint on the next run.
+   */
+  readonly runDeadlineMs?: number
+  /**
+   * Starts the deadline's timer: calls `fire` after `ms` unless cancelled.
+   * Real `setTimeout` by default; tests fire it themselves.
+   */
+  readonly deadlineTimer?: DeadlineTimer
+}
+
+/** A one-shot timer: calls `fire` after `ms`; the answer cancels it. */
+export type DeadlineTimer = (ms: number, fire: () => void) => () => void
+
+/** Default overall deadline of one run: long enough for a full pass of a large list on a slow line. */
+export const DEFAULT_RUN_DEADLINE_MS = 15 * 60_000
+
+/**
+ * After its deadline has aborted a run, how long the queue waits for the run
+ * to wind down (its pending writes answered) before it reports the timeout
+ * and moves on without it.
+ */
+export const RUN_WIND_DOWN_MS = 2000
+
+const realTimer: DeadlineTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
 }
 
 /** How one resource's run ended. */
@@ -119,6 +151,8 @@ export class SyncEngine {
       targetedPages: 5,
       maxRowsPerTransaction: 1000,
       maxPendingWrites: 8,
+      runDeadlineMs: DEFAULT_RUN_DEADLINE_MS,
+      deadlineTimer: realTimer,
       ...options,
     }
   }
@@ -174,7 +208,7 @@ export class SyncEngine {
     for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
       this.#current = next
       try {
-        next.settle(await this.#runOne(next.resource, next.mode))
+        next.settle(await this.#withDeadline(next.resource, this.#runOne(next.resource, next.mode)))
       } catch (error) {
         next.settle(this.#unexpected(next.resource, error))
       } finally {
@@ -195,6 +229,53 @@ export class SyncEngine {
     const chosen =
       mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
     return this.#syncPaged(resource, chosen, state)
+  }
+
+  /**
+   * One run under the overall deadline: when it passes, the run's
+   * controller is aborted with `timeout`, so the run ends through its own
+   * error handling (state written, progress reported). A run that does not
+   * end within {@link RUN_WIND_DOWN_MS} after that (a source that ignores
+   * its signal) is reported as timed out all the same and left behind: it is
+   * no longer shown as syncing, and nothing waits for it.
+   */
+  async #withDeadline(resource: SyncResourceName, run: Promise<RunOutcome>): Promise<RunOutcome> {
+    const ms = this.#options.runDeadlineMs
+    const timeout = new AppError(
+      'timeout',
+      `The ${resource} sync did not finish within its ${seconds(ms)} s deadline.`,
+    )
+    let cancelWindDown: () => void = () => undefined
+    const given = new Promise<RunOutcome>((resolve) => {
+      const cancel = this.#options.deadlineTimer(ms, () => {
+        this.#active.get(resource)?.controller.abort(timeout)
+        cancelWindDown = this.#options.deadlineTimer(RUN_WIND_DOWN_MS, () => {
+          this.#abandon(resource)
+          resolve({
+            resource,
+            phase: 'error',
+            complete: false,
+            fetched: 0,
+            rejected: 0,
+            error: timeout,
+          })
+        })
+      })
+      void run.finally(cancel).catch(() => undefined)
+    })
+    try {
+      return await Promise.race([run, given])
+    } finally {
+      cancelWindDown()
+    }
+  }
+
+  /** Forgets a run that ignored its deadline: its state says why; it no longer counts as active. */
+  #abandon(resource: SyncResourceName): void {
+    const run = this.#active.get(resource)
+    if (!run) return
+    this.#active.delete(resource)
+    this.#failedAt.set(resource, this.#options.now().toISOString())
   }
 
   /** A run that failed outside its own error handling (the store went away): reported, never thrown. */
@@ -280,7 +361,8 @@ export class SyncEngine {
       this.#queue.some((entry) => entry.resource === resource)
     if (this.#slices.has(key) || busy) return
     this.#slices.add(key)
-    void this.#syncPaged(resource, 'targeted', state, filter).then((outcome) => {
+    const run = this.#syncPaged(resource, 'targeted', state, filter)
+    void this.#withDeadline(resource, run).then((outcome) => {
       if (outcome.phase !== 'done') this.#slices.delete(key)
     })
   }
@@ -347,11 +429,13 @@ export class SyncEngine {
     const controller = new AbortController()
     let end: () => void = () => undefined
     const done = new Promise<void>((resolve) => (end = resolve))
-    this.#active.set(resource, { mode, controller, done })
+    const run = { mode, controller, done }
+    this.#active.set(resource, run)
     return {
       controller,
       end: () => {
-        this.#active.delete(resource)
+        // A run abandoned at its deadline may end after a newer run of its resource began.
+        if (this.#active.get(resource) === run) this.#active.delete(resource)
         end()
       },
     }
@@ -374,9 +458,9 @@ export class SyncEngine {
     error: unknown,
     tally: Tally,
   ): Promise<RunOutcome> {
-    // A cancel aborts the fetch; the error that comes out of it is the cancel.
+    // A cancel or the run's deadline aborts the fetch; the error that comes out of it is that reason.
     const reason: unknown = controller.signal.reason
-    const cause = isAppError(reason, 'cancelled') ? reason : error
+    const cause = isAppError(reason, 'cancelled') || isAppError(reason, 'timeout') ? reason : error
     const typed = isAppError(cause)
       ? cause
       : new AppError('internal', 'Sync failed unexpectedly.', { cause })

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { EventBus } from '../../../src/core/events'
 import { ImageCache } from '../../../src/core/images/image-cache'
@@ -29,6 +30,7 @@ beforeEach(async () => {
   })
   images = new ImageCache({
     dir: join(temp.dir, 'images'),
+    indexThread: SOURCE_PAGE_WORKER,
     fetch: globalThis.fetch,
     policy: () => createImageHostPolicy([host.origin]),
   })
@@ -42,7 +44,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await web.close()
   await host.close()
-  images.close()
+  await images.close()
   temp.remove()
 })
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -114,12 +115,13 @@ beforeAll(async () => {
   host = await startImageServer(routes)
   images = new ImageCache({
     dir: join(temp.dir, 'images'),
+    indexThread: SOURCE_PAGE_WORKER,
     fetch: globalThis.fetch,
     policy: () => createImageHostPolicy([host.origin]),
   })
 })
 afterAll(async () => {
-  images.close()
+  await images.close()
   await host.close()
   temp.remove()
 })

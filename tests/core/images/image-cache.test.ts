@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -73,6 +74,7 @@ afterEach(async () => {
 function cache(options: Partial<ConstructorParameters<typeof ImageCache>[0]> = {}): ImageCache {
   return new ImageCache({
     dir: join(temp.dir, 'images'),
+    indexThread: SOURCE_PAGE_WORKER,
     fetch: globalThis.fetch,
     policy: () => createImageHostPolicy([host.origin]),
     ...options,
@@ -108,7 +110,7 @@ describe('fetching and storing card images', () => {
       ),
     )
     expect(again.ok && again.image.name).toBe(png.name)
-    images.close()
+    await images.close()
   })
 
   it('rejects SVG and HTML by their bytes whatever the Content-Type says, and keeps no file (FAULTS 30)', async () => {
@@ -116,8 +118,8 @@ describe('fetching and storing card images', () => {
     expect(await failure(images.get(`${host.origin}/svg-as-png.png`))).toBe('bad_response')
     expect(await failure(images.get(`${host.origin}/html-as-gif.gif`))).toBe('bad_response')
     expect(tempFiles()).toEqual([])
-    expect(images.totalBytes()).toBe(0)
-    images.close()
+    expect(await images.totalBytes()).toBe(0)
+    await images.close()
   })
 
   it('aborts an endless body at the size cap and refuses bomb dimensions, deleting the temp file (FAULTS 31)', async () => {
@@ -125,7 +127,7 @@ describe('fetching and storing card images', () => {
     expect(await failure(images.get(`${host.origin}/endless.png`))).toBe('too_large')
     expect(await failure(images.get(`${host.origin}/bomb.png`))).toBe('too_large')
     expect(tempFiles()).toEqual([])
-    images.close()
+    await images.close()
   })
 
   it('follows a redirect within the image host but re-checks every hop (FAULTS 32)', async () => {
@@ -136,7 +138,7 @@ describe('fetching and storing card images', () => {
     expect(await failure(images.get(`${host.origin}/to-file`))).toBe('invalid_argument')
     expect(await failure(images.get(`${host.origin}/to-metadata`))).toBe('invalid_argument')
     expect(await failure(images.get(`${host.origin}/loop`))).toBe('bad_response')
-    images.close()
+    await images.close()
   })
 
   it('evicts the least recently used files beyond the total size cap', async () => {
@@ -144,13 +146,13 @@ describe('fetching and storing card images', () => {
     const images = cache({ maxTotalBytes: PNG.length * 2 + 10, now: () => (clock += 1) })
     const first = await images.get(`${host.origin}/card.png`)
     const second = await images.get(`${host.origin}/card2.png`)
-    images.byName(second.name)
+    await images.byName(second.name)
     const third = await images.get(`${host.origin}/card3.png`)
     expect(existsSync(first.file)).toBe(false)
     expect(existsSync(second.file)).toBe(true)
     expect(existsSync(third.file)).toBe(true)
-    expect(images.totalBytes()).toBeLessThanOrEqual(PNG.length * 2 + 10)
-    images.close()
+    expect(await images.totalBytes()).toBeLessThanOrEqual(PNG.length * 2 + 10)
+    await images.close()
   })
 
   it('offline: a missing image fails once, then answers from memory without a storm of requests', async () => {
@@ -161,7 +163,7 @@ describe('fetching and storing card images', () => {
     expect(await failure(images.get(url))).toBe('network')
     const served = await images.serve(`/u/${Buffer.from(url).toString('base64url')}`)
     expect(served).toEqual({ ok: false, status: 502, code: 'network' })
-    images.close()
+    await images.close()
   })
 })
 
@@ -188,15 +190,15 @@ describe('write errors in the image cache (FAULTS 25)', () => {
     const images = cache({ fs: failingFs('ENOSPC') })
     expect(await failure(images.get(`${host.origin}/card.png`))).toBe('disk_full')
     expect(tempFiles()).toEqual([])
-    expect(images.totalBytes()).toBe(0)
-    images.close()
+    expect(await images.totalBytes()).toBe(0)
+    await images.close()
   })
 
   it('I/O error: internal, temp file removed', async () => {
     const images = cache({ fs: failingFs('EIO') })
     expect(await failure(images.get(`${host.origin}/card.png`))).toBe('internal')
     expect(tempFiles()).toEqual([])
-    images.close()
+    await images.close()
   })
 })
 

@@ -5,7 +5,8 @@ import {
   buildCellIndexes,
   matchCells,
 } from '../../../src/core/store/cell-index'
-import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import {
   explainList,
   queryInspections,

@@ -1,6 +1,7 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import {
   applyPageWrite,
   compactStore,

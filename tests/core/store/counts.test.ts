@@ -1,7 +1,8 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { inIdxOrder, listCount, storedCells, summarise } from '../../../src/core/store/counts'
-import { migrate, openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { migrate, openStore, transaction } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import {
   queryGuarantees,
   queryInspections,

@@ -15,10 +15,10 @@ import {
   migrate,
   openStore,
   SEARCH_AUTOMERGE,
-  storeFileFor,
   transaction,
   userVersion,
 } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
 import { queryInspections } from '../../../src/core/store/list-queries'
 import { upsertInspections } from '../../support/store-writes'

@@ -1,6 +1,7 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'

@@ -1,7 +1,8 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readInspection } from '../../../src/core/api/read-records'
-import { openStore, storeFileFor, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import { queryInspections } from '../../../src/core/store/list-queries'
 import type { InspectionRecord } from '../../../src/core/store/record-types'
 import {

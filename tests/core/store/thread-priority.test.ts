@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
-import { openStore, storeFileFor } from '../../../src/core/store/database'
+import { openStore } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import { StoreOwner } from '../../../src/core/store/owner/store-owner'
 import {
   DATA_THREAD_NICE_STEPS,

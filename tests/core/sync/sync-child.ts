@@ -1,6 +1,6 @@
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
-import { storeFileFor } from '../../../src/core/store/database'
+import { storeFileFor } from '../../../src/core/store/paths'
 import { StoreOwner } from '../../../src/core/store/owner/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import { SyncEngine } from '../../../src/core/sync/sync-engine'

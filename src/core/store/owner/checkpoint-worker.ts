@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
+import { damagedMarkerFor, deepCheck } from '../deep-check'
 import { yieldToMainThread } from '../threads'
 import { checkpointerDataSchema, toCheckpointerSchema, type FromCheckpointer } from './protocol'
 
@@ -9,6 +11,11 @@ import { checkpointerDataSchema, toCheckpointerSchema, type FromCheckpointer } f
  * runs `PRAGMA wal_checkpoint(PASSIVE)`, which copies the log into the
  * database file without ever blocking the owner, and answers `done` or
  * `failed`; on `close` it closes its connection and exits.
+ *
+ * First it runs the file's deep check (`quick_check`, every page), which the
+ * owner skips at open so the first rows come at once: a damaged file is
+ * marked (the next open rebuilds it) and the owner's handle is told
+ * `damaged`.
  */
 if (!parentPort) throw new Error('checkpoint-worker runs only as a worker thread')
 yieldToMainThread()
@@ -19,6 +26,17 @@ const db = new DatabaseSync(file, { timeout: 1000 })
 
 function send(message: FromCheckpointer): void {
   port.postMessage(message)
+}
+
+try {
+  if (!deepCheck(db)) {
+    writeFileSync(damagedMarkerFor(file), '', { mode: 0o600 })
+    send('damaged')
+  }
+} catch {
+  // A damaged header or page read throws: the same verdict.
+  writeFileSync(damagedMarkerFor(file), '', { mode: 0o600 })
+  send('damaged')
 }
 
 port.on('message', (raw: unknown) => {

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads'
-import type { CheckpointerData, ToCheckpointer } from './protocol'
+import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './protocol'
 
 /** When to checkpoint: after this many written records, or this long after the last write. */
 export interface CheckpointTiming {
@@ -80,10 +80,15 @@ export class Checkpointer {
   #again = false
   #closing: Promise<void> | null = null
 
-  constructor(file: string, entry: ThreadEntry) {
+  /** `onDamaged` runs when the background deep check finds the file damaged (see `checkpoint-worker.ts`). */
+  constructor(file: string, entry: ThreadEntry, onDamaged: () => void = () => undefined) {
     this.#worker = spawnStoreThread(entry, { workerData: { file } satisfies CheckpointerData })
     this.#worker.unref()
-    this.#worker.on('message', () => {
+    this.#worker.on('message', (message: FromCheckpointer) => {
+      if (message === 'damaged') {
+        onDamaged()
+        return
+      }
       this.#running = false
       if (this.#again) {
         this.#again = false

@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { errorDataSchema } from '../../app-error'
-import { isStoreOp } from '../store-ops'
 
 /**
  * The messages between the main thread and a profile's database owner
- * (`worker.ts`), checked with these schemas on arrival at either end.
+ * (`worker.ts`), checked with these schemas on arrival at either end. The
+ * main thread loads this module: it imports no store operation (they load
+ * `node:sqlite`); the owner checks a call's operation name itself.
  */
 
 /** What the owner is started with. */
@@ -23,7 +24,7 @@ export const toOwnerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('call'),
     id: z.number().int().positive(),
-    op: z.string().refine(isStoreOp, 'not a store operation'),
+    op: z.string(),
     args: z.unknown().optional(),
   }),
   z.object({ type: z.literal('reset') }),
@@ -71,4 +72,4 @@ export const toCheckpointerSchema = z.enum(['run', 'close'])
 export type ToCheckpointer = z.infer<typeof toCheckpointerSchema>
 
 /** Checkpointer → owner's handle: how the checkpoint asked for went. */
-export type FromCheckpointer = 'done' | 'failed'
+export type FromCheckpointer = 'done' | 'failed' | 'damaged'

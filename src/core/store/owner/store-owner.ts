@@ -63,6 +63,7 @@ export class StoreOwner implements StoreClient {
   readonly #worker: Worker
   readonly #pending = new Map<number, Waiter>()
   #notice: StoreNotice | null = null
+  #damaged = false
   #checkpointer: Checkpointer | null = null
   readonly #checkpoints = new CheckpointSchedule(() => this.#checkpointer?.request())
   /** Why the thread can take no more requests (it failed to open, crashed or was closed). */
@@ -100,7 +101,9 @@ export class StoreOwner implements StoreClient {
       if (message.type === 'ready') {
         this.#notice = message.notice
         if (!this.#closing)
-          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer)
+          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer, () => {
+            this.#damaged = true
+          })
         opened()
       } else if (message.type === 'failed') {
         this.#failure = AppError.fromData(message.error)
@@ -129,6 +132,14 @@ export class StoreOwner implements StoreClient {
       refused(new AppError('internal', 'The cache thread exited before opening the file.'))
       void this.#checkpointer?.close()
     })
+  }
+
+  /**
+   * True once the background deep check has found the file damaged: the
+   * next open moves it aside and rebuilds it (with a notice).
+   */
+  get damaged(): boolean {
+    return this.#damaged
   }
 
   /** Starts the owner thread and resolves once the file is open and migrated. */

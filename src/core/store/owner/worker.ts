@@ -36,6 +36,8 @@ let db: StoreConnection
 try {
   const opened = openStore(data.file, {
     autoCheckpoint: false,
+    // The checkpointer reads every page in the background instead (seconds at a million records).
+    deferDeepCheck: true,
     now: () => new Date(data.openedAt),
     ...(data.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: data.busyTimeoutMs }),
   })
@@ -127,7 +129,7 @@ function drain(): void {
 
 port.on('message', (raw: unknown) => {
   const parsed = toOwnerSchema.safeParse(raw)
-  if (!parsed.success) {
+  if (!parsed.success || (parsed.data.type === 'call' && !isStoreOp(parsed.data.op))) {
     const id = messageId(raw)
     const error = { code: 'internal' as const, message: 'The cache received a malformed request.' }
     if (id !== null) send({ type: 'error', id, error })
@@ -145,8 +147,7 @@ port.on('message', (raw: unknown) => {
     pageFailure = null
     return
   }
-  if (!isStoreOp(message.op)) return
-  inbox.push({ id: message.id, op: message.op, args: message.args })
+  inbox.push({ id: message.id, op: message.op as StoreOp, args: message.args })
   if (!scheduled) {
     scheduled = true
     setImmediate(drain)

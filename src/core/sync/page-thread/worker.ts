@@ -1,5 +1,7 @@
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { AppError, isAppError } from '../../app-error'
+import { imageIndexDataSchema } from '../../images/index-protocol'
+import { serveImageIndex } from '../../images/index-worker'
 import { movable } from '../../store/encoded-rows'
 import { messageId, yieldToMainThread } from '../../store/threads'
 import { parsePageBody } from './parse-page'
@@ -10,12 +12,19 @@ import { toPageThreadSchema, type FromPageThread } from './protocol'
  * their records for the database owner (`parse-page.ts`), so neither the
  * main thread (which only passes bytes along) nor the owner (which writes)
  * pays for it. One per app; it holds no state between pages.
+ *
+ * The same entry, started with the `image-index` role, is the image
+ * cache's index thread (`images/index-worker.ts`).
  */
 if (!parentPort) throw new Error('page-worker runs only as a worker thread')
 yieldToMainThread()
 const port = parentPort
+const imageIndex = imageIndexDataSchema.safeParse(workerData)
 
-port.on('message', (raw: unknown) => {
+if (imageIndex.success) serveImageIndex(port, imageIndex.data.dir)
+else port.on('message', parsePages)
+
+function parsePages(raw: unknown): void {
   const parsed = toPageThreadSchema.safeParse(raw)
   let answer: FromPageThread
   if (!parsed.success) {
@@ -39,4 +48,4 @@ port.on('message', (raw: unknown) => {
   }
   // The encoded records move to the main thread, which moves them on to the owner.
   port.postMessage(answer, answer.ok ? movable(answer.value.encoded.map((rows) => rows.bytes)) : [])
-})
+}

@@ -1,0 +1,108 @@
+import type { Worker } from 'node:worker_threads'
+import { AppError } from '../app-error'
+import { spawnStoreThread, type ThreadEntry } from '../store/threads'
+import { fromImageIndexSchema, type ImageIndexCall } from './index-protocol'
+
+interface Waiter {
+  resolve(value: unknown): void
+  reject(error: AppError): void
+}
+
+/**
+ * The main thread's handle on the image-index thread (`index-worker.ts`):
+ * the image cache's SQL runs there, never on the main thread. The thread
+ * starts with the first call (an app that shows no card image never starts
+ * it) and again after a crash; the calls it held fail as `internal`.
+ */
+export class ImageIndex {
+  readonly #entry: ThreadEntry
+  readonly #dir: string
+  #worker: Worker | null = null
+  readonly #pending = new Map<number, Waiter>()
+  #nextId = 1
+  #closed = false
+
+  /** `entry` is the page thread's entry, started in the `image-index` role. */
+  constructor(entry: ThreadEntry, dir: string) {
+    this.#entry = entry
+    this.#dir = dir
+  }
+
+  totalBytes(): Promise<number> {
+    return this.#call({ op: 'totalBytes' }) as Promise<number>
+  }
+
+  /** The stored file's name `url` resolved to, or null. */
+  nameOfUrl(url: string): Promise<string | null> {
+    return this.#call({ op: 'nameOfUrl', url }) as Promise<string | null>
+  }
+
+  /** The size of the stored file `name`, marked used at `now`; null when the index does not know it. */
+  use(name: string, now: number): Promise<number | null> {
+    return this.#call({ op: 'use', name, now }) as Promise<number | null>
+  }
+
+  /** Records a stored file for `url`; answers the names evicted to keep the total under the cap. */
+  store(call: Omit<Extract<ImageIndexCall, { op: 'store' }>, 'op'>): Promise<string[]> {
+    return this.#call({ op: 'store', ...call }) as Promise<string[]>
+  }
+
+  /** Stops the thread; calls still waiting fail as cancelled. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true
+    const worker = this.#worker
+    this.#worker = null
+    this.#failAll(new AppError('cancelled', 'The app is closing.'))
+    if (worker) await worker.terminate()
+  }
+
+  #call(call: ImageIndexCall): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new AppError('cancelled', 'The app is closing.'))
+    const worker = this.#start()
+    const id = this.#nextId
+    this.#nextId += 1
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject })
+      worker.postMessage({ id, call })
+    })
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker
+    const worker = spawnStoreThread(this.#entry, {
+      workerData: { role: 'image-index', dir: this.#dir },
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    })
+    worker.unref()
+    worker.on('message', (raw: unknown) => {
+      const parsed = fromImageIndexSchema.safeParse(raw)
+      if (!parsed.success) {
+        this.#stopped(worker, new AppError('internal', 'The image index sent a malformed answer.'))
+        return
+      }
+      const message = parsed.data
+      const waiter = this.#pending.get(message.id)
+      this.#pending.delete(message.id)
+      if (message.ok) waiter?.resolve(message.value)
+      else waiter?.reject(AppError.fromData(message.error))
+    })
+    const gone = (cause?: unknown): void =>
+      this.#stopped(worker, new AppError('internal', 'The image index stopped.', { cause }))
+    worker.on('error', gone)
+    worker.on('exit', () => gone())
+    this.#worker = worker
+    return worker
+  }
+
+  #stopped(worker: Worker, error: AppError): void {
+    if (this.#worker !== worker) return
+    this.#worker = null
+    this.#failAll(error)
+    void worker.terminate()
+  }
+
+  #failAll(error: AppError): void {
+    for (const waiter of this.#pending.values()) waiter.reject(error)
+    this.#pending.clear()
+  }
+}
