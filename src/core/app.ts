@@ -135,7 +135,7 @@ export function createCore(deps: CoreDeps): Core {
   // One page thread for the app: parses every sync page (the profiles' engines take turns).
   const pages = new PageThread(deps.pageWorker)
 
-  /** Opens everything that belongs to one profile; one cache database per profile (FAULTS 23, 29). */
+  /** Opens everything that belongs to one profile; one cache database per profile (docs/faults.md F23, F29). */
   const buildScope = (profile: ActiveProfile): ProfileScope => {
     const client = new PartnerClient({
       fetch: deps.fetch,
@@ -208,7 +208,7 @@ export function createCore(deps: CoreDeps): Core {
   })
   if (deps.autoSync) scope.sync.enqueue()
 
-  // Card images come only from the active profile's image host (FAULTS 32).
+  // Card images come only from the active profile's image host (docs/faults.md F32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
     fetch: deps.fetch,

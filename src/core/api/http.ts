@@ -177,7 +177,7 @@ export interface JsonBody {
  * body cap, the body decoded by its declared charset, and typed errors.
  * Redirects are followed only within the request's own origin (scheme, host
  * and port): the credentials headers must never travel anywhere else,
- * including the same host over plain `http:` (FAULTS row 18). A redirect
+ * including the same host over plain `http:` (docs/faults.md F18). A redirect
  * elsewhere fails without any request being sent there.
  */
 export async function getJson(

@@ -176,7 +176,7 @@ function vacuum(db: StoreConnection): void {
  * timeout, a `quick_check`, then migrations. A file that is not a database,
  * fails the check, or was written by a newer app version is closed, moved
  * aside with its `-wal`/`-shm` as `*.corrupt-<time>`, and rebuilt; the answer
- * then carries a notice for the user (FAULTS rows 23, 29). The cache holds
+ * then carries a notice for the user (docs/faults.md F23, F29). The cache holds
  * only copies of service data, so a rebuild loses nothing a sync cannot
  * fetch again.
  */
@@ -216,7 +216,7 @@ function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
     const check = db.prepare('PRAGMA quick_check(1)').get() as { quick_check: string } | undefined
     if (check?.quick_check !== 'ok') throw new CorruptStoreError('quick_check failed')
     if (userVersion(db) > LATEST_VERSION) {
-      // A newer app wrote this file; never migrate downwards (FAULTS row 29).
+      // A newer app wrote this file; never migrate downwards (docs/faults.md F29).
       throw new CorruptStoreError('written by a newer version')
     }
     const before = userVersion(db)

@@ -96,7 +96,7 @@ export const SIZE_HINT =
 
 /**
  * Runs one keychain call with a deadline. A locked keychain may show an
- * unlock prompt and wait for it indefinitely (FAULTS row 19); after the
+ * unlock prompt and wait for it indefinitely (docs/faults.md F19); after the
  * deadline the call is reported as locked, with a Retry. The native call
  * itself cannot be cancelled and simply finishes in the background.
  */

@@ -1,7 +1,7 @@
 import type { WalletOutcomeName } from '../../shared/wallet'
 
 /**
- * The wallet-link flow as a pure state machine (FAULTS 37, 38, 42). The host
+ * The wallet-link flow as a pure state machine (docs/faults.md F37, F38, F42). The host
  * (Electron's window in `src/main`, the web host's popup routes) feeds it
  * what the window does; it answers whether to let that happen and, once, how
  * the flow ended. It holds no timer, no window and no URL with the key
