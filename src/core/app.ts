@@ -30,8 +30,6 @@ import { Vault } from './vault/vault'
 import { walletHistoryCsv } from './wallet/history-csv'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
-export type { ActiveProfile } from './profiles/profile-service'
-
 /** The injected parts core is built from; tests pass real ones where they can. */
 export interface CoreDeps {
   /** Electron's `net.fetch` in the app; Node's `fetch` in tests and the web host. */

@@ -104,8 +104,3 @@ export interface ErrorData {
 /** What every handler answers, over Electron IPC and over the web host alike. */
 export type Result<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorData }
-
-/** For exhaustive switches: the compiler proves this is never reached. */
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${String(value)}`)
-}

@@ -21,9 +21,9 @@ export interface GetOptions {
 /** Default per-request deadline, headers and body together. */
 export const DEFAULT_TIMEOUT_MS = 30_000
 /** Default body cap for JSON answers. */
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 /** Redirects followed before giving up (JSON calls and card images alike). */
-export const MAX_REDIRECTS = 3
+const MAX_REDIRECTS = 3
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
@@ -75,7 +75,7 @@ export class RequestDeadline {
 }
 
 /** How a redirect's target is judged: the URL to follow, or a thrown error. */
-export type RedirectCheck = (target: URL | null, status: number) => URL
+type RedirectCheck = (target: URL | null, status: number) => URL
 
 /** Options of {@link fetchFollowingRedirects}. */
 export interface FollowOptions {
@@ -274,7 +274,7 @@ export function parseJsonBody(body: JsonBody): unknown {
 }
 
 /** The `charset` parameter of a `Content-Type`, or undefined. */
-export function charsetOf(contentType: string | null): string | undefined {
+function charsetOf(contentType: string | null): string | undefined {
   const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '')
   const value = (match?.[1] ?? match?.[2] ?? '').trim()
   return value || undefined
@@ -459,7 +459,7 @@ const TLS_CODES = new Set([
  * Maps what `fetch` (or reading its body) threw to `cancelled`, `timeout`,
  * `tls` or `network`. A timeout says the deadline and the time really taken.
  */
-export function classifyFetchError(error: unknown, deadline: RequestDeadline): AppError {
+function classifyFetchError(error: unknown, deadline: RequestDeadline): AppError {
   if (deadline.callerSignal?.aborted) {
     return new AppError('cancelled', 'Cancelled.', { cause: error })
   }

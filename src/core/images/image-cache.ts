@@ -80,7 +80,7 @@ const MIME_OF_EXT: Record<string, ImageType['mime']> = {
 const HEAD_BYTES = 64 * 1024
 
 /** Default cap of decoded pixels per card image, all frames together: 40 megapixels (about 160 MB decoded). */
-export const DEFAULT_MAX_PIXELS = 40_000_000
+const DEFAULT_MAX_PIXELS = 40_000_000
 
 /**
  * The card-image cache (docs/faults.md F25, F30–F33). Images are fetched on demand

@@ -61,7 +61,7 @@ export function storeFileFor(dataDir: string, profileId: string): string {
 }
 
 /** The primary SQLite result code of an error thrown by `node:sqlite`, if it is one. */
-export function sqliteCode(error: unknown): number | undefined {
+function sqliteCode(error: unknown): number | undefined {
   if (typeof error === 'object' && error !== null && 'errcode' in error) {
     const code = (error as { errcode: unknown }).errcode
     if (typeof code === 'number') return code & 0xff
@@ -70,7 +70,7 @@ export function sqliteCode(error: unknown): number | undefined {
 }
 
 /** True when the error means the file is not a usable database. */
-export function isCorruption(error: unknown): boolean {
+function isCorruption(error: unknown): boolean {
   if (error instanceof CorruptStoreError) return true
   const code = sqliteCode(error)
   return code === SQLITE.CORRUPT || code === SQLITE.NOTADB

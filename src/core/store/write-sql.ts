@@ -41,7 +41,7 @@ export function storedColumns(table: RecordTable): string[] {
  * a conflict sets every column to the new value, or to its expression in
  * `set` (which may also name columns not inserted).
  */
-export function upsertSql(
+function upsertSql(
   table: string,
   columns: readonly string[],
   set: Readonly<Record<string, string>>,

@@ -36,7 +36,7 @@ export function classifyKeychainError(error: unknown): KeychainFailure {
 }
 
 /** The fix to name for a missing keychain on this OS. */
-export function unavailableHint(platform: NodeJS.Platform = process.platform): string {
+function unavailableHint(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') {
     return 'Open Keychain Access and make sure your login keychain exists and is unlocked.'
   }
@@ -47,7 +47,7 @@ export function unavailableHint(platform: NodeJS.Platform = process.platform): s
 }
 
 /** The fix to name for a locked keychain on this OS. */
-export function lockedHint(platform: NodeJS.Platform = process.platform): string {
+function lockedHint(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin')
     return 'Unlock your login keychain (Keychain Access), then press Retry.'
   if (platform === 'win32')

@@ -12,7 +12,7 @@ import { MemoryStore } from './memory-store'
 import type { SecureStore } from './secure-store'
 
 /** The keychain service name the app's entries live under (tests use their own). */
-export const KEYCHAIN_SERVICE = 'Appraisal Desk'
+const KEYCHAIN_SERVICE = 'Appraisal Desk'
 
 /**
  * Largest entry written to the keychain, in UTF-8 bytes. Windows' Credential

@@ -79,7 +79,7 @@ function parse(url: string): URL | null {
  * True when `url` is `redirect` (same scheme, host, port and path; no user
  * info), whatever its query and fragment.
  */
-export function matchesRedirect(url: URL, redirect: URL): boolean {
+function matchesRedirect(url: URL, redirect: URL): boolean {
   return (
     url.protocol === redirect.protocol &&
     url.host === redirect.host &&
@@ -90,7 +90,7 @@ export function matchesRedirect(url: URL, redirect: URL): boolean {
 }
 
 /** The origin to name in a `blocked` outcome: `scheme://host[:port]`, or the scheme alone. */
-export function originLabel(url: URL | null): string {
+function originLabel(url: URL | null): string {
   if (!url) return 'invalid address'
   return url.origin === 'null' ? url.protocol : url.origin
 }
