@@ -32,9 +32,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
  * caller's cancel or the deadline) and how long the request has really taken,
  * so a timeout says what happened. {@link end} it once the answer is read:
  * its timer goes, and the caller's signal (a sync's walk, which sends a
- * thousand requests) no longer holds it. (`AbortSignal.any` kept every
- * request's signal tied to the walk's until the walk ended, which then
- * aborted them all at once: about 9 ms on the main thread.)
+ * thousand requests) no longer holds it (`AbortSignal.any` would keep every
+ * request's signal tied to the walk's until the walk ended, then abort them
+ * all at once on the main thread).
  */
 export class RequestDeadline {
   readonly signal: AbortSignal

@@ -245,8 +245,7 @@ function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
  * The FTS5 `automerge` of both search indexes (SQLite's default is 4). Each
  * commit flushes its new terms as a small segment; FTS5 merges segments of
  * the same size level once `automerge` of them are there. At 16 a first
- * sync of 100,000 records rewrites its postings about half as often as at 4
- * (fewer levels), which cut the write step by about 4 µs per record; a
+ * sync rewrites its postings less often than at 4 (fewer levels); a
  * query then reads at most 15 small segments per level until they merge,
  * and `compactStore` merges them into one after a first full sync anyway.
  */
