@@ -19,6 +19,16 @@ function relativeLinks(markdown: string): string[] {
     .filter((target) => target !== '' && !/^[a-z]+:/i.test(target))
 }
 
+/** Generated, not in git: `npm run i18n` and `npm run bench` write them. */
+const GENERATED = ['src/shared/messages/', 'bench/results.json']
+
+/** Files of the project a document names in code spans (`src/core/app.ts`), patterns left out. */
+function namedFiles(markdown: string): string[] {
+  return [...markdown.matchAll(/`((?:src|tests|bench|scripts|docs)\/[\w./-]+)`/g)]
+    .map((match) => match[1]!)
+    .filter((path) => !GENERATED.some((generated) => path.startsWith(generated)))
+}
+
 describe('documentation links', () => {
   it.each(DOCS)('%s links only to files a clone of the project has', (doc) => {
     const text = readFileSync(join(ROOT, doc), 'utf8')
@@ -28,6 +38,13 @@ describe('documentation links', () => {
       expect(existsSync(path), `${doc} → ${target}`).toBe(true)
     }
     expect(text).not.toMatch(/\.\.\/shared\/(spec|design)|\bdesign\/[A-Z]/)
+  })
+
+  it.each(DOCS)('%s names only files the project has', (doc) => {
+    const text = readFileSync(join(ROOT, doc), 'utf8')
+    for (const path of namedFiles(text)) {
+      expect(existsSync(join(ROOT, path)), `${doc} names ${path}`).toBe(true)
+    }
   })
 
   it('the partner API spec the project follows is inside the project, with where it comes from', () => {
