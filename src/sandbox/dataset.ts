@@ -82,7 +82,7 @@ export interface PageSlice {
 const pad = (value: number, width: number): string => String(value).padStart(width, '0')
 
 /** `YYYY-MM-DD HH:MM:SS` of a wall-clock second count. */
-function formatSecond(second: number): string {
+export function formatSecond(second: number): string {
   const d = new Date(second * 1000)
   return (
     `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)} ` +
