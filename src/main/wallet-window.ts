@@ -79,7 +79,7 @@ function walletWindowOptions(partition: string, title: string): BrowserWindowCon
  * `location.href` anywhere by fetch, image, beacon or WebSocket; navigations
  * are also fed to the flow first (`will-navigate`), which ends it `blocked`.
  */
-export function walletRequestAllowed(url: string, allowedOrigins: readonly string[]): boolean {
+function walletRequestAllowed(url: string, allowedOrigins: readonly string[]): boolean {
   let parsed: URL
   try {
     parsed = new URL(url)
