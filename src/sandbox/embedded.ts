@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from './server'
  * The built-in "Sandbox" profile as the hosts hand it to core: plain data,
  * the same shape as core's `BuiltinProfile`, so neither side imports the other.
  */
-interface EmbeddedProfile {
+export interface EmbeddedProfile {
   readonly name: string
   readonly baseUrl: string
   readonly staticUrl: string
