@@ -22,7 +22,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
-  reporter: process.env['CI'] ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
     viewport: { width: 1280, height: 820 },
     locale: 'ko-KR',

@@ -31,8 +31,6 @@ import { Vault } from './vault/vault'
 import { walletHistoryCsv } from './wallet/history-csv'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
-export type { ActiveProfile } from './profiles/profile-service'
-
 /** The injected parts core is built from; tests pass real ones where they can. */
 export interface CoreDeps {
   /** Electron's `net.fetch` in the app; Node's `fetch` in tests and the web host. */
@@ -136,7 +134,7 @@ export function createCore(deps: CoreDeps): Core {
   // One page thread for the app: parses every sync page (the profiles' engines take turns).
   const pages = new PageThread(deps.pageWorker)
 
-  /** Opens everything that belongs to one profile; one cache database per profile (FAULTS 23, 29). */
+  /** Opens everything that belongs to one profile; one cache database per profile (docs/faults.md F23, F29). */
   const buildScope = (profile: ActiveProfile): ProfileScope => {
     const client = new PartnerClient({
       fetch: deps.fetch,
@@ -209,7 +207,7 @@ export function createCore(deps: CoreDeps): Core {
   })
   if (deps.autoSync) scope.sync.enqueue()
 
-  // Card images come only from the active profile's image host (FAULTS 32).
+  // Card images come only from the active profile's image host (docs/faults.md F32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
     indexThread: deps.pageWorker,

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 
 /**
  * The data folder holds copies of the partner's records, card images and
- * settings: on a shared computer no other user may read them (issue 14.4).
+ * settings: on a shared computer no other user may read them (docs/security.md).
  * Folders are 0700 and files 0600; every place that creates something in the
  * data folder goes through these helpers. On Windows the modes are ignored
  * (the per-user profile folder's ACL protects the data there).

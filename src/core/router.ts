@@ -11,7 +11,7 @@ export const MAX_ARGS_BYTES = 64 * 1024
 export const OVERSIZE_ARGS_MESSAGE = `Arguments are larger than ${MAX_ARGS_BYTES} bytes.`
 
 /** A handler: checks nothing itself (the router parsed its arguments), calls one service. */
-export type Handler<C extends ChannelName> = (
+type Handler<C extends ChannelName> = (
   args: ParsedArgs<C>,
 ) => Promise<ChannelResult<C>> | ChannelResult<C>
 

@@ -116,7 +116,7 @@ export class LazySandbox {
 }
 
 /** Two ports free on 127.0.0.1 now: both listened on at once (so they differ), read, closed. */
-export async function freeLoopbackPorts(): Promise<SandboxPorts> {
+async function freeLoopbackPorts(): Promise<SandboxPorts> {
   const servers = [createServer(), createServer()]
   const ports = await Promise.all(
     servers.map(

@@ -1,7 +1,7 @@
 import type { App } from 'electron'
 
 /** How long quitting waits for the orderly close before it quits anyway. */
-export const QUIT_CLOSE_TIMEOUT_MS = 5_000
+const QUIT_CLOSE_TIMEOUT_MS = 5_000
 
 /** What the quit guard needs of Electron's `app` and of the clock. */
 export interface OrderlyQuitDeps {

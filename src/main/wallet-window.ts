@@ -26,7 +26,7 @@ export type WalletSession = Pick<
   | 'clearCache'
 > & { readonly webRequest: Pick<Session['webRequest'], 'onBeforeRequest'> }
 /** What the window needs of its web contents. */
-export type WalletContents = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL'>
+type WalletContents = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL'>
 /** What the flow needs of a window. */
 export type WalletWindow = Pick<BrowserWindow, 'on' | 'setTitle' | 'close' | 'isDestroyed'> & {
   readonly webContents: WalletContents
@@ -50,10 +50,7 @@ export function isWalletSession(session: object): boolean {
 }
 
 /** The window's options: the secure defaults, and the flow's own partition. */
-export function walletWindowOptions(
-  partition: string,
-  title: string,
-): BrowserWindowConstructorOptions {
+function walletWindowOptions(partition: string, title: string): BrowserWindowConstructorOptions {
   return {
     width: 520,
     height: 760,
@@ -82,7 +79,7 @@ export function walletWindowOptions(
  * `location.href` anywhere by fetch, image, beacon or WebSocket; navigations
  * are also fed to the flow first (`will-navigate`), which ends it `blocked`.
  */
-export function walletRequestAllowed(url: string, allowedOrigins: readonly string[]): boolean {
+function walletRequestAllowed(url: string, allowedOrigins: readonly string[]): boolean {
   let parsed: URL
   try {
     parsed = new URL(url)

@@ -18,7 +18,7 @@ import { INSPECTION_LABELS } from './types'
  */
 
 /** What one change did. */
-export type ChangeKind =
+type ChangeKind =
   /** A record arrived. */
   | 'new'
   /** The status moved: `inspectionStatus`, or a guarantee's `status` label. */
@@ -64,7 +64,7 @@ export interface ChurnClock {
 }
 
 /** The log keeps at most this many entries (the oldest go first). */
-export const MAX_LOGGED_CHANGES = 100_000
+const MAX_LOGGED_CHANGES = 100_000
 /** Records registered within this many seconds before a step are the ones that move. */
 const RECENT_SECONDS = 30 * 86_400
 /** ...but at least this many of the newest records are candidates. */

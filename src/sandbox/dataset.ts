@@ -52,9 +52,9 @@ const LAST_SECOND = Date.UTC(2026, 10, 20, 18, 0, 0) / 1000
 export const DATASET_NOW_SECOND = LAST_SECOND + 6 * 3600
 
 /** Length of the repeating pattern of status labels. */
-export const STATUS_PERIOD = 20
+const STATUS_PERIOD = 20
 /** Average number of records per member. */
-export const ITEMS_PER_MEMBER = 25
+const ITEMS_PER_MEMBER = 25
 
 /** The two record lists of the service. */
 export type SandboxResource = 'guarantee' | 'inspection'
@@ -91,7 +91,7 @@ export function formatSecond(second: number): string {
 }
 
 /** Wall-clock second count of a `YYYY-MM-DD` day's midnight. */
-export function daySecond(day: string): number {
+function daySecond(day: string): number {
   return Date.parse(`${day}T00:00:00Z`) / 1000
 }
 

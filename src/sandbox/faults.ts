@@ -9,7 +9,7 @@ import { createRng } from './seed'
  */
 
 /** Every kind of fault the sandbox can inject. */
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   /** Wait `ms` (default 500) before answering. */
   'latency',
   /** 429 with `Retry-After` (`retryAfter` seconds, default 7; `format` seconds | date | garbage). */
@@ -79,7 +79,7 @@ export type EchoForm = (typeof ECHO_FORMS)[number]
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 /** Routes a fault can target; `api` means all three JSON operations. */
-export const FAULT_ROUTES = ['api', 'guarantee', 'inspection', 'brand'] as const
+const FAULT_ROUTES = ['api', 'guarantee', 'inspection', 'brand'] as const
 /** One of {@link FAULT_ROUTES}. */
 export type FaultRoute = (typeof FAULT_ROUTES)[number]
 

@@ -216,7 +216,7 @@ export function pngChunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** Encodes palette indices as an 8-bit indexed-colour PNG (PLTE + IDAT, filter 0). */
-export function encodePng(
+function encodePng(
   width: number,
   height: number,
   palette: readonly Rgb[],
@@ -298,7 +298,7 @@ function lzw(indices: Uint8Array, minCodeSize: number): Buffer {
 }
 
 /** Encodes frames of palette indices as a looping animated GIF89a (16-colour global palette). */
-export function encodeGif(
+function encodeGif(
   width: number,
   height: number,
   palette: readonly Rgb[],
@@ -330,12 +330,12 @@ export function encodeGif(
 // ---------------------------------------------------------------- host
 
 /** The PNG card of a guarantee. */
-export function cardPng(facts: CardFacts): Buffer {
+function cardPng(facts: CardFacts): Buffer {
   return encodePng(CARD_WIDTH, CARD_HEIGHT, paletteFor(facts), drawCard(facts, null))
 }
 
 /** The animated GIF card of a guarantee: a light band sweeping across. */
-export function cardGif(facts: CardFacts): Buffer {
+function cardGif(facts: CardFacts): Buffer {
   const frames = Array.from({ length: GIF_FRAMES }, (_, f) =>
     drawCard(facts, -40 + (f * (CARD_WIDTH + 120)) / GIF_FRAMES),
   )

@@ -1,10 +1,8 @@
-export { startSandbox, type ChurnOptions, type Sandbox, type SandboxOptions } from './server'
-export type { ChangeKind, SandboxChange } from './churn'
-export { demoCredentials, type DemoCredentials } from './seed'
+export { startSandbox, type Sandbox, type SandboxOptions } from './server'
+export { demoCredentials } from './seed'
 export {
   EMBEDDED_DATA,
   embeddedProfile,
   startEmbeddedSandbox,
   type EmbeddedProfile,
-  type EmbeddedSandbox,
 } from './embedded'

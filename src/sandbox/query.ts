@@ -2,7 +2,7 @@ import type { SandboxListRequest, SandboxResource } from './dataset'
 import { GUARANTEE_STATES } from '../shared/domain'
 
 /** `pageSize` when the request gives none (the spec's documented default). */
-export const DEFAULT_PAGE_SIZE = 10
+const DEFAULT_PAGE_SIZE = 10
 /**
  * The largest `pageSize` the sandbox honours; larger values are silently
  * capped, as many services do. The spec shows no maximum, so this value is
@@ -10,7 +10,7 @@ export const DEFAULT_PAGE_SIZE = 10
  */
 export const MAX_PAGE_SIZE = 100
 /** Highest page number accepted; anything past the data is an empty page, not an error. */
-export const MAX_PAGE = 10_000_000
+const MAX_PAGE = 10_000_000
 /** Longest accepted `refUserId` or `status` value. */
 const MAX_TEXT = 100
 

@@ -45,7 +45,7 @@ export interface SandboxOptions {
 }
 
 /** How the sandbox's data moves on its own. */
-export interface ChurnOptions extends ChurnClock {
+interface ChurnOptions extends ChurnClock {
   /** Milliseconds between steps (default 5000). */
   readonly everyMs?: number
 }

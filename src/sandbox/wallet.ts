@@ -31,10 +31,10 @@ import type { DemoCredentials } from './seed'
  */
 
 /** The page behaviour a member id selects, by its prefix. */
-export type WalletCase = 'normal' | 'login' | 'foreign' | 'error' | 'noframe' | 'never'
+type WalletCase = 'normal' | 'login' | 'foreign' | 'error' | 'noframe' | 'never'
 
 /** The case a member id selects: `login-`, `foreign-`, `error-`, `noframe-` or `never-` prefix. */
-export function walletCase(refUserId: string): WalletCase {
+function walletCase(refUserId: string): WalletCase {
   const prefix = /^(login|foreign|error|noframe|never)-/i.exec(refUserId)?.[1]?.toLowerCase()
   return (prefix as WalletCase | undefined) ?? 'normal'
 }
@@ -53,7 +53,7 @@ const PATH =
   /^\/partner\/([^/]+)\/([^/]+)\/wallet\/([^/]+)\/(pre-sync|sync\/([^/]+))(?:\/(complete|cancel|login))?$/
 
 /** HTML-escapes text for element content and quoted attributes. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
@@ -118,7 +118,7 @@ function usableRedirect(value: string | null): URL | null {
 }
 
 /** `redirectUri` with the result parameters added (existing query parameters kept). */
-export function withResult(redirect: URL, params: Record<string, string>): string {
+function withResult(redirect: URL, params: Record<string, string>): string {
   const url = new URL(redirect)
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
   return url.toString()

@@ -144,7 +144,7 @@ export const RUN_MODES = ['auto', 'full', 'incremental'] as const
 export type RunMode = (typeof RUN_MODES)[number]
 
 /** Sync status of one resource. */
-export type SyncStatusName = 'idle' | 'syncing' | 'offline' | 'error'
+type SyncStatusName = 'idle' | 'syncing' | 'offline' | 'error'
 
 /** What `sync.status` answers per resource. */
 export interface ResourceSyncStatus {

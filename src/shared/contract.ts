@@ -195,7 +195,7 @@ export const argSchemas = {
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
-export interface ChannelResults {
+interface ChannelResults {
   'app.info': AppInfo
   'brands.search': BrandSearchResult
   'brands.refresh': BrandSearchResult

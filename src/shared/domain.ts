@@ -38,7 +38,7 @@ export const PARTNER_KINDS = ['production', 'test'] as const
 /** One of {@link PARTNER_KINDS}. */
 export type PartnerKind = (typeof PARTNER_KINDS)[number]
 /** A profile's kind: the built-in sandbox (demo data) or a partner account's environment. */
-export type ProfileKind = 'sandbox' | PartnerKind
+type ProfileKind = 'sandbox' | PartnerKind
 
 /** The active profile as the renderer sees it: never a secret. */
 export interface ProfileSummary {
@@ -78,7 +78,7 @@ export const GUARANTEE_STATE_LABELS: Readonly<Record<GuaranteeState, string>> = 
 }
 
 /** Sort orders of the two lists: `latest` (newest first) or `oldest`. */
-export type ListSort = 'latest' | 'oldest'
+type ListSort = 'latest' | 'oldest'
 
 /** Filters and paging of the guarantee list (operation 1); every field optional. */
 export interface GuaranteeQuery {
@@ -107,7 +107,7 @@ export interface InspectionQuery {
 }
 
 /** What every parsed partner record carries besides its typed fields. */
-export interface RecordExtras {
+interface RecordExtras {
   /**
    * The fields the service sent that the app does not know, exactly as sent
    * (an own-property object built without assignment, so `__proto__` or

@@ -58,29 +58,25 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
  * Error codes of the team server connection (docs/team.md). A separate union
  * until the app shows the team state; each says what to do in plain words.
  */
-export const TEAM_ERROR_CODES = [
+export type TeamErrorCode =
   /** The server refused the login role or its password. */
-  'team_auth',
+  | 'team_auth'
   /** One side requires TLS and the other offers a plain connection. */
-  'team_tls_required',
+  | 'team_tls_required'
   /** The server's certificate failed verification (untrusted, expired, wrong host). */
-  'team_tls',
+  | 'team_tls'
   /** The server cannot be reached (DNS, refused, reset, timed out). */
-  'team_unreachable',
+  | 'team_unreachable'
   /** The server's schema is older than the app understands: the administrator migrates. */
-  'team_schema_old',
+  | 'team_schema_old'
   /** The server's schema is newer than the app understands: update the app. */
-  'team_schema_new',
+  | 'team_schema_new'
   /** The login role is no member of a team, or its team is not granted this partner. */
-  'team_not_member',
+  | 'team_not_member'
   /** The server refused a write (row-level security or a check). */
-  'team_refused',
+  | 'team_refused'
   /** Any other answer of the server. */
-  'team_server',
-] as const
-
-/** One of {@link TEAM_ERROR_CODES}. */
-export type TeamErrorCode = (typeof TEAM_ERROR_CODES)[number]
+  | 'team_server'
 
 /** A team error as plain data (never a password). */
 export interface TeamErrorData {
@@ -104,8 +100,3 @@ export interface ErrorData {
 /** What every handler answers, over Electron IPC and over the web host alike. */
 export type Result<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorData }
-
-/** For exhaustive switches: the compiler proves this is never reached. */
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${String(value)}`)
-}

@@ -16,7 +16,7 @@ type Catalog = typeof messages
 /** A message key, as written in the message files. */
 export type MessageKey = keyof Catalog & string
 /** The placeholders a message takes, by name (checked by the compiler). */
-export type MessageInputs<K extends MessageKey> = NonNullable<Parameters<Catalog[K]>[0]>
+type MessageInputs<K extends MessageKey> = NonNullable<Parameters<Catalog[K]>[0]>
 /** The inputs argument of {@link message}: optional for a message without placeholders. */
 export type InputsArg<K extends MessageKey> =
   Record<string, never> extends MessageInputs<K>

@@ -5,7 +5,7 @@ import { DEFAULT_TIME_ZONE, PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
-export const MAX_SECRET_CHARS = 4096
+const MAX_SECRET_CHARS = 4096
 
 /** A profile id: also a file name, so nothing but lowercase letters, digits, `_` and `-`. */
 export const profileIdSchema = z.string().regex(PROFILE_ID_PATTERN, 'not a profile id')
@@ -23,7 +23,7 @@ const TEXT_PROBLEM_MESSAGES: Record<Exclude<TextProblem, 'too_long'>, string> = 
  * `params` say which {@link TextProblem} it was (and `max`), so a form can
  * word it in its own language.
  */
-export function plainTextSchema(max: number, options: { allowEmpty?: boolean } = {}) {
+function plainTextSchema(max: number, options: { allowEmpty?: boolean } = {}) {
   return z.string().transform((value, ctx) => {
     const problem = textProblem(value, max)
     if (problem && !(problem === 'empty' && options.allowEmpty)) {

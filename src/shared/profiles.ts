@@ -21,8 +21,7 @@ export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/
  * - `builtin`: the embedded sandbox's demo credentials;
  * - `missing`: none stored; `unavailable`/`locked`: the keychain could not be read.
  */
-export type CredentialState =
-  'keychain' | 'session' | 'builtin' | 'missing' | 'unavailable' | 'locked'
+type CredentialState = 'keychain' | 'session' | 'builtin' | 'missing' | 'unavailable' | 'locked'
 
 /** Whether a profile has credentials, and the API key's last four characters when it does. */
 export interface CredentialStatus {

@@ -16,8 +16,7 @@
  * `optional` text, or a timestamp under either spelling (`name`/`nameAt`),
  * `timestamp` rejecting an item with neither spelling, `timestamp?` not.
  */
-export type FieldRead =
-  'integer' | 'required' | 'expected' | 'optional' | 'timestamp' | 'timestamp?'
+type FieldRead = 'integer' | 'required' | 'expected' | 'optional' | 'timestamp' | 'timestamp?'
 
 /**
  * Where a field's value lives and what null becomes: `never` (never null;
@@ -26,7 +25,7 @@ export type FieldRead =
  * `blank-null` (stored like `blank`, rows show null), `raw` (no column: kept
  * only in the raw JSON).
  */
-export type FieldNull = 'never' | 'column' | 'blank' | 'blank-null' | 'raw'
+type FieldNull = 'never' | 'column' | 'blank' | 'blank-null' | 'raw'
 
 /** One field of a record kind. */
 export interface FieldSpec {
@@ -103,16 +102,6 @@ export const BRAND_FIELDS = [
   /** English name with the service's trailing whitespace removed. */
   { api: 'englishName', column: 'english_name', sql: 'TEXT', read: 'required', null: 'never', searched: true, row: 'englishName' },
 ] as const satisfies readonly FieldSpec[]
-
-/** The declared record kinds, by table. */
-export const RECORD_FIELDS = {
-  guarantees: GUARANTEE_FIELDS,
-  inspections: INSPECTION_FIELDS,
-  brands: BRAND_FIELDS,
-} as const
-
-/** A table of declared records. */
-export type RecordTable = keyof typeof RECORD_FIELDS
 
 type Base<F extends FieldSpec> = F['sql'] extends 'INTEGER' ? number : string
 

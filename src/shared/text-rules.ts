@@ -1,7 +1,7 @@
 /**
  * Rules for one-line names typed by a user (profile name, partner id), kept
  * free of zod so the renderer's form checks with the very same rules as the
- * IPC schema (issue 14.4).
+ * IPC schema.
  */
 
 /** Longest profile name, in characters after NFC normalisation. */

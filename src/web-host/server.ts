@@ -18,7 +18,7 @@ import { handleWalletPopup } from './wallet-popup'
  * core router carried over HTTP. It is a development and test tool, bound to
  * loopback only, and never part of the packaged app.
  *
- * Defences (FAULTS rows 43–48): a per-launch token compared in constant
+ * Defences (docs/faults.md F43–F48): a per-launch token compared in constant
  * time; a Host allowlist against DNS rebinding; Origin checked on every
  * request; no CORS at all (preflights are refused); state changes only by
  * `POST` with `application/json`; static files only from the renderer folder.
@@ -131,7 +131,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const body = declared > MAX_ARGS_BYTES ? null : await readBody(req, MAX_ARGS_BYTES)
     if (body === null) {
       // Answered at once; the rest of the body is read and dropped so the
-      // client gets this answer, not a reset connection (issue 14.4).
+      // client gets this answer, not a reset connection.
       drain(req, MAX_DRAIN_BYTES)
       return sendJson(res, 413, {
         ok: false,

@@ -114,7 +114,7 @@ function settle(verdict: WalletVerdict): { end: WalletEnd } {
  * that ground, as on the rest of this host.
  * https://developer.mozilla.org/en-US/docs/Web/HTTP/Reference/Headers/Sec-Fetch-Site
  */
-export function returnNavigationOk(req: Pick<IncomingMessage, 'headers'>): boolean {
+function returnNavigationOk(req: Pick<IncomingMessage, 'headers'>): boolean {
   const site = req.headers['sec-fetch-site']
   const mode = req.headers['sec-fetch-mode']
   if (site !== undefined && site !== 'same-origin' && site !== 'same-site') return false

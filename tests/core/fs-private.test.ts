@@ -22,7 +22,7 @@ import { makePng, startImageServer } from './images/image-server'
 import { tempDir } from './store/fixtures'
 
 /**
- * Issue 14.4: on a shared computer no other user can read the data folder.
+ * On a shared computer no other user can read the data folder.
  * Checked with real stat modes under the usual umask 022 (which would leave
  * 0755 folders and 0644 files), so Linux and macOS only.
  */
@@ -65,7 +65,7 @@ function modes(dir: string): string[] {
   return out
 }
 
-describe.skipIf(process.platform === 'win32')('private data folder (issue 14.4)', () => {
+describe.skipIf(process.platform === 'win32')('private data folder', () => {
   it('creates the data folder 0700 and the database, its WAL and SHM, and settings 0600', async () => {
     const temp = tempDir()
     temps.push(temp)

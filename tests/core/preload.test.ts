@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 /**
  * The preload runs only inside Electron; here `electron` is replaced by a
  * small fake (the only way to load it without an Electron binary) that
- * records what is exposed and what is sent (FAULTS 36).
+ * records what is exposed and what is sent (docs/faults.md F36).
  */
 const exposed: Record<string, unknown> = {}
 const invoke = vi.fn((..._args: unknown[]) => Promise.resolve({ ok: true, value: 1 }))

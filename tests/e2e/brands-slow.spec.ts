@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { startApp } from './fixtures'
 
 /**
- * The brand list on a service that trickles its answer (issue 10.9): the
+ * The brand list on a service that trickles its answer (docs/faults.md F13): the
  * screen answers at once and says the list is not loaded yet, instead of a
  * spinner for a minute or an empty "no match".
  */

@@ -53,7 +53,7 @@ test.describe('brand list', () => {
     await expect(page.getByRole('heading', { name: '럭셔리 브랜드' })).toBeVisible()
   })
 
-  test('a page on another local origin cannot call the web host (FAULTS 44, 46)', async ({
+  test('a page on another local origin cannot call the web host (docs/faults.md F44, F46)', async ({
     page,
     app,
   }) => {

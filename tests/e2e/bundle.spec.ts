@@ -18,7 +18,7 @@ test('the preload is CommonJS and requires only electron', () => {
   expect(new Set(requires)).toEqual(new Set(['electron']))
 })
 
-test('the packaged bundles contain no web host (FAULTS 48)', () => {
+test('the packaged bundles contain no web host (docs/faults.md F48)', () => {
   for (const file of filesUnder('out').filter((name) => /\.(c?js|mjs)$/.test(name))) {
     const text = readFileSync(file, 'utf8')
     expect(text, file).not.toContain('startWebHost')

@@ -3,7 +3,7 @@ import { startApp } from './fixtures'
 
 /**
  * A card image main refuses because decoding it would cost too much memory
- * (issue 14.1): the card says so in both languages instead of looking
+ * (docs/faults.md F31): the card says so in both languages instead of looking
  * missing. The pixel cap is set below the sandbox's 320×200 cards, so every
  * card is "too large" here.
  */

@@ -84,7 +84,10 @@ test.describe('guarantees', () => {
     await page.screenshot({ path: 'test-results/guarantees-detail.png' })
   })
 
-  test('product names are shown as text, never run as HTML (FAULTS 34)', async ({ page, app }) => {
+  test('product names are shown as text, never run as HTML (docs/faults.md F34)', async ({
+    page,
+    app,
+  }) => {
     await page.goto(app.host.url)
     await page.getByRole('link', { name: '보증서' }).click()
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()

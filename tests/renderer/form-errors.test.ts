@@ -51,7 +51,7 @@ describe('zod issues to form fields', () => {
     expect(errors).toEqual({ name: { key: 'form.tooLong', values: { max: 80 } } })
   })
 
-  it('words control and text-direction characters in a name or partner id (issue 14.4)', () => {
+  it('words control and text-direction characters in a name or partner id', () => {
     const errors = fieldErrorsOf(
       issuesOf({ ...valid, name: 'Shop\u202Egpj.exe', partnerId: 'shop\u00001' }),
       PROFILE_FIELDS,

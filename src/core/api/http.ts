@@ -21,9 +21,9 @@ export interface GetOptions {
 /** Default per-request deadline, headers and body together. */
 export const DEFAULT_TIMEOUT_MS = 30_000
 /** Default body cap for JSON answers. */
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 /** Redirects followed before giving up (JSON calls and card images alike). */
-export const MAX_REDIRECTS = 3
+const MAX_REDIRECTS = 3
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
@@ -32,9 +32,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
  * caller's cancel or the deadline) and how long the request has really taken,
  * so a timeout says what happened. {@link end} it once the answer is read:
  * its timer goes, and the caller's signal (a sync's walk, which sends a
- * thousand requests) no longer holds it. (`AbortSignal.any` kept every
- * request's signal tied to the walk's until the walk ended, which then
- * aborted them all at once: about 9 ms on the main thread.)
+ * thousand requests) no longer holds it (`AbortSignal.any` would keep every
+ * request's signal tied to the walk's until the walk ended, then abort them
+ * all at once on the main thread).
  */
 export class RequestDeadline {
   readonly signal: AbortSignal
@@ -75,7 +75,7 @@ export class RequestDeadline {
 }
 
 /** How a redirect's target is judged: the URL to follow, or a thrown error. */
-export type RedirectCheck = (target: URL | null, status: number) => URL
+type RedirectCheck = (target: URL | null, status: number) => URL
 
 /** Options of {@link fetchFollowingRedirects}. */
 export interface FollowOptions {
@@ -177,7 +177,7 @@ export interface JsonBody {
  * body cap, the body decoded by its declared charset, and typed errors.
  * Redirects are followed only within the request's own origin (scheme, host
  * and port): the credentials headers must never travel anywhere else,
- * including the same host over plain `http:` (FAULTS row 18). A redirect
+ * including the same host over plain `http:` (docs/faults.md F18). A redirect
  * elsewhere fails without any request being sent there.
  */
 export async function getJson(
@@ -274,7 +274,7 @@ export function parseJsonBody(body: JsonBody): unknown {
 }
 
 /** The `charset` parameter of a `Content-Type`, or undefined. */
-export function charsetOf(contentType: string | null): string | undefined {
+function charsetOf(contentType: string | null): string | undefined {
   const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '')
   const value = (match?.[1] ?? match?.[2] ?? '').trim()
   return value || undefined
@@ -459,7 +459,7 @@ const TLS_CODES = new Set([
  * Maps what `fetch` (or reading its body) threw to `cancelled`, `timeout`,
  * `tls` or `network`. A timeout says the deadline and the time really taken.
  */
-export function classifyFetchError(error: unknown, deadline: RequestDeadline): AppError {
+function classifyFetchError(error: unknown, deadline: RequestDeadline): AppError {
   if (deadline.callerSignal?.aborted) {
     return new AppError('cancelled', 'Cancelled.', { cause: error })
   }

@@ -3,7 +3,7 @@ import type { ListPage } from '../../shared/domain'
 import { AppError } from '../app-error'
 
 /** Asked for on the first page; the service's cap (not shown by the spec) is learned from the answer. */
-export const DEFAULT_ASK_PAGE_SIZE = 1000
+const DEFAULT_ASK_PAGE_SIZE = 1000
 
 /**
  * Fetches one page; the walker passes the page number and size to use.
@@ -34,7 +34,7 @@ export interface WalkedPage<T> extends ListPage<T> {
 }
 
 /** Why a walk ended. */
-export type WalkEnd =
+type WalkEnd =
   /** Entries seen reached `total`. */
   | 'complete'
   /** A page came back empty before `total` was reached (or `total` was 0). */

@@ -59,7 +59,7 @@ export interface RetryPolicy {
 }
 
 /** Hard upper bound on attempts, whatever a caller configures. */
-export const MAX_ATTEMPTS = 4
+const MAX_ATTEMPTS = 4
 
 /** Defaults: 4 attempts, 0.5 s → 1 s → 2 s backoff ceilings, 60 s overall, `Retry-After` ≤ 120 s. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {

@@ -5,8 +5,8 @@
  *
  * Written by hand rather than with `csv-stringify`: RFC 4180 quoting is three
  * rules (quote a field holding `"`, `,`, CR or LF; double its quotes; end
- * records with CRLF), and the library's per-field option handling made a
- * 100,000-row export spend about 2.5 s of its 3 s budget in stringifying.
+ * records with CRLF), and the library's per-field option handling would
+ * take most of a large export's time budget (`export_csv_100k_ms`).
  */
 
 /** One column: its header and how to read it from a row. */

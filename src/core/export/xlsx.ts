@@ -14,7 +14,7 @@ import { AppError } from '../app-error'
  */
 
 /** How a column's values are written. */
-export type XlsxColumnType = 'text' | 'number' | 'date'
+type XlsxColumnType = 'text' | 'number' | 'date'
 
 /** One column: its header and the type of its cells. */
 export interface XlsxColumn {
@@ -44,7 +44,7 @@ export interface XlsxSheet {
 }
 
 /** Excel's limits: rows and columns per sheet, characters per cell. */
-export const XLSX_MAX_ROWS = 1_048_576
+const XLSX_MAX_ROWS = 1_048_576
 export const XLSX_MAX_COLUMNS = 16_384
 export const XLSX_MAX_CELL_TEXT = 32_767
 /**

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 
 /**
  * The one resolver behind Electron's `card:` protocol and the web host's
- * `/card/…` route (FAULTS row 33). A request names either a cached file by
+ * `/card/…` route (docs/faults.md F33). A request names either a cached file by
  * its content hash (`/<sha256>.<ext>`) or a remote card image by its URL
  * (`/u/<base64url of the URL>`). Anything else — `../`, `%2e%2e`, `..%5c`,
  * absolute paths, other names — resolves to nothing. The hashed-name form is

@@ -83,10 +83,10 @@ const MIME_OF_EXT: Record<string, ImageType['mime']> = {
 const HEAD_BYTES = 64 * 1024
 
 /** Default cap of decoded pixels per card image, all frames together: 40 megapixels (about 160 MB decoded). */
-export const DEFAULT_MAX_PIXELS = 40_000_000
+const DEFAULT_MAX_PIXELS = 40_000_000
 
 /**
- * The card-image cache (FAULTS rows 25, 30–33). Images are fetched on demand
+ * The card-image cache (docs/faults.md F25, F30–F33). Images are fetched on demand
  * from the profile's image host only, checked by magic bytes and header
  * dimensions, size-capped while streaming, written to a temp file that is
  * removed on any error, and stored under their content hash. The total size
@@ -228,7 +228,7 @@ export class ImageCache {
       {
         deadline,
         headers: { Accept: 'image/png, image/gif, image/jpeg, image/webp' },
-        // Every hop is checked again: a redirect may not leave the image host (FAULTS row 32).
+        // Every hop is checked again: a redirect may not leave the image host (docs/faults.md F32).
         checkRedirect: (next) => {
           if (!next) throw new AppError('bad_response', 'The card image redirected nowhere.')
           return checkImageUrl(next.toString(), this.#options.policy())
@@ -298,7 +298,7 @@ export class ImageCache {
   }
 
   /**
-   * Refuses an image whose decoding would cost too much memory (FAULTS 31):
+   * Refuses an image whose decoding would cost too much memory (docs/faults.md F31):
    * a side over the cap, or width × height × frames over the pixel cap. With
    * `complete`, an image whose size cannot be read is refused too.
    */

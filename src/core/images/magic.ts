@@ -1,6 +1,6 @@
 /**
- * Image type by magic bytes, never by `Content-Type` or file name (FAULTS
- * row 30): only PNG, GIF, JPEG and WebP are accepted, so an SVG or HTML file
+ * Image type by magic bytes, never by `Content-Type` or file name
+ * (docs/faults.md F30): only PNG, GIF, JPEG and WebP are accepted, so an SVG or HTML file
  * labelled `image/png` is refused and never served as a script-capable type.
  */
 

@@ -2,7 +2,7 @@ import { LOOPBACK_HOSTS } from '../../shared/profile-schemas'
 import { AppError } from '../app-error'
 
 /**
- * Which card-image URLs may be fetched (FAULTS row 32). Only the profile's
+ * Which card-image URLs may be fetched (docs/faults.md F32). Only the profile's
  * image host, by exact origin. A real service's host must be https; plain
  * http is allowed only for a loopback host, which only the built-in sandbox
  * profile uses. Everything else (`file:`, `data:`, `javascript:`, other hosts,

@@ -278,7 +278,7 @@ export class ProfileService {
  * dropped, so staff enter them again for the new host; a path change on the
  * same origin keeps them.
  */
-export function movesService(
+function movesService(
   before: Pick<StoredProfile, 'baseUrl' | 'staticUrl'>,
   after: Pick<StoredProfile, 'baseUrl' | 'staticUrl'>,
 ): boolean {

@@ -93,7 +93,7 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, origin: A
 export const APP_DOCS_ORIGIN = 'https://appraisaldesk.example'
 
 /** Why a link was not handed to the system browser. */
-export type LinkRefusal = 'not_url' | 'scheme' | 'credentials' | 'host'
+type LinkRefusal = 'not_url' | 'scheme' | 'credentials' | 'host'
 
 /**
  * What to do with a link a page wants opened outside the app (a click on a
@@ -142,7 +142,7 @@ export function decideExternalLink(url: string, allowlist: LinkAllowlist): LinkD
 }
 
 /** The allowlist's origin for a profile address, or null when it is not an https URL. */
-export function httpsOrigin(address: string): string | null {
+function httpsOrigin(address: string): string | null {
   const parsed = parseUrl(address)
   return parsed?.protocol === 'https:' ? parsed.origin : null
 }

@@ -9,7 +9,7 @@ import { extname, join, resolve, sep } from 'node:path'
  */
 
 /** Content types of the files the renderer build writes. */
-export const RENDERER_MIME: Readonly<Record<string, string>> = {
+const RENDERER_MIME: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',

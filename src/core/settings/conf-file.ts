@@ -9,7 +9,7 @@ export const openConfFile: OpenSettingsFile = (dir, name) => {
     configName: name,
     // Damaged files are handled by core (kept aside with a notice), never silently cleared.
     clearInvalidConfig: false,
-    // Owner-only (issue 14.4); conf applies it to a file that already exists too.
+    // Owner-only (docs/security.md, "A hostile local user"); conf applies it to a file that already exists too.
     configFileMode: PRIVATE_FILE_MODE,
     accessPropertiesByDotNotation: false,
     watch: false,

@@ -23,7 +23,7 @@ import type { OpenSettingsFile, SettingsFile } from './settings-file'
 export const SETTINGS_VERSION = 2
 
 /** File name (without `.json`) of the settings in the data folder. */
-export const SETTINGS_NAME = 'settings'
+const SETTINGS_NAME = 'settings'
 
 /**
  * A partner profile as stored: no secret fields (they live in the keychain).
@@ -31,7 +31,7 @@ export const SETTINGS_NAME = 'settings'
  * file) loses them on load rather than the whole profile; an empty result
  * falls back to the id.
  */
-export const storedProfileSchema = z
+const storedProfileSchema = z
   .object({
     id: profileIdSchema,
     name: z.string().min(1).max(1000),
@@ -58,7 +58,7 @@ export type StoredProfile = z.infer<typeof storedProfileSchema>
  * strips them), so a secret that somehow got into the file is not carried
  * on: settings never hold a secret.
  */
-export const settingsSchema = z.object({
+const settingsSchema = z.object({
   schemaVersion: z.literal(SETTINGS_VERSION),
   /** The profile that opens at start (the last one used). */
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
@@ -97,7 +97,7 @@ export interface SettingsMigration {
  * one edited by hand): its known keys are kept and the rest is dropped by
  * the schema. Add a step here whenever {@link settingsSchema} changes shape.
  */
-export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
+const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
   {
     to: 1,
     migrate: (doc) => ({
@@ -130,7 +130,7 @@ export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
 ]
 
 /** Raised for a file written by a newer version of the app; core keeps it aside. */
-export class NewerSettingsError extends Error {}
+class NewerSettingsError extends Error {}
 
 /** Brings a document up to {@link SETTINGS_VERSION} through the numbered steps. */
 export function migrateSettings(

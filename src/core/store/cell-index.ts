@@ -8,13 +8,11 @@ import type { PagedResource } from './record-types'
  * Each stored record's cell (status and counted review mark; gone records
  * have none), per list, in the owner thread's memory: a text search then
  * counts its matches per tab from the matching rowids alone, instead of
- * reading each matching row (about 2 µs a row, 20 ms for 10,000 matches at
- * a million rows). An accelerator only: until it is built, or when it
+ * reading each matching row. An accelerator only: until it is built, or when it
  * lags, `list-queries.ts` counts with SQL instead.
  *
  * - Built by {@link advanceCellIndexes} in the owner's idle time, in chunks
- *   of {@link BUILD_CHUNK} rows in `idx` order (about 1 s per million rows
- *   in all), or at once by {@link buildCellIndexes}.
+ *   of {@link BUILD_CHUNK} rows in `idx` order, or at once by {@link buildCellIndexes}.
  * - Kept current by the writers: every record a page writes, marks gone or
  *   marks for review is {@link touchCells touched}; touched records are read
  *   again before the next count (or in idle time).
@@ -26,7 +24,7 @@ import type { PagedResource } from './record-types'
  * `Uint16Array` of cell codes), plus a map of records added since.
  */
 
-/** Rows read per build step: about 12 ms. */
+/** Rows read per build step (at least one step per idle call of the owner). */
 const BUILD_CHUNK = 10_000
 /** Touched records read again per statement. */
 const TOUCH_CHUNK = 500

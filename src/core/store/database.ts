@@ -57,7 +57,7 @@ const SQLITE = {
 } as const
 
 /** The primary SQLite result code of an error thrown by `node:sqlite`, if it is one. */
-export function sqliteCode(error: unknown): number | undefined {
+function sqliteCode(error: unknown): number | undefined {
   if (typeof error === 'object' && error !== null && 'errcode' in error) {
     const code = (error as { errcode: unknown }).errcode
     if (typeof code === 'number') return code & 0xff
@@ -66,7 +66,7 @@ export function sqliteCode(error: unknown): number | undefined {
 }
 
 /** True when the error means the file is not a usable database. */
-export function isCorruption(error: unknown): boolean {
+function isCorruption(error: unknown): boolean {
   if (error instanceof CorruptStoreError) return true
   const code = sqliteCode(error)
   return code === SQLITE.CORRUPT || code === SQLITE.NOTADB
@@ -172,7 +172,7 @@ function vacuum(db: StoreConnection): void {
  * timeout, a `quick_check`, then migrations. A file that is not a database,
  * fails the check, or was written by a newer app version is closed, moved
  * aside with its `-wal`/`-shm` as `*.corrupt-<time>`, and rebuilt; the answer
- * then carries a notice for the user (FAULTS rows 23, 29). The cache holds
+ * then carries a notice for the user (docs/faults.md F23, F29). The cache holds
  * only copies of service data, so a rebuild loses nothing a sync cannot
  * fetch again.
  */
@@ -215,7 +215,7 @@ function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
       db.prepare('SELECT count(*) FROM sqlite_master').get()
     } else if (!deepCheck(db)) throw new CorruptStoreError('quick_check failed')
     if (userVersion(db) > LATEST_VERSION) {
-      // A newer app wrote this file; never migrate downwards (FAULTS row 29).
+      // A newer app wrote this file; never migrate downwards (docs/faults.md F29).
       throw new CorruptStoreError('written by a newer version')
     }
     const before = userVersion(db)
@@ -244,8 +244,7 @@ function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
  * The FTS5 `automerge` of both search indexes (SQLite's default is 4). Each
  * commit flushes its new terms as a small segment; FTS5 merges segments of
  * the same size level once `automerge` of them are there. At 16 a first
- * sync of 100,000 records rewrites its postings about half as often as at 4
- * (fewer levels), which cut the write step by about 4 µs per record; a
+ * sync rewrites its postings less often than at 4 (fewer levels); a
  * query then reads at most 15 small segments per level until they merge,
  * and `compactStore` merges them into one after a first full sync anyway.
  */

@@ -9,8 +9,7 @@ import { prepareRows, type PreparedRow } from './stored-raw'
  * values, search key, FTS text) and in V8's structured-clone format, made
  * where the page was parsed (a worker thread) and read by the database
  * owner. The main thread passes the bytes along without ever holding the
- * records, so a sync allocates no young objects there (issue 10's main-loop
- * figures); the owner, which every write waits for, only writes them.
+ * records, so a sync allocates no young objects there; the owner, which every write waits for, only writes them.
  */
 export interface EncodedRows {
   /** Records in `bytes`. */

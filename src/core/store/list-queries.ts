@@ -489,7 +489,7 @@ function capCells(
 }
 
 /** The freshness every answer carries. */
-export function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshness {
+function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshness {
   const state = readSyncState(db, resource)
   return {
     lastSyncAt: state.lastSuccessAt,

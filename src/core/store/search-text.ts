@@ -233,8 +233,7 @@ const DIGIT_MARK_UNIT = DIGIT_MARK.charCodeAt(0)
  * The one FTS column of a record: its words and syllables, then its
  * initials, then its digit trigrams, apart by the field break. One column:
  * FTS5 marks every posting in any later column with its column number,
- * which cost about 6 MB per 100,000 records when `c` and `d` were columns
- * of their own. The three kinds never share a term (initials are jamo,
+ * which one column does not pay for. The three kinds never share a term (initials are jamo,
  * trigrams are marked), so no query of one kind matches another's.
  */
 export function ftsText(doc: SearchDocument): string {

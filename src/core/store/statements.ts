@@ -6,9 +6,8 @@ const MAX_STATEMENTS = 128
 
 /**
  * `db.prepare(sql)`, prepared once per connection: a list query runs the
- * same few statements on every page and tab (preparing one cost about
- * 0.1 ms), a sync the same ones on every page (about a microsecond per
- * record). Only for statements run to completion (`all`, `get`, `run`),
+ * same few statements on every page and tab, a sync the same ones on every
+ * page. Only for statements run to completion (`all`, `get`, `run`),
  * never iterated, and never given per-call settings such as
  * `setReturnArrays`.
  */

@@ -98,11 +98,6 @@ export type StoreArgs<K extends StoreOp> =
 /** What `op` answers. */
 export type StoreResult<K extends StoreOp> = ReturnType<(typeof STORE_OPS)[K]>
 
-/** One request to the owner: a discriminated union over {@link STORE_OPS}. */
-export type StoreRequest = {
-  [K in StoreOp]: { readonly id: number; readonly op: K; readonly args: StoreArgs<K> }
-}[StoreOp]
-
 /** True when `name` is an owner operation (checks requests at the worker's boundary). */
 export function isStoreOp(name: string): name is StoreOp {
   return Object.hasOwn(STORE_OPS, name)

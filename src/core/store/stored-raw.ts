@@ -129,7 +129,7 @@ function corrupt(table: string, row: Readonly<Record<string, unknown>>, why: str
  * declaration allows it. A wrong value is a `store_corrupt` error naming the
  * table, the record and the column.
  */
-export function storedValue(
+function storedValue(
   table: string,
   spec: FieldSpec,
   row: Readonly<Record<string, unknown>>,
@@ -143,7 +143,7 @@ export function storedValue(
 }
 
 /** The `raw` column of a row as an object, or a `store_corrupt` error naming the row. */
-export function parseStoredRaw(
+function parseStoredRaw(
   table: string,
   row: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
@@ -184,7 +184,7 @@ export function expandRecord(
  * it only tells whether a record's indexed text changed, at a tenth of the
  * cost of an MD5 object per record.
  */
-export function textHash(...parts: readonly string[]): string {
+function textHash(...parts: readonly string[]): string {
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
   parts.forEach((text, n) => {
@@ -232,7 +232,7 @@ export interface PreparedRow {
 }
 
 /** A record's {@link PreparedRow}: its values, its search key and FTS text ({@link searchRow}). */
-export function prepareRow(table: RecordTable, record: object): PreparedRow {
+function prepareRow(table: RecordTable, record: object): PreparedRow {
   const { idx, values, search } = rowValues(table, record)
   return { idx, values, ...searchRow(search, idx) }
 }

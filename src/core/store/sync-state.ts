@@ -6,7 +6,7 @@ import { prepared } from './statements'
 import type { SyncResource } from './record-types'
 
 /** Where an interrupted full pass resumes: the next page to fetch. */
-export interface Checkpoint {
+interface Checkpoint {
   /** Next page number to fetch (pages before it are stored). */
   readonly nextPage: number
   readonly pageSize: number

@@ -41,7 +41,7 @@ export function storedColumns(table: RecordTable): string[] {
  * a conflict sets every column to the new value, or to its expression in
  * `set` (which may also name columns not inserted).
  */
-export function upsertSql(
+function upsertSql(
   table: string,
   columns: readonly string[],
   set: Readonly<Record<string, string>>,
@@ -66,8 +66,8 @@ export function writtenColumns(table: RecordTable): string[] {
 /**
  * The insert of a record not stored yet, with named parameters (`:column`)
  * for the {@link writtenColumns}. Its statement takes the names with their
- * colon (`setAllowBareNamedParameters(false)`): binding 19 bare names cost
- * about 4 µs more per statement, as each is looked up with every prefix.
+ * colon (`setAllowBareNamedParameters(false)`), so node:sqlite does not look
+ * each bare name up with every prefix.
  */
 export function recordInsertSql(table: RecordTable): string {
   const columns = writtenColumns(table)
@@ -79,8 +79,8 @@ export function recordInsertSql(table: RecordTable): string {
  * The update of a stored record, the insert's named parameters: every
  * column to its new value; seen in the later pass; no longer gone. (An
  * update and an insert instead of one upsert: with the counts' update
- * triggers on the table, an `ON CONFLICT DO UPDATE` cost about 70 µs more
- * per record, even when it only inserted.)
+ * triggers on the table, an `ON CONFLICT DO UPDATE` pays for them even when
+ * it only inserts.)
  */
 export function recordUpdateSql(table: RecordTable): string {
   const set = writtenColumns(table)

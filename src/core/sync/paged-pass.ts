@@ -218,7 +218,7 @@ async function fetchPage(
 
 /**
  * Commits one page through the owner: one transaction with its checkpoint.
- * An oversized page (FAULTS 12) goes in chunks so no single transaction
+ * An oversized page (docs/faults.md F12) goes in chunks so no single transaction
  * holds the owner long; the checkpoint moves only with the last chunk, so
  * a crash re-reads the page, and the upserts make that harmless. A few
  * commits may wait behind the fetches, never the whole list.

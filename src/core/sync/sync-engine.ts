@@ -54,8 +54,7 @@ export interface SyncEngineOptions {
    * Pages fetched but not yet committed, at most (default 8). While the
    * owner is busy, the pages queued behind it commit together in one
    * transaction: fewer, larger commits, each a cheaper FTS segment per
-   * record. The queued pages are encoded bytes on the owner's side (about
-   * 100 KB for 100 guarantees), not records on the main thread's heap.
+   * record. The queued pages are encoded bytes on the owner's side, not records on the main thread's heap.
    */
   readonly maxPendingWrites?: number
   /** Runs after each page is committed (the app asks for a background checkpoint; tests kill). */

@@ -12,9 +12,7 @@ import { TeamError, toTeamError } from './team-error'
  */
 
 /** The migrations folder of the repository. */
-export const MIGRATIONS_DIR = fileURLToPath(
-  new URL('../../../team-server/migrations/', import.meta.url),
-)
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../../team-server/migrations/', import.meta.url))
 
 /** One migration file: `NNNN-name.sql`. */
 interface Migration {
@@ -24,7 +22,7 @@ interface Migration {
 }
 
 /** The migration files in version order; a gap or a duplicate number is an error. */
-export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort()
   const migrations: Migration[] = []
   for (const name of names) {
@@ -98,7 +96,7 @@ export async function migrate(client: pg.Client, dir = MIGRATIONS_DIR): Promise<
 }
 
 /** The highest applied version; 0 on a server never migrated. */
-export async function schemaVersion(client: pg.Client): Promise<number> {
+async function schemaVersion(client: pg.Client): Promise<number> {
   const { rows } = await client.query<{ version: number | null }>(
     `SELECT CASE WHEN to_regclass('appraisal_team.schema_version') IS NULL THEN 0
             ELSE (SELECT max(version) FROM appraisal_team.schema_version) END AS version`,
@@ -112,7 +110,7 @@ export async function schemaVersion(client: pg.Client): Promise<number> {
  * instead of the password keeps the password out of the server's statement
  * log and `pg_stat_activity`.
  */
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
+function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
   const salted = pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256')
   const clientKey = createHmac('sha256', salted).update('Client Key').digest()
   const storedKey = createHash('sha256').update(clientKey).digest()

@@ -42,7 +42,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** The `ssl` option of `pg` for a config, after applying the loopback rule. */
-export async function tlsOptions(config: TeamServerConfig): Promise<pg.ClientConfig['ssl']> {
+async function tlsOptions(config: TeamServerConfig): Promise<pg.ClientConfig['ssl']> {
   const mode = config.tls ?? (isLoopbackHost(config.host) ? 'plain' : 'verify-full')
   if (mode === 'plain') {
     if (!isLoopbackHost(config.host)) {

@@ -36,7 +36,7 @@ export function classifyKeychainError(error: unknown): KeychainFailure {
 }
 
 /** The fix to name for a missing keychain on this OS. */
-export function unavailableHint(platform: NodeJS.Platform = process.platform): string {
+function unavailableHint(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') {
     return 'Open Keychain Access and make sure your login keychain exists and is unlocked.'
   }
@@ -47,7 +47,7 @@ export function unavailableHint(platform: NodeJS.Platform = process.platform): s
 }
 
 /** The fix to name for a locked keychain on this OS. */
-export function lockedHint(platform: NodeJS.Platform = process.platform): string {
+function lockedHint(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin')
     return 'Unlock your login keychain (Keychain Access), then press Retry.'
   if (platform === 'win32')
@@ -96,7 +96,7 @@ export const SIZE_HINT =
 
 /**
  * Runs one keychain call with a deadline. A locked keychain may show an
- * unlock prompt and wait for it indefinitely (FAULTS row 19); after the
+ * unlock prompt and wait for it indefinitely (docs/faults.md F19); after the
  * deadline the call is reported as locked, with a Retry. The native call
  * itself cannot be cancelled and simply finishes in the background.
  */

@@ -12,12 +12,12 @@ import { MemoryStore } from './memory-store'
 import type { SecureStore } from './secure-store'
 
 /** The keychain service name the app's entries live under (tests use their own). */
-export const KEYCHAIN_SERVICE = 'Appraisal Desk'
+const KEYCHAIN_SERVICE = 'Appraisal Desk'
 
 /**
  * Largest entry written to the keychain, in UTF-8 bytes. Windows' Credential
  * Manager holds at most 2560 bytes per blob and fails with "The stub received
- * bad data" above it (FAULTS row 21); 2 KB leaves room for its own framing.
+ * bad data" above it (docs/faults.md F21); 2 KB leaves room for its own framing.
  */
 export const MAX_ENTRY_BYTES = 2048
 
@@ -185,7 +185,7 @@ export class Vault {
   }
 
   /**
-   * An entry that cannot be read (FAULTS row 22: the keychain's backend
+   * An entry that cannot be read (docs/faults.md F22: the keychain's backend
    * changed, the entry was damaged) is treated as no credentials and deleted,
    * so the user is asked to enter them again instead of failing forever.
    */

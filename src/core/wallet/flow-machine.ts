@@ -1,7 +1,7 @@
 import type { WalletOutcomeName } from '../../shared/wallet'
 
 /**
- * The wallet-link flow as a pure state machine (FAULTS 37, 38, 42). The host
+ * The wallet-link flow as a pure state machine (docs/faults.md F37, F38, F42). The host
  * (Electron's window in `src/main`, the web host's popup routes) feeds it
  * what the window does; it answers whether to let that happen and, once, how
  * the flow ended. It holds no timer, no window and no URL with the key
@@ -79,7 +79,7 @@ function parse(url: string): URL | null {
  * True when `url` is `redirect` (same scheme, host, port and path; no user
  * info), whatever its query and fragment.
  */
-export function matchesRedirect(url: URL, redirect: URL): boolean {
+function matchesRedirect(url: URL, redirect: URL): boolean {
   return (
     url.protocol === redirect.protocol &&
     url.host === redirect.host &&
@@ -90,7 +90,7 @@ export function matchesRedirect(url: URL, redirect: URL): boolean {
 }
 
 /** The origin to name in a `blocked` outcome: `scheme://host[:port]`, or the scheme alone. */
-export function originLabel(url: URL | null): string {
+function originLabel(url: URL | null): string {
   if (!url) return 'invalid address'
   return url.origin === 'null' ? url.protocol : url.origin
 }

@@ -23,7 +23,7 @@ import {
 export const DEFAULT_WALLET_TIMEOUT_MS = 10 * 60 * 1000
 
 /** The window title of every flow: fixed text, never the page's title or address. */
-export const WALLET_WINDOW_TITLE = '지갑 연동 · Wallet link — Appraisal Desk'
+const WALLET_WINDOW_TITLE = '지갑 연동 · Wallet link — Appraisal Desk'
 
 /**
  * One running flow as a host sees it. `url` carries the API key: a host

@@ -32,7 +32,7 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; messa
   return { code: error.code, message: error.message }
 }
 
-describe('response text decoded by its declared charset (issue 10.7)', () => {
+describe('response text decoded by its declared charset', () => {
   it.each(['euc-kr', 'EUC-KR', 'cp949', 'MS949', 'windows-949', '"euc-kr"', 'ks_c_5601-1987'])(
     'reads application/json; charset=%s sent in EUC-KR as the right Hangul',
     async (label) => {

@@ -129,7 +129,7 @@ describe('page walker', () => {
     expect(none.summary).toMatchObject({ end: 'empty_page', seen: 0, total: 0 })
   })
 
-  it('throws pagination_stuck when the service ignores page (FAULTS row 9)', async () => {
+  it('throws pagination_stuck when the service ignores page (docs/faults.md F9)', async () => {
     const { url, server } = await fakePartner(() => ({
       total: 30,
       page: 1,
@@ -148,7 +148,7 @@ describe('page walker', () => {
     }
   })
 
-  it('stops at an empty page before total, and bounds the pages (FAULTS row 11)', async () => {
+  it('stops at an empty page before total, and bounds the pages (docs/faults.md F11)', async () => {
     const { url, server } = await fakePartner((u) => {
       const page = Number(u.searchParams.get('page'))
       return { total: 100, page, data: page <= 2 ? [item(page * 2), item(page * 2 + 1)] : [] }

@@ -63,7 +63,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 }
 
 describe('client over real HTTP: retries and error classes', () => {
-  it('retries an HTML 502 with backoff, never parsing the HTML (FAULTS row 1)', async () => {
+  it('retries an HTML 502 with backoff, never parsing the HTML (docs/faults.md F1)', async () => {
     const server = await serve(html(502), html(502), json(200, emptyPage))
     const timing = virtualTiming()
     const page = await client(server.url, timing).listGuarantees()
@@ -78,7 +78,7 @@ describe('client over real HTTP: retries and error classes', () => {
     expect(down.requests).toHaveLength(4)
   })
 
-  it('honours Retry-After in seconds and as an HTTP date (FAULTS row 2)', async () => {
+  it('honours Retry-After in seconds and as an HTTP date (docs/faults.md F2)', async () => {
     const timing = virtualTiming()
     const date = new Date(timing.now() + 30_000).toUTCString()
     const server = await serve(
@@ -110,7 +110,7 @@ describe('client over real HTTP: retries and error classes', () => {
     expect(limited.requests).toHaveLength(1)
   })
 
-  it('treats a body cut mid-way as a network error and retries (FAULTS row 4)', async () => {
+  it('treats a body cut mid-way as a network error and retries (docs/faults.md F4)', async () => {
     const server = await serve(
       truncated({ total: 1, page: 1, data: ['x'.repeat(5000)] }),
       json(200, emptyPage),
@@ -125,7 +125,7 @@ describe('client over real HTTP: retries and error classes', () => {
     )
   })
 
-  it('does not retry a wrong shape, a wrong content type or malformed JSON (FAULTS row 5)', async () => {
+  it('does not retry a wrong shape, a wrong content type or malformed JSON (docs/faults.md F5)', async () => {
     for (const step of [
       json(200, { total: 1, page: 1, data: null }),
       json(200, []),
@@ -146,7 +146,7 @@ describe('client over real HTTP: retries and error classes', () => {
     }
   })
 
-  it('fails fast with network on a refused connection and an unresolvable host (FAULTS rows 14, 15)', async () => {
+  it('fails fast with network on a refused connection and an unresolvable host (docs/faults.md F14, F15)', async () => {
     const closed = createNetServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const port = (closed.address() as AddressInfo).port
@@ -161,7 +161,7 @@ describe('client over real HTTP: retries and error classes', () => {
     expect(dns.code).toBe('network')
   })
 
-  it('times out a server that never answers, per attempt (FAULTS row 13)', async () => {
+  it('times out a server that never answers, per attempt (docs/faults.md F13)', async () => {
     const server = await serve(silent)
     const error = await failure(
       client(server.url, virtualTiming(), {
@@ -208,7 +208,7 @@ describe('client over real HTTP: retries and error classes', () => {
     cancelled.end()
   })
 
-  it('classifies 401 as auth without retry, and never echoes a secret from the body (FAULTS row 17)', async () => {
+  it('classifies 401 as auth without retry, and never echoes a secret from the body (docs/faults.md F17)', async () => {
     const server = await serve(
       json(
         401,
@@ -228,7 +228,7 @@ describe('client over real HTTP: retries and error classes', () => {
   })
 })
 
-describe('redirects (FAULTS row 18)', () => {
+describe('redirects (docs/faults.md F18)', () => {
   it('follows a redirect within the service origin, with the credentials', async () => {
     const server = await serve(
       (_req, res) => {
@@ -265,7 +265,7 @@ describe('redirects (FAULTS row 18)', () => {
   })
 })
 
-describe('TLS (FAULTS row 16)', () => {
+describe('TLS (docs/faults.md F16)', () => {
   it('rejects a self-signed certificate as tls, without retrying', async (context) => {
     const dir = mkdtempSync(join(tmpdir(), 'tls-'))
     try {

@@ -29,7 +29,7 @@ const inspection = {
   modifiedAt: '2024-03-02 11:00:00',
 }
 
-describe('record parsing (FAULTS rows 5–8)', () => {
+describe('record parsing (docs/faults.md F5–F8)', () => {
   it('normalises absent optional fields to null and keeps a clean record warning-free', () => {
     const result = readGuarantee(guarantee, 0)
     expect(result.ok).toBe(true)

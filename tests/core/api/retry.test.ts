@@ -65,7 +65,7 @@ describe('backoff', () => {
   })
 })
 
-describe('withRetries on a virtual clock (FAULTS rows 2, 3)', () => {
+describe('withRetries on a virtual clock (docs/faults.md F2, F3)', () => {
   const failing = (error: AppError) => {
     let calls = 0
     return {

@@ -5,7 +5,7 @@ import { bootForTest, call, selectService, type TestCore } from '../helpers/core
 
 /**
  * A service that trickles its body (headers at once, then 16 bytes every
- * 200 ms: a brand list takes minutes). Issue 10.9: searches never wait for
+ * 200 ms: a brand list takes minutes; docs/faults.md F13). Searches never wait for
  * it, and a sync gives up at the profile's deadline saying how long it took.
  */
 describe('a service that trickles its answers', () => {

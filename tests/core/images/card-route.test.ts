@@ -75,7 +75,7 @@ it('serves a card image with its sniffed type and nosniff, whatever the origin l
   expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true)
 })
 
-it('answers a script disguised as an image with an error, never the bytes (FAULTS 30)', async () => {
+it('answers a script disguised as an image with an error, never the bytes (docs/faults.md F30)', async () => {
   const response = await getCard(cardImageSrc('/card', `${host.origin}/evil.png`))
   expect(response.status).toBe(415)
   expect(await response.text()).not.toContain('svg')
@@ -89,7 +89,7 @@ it.each([
   '/card/images/index.sqlite',
   `/card/u/${Buffer.from('file:///etc/passwd').toString('base64url')}`,
   `/card/u/${Buffer.from('http://169.254.169.254/').toString('base64url')}`,
-])('refuses %s (FAULTS 32, 33)', async (path) => {
+])('refuses %s (docs/faults.md F32, F33)', async (path) => {
   const response = await getCard(path)
   expect([400, 404]).toContain(response.status)
 })
@@ -101,7 +101,7 @@ it('refuses a cross-site image request', async () => {
   expect(response.status).toBe(403)
 })
 
-it('answers no card image without the cookie a token holder gets (a local user without the token, FAULTS 43)', async () => {
+it('answers no card image without the cookie a token holder gets (a local user without the token, docs/faults.md F43)', async () => {
   const path = cardImageSrc('/card', `${host.origin}/c.png`)
   expect((await fetch(base() + path)).status).toBe(401)
   const wrong = `ad_card_${web.port}=${'A'.repeat(43)}`

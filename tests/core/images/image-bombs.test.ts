@@ -126,7 +126,7 @@ afterAll(async () => {
   temp.remove()
 })
 
-describe('card images that would exhaust memory (issue 14.1, FAULTS 31)', () => {
+describe('card images that would exhaust memory (docs/faults.md F31)', () => {
   it.each([
     ['/wide.png', /7000×7000 pixels \(49 MP/],
     ['/frames.png', /2000×2000 pixels in 12 frames \(48 MP/],

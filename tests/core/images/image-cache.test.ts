@@ -113,7 +113,7 @@ describe('fetching and storing card images', () => {
     await images.close()
   })
 
-  it('rejects SVG and HTML by their bytes whatever the Content-Type says, and keeps no file (FAULTS 30)', async () => {
+  it('rejects SVG and HTML by their bytes whatever the Content-Type says, and keeps no file (docs/faults.md F30)', async () => {
     const images = cache()
     expect(await failure(images.get(`${host.origin}/svg-as-png.png`))).toBe('bad_response')
     expect(await failure(images.get(`${host.origin}/html-as-gif.gif`))).toBe('bad_response')
@@ -122,7 +122,7 @@ describe('fetching and storing card images', () => {
     await images.close()
   })
 
-  it('aborts an endless body at the size cap and refuses bomb dimensions, deleting the temp file (FAULTS 31)', async () => {
+  it('aborts an endless body at the size cap and refuses bomb dimensions, deleting the temp file (docs/faults.md F31)', async () => {
     const images = cache({ maxImageBytes: 1024 * 1024 })
     expect(await failure(images.get(`${host.origin}/endless.png`))).toBe('too_large')
     expect(await failure(images.get(`${host.origin}/bomb.png`))).toBe('too_large')
@@ -130,7 +130,7 @@ describe('fetching and storing card images', () => {
     await images.close()
   })
 
-  it('follows a redirect within the image host but re-checks every hop (FAULTS 32)', async () => {
+  it('follows a redirect within the image host but re-checks every hop (docs/faults.md F32)', async () => {
     const images = cache()
     expect((await images.get(`${host.origin}/hop`)).mime).toBe('image/png')
     expect(await failure(images.get(`${host.origin}/to-other`))).toBe('invalid_argument')
@@ -167,7 +167,7 @@ describe('fetching and storing card images', () => {
   })
 })
 
-describe('write errors in the image cache (FAULTS 25)', () => {
+describe('write errors in the image cache (docs/faults.md F25)', () => {
   function failingFs(code: string): ImageFs {
     return {
       ...nodeImageFs,
@@ -239,7 +239,7 @@ describe('URL policy and the shared path resolver', () => {
     '/u/',
     '/u/../../x',
     '',
-  ])('resolves nothing for %s (FAULTS 33)', (path) => {
+  ])('resolves nothing for %s (docs/faults.md F33)', (path) => {
     expect(parseCardPath(path)).toBeNull()
   })
 

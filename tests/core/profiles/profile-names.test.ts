@@ -8,7 +8,7 @@ import { textProblem } from '../../../src/shared/text-rules'
 import type { ProfileList, ProfileView } from '../../../src/shared/profiles'
 import { bootForTest, call } from '../helpers/core'
 
-/** Issue 14.4: profile names that try to trick the eye or the terminal are refused. */
+/** Profile names that try to trick the eye or the terminal are refused. */
 const cores: BootedCore[] = []
 afterEach(async () => {
   for (const core of cores.splice(0)) await core.close()
@@ -32,7 +32,7 @@ const profile = (name: string, partnerId = 'shop-1') => ({
   redirectUri: 'https://shop.good.example/wallet/done',
 })
 
-describe('profile names (issue 14.4)', () => {
+describe('profile names', () => {
   it.each([
     ['NUL', 'Shop\u0000A', 'control'],
     ['a bell', 'Shop\u0007', 'control'],

@@ -257,7 +257,7 @@ describe('test connection says what happened', () => {
     expect(result.brandCount).toBeGreaterThan(0)
   })
 
-  it('row 17: wrong secret → wrong_credentials (401)', async () => {
+  it('docs/faults.md F17: wrong secret → wrong_credentials (401)', async () => {
     const core = await boot()
     const saved = await addSecond(core)
     await call(core, 'profiles.setSecret', { id: saved.id, apiSecret: 'wrong_secret_12345678' })
@@ -320,7 +320,7 @@ describe('the app starts whatever state settings and keychain are in', () => {
     expect((await call(core, 'brands.refresh')).total).toBeGreaterThan(0)
   })
 
-  it('row 19: a keychain stuck on an unlock prompt: the list still answers and says it is locked', async () => {
+  it('docs/faults.md F19: a keychain stuck on an unlock prompt: the list still answers and says it is locked', async () => {
     // A keychain that never answers: only a fake can hold an unlock prompt open.
     const hanging = new MemoryStore()
     hanging.get = () => new Promise<never>(() => undefined)

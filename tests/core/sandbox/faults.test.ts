@@ -8,9 +8,9 @@ import { json, scriptedServer, emptyPage } from '../helpers/scripted-server'
 import { virtualTiming, type VirtualTiming } from '../helpers/virtual-timing'
 
 /**
- * FAULTS.md rows 1–18 against the live sandbox over real HTTP: faults are
+ * docs/faults.md F1–F18 against the live sandbox over real HTTP: faults are
  * switched on per test with `setFaults`, the real client talks to it, and
- * retries wait on a virtual clock (rows 14–16, which need no sandbox, are in
+ * retries wait on a virtual clock (F14–F16, which need no sandbox, are in
  * tests/core/api/http.test.ts).
  */
 
@@ -69,8 +69,8 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError
 }
 
-describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
-  it('row 1: HTML 502 ×2 then 200 is retried; 502 for good ends as server', async () => {
+describe('sandbox faults through the client (docs/faults.md F1–F18)', () => {
+  it('docs/faults.md F1: HTML 502 ×2 then 200 is retried; 502 for good ends as server', async () => {
     sandbox.setFaults([{ kind: 'html502', count: 2 }])
     const page = await client().listGuarantees()
     expect(page.items).toHaveLength(10)
@@ -87,7 +87,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(retries).toHaveLength(3)
   })
 
-  it('row 2: 429 with Retry-After seconds, HTTP date, garbage, and past the cap', async () => {
+  it('docs/faults.md F2: 429 with Retry-After seconds, HTTP date, garbage, and past the cap', async () => {
     sandbox.setFaults([{ kind: 'rate_limit', retryAfter: 7, count: 1 }])
     let timing = virtualTiming()
     await client(timing).listInspections()
@@ -112,7 +112,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(timing.sleeps).toEqual([])
   })
 
-  it('row 3: 503/504 are retried with bounded attempts, 500 is not', async () => {
+  it('docs/faults.md F3: 503/504 are retried with bounded attempts, 500 is not', async () => {
     sandbox.setFaults([{ kind: 'error', status: 504, count: 3 }])
     expect((await client().listGuarantees()).total).toBe(300)
     expect(retries).toHaveLength(3)
@@ -128,7 +128,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(retries).toEqual([])
   })
 
-  it('row 4: a body cut mid-way or a reset connection is a network error, retried', async () => {
+  it('docs/faults.md F4: a body cut mid-way or a reset connection is a network error, retried', async () => {
     sandbox.setFaults([{ kind: 'truncate', count: 1 }])
     expect((await client().listGuarantees({ pageSize: 100 })).items).toHaveLength(100)
     expect(retries).toEqual(['network'])
@@ -142,7 +142,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect((await failure(client().listGuarantees())).code).toBe('network')
   })
 
-  it('row 5: wrong shape, invalid JSON, wrong content type: bad_response, not retried', async () => {
+  it('docs/faults.md F5: wrong shape, invalid JSON, wrong content type: bad_response, not retried', async () => {
     for (const kind of ['wrong_shape', 'invalid_json', 'wrong_type'] as const) {
       sandbox.setFaults([{ kind }])
       retries = []
@@ -152,7 +152,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     }
   })
 
-  it('row 6: items missing a required field are counted, the others load', async () => {
+  it('docs/faults.md F6: items missing a required field are counted, the others load', async () => {
     sandbox.setFaults([{ kind: 'missing_field', route: 'guarantee' }])
     const page = await client().listGuarantees()
     expect(page.received).toBe(10)
@@ -168,7 +168,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(noIdx.rejects.map((r) => r.idx)).toEqual([null, null, null])
   })
 
-  it('row 7: unknown fields, __proto__ and constructor are kept as data, nothing polluted', async () => {
+  it('docs/faults.md F7: unknown fields, __proto__ and constructor are kept as data, nothing polluted', async () => {
     sandbox.setFaults([{ kind: 'extra_fields' }])
     const page = await client().listInspections()
     expect(page.items).toHaveLength(10)
@@ -181,7 +181,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined()
   })
 
-  it('row 8: every inspection, either timestamp spelling, ends with one registeredAt', async () => {
+  it('docs/faults.md F8: every inspection, either timestamp spelling, ends with one registeredAt', async () => {
     const seen: string[] = []
     for await (const page of client().inspectionPages()) {
       for (const item of page.items) {
@@ -197,7 +197,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(odd.length).toBeGreaterThan(0)
   })
 
-  it('row 9: page ignored → pagination_stuck after one repeat', async () => {
+  it('docs/faults.md F9: page ignored → pagination_stuck after one repeat', async () => {
     sandbox.setFaults([{ kind: 'ignore_page' }])
     const pages: number[] = []
     const error = await failure(
@@ -209,7 +209,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(pages).toEqual([1])
   })
 
-  it('row 10: total changing between pages is reported; records are deduplicated by idx', async () => {
+  it('docs/faults.md F10: total changing between pages is reported; records are deduplicated by idx', async () => {
     sandbox.setFaults([{ kind: 'total_drift', step: 5, amount: 20 }])
     const walker = client().guaranteePages({}, { pageSize: 50 })
     const ids: number[] = []
@@ -219,7 +219,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(Math.max(...ids)).toBeGreaterThan(280)
   })
 
-  it('row 11: an empty page before total, or total 0 with items, ends the walk', async () => {
+  it('docs/faults.md F11: an empty page before total, or total 0 with items, ends the walk', async () => {
     sandbox.setFaults([{ kind: 'empty_page' }])
     const walker = client().inspectionPages()
     for await (const _ of walker) {
@@ -234,7 +234,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(pages).toBe(1)
   })
 
-  it('row 12: an oversize page is refused with too_large while streaming', async () => {
+  it('docs/faults.md F12: an oversize page is refused with too_large while streaming', async () => {
     sandbox.setFaults([{ kind: 'oversize', mb: 60 }])
     const started = performance.now()
     const error = await failure(
@@ -249,7 +249,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(big.received).toBeGreaterThan(100) // the cap ignored: a page far larger than asked
   })
 
-  it('row 13: no headers, or a trickling body, hits the per-request deadline', async () => {
+  it('docs/faults.md F13: no headers, or a trickling body, hits the per-request deadline', async () => {
     sandbox.setFaults([{ kind: 'latency', ms: 2000 }])
     const options = { timeoutMs: 200, retry: { maxAttempts: 2 } }
     expect((await failure(client(virtualTiming(), options).listGuarantees())).code).toBe('timeout')
@@ -263,7 +263,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect((await client(virtualTiming(), options).listGuarantees()).items).toHaveLength(10)
   })
 
-  it('row 17: wrong secret → auth, another partner → forbidden, neither retried', async () => {
+  it('docs/faults.md F17: wrong secret → auth, another partner → forbidden, neither retried', async () => {
     const wrong = new PartnerClient({
       fetch: (input, init) => fetch(input, init),
       target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
@@ -282,7 +282,7 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     expect(retries).toEqual([])
   })
 
-  it('row 18: a redirect to another host is refused and that host sees no request', async () => {
+  it('docs/faults.md F18: a redirect to another host is refused and that host sees no request', async () => {
     const elsewhere = await scriptedServer([json(200, emptyPage)])
     try {
       sandbox.setFaults([{ kind: 'redirect', location: `${elsewhere.url}/collect` }])

@@ -40,7 +40,7 @@ function harness(answers: Partial<MessageBoxReturnValue>[] = [], locale: 'ko' | 
   }
 }
 
-describe('external link opener (main, issue 14.3)', () => {
+describe('external link opener (main)', () => {
   it('asks first, naming the host, and opens only after "Open"', async () => {
     const h = harness([{ response: 0 }])
     await expect(h.open('https://partner.good.example/help')).resolves.toBe('opened')

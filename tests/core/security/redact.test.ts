@@ -13,7 +13,7 @@ function redactor(): Redactor {
   return r
 }
 
-describe('Redactor (issue 14.2)', () => {
+describe('Redactor', () => {
   it.each(ECHO_FORMS)('removes the key and the secret echoed %s', (form) => {
     const text = `Rejected key ${echoed(KEY, form)} with secret ${echoed(SECRET, form)}.`
     const out = redactor().redact(text)

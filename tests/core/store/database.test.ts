@@ -121,7 +121,7 @@ describe('migrations', () => {
   })
 })
 
-describe('a damaged or foreign cache file (FAULTS 23, 29)', () => {
+describe('a damaged or foreign cache file (docs/faults.md F23, F29)', () => {
   function filesIn(): string[] {
     return readdirSync(join(temp.dir, 'cache')).sort()
   }
@@ -199,7 +199,7 @@ describe('a damaged or foreign cache file (FAULTS 23, 29)', () => {
 })
 
 describe('write failures', () => {
-  it('disk full mid-transaction: disk_full, nothing of the batch written, earlier data intact (FAULTS 24)', () => {
+  it('disk full mid-transaction: disk_full, nothing of the batch written, earlier data intact (docs/faults.md F24)', () => {
     const { db } = openStore(storeFileFor(temp.dir, 'sandbox'))
     transaction(db, () => upsertInspections(db, [inspection(1)], 1, 'now'))
     const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count
@@ -219,7 +219,7 @@ describe('write failures', () => {
     db.close()
   })
 
-  it('a second connection holding the write lock gives store_busy after the timeout, not a crash (FAULTS 28)', () => {
+  it('a second connection holding the write lock gives store_busy after the timeout, not a crash (docs/faults.md F28)', () => {
     const file = storeFileFor(temp.dir, 'sandbox')
     const { db } = openStore(file, { busyTimeoutMs: 50 })
     const other = new StoreConnection(file)

@@ -102,7 +102,7 @@ describe('store and sync over the router', () => {
     }
   })
 
-  it('a damaged cache file at start is rebuilt and the user is told (FAULTS 23)', async () => {
+  it('a damaged cache file at start is rebuilt and the user is told (docs/faults.md F23)', async () => {
     temp = tempDir()
     mkdirSync(join(temp.dir, 'cache'), { recursive: true })
     writeFileSync(

@@ -143,7 +143,7 @@ describe('the database owner thread', () => {
     expect((await owner.call('readSyncState', 'inspections')).checkpoint).toBeNull()
   })
 
-  it('a write while another connection holds the lock answers store_busy, and the next one succeeds (FAULTS 28)', async () => {
+  it('a write while another connection holds the lock answers store_busy, and the next one succeeds (docs/faults.md F28)', async () => {
     const owner = await open(SOURCE_STORE_WORKER, { busyTimeoutMs: 50 })
     const other = new DatabaseSync(owner.file)
     other.exec('BEGIN IMMEDIATE')
@@ -163,7 +163,7 @@ describe('the database owner thread', () => {
     expect((await owner.call('queryInspections', {})).total).toBe(1)
   })
 
-  it('an unreadable file is moved aside and rebuilt, and the owner says so (FAULTS 23)', async () => {
+  it('an unreadable file is moved aside and rebuilt, and the owner says so (docs/faults.md F23)', async () => {
     const file = storeFileFor(temp.dir, 'sandbox')
     mkdirSync(join(temp.dir, 'cache'), { recursive: true })
     writeFileSync(file, 'this is not a database'.repeat(200))
@@ -173,7 +173,7 @@ describe('the database owner thread', () => {
     expect((await owner.call('queryInspections', {})).total).toBe(0)
   })
 
-  it('a file written by a newer app version is kept aside, never migrated down (FAULTS 29)', async () => {
+  it('a file written by a newer app version is kept aside, never migrated down (docs/faults.md F29)', async () => {
     const file = storeFileFor(temp.dir, 'sandbox')
     mkdirSync(join(temp.dir, 'cache'), { recursive: true })
     const newer = new DatabaseSync(file)

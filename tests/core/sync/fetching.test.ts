@@ -11,7 +11,7 @@ import { RecordedLimit } from '../helpers/recorded-limit'
 import { startHarness } from './harness'
 
 /**
- * How the sync fills the wire (issue 13, point 4): the page size it learns
+ * How the sync fills the wire: the page size it learns
  * and remembers, writes that overlap fetches, and the adaptive number of
  * requests in flight against the sandbox with its `latency` and
  * `rate_limit` faults.

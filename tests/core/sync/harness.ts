@@ -20,7 +20,7 @@ export type Fault = (
 ) => { total: number; page: number; data: unknown[] } | number | Promise<never> | undefined
 
 /**
- * A small proxy in front of the real sandbox (FAULTS "fake-partner"): every
+ * A small proxy in front of the real sandbox: every
  * request goes over real HTTP to the sandbox; `fault` may rewrite a list
  * answer, fail it with a status, or hold it. `urls` records what was asked.
  */

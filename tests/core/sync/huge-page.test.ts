@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startHarness } from './harness'
 
 /**
- * FAULTS row 12, the half under the cap: a 10,000-item page (the service
+ * docs/faults.md F12, the half under the cap: a 10,000-item page (the service
  * ignoring `pageSize`) goes through the real client, the sync engine and the
  * database owner thread as in the app, and the main event loop stays free while it
  * is stored. The half above the cap (a 60 MB body → `too_large` while
- * streaming) is tests/core/sandbox/faults.test.ts "row 12".
+ * streaming) is tests/core/sandbox/faults.test.ts "docs/faults.md F12".
  *
  * The longest stretch the main thread runs without yielding is measured in
  * its own CPU time (`process.threadCpuUsage` between ticks of a 5 ms timer),
@@ -47,7 +47,7 @@ function watchMainThread(): () => { blockCpuMs: number; delayMaxMs: number; dela
   }
 }
 
-describe('a 10k-item page (FAULTS 12)', () => {
+describe('a 10k-item page (docs/faults.md F12)', () => {
   it('is stored whole while the main thread never runs long without yielding', async () => {
     h = await startHarness({ size: ITEMS, engine: { concurrency: 1 } })
     const all = Array.from({ length: ITEMS }, (_, i) => ({ ...h!.sandbox.dataset.guarantee(i) }))
@@ -66,7 +66,7 @@ describe('a 10k-item page (FAULTS 12)', () => {
     expect(h.count('guarantees')).toBe(ITEMS)
     expect(bytes).toBeGreaterThan(1024 * 1024)
     console.info(
-      `[row 12] ${ITEMS} items, ${(bytes / 1024 / 1024).toFixed(1)} MB page: longest main-thread stretch ${seen.blockCpuMs.toFixed(0)} ms CPU; event loop delay max ${seen.delayMaxMs.toFixed(0)} ms, p99 ${seen.delayP99Ms.toFixed(0)} ms`,
+      `[F12] ${ITEMS} items, ${(bytes / 1024 / 1024).toFixed(1)} MB page: longest main-thread stretch ${seen.blockCpuMs.toFixed(0)} ms CPU; event loop delay max ${seen.delayMaxMs.toFixed(0)} ms, p99 ${seen.delayP99Ms.toFixed(0)} ms`,
     )
     expect(seen.blockCpuMs).toBeLessThan(MAX_BLOCK_CPU_MS)
   })

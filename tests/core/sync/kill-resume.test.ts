@@ -17,7 +17,7 @@ afterEach(async () => {
   await h.close()
 })
 
-it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its checkpoint (FAULTS 26)', async () => {
+it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its checkpoint (docs/faults.md F26)', async () => {
   h = await startHarness({ size: 450, engine: { concurrency: 1 } })
   const dataDir = h.temp.dir
 

@@ -7,7 +7,7 @@ import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
 /**
- * A sync in a separate process, for the kill -9 test (FAULTS row 26): it
+ * A sync in a separate process, for the kill -9 test (docs/faults.md F26): it
  * SIGKILLs itself right after committing page `KILL_AT_PAGE`, the way a
  * crash or a force-quit would end it.
  */

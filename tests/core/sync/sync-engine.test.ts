@@ -90,7 +90,7 @@ describe('full sync against the sandbox', () => {
   })
 })
 
-describe('faults during sync (FAULTS 6–11)', () => {
+describe('faults during sync (docs/faults.md F6–F11)', () => {
   it('items missing a required field are counted and reported; the others are stored (6)', async () => {
     h = await startHarness({ size: 150 })
     h.proxy.fault = (url, body) =>

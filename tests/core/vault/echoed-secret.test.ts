@@ -28,7 +28,7 @@ function formsOf(secret: string): string[] {
   ].map((form) => form.toLowerCase())
 }
 
-describe('a service that echoes the API key back in altered form (issue 14.2)', () => {
+describe('a service that echoes the API key back in altered form', () => {
   let service: Sandbox
   beforeAll(async () => {
     service = await startSandbox({ seed: 11, size: 30 })

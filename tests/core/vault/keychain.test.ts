@@ -57,7 +57,7 @@ describe('vault on the real OS keychain', () => {
     expect((await new Vault({ keychain: store, service }).status('p-real')).state).toBe('missing')
   })
 
-  it('row 22: an unreadable entry in the keychain counts as no credentials and is deleted', async (ctx) => {
+  it('docs/faults.md F22: an unreadable entry in the keychain counts as no credentials and is deleted', async (ctx) => {
     await keychainOrSkip((reason) => ctx.skip(reason))
     await store.set(service, 'profile:p-bad', 'not json at all')
     const vault = new Vault({ keychain: store, service, log: () => undefined })
@@ -69,7 +69,7 @@ describe('vault on the real OS keychain', () => {
 describe.runIf(process.platform === 'linux')(
   'vault without a usable keychain (real keytar)',
   () => {
-    it('row 20: no D-Bus session → keychain_unavailable naming GNOME Keyring/KWallet; session-only works', async () => {
+    it('docs/faults.md F20: no D-Bus session → keychain_unavailable naming GNOME Keyring/KWallet; session-only works', async () => {
       const env: NodeJS.ProcessEnv = { ...process.env }
       delete env['DBUS_SESSION_BUS_ADDRESS']
       delete env['DISPLAY']
@@ -83,7 +83,7 @@ describe.runIf(process.platform === 'linux')(
       expect(out['sessionRead']).toBe(true)
     })
 
-    it('row 19: a locked GNOME keyring → keychain_locked asking to unlock; session-only works', async () => {
+    it('docs/faults.md F19: a locked GNOME keyring → keychain_locked asking to unlock; session-only works', async () => {
       // A private keyring of its own (so the other tests' keyring stays unlocked), locked over D-Bus.
       const lock = [
         'gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets',

@@ -75,7 +75,7 @@ describe('vault', () => {
     expect(isAppError(error, 'no_credentials')).toBe(true)
   })
 
-  it('row 19: a keychain that never answers (unlock prompt) times out as locked, with Retry advice', async () => {
+  it('docs/faults.md F19: a keychain that never answers (unlock prompt) times out as locked, with Retry advice', async () => {
     const hanging = keychainWith({ get: () => new Promise<never>(() => undefined) })
     const { vault } = quietVault(hanging, 20)
     const error = await rejection(vault.get('p-1'))
@@ -84,7 +84,7 @@ describe('vault', () => {
     expect((await vault.status('p-1')).state).toBe('locked')
   })
 
-  it('row 20: a missing keychain on set names the fix and nothing is stored; session-only then works', async () => {
+  it('docs/faults.md F20: a missing keychain on set names the fix and nothing is stored; session-only then works', async () => {
     const absent = keychainWith({
       set: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
       get: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
@@ -102,7 +102,7 @@ describe('vault', () => {
     expect(await absent.inner.find('test')).toEqual([])
   })
 
-  it('row 21: a key and secret over 2 KB are refused before the keychain is asked', async () => {
+  it('docs/faults.md F21: a key and secret over 2 KB are refused before the keychain is asked', async () => {
     const keychain = keychainWith({})
     const { vault } = quietVault(keychain)
     const error = await rejection(
@@ -113,7 +113,7 @@ describe('vault', () => {
     expect(await keychain.inner.find('test')).toEqual([])
   })
 
-  it('row 21: Windows’ "The stub received bad data." is reported as too large', async () => {
+  it('docs/faults.md F21: Windows’ "The stub received bad data." is reported as too large', async () => {
     const windows = keychainWith({
       set: () => Promise.reject(new Error('The stub received bad data.')),
     })
@@ -122,7 +122,7 @@ describe('vault', () => {
     expect(isAppError(error, 'too_large')).toBe(true)
   })
 
-  it('row 22: an entry that cannot be decrypted counts as no credentials and is deleted', async () => {
+  it('docs/faults.md F22: an entry that cannot be decrypted counts as no credentials and is deleted', async () => {
     const deleted: string[] = []
     const broken = keychainWith({
       get: () => Promise.reject(new Error('Failed to decrypt the stored data')),
@@ -139,7 +139,7 @@ describe('vault', () => {
     )
   })
 
-  it('row 22: an entry that is not ours (garbled) counts as no credentials and is deleted', async () => {
+  it('docs/faults.md F22: an entry that is not ours (garbled) counts as no credentials and is deleted', async () => {
     const keychain = new MemoryStore()
     await keychain.set('test', 'profile:p-1', '\u0000garbled')
     const { vault } = quietVault(keychain)

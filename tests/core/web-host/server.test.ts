@@ -94,7 +94,7 @@ function ipc(
 }
 
 describe('web host', () => {
-  it('listens on 127.0.0.1 only and refuses any other address (FAULTS 48)', async () => {
+  it('listens on 127.0.0.1 only and refuses any other address (docs/faults.md F48)', async () => {
     expect((host.server.address() as { address: string }).address).toBe('127.0.0.1')
     await expect(
       startWebHost({
@@ -116,7 +116,7 @@ describe('web host', () => {
     expect(parsed.value.items.map((item) => item.name)).toEqual(['샤넬', '샤넬'])
   })
 
-  it('answers router errors in the same {ok:false,error} shape as Electron IPC (FAULTS 35)', async () => {
+  it('answers router errors in the same {ok:false,error} shape as Electron IPC (docs/faults.md F35)', async () => {
     const bad = await ipc('brands.search', { query: 7, extra: true })
     expect(bad.status).toBe(200)
     expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
@@ -140,7 +140,7 @@ describe('web host', () => {
     expect(huge.status).toBe(413)
   })
 
-  describe('a body over the limit gets a 413 with a JSON error, not a reset connection (issue 14.4)', () => {
+  describe('a body over the limit gets a 413 with a JSON error, not a reset connection', () => {
     const expected = {
       ok: false,
       error: {
@@ -199,7 +199,7 @@ describe('web host', () => {
     })
   })
 
-  it('requires the token: missing or wrong → 401 (FAULTS 43)', async () => {
+  it('requires the token: missing or wrong → 401 (docs/faults.md F43)', async () => {
     expect((await ipc('brands.search', {}, { 'x-app-token': '' })).status).toBe(401)
     expect(
       (
@@ -223,7 +223,7 @@ describe('web host', () => {
   })
 
   it.each(['http://evil.example', 'null', `http://127.0.0.1:${1}`, 'https://127.0.0.1'])(
-    'refuses a foreign Origin %s with 403 and no CORS headers (FAULTS 44)',
+    'refuses a foreign Origin %s with 403 and no CORS headers (docs/faults.md F44)',
     async (origin) => {
       const answer = await ipc('brands.search', {}, { origin })
       expect(answer.status).toBe(403)
@@ -255,7 +255,7 @@ describe('web host', () => {
     '127.0.0.1',
     '127.0.0.1:1',
     'localhost.attacker.example:PORT',
-  ])('refuses Host %s (DNS rebinding, FAULTS 45)', async (hostHeader) => {
+  ])('refuses Host %s (DNS rebinding, docs/faults.md F45)', async (hostHeader) => {
     const answer = await ipc(
       'brands.search',
       {},
@@ -274,7 +274,7 @@ describe('web host', () => {
     expect((await ipc('app.info', {}, { host: `[::1]:${host.port}` })).status).toBe(200)
   })
 
-  it('rejects simple cross-site requests: text/plain POST, form POST, GET on /ipc (FAULTS 46)', async () => {
+  it('rejects simple cross-site requests: text/plain POST, form POST, GET on /ipc (docs/faults.md F46)', async () => {
     const plain = await raw({
       method: 'POST',
       path: '/ipc/brands.refresh',
@@ -348,7 +348,7 @@ describe('web host', () => {
     '/%00index.html',
     '/%E0%A4%A',
     '/assets',
-  ])('does not serve %s (FAULTS 47)', async (path) => {
+  ])('does not serve %s (docs/faults.md F47)', async (path) => {
     const answer = await raw({ path })
     expect(answer.status).toBe(404)
     expect(answer.body).not.toContain('outside')

@@ -2,9 +2,9 @@ import type { DatabaseSync } from 'node:sqlite'
 
 /**
  * A member filter finds its rows through the search index (the member id's
- * words), then compares the exact id: the index by member goes. Its random
- * inserts cost the sync's write step about 13 µs a record, and the file
- * about 5 MB per 100,000 records (see `docs/store-and-sync.md`).
+ * words), then compares the exact id: the index by member goes, and with it
+ * its random inserts during a sync and its share of the file (see
+ * `docs/store-and-sync.md`).
  *
  * Frozen: imports nothing of the app.
  */

@@ -5,8 +5,7 @@ import type { DatabaseSync } from 'node:sqlite'
  * or more digits; the text held every suffix of every run as its own term:
  * most of the index's terms), initials as triples instead of pairs
  * (shorter posting lists for 초성), and everything in one column `t`
- * (FTS5 marks each posting of a later column with its number: about 6 MB
- * per 100,000 records). The tables are recreated with
+ * (FTS5 marks each posting of a later column with its number). The tables are recreated with
  * the same options (`unicode61`, contentless with deletes) and their
  * `fts5vocab` tables (`<list>_fts_terms`) with them; every `search_key` is
  * cleared, so the store re-indexes every row right after migrating, with

@@ -4,7 +4,7 @@ import type { EventName } from '../../../shared/channels'
 import type { ErrorData, Result } from '../../../shared/errors'
 
 /** A failed call, carrying the core's error (code, message) for the query layer and the views. */
-export class CallError extends Error {
+class CallError extends Error {
   readonly data: ErrorData
 
   constructor(data: ErrorData) {

@@ -7,7 +7,7 @@ import type { ErrorData } from '../../../shared/errors'
  * `error` (it answered with an error, or a sync could not start),
  * `syncing`, `online` (the last attempts worked) or `never` (nothing synced yet).
  */
-export type ConnectionName = 'online' | 'syncing' | 'offline' | 'error' | 'never'
+type ConnectionName = 'online' | 'syncing' | 'offline' | 'error' | 'never'
 
 /** What {@link connectionOf} answers. */
 export interface Connection {

@@ -17,3 +17,11 @@ export function formatServiceTime(value: string | null): string {
   if (!value) return '—'
   return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(value) ? value.slice(0, 16) : value
 }
+
+/**
+ * A service timestamp in full with the profile's zone beside it, for a
+ * detail pane (`2026-11-22 10:51:03 (Asia/Seoul)`); null when there is none.
+ */
+export function zonedServiceTime(value: string | null, timeZone: string): string | null {
+  return value ? `${value} (${timeZone})` : null
+}

@@ -12,7 +12,7 @@ import { errorData, type Client } from './client'
 /** The resources shown as cached lists. */
 export type ListResource = PagedResourceName
 /** The query channel of a list resource. */
-export type ListChannel<R extends ListResource> = `${R}.query`
+type ListChannel<R extends ListResource> = `${R}.query`
 /** The IPC arguments of a list query, as the contract declares them. */
 export type ListArgs<R extends ListResource> = ChannelArgs<ListChannel<R>>
 /** One page of a list query, as the contract declares it. */
@@ -38,9 +38,9 @@ export interface ListFilters {
 }
 
 /** Rows of the first page: what fills a screen or two, so the first rows come fast. */
-export const FIRST_PAGE_SIZE = 100
+const FIRST_PAGE_SIZE = 100
 /** Rows of every later keyset page: large, so a fast scroll rarely waits on a page boundary. */
-export const PAGE_SIZE = 500
+const PAGE_SIZE = 500
 
 /** Filters with nothing narrowing the list. */
 export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters {

@@ -72,7 +72,7 @@ export interface KeyLike {
 }
 
 /** True for a field the user types into (where letters and Enter belong to the field). */
-export function isTypingTarget(target: EventTarget | null | undefined): boolean {
+function isTypingTarget(target: EventTarget | null | undefined): boolean {
   if (!target || typeof (target as Element).closest !== 'function') return false
   const element = target as HTMLElement
   if (element.isContentEditable) return true
