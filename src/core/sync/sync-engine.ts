@@ -74,6 +74,9 @@ export interface RunOutcome {
   readonly error?: AppError
 }
 
+/** Pages fetched but not yet committed, at most, unless the options say otherwise. */
+export const DEFAULT_MAX_PENDING_WRITES = 8
+
 const PAGED: readonly PagedResource[] = ['inspections', 'guarantees']
 const ALL_RESOURCES: readonly SyncResourceName[] = ['brands', ...PAGED]
 
@@ -124,7 +127,7 @@ export class SyncEngine {
       windowDays: 30,
       targetedPages: 5,
       maxRowsPerTransaction: 1000,
-      maxPendingWrites: 8,
+      maxPendingWrites: DEFAULT_MAX_PENDING_WRITES,
       ...options,
     }
   }
