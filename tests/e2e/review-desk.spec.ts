@@ -64,12 +64,12 @@ test.describe('review desk', () => {
 
     // Scroll to the very end: every page loads on its own and the last row is reachable.
     const scroller = grid.locator('[role=rowgroup]').nth(1).locator('> div')
-    for (let i = 0; i < 20; i++) {
-      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight))
-      if ((await page.getByTestId('row-count').innerText()).startsWith('500 ')) break
-      await page.waitForTimeout(100)
-    }
-    await expect(page.getByTestId('row-count')).toHaveText('500 / 500건')
+    await expect
+      .poll(async () => {
+        await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+        return page.getByTestId('row-count').innerText()
+      })
+      .toBe('500 / 500건')
     await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight))
     await expect(page.locator('[aria-rowindex="501"]')).toBeVisible()
     expect(await page.getByTestId('inspection-row').count()).toBeLessThan(60)

@@ -64,13 +64,31 @@ test('the renderer sees window.api only, and no Node', async () => {
 
 test('window.open and navigation away are denied', async () => {
   const page = await app.firstWindow()
-  const before = app.windows().length
-  await page.evaluate(() => window.open('https://example.com', '_blank'))
+  const windows = () => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)
+  const before = await windows()
+  // window.open returns once the main process's handler has answered: null when it denied.
+  expect(await page.evaluate(() => window.open('https://example.com', '_blank') === null)).toBe(
+    true,
+  )
+  expect(await windows()).toBe(before)
+
+  // A listener added after the app's guard sees the guard's decision on the same navigation.
+  await app.evaluate(({ webContents }, url) => {
+    const contents = webContents.getAllWebContents().find((c) => c.getURL() === url)!
+    const decided = new Promise<{ url: string; prevented: boolean }>((resolve) => {
+      contents.once('will-navigate', (navigation) =>
+        resolve({ url: navigation.url, prevented: navigation.defaultPrevented }),
+      )
+    })
+    Object.assign(globalThis, { smokeNavigation: decided })
+  }, page.url())
   await page.evaluate(() => {
     location.href = 'https://example.com'
   })
-  await page.waitForTimeout(500)
-  expect(app.windows().length).toBe(before)
+  const decision = await app.evaluate(
+    () => (globalThis as unknown as { smokeNavigation: Promise<unknown> }).smokeNavigation,
+  )
+  expect(decision).toEqual({ url: 'https://example.com/', prevented: true })
   expect(page.url()).toMatch(/^app:\/\/renderer\/index\.html/)
 })
 

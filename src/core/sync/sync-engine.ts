@@ -105,6 +105,9 @@ export interface RunOutcome {
   readonly error?: AppError
 }
 
+/** Pages fetched but not yet committed, at most, unless the options say otherwise. */
+export const DEFAULT_MAX_PENDING_WRITES = 8
+
 /** A run going now. */
 interface ActiveRun {
   readonly mode: PassKind
@@ -149,7 +152,7 @@ export class SyncEngine {
       windowDays: 30,
       targetedPages: 5,
       maxRowsPerTransaction: 1000,
-      maxPendingWrites: 8,
+      maxPendingWrites: DEFAULT_MAX_PENDING_WRITES,
       runDeadlineMs: DEFAULT_RUN_DEADLINE_MS,
       deadlineTimer: realTimer,
       ...options,

@@ -7,7 +7,7 @@ import { createServer as createNetServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PartnerClient, type PartnerClientOptions } from '../../../src/core/api/client'
 import { RequestDeadline } from '../../../src/core/api/http'
 import { AppError } from '../../../src/core/app-error'
@@ -27,6 +27,7 @@ const SECRET = 'sbx_secret_fedcba9876543210fedcba9876543210fedcba98'
 
 let servers: ScriptedServer[] = []
 afterEach(async () => {
+  vi.useRealTimers()
   await Promise.all(servers.map((s) => s.close()))
   servers = []
 })
@@ -176,10 +177,13 @@ describe('client over real HTTP: retries and error classes', () => {
   it('is cancelled by the caller signal mid-request', async () => {
     const server = await serve(silent)
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 50)
-    const error = await failure(
+    const failed = failure(
       client(server.url, virtualTiming()).listGuarantees({}, controller.signal),
     )
+    // Cancelled once the (silent) server holds the request.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1))
+    controller.abort()
+    const error = await failed
     expect(error.code).toBe('cancelled')
     expect(server.requests).toHaveLength(1)
   })
@@ -191,12 +195,15 @@ describe('client over real HTTP: retries and error classes', () => {
     for (let i = 0; i < 5; i += 1) await api.listGuarantees({ page: i + 1 }, walk.signal)
     // A sync's walk sends a thousand requests: none stays tied to it once answered.
     expect(getEventListeners(walk.signal, 'abort')).toHaveLength(0)
+    // The deadlines' timers on fake time, moved past both deadlines at once.
+    vi.useFakeTimers()
     const ended = new RequestDeadline(50, walk.signal)
     const running = new RequestDeadline(50, walk.signal)
     expect(getEventListeners(walk.signal, 'abort')).toHaveLength(2)
     ended.end()
     expect(getEventListeners(walk.signal, 'abort')).toHaveLength(1)
-    await new Promise((resolve) => setTimeout(resolve, 120))
+    vi.advanceTimersByTime(120)
+    vi.useRealTimers()
     // The ended one's timer is gone; the other timed out as a TimeoutError.
     expect(ended.signal.aborted).toBe(false)
     expect((running.signal.reason as Error).name).toBe('TimeoutError')

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { AppError, isAppError } from '../../../src/core/app-error'
 import { PartnerClient } from '../../../src/core/api/client'
 import {
@@ -295,9 +295,11 @@ describe('the client and the walker with the adaptive limit', () => {
   it('the walker tops up as soon as the limit grows, not only when the caller takes a page', async () => {
     const limit = { limit: 1 }
     const asked: number[] = []
+    let answered = 0
     const fetch: PageFetcher<number> = async (page) => {
       asked.push(page)
       await new Promise((resolve) => setTimeout(resolve, 5))
+      answered += 1
       // The answer to page 2 raises the limit while the caller still holds page 1.
       if (page === 2) limit.limit = 4
       const items = Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i)
@@ -315,10 +317,11 @@ describe('the client and the walker with the adaptive limit', () => {
     for await (const page of walker) {
       if (page.pageNumber === 1) {
         expect(asked).toEqual([1, 2])
-        await new Promise((resolve) => setTimeout(resolve, 40))
         // Page 2's answer raised the limit to 4: four more went out at once (3 to 6),
         // and more as those answered, never beyond twice the limit ahead of page 1.
-        expect(asked.slice(0, 6)).toEqual([1, 2, 3, 4, 5, 6])
+        await vi.waitFor(() => expect(asked.slice(0, 6)).toEqual([1, 2, 3, 4, 5, 6]))
+        // Once the pages up to 9 have all answered, nothing more goes out while page 1 is held.
+        await vi.waitFor(() => expect(answered).toBeGreaterThanOrEqual(1 + 2 * 4))
         expect(Math.max(...asked)).toBeLessThanOrEqual(1 + 2 * 4)
       }
     }

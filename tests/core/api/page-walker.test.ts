@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
 
@@ -9,7 +9,15 @@ import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
  * page thread does, and the walker is told when it arrived (`answered`).
  */
 function fakeList(total: number, cap: number, delayMs = 5, parseMs = 0) {
-  const state = { inflight: 0, maxInflight: 0, requests: 0, maxRequests: 0, asked: [] as number[] }
+  const state = {
+    inflight: 0,
+    maxInflight: 0,
+    requests: 0,
+    maxRequests: 0,
+    asked: [] as number[],
+    /** Pages whose fetch saw the walk's cancel and ended with it. */
+    cancelled: [] as number[],
+  }
   const fetch: PageFetcher<number> = async (page, pageSize, signal, answered) => {
     state.asked.push(page)
     state.inflight += 1
@@ -25,7 +33,10 @@ function fakeList(total: number, cap: number, delayMs = 5, parseMs = 0) {
         answered?.()
         await new Promise((resolve) => setTimeout(resolve, parseMs))
       }
-      if (signal?.aborted) throw signal.reason
+      if (signal?.aborted) {
+        state.cancelled.push(page)
+        throw signal.reason
+      }
       const size = Math.min(pageSize, cap)
       const items = Array.from({ length: size }, (_, i) => (page - 1) * size + i).filter(
         (n) => n < total,
@@ -110,16 +121,23 @@ describe('the page walker', () => {
       signal: controller.signal,
     })
     let caught: unknown
+    let askedAtCancel = 0
     try {
       for await (const page of walker) {
-        if (page.pageNumber === 2) controller.abort(new Error('stop'))
+        if (page.pageNumber === 2) {
+          controller.abort(new Error('stop'))
+          askedAtCancel = list.state.asked.length
+        }
       }
     } catch (error) {
       caught = error
     }
     expect(caught).toEqual(new Error('stop'))
     expect(isAppError(caught)).toBe(false)
-    await new Promise((resolve) => setTimeout(resolve, 40))
-    expect(list.state.inflight).toBe(0)
+    // Every page asked ahead sees the cancel and ends with it; none is asked after it.
+    expect(askedAtCancel).toBeGreaterThan(2)
+    await vi.waitFor(() => expect(list.state.inflight).toBe(0))
+    expect(list.state.asked).toHaveLength(askedAtCancel)
+    expect(list.state.cancelled.sort((a, b) => a - b)).toEqual(list.state.asked.slice(2))
   })
 })

@@ -36,16 +36,15 @@ describe('a service that trickles its answers', () => {
   })
 
   it('brands.search answers from the store at once, says "not loaded yet", and fetches in the background', async () => {
+    // The brand list cannot arrive before the 2 s deadline ends its fetch: each answer coming
+    // while that fetch still runs (and without its error) is an answer that did not wait for it.
     for (const query of ['', '샤넬', 'ㅅㄴ', 'chanel']) {
-      const started = performance.now()
       const answer = await call(core, 'brands.search', { query })
-      const ms = performance.now() - started
-      expect(ms).toBeLessThan(1000)
       expect(answer).toMatchObject({ items: [], total: 0, notLoaded: true })
+      expect(answer.freshness.staleBecause).toBeUndefined()
+      const brands = (await core.sync.status()).resources.find((r) => r.resource === 'brands')
+      expect(brands?.status).toBe('syncing')
     }
-    expect((await core.sync.status()).resources.find((r) => r.resource === 'brands')?.status).toBe(
-      'syncing',
-    )
   })
 
   it('a sync ends with timeout and a message with the real elapsed time', async () => {
@@ -62,8 +61,11 @@ describe('a service that trickles its answers', () => {
       error?.message ?? '',
     )
     expect(match, error?.message).not.toBeNull()
+    // Bracketed by real events, not a tolerance: each attempt ran until its 2 s deadline fired
+    // (a timer never fires early), and all of them ran inside the interval timed here (the
+    // 0.5 is the message's rounding: whole seconds from 10 s on).
     const reported = Number(match?.[2])
-    expect(reported).toBeGreaterThan(2 * Number(match?.[1]) - 0.5)
+    expect(reported).toBeGreaterThanOrEqual(2 * Number(match?.[1]))
     expect(reported).toBeLessThanOrEqual(elapsedS + 0.5)
     // The brand fetch started by the search ended the same way, and a search still answers at once.
     const brands = status.resources.find((r) => r.resource === 'brands')

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import { Dataset } from '../../../src/sandbox/dataset'
 import { MAX_PAGE_SIZE } from '../../../src/sandbox/query'
 
 let sandbox: Sandbox
@@ -114,20 +115,24 @@ describe('sandbox list routes', () => {
     expect(await other.json()).toMatchObject({ code: 'FORBIDDEN' })
   })
 
-  it('answers a page of a million records well under a second', async () => {
+  it('answers a filtered page of a million records by making the page only', async () => {
     const big = await startSandbox({ seed: 1, size: 1_000_000 })
     try {
       const headers = { 'X-Service-API-Key': big.apiKey, Authorization: big.apiSecret }
-      const started = performance.now()
+      // Records are made when a page shows them: the filter and the page are found by
+      // arithmetic over the data's patterns, never by making the records before them.
+      const made = vi.spyOn(Dataset.prototype, 'guarantee')
       const response = await fetch(
         `${big.baseUrl}/v1/partner/${big.partnerId}/guarantee?page=432&pageSize=100&nftStatus=ready&from=2023-01-01`,
         { headers },
       )
       const body = (await response.json()) as Envelope
-      const elapsed = performance.now() - started
       expect(body.data).toHaveLength(100)
-      expect(elapsed).toBeLessThan(500)
+      const states = body.data.map((item) => big.dataset.stateOf(Number(item['idx']) - 1))
+      expect(new Set(states)).toEqual(new Set(['ready']))
+      expect(made).toHaveBeenCalledTimes(100)
     } finally {
+      vi.restoreAllMocks()
       await big.close()
     }
   })

@@ -85,20 +85,47 @@ describe('text search over inspections', () => {
   })
 
   it('treats query text as text, never as search syntax', () => {
-    for (const q of [
-      '"',
-      'OR',
-      '*',
-      'a AND b',
-      "'; DROP TABLE inspections; --",
-      '%',
-      '_',
-      'c : x',
-    ]) {
-      expect(() => queryInspections(db, { q })).not.toThrow()
-    }
-    expect(found('%')).toEqual([])
-    expect(queryInspections(db, {}).total).toBe(names.length)
+    // Records whose names hold search syntax as words (their order ids are not `ORD-…`).
+    const syntax = [
+      'Sale OR Gift',
+      'a AND b tote',
+      'Drop Table Bag',
+      'Kelly 25 c : x',
+      '50% off_price "quoted"',
+      'plain',
+    ]
+    transaction(db, () =>
+      upsertInspections(
+        db,
+        syntax.map((productName, i) =>
+          inspection(101 + i, { productName, refOrderId: `X-${i}`, refOrderDetailId: `X-${i}-1` }),
+        ),
+        1,
+        '2025-03-10T00:00:00Z',
+      ),
+    )
+    const cases: [string, string[]][] = [
+      // Operators are words: `OR` finds the name holding it and, as a prefix, the `ORD-…` order
+      // ids of the other records; `a OR plain` is one phrase no record holds.
+      ['OR', ['Sale OR Gift', ...names]],
+      ['a AND b', ['a AND b tote']],
+      ['a OR plain', []],
+      ['-plain', ['plain']],
+      ['(plain)', ['plain']],
+      ['"quoted"', ['50% off_price "quoted"']],
+      ['off_price', ['50% off_price "quoted"']],
+      ['50%', ['50% off_price "quoted"']],
+      ['c : x', ['Kelly 25 c : x']],
+      ['drop table', ['Drop Table Bag']],
+      ["'; DROP TABLE inspections; --", []],
+      // Punctuation alone is no word: it finds nothing, never everything.
+      ['"', []],
+      ['*', []],
+      ['%', []],
+      ['_', []],
+    ]
+    for (const [q, expected] of cases) expect(found(q).sort(), q).toEqual(expected.sort())
+    expect(queryInspections(db, {}).total).toBe(names.length + syntax.length)
   })
 
   it('a match never spans two fields', () => {

@@ -15,8 +15,12 @@ import { inspection, tempDir } from './fixtures'
 
 /**
  * The SQLite plan of every list shape, so a later change cannot fall back
- * to a scan unnoticed: each names the index it must walk, and no shape
- * scans a table without one.
+ * to a scan unnoticed: each names the index it must walk, no shape scans a
+ * table without one, and none sorts its matches before the first page.
+ * `list-queries.ts` names some of these indexes with `INDEXED BY`, so that
+ * a plan names its index proves little on its own: what fails when an index
+ * loses the list's order is the sort (`TEMP B-TREE`) the plan then needs,
+ * and the index's own columns, checked below.
  */
 
 let temp: ReturnType<typeof tempDir>
@@ -171,19 +175,26 @@ describe('query plans of every list shape', () => {
       expect(plan.driver).toBe(shape.driver)
       expect(plan.page.join('\n')).toContain(shape.uses)
       for (const line of [...plan.page, ...plan.count]) expect(line).not.toMatch(BARE_SCAN)
+      // The walked index (or FTS rowid order) is the list's order: no sort of every match
+      // before the first page, so a page stops after its rows.
+      expect(plan.page.join('\n')).not.toContain('TEMP B-TREE')
       if (shape.driver === 'text') {
-        // Rowid order is the list's order: no sort of all matches before the first page.
-        expect(plan.page.join('\n')).not.toContain('TEMP B-TREE FOR ORDER BY')
         expect(plan.count.join('\n')).toContain('SCAN f VIRTUAL TABLE INDEX')
-      }
-      if (shape.driver === 'review') {
-        // Idx order is the list's order: the marks' index is walked in it, no sort.
-        expect(plan.page.join('\n')).not.toContain('TEMP B-TREE FOR ORDER BY')
       }
       // Without text or member the counts are stored: no counting SQL at all.
       expect(plan.count.length === 0).toBe(shape.query.q === undefined && !shape.query.member)
     })
   }
+
+  it('the indexes a page walks exist and hold the list order (registered_at, idx) after their filter', () => {
+    const columns = (index: string): string[] =>
+      (db.prepare(`PRAGMA index_info(${index})`).all() as { name: string }[]).map((c) => c.name)
+    expect(columns('inspections_by_time')).toEqual(['registered_at', 'idx'])
+    expect(columns('inspections_by_status')).toEqual(['status', 'registered_at', 'idx'])
+    expect(columns('guarantees_by_time')).toEqual(['registered_at', 'idx'])
+    expect(columns('guarantees_by_status')).toEqual(['status', 'registered_at', 'idx'])
+    expect(columns('review_marks_by_mark')).toEqual(['resource', 'mark', 'record_idx'])
+  })
 
   it('pages through marked records with its cursor, both ways, as one page does', () => {
     for (const sort of ['latest', 'oldest'] as const) {

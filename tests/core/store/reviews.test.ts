@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { DATA_CHANGED_MS } from '../../../src/core/events'
 import { localTimestamp } from '../../../src/shared/local-time'
 import { queryInspections } from '../../../src/core/store/list-queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
-import type { GuaranteeRow, InspectionRow, QueryPage, ReviewMark } from '../../../src/shared/cache'
+import {
+  SYNC_RESOURCES,
+  type GuaranteeRow,
+  type InspectionRow,
+  type QueryPage,
+  type ReviewMark,
+} from '../../../src/shared/cache'
 import { bootForTest, call } from '../helpers/core'
 import { startHarness } from '../sync/harness'
 
@@ -24,6 +29,26 @@ async function syncedCore(): Promise<Booted> {
   return core
 }
 
+/**
+ * Lets out every `data.changed` the sync may have left in the bus's
+ * coalescing window: a probe of each resource goes through the same window
+ * and arrives last, after which nothing of that resource is held.
+ */
+async function sentHeldChanges(app: Booted): Promise<void> {
+  for (const resource of SYNC_RESOURCES) {
+    const arrived = new Promise<void>((resolve) => {
+      const stop = app.events.subscribe((event, payload) => {
+        if (event !== 'data.changed' || (payload as { resource: string }).resource !== resource)
+          return
+        stop()
+        resolve()
+      })
+    })
+    app.events.emit('data.changed', { resource })
+    await arrived
+  }
+}
+
 describe('review marks over the router (reviews.set)', () => {
   it('marks, notes and clears a record; rows carry the mark; filter and counts follow', async () => {
     const app = await syncedCore()
@@ -31,8 +56,7 @@ describe('review marks over the router (reviews.set)', () => {
     const [a, b, c] = page.rows as readonly InspectionRow[]
     expect(page.reviewCounts).toEqual({ reviewed: 0, follow_up: 0, none: page.total })
 
-    // The sync's last `data.changed` may still be held by the bus's coalescing: let it pass.
-    await new Promise((resolve) => setTimeout(resolve, DATA_CHANGED_MS + 50))
+    await sentHeldChanges(app)
     const changed: string[] = []
     app.events.subscribe((event, payload) => {
       if (event === 'data.changed') changed.push((payload as { resource: string }).resource)

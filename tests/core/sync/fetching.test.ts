@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PartnerClient } from '../../../src/core/api/client'
 import type { PageWrite } from '../../../src/core/store/owner/page-writer'
 import { readSyncState } from '../../../src/core/store/sync-state'
@@ -95,7 +95,8 @@ describe('writing overlaps fetching', () => {
         return base.inspections(query, signal)
       },
     }
-    // A slow disk: every page write takes 60 ms longer than it would.
+    // A slow disk: the write of page N ends only once page N+3 (or the last, 8) has been asked
+    // for. An engine that fetched nothing while a write was pending would never see it end.
     const real = h.store
     const store: StoreClient = {
       resetWrites: () => real.resetWrites(),
@@ -106,7 +107,13 @@ describe('writing overlaps fetching', () => {
           return (real.call as (op: string, ...a: unknown[]) => Promise<unknown>)(op, ...args)
         }
         log.push(`write ${page} start`)
-        await new Promise((resolve) => setTimeout(resolve, 60))
+        const awaited = `fetch ${Math.min(page + 3, 8)}`
+        await vi.waitFor(
+          () => {
+            if (!log.includes(awaited)) throw new Error(`write ${page} waits for "${awaited}"`)
+          },
+          { timeout: 10_000, interval: 2 },
+        )
         const result = await real.call('writePage', write!)
         log.push(`write ${page} end`)
         return result
