@@ -124,3 +124,12 @@ export interface AgingCounts {
   readonly at: string
   readonly rules: readonly AgingCount[]
 }
+
+/** The aging thresholds' defaults in days (settings `agingDays`). */
+export const DEFAULT_AGING_DAYS: Readonly<Record<AgingRule, number>> = {
+  guaranteeReady: 3,
+  inspectionShipping: 7,
+}
+
+/** The largest aging threshold a setting takes, in days. */
+export const MAX_AGING_DAYS = 365
