@@ -225,6 +225,10 @@ export function createCore(deps: CoreDeps): Core {
       : status
   }
 
+  // The aging filter counts back from the core's clock.
+  const withAsOf = <Q extends { agedDays?: number | undefined }>(query: Q) =>
+    query.agedDays === undefined ? query : { ...query, agedAsOf: now().toISOString() }
+
   const settingsView = (): SettingsView => {
     const { theme, reviewerName, language, agingDays } = settings.get()
     return {
@@ -259,7 +263,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return scope.store.call('queryInspections', query)
+        return scope.store.call('queryInspections', withAsOf(query))
       },
       'guarantees.query': (query) => {
         scope.sync.ensureSlice('guarantees', {
@@ -268,7 +272,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return scope.store.call('queryGuarantees', query)
+        return scope.store.call('queryGuarantees', withAsOf(query))
       },
       'reviews.set': async ({ resource, idx, mark, note }) => {
         const reviewer = settings.get().reviewerName.trim()

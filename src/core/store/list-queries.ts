@@ -11,6 +11,7 @@ import type {
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
+import { agingCutoff } from './change-queries'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
 import {
@@ -49,6 +50,10 @@ export interface ListQuery {
   readonly to?: string
   /** Records with this review mark. */
   readonly review?: ReviewMarkName
+  /** Only records in their current status for this many days or more (see {@link agedClause}). */
+  readonly agedDays?: number
+  /** The "now" `agedDays` counts back from (ISO; default the current time). */
+  readonly agedAsOf?: string
   readonly sort?: 'latest' | 'oldest'
   readonly limit?: number
   readonly cursor?: string
@@ -173,9 +178,36 @@ function and(where: Where, clause: string, ...params: SQLInputValue[]): Where {
   return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
 }
 
-/** The filter's member and date parts. */
-function baseWhere(query: ListQuery): Where {
+/**
+ * The aging filter over list `table`: records whose current status was seen
+ * `days` days before `asOf` or earlier: those with a `status_since` row by
+ * it, the rest (holding their status since the list's baseline) when the
+ * baseline is that old (migration 12; `change-queries.ts`).
+ */
+function agedClause(table: PagedResource, days: number, asOf: string | undefined): Where {
+  const cutoff = agingCutoff(asOf ?? new Date().toISOString(), days)
+  return {
+    clauses: [
+      `(t.idx IN (SELECT idx FROM status_since WHERE resource = '${table}' AND since <= ?)
+        OR (ifnull((SELECT at <= ? FROM change_baselines WHERE resource = '${table}'), 0)
+          AND t.idx NOT IN (SELECT idx FROM status_since WHERE resource = '${table}')))`,
+    ],
+    params: [cutoff, cutoff],
+  }
+}
+
+/** True when the filter has a part the stored counts cannot answer: a member, or aging. */
+function mustCount(query: ListQuery): boolean {
+  return Boolean(query.member) || query.agedDays !== undefined
+}
+
+/** The filter's member, date and aging parts. */
+function baseWhere(table: PagedResource, query: ListQuery): Where {
   let where: Where = { clauses: ['t.gone_at IS NULL'], params: [] }
+  if (query.agedDays !== undefined) {
+    const aged = agedClause(table, query.agedDays, query.agedAsOf)
+    where = and(where, aged.clauses[0]!, ...aged.params)
+  }
   if (query.member) where = and(where, 't.ref_user_id = ?', query.member)
   if (query.from) where = and(where, 't.registered_at >= ?', `${checkDate(query.from)} 00:00:00`)
   if (query.to) {
@@ -281,7 +313,7 @@ function pageStatement(
   const after = sort === 'latest' ? '<' : '>'
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const select = `SELECT ${columns}, ${reviewColumn(table)}`
-  let where = withStatus(baseWhere(query), status)
+  let where = withStatus(baseWhere(table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
   if (driver === 'text' && text.plan.kind === 'match') {
     let fts = and(rowidRange(db, table, query), `f.${table}_fts MATCH ?`, text.plan.match)
@@ -323,7 +355,7 @@ function cellsOf(
   text: Text,
 ): { cells: Cell[]; capped: boolean } {
   if (text.plan.kind === 'none') return { cells: [], capped: false }
-  if (text.plan.kind === 'all' && !query.member) {
+  if (text.plan.kind === 'all' && !mustCount(query)) {
     const range = {
       from: query.from === undefined ? undefined : checkDate(query.from),
       to: query.to === undefined ? undefined : checkDate(query.to),
@@ -371,7 +403,7 @@ function searchOnly(
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
   if (text.plan.kind !== 'match' || text.short) return false
-  return !query.member && query.from === undefined && query.to === undefined
+  return !mustCount(query) && query.from === undefined && query.to === undefined
 }
 
 /** The statement listing every match of an FTS expression, as one comma-separated text. */
@@ -470,7 +502,7 @@ function countStatement(
   text: Text,
 ): Statement {
   const marks = `LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx`
-  const where = baseWhere(query)
+  const where = baseWhere(table, query)
   if (text.plan.kind !== 'match') {
     // A member id without a word (see `textOf`): every row compared.
     const rows = withText(table, where, text)
@@ -605,7 +637,7 @@ export function explainList(
     text,
     limit: limit + 1,
   })
-  const stored = text.plan.kind !== 'match' && !query.member
+  const stored = text.plan.kind !== 'match' && !mustCount(query)
   return {
     driver,
     page: plan(statement),
