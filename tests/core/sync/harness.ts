@@ -8,7 +8,7 @@ import { StoreOwner } from '../../../src/core/store/owner/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
-import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox'
 import type { SyncProgress } from '../../../src/shared/cache'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
@@ -83,9 +83,13 @@ export async function startFaultProxy(
  * the tests' own checks (the app itself never opens one).
  */
 export async function startHarness(
-  options: { size?: number; engine?: Partial<SyncEngineOptions> } = {},
+  options: {
+    size?: number
+    engine?: Partial<SyncEngineOptions>
+    sandbox?: Partial<SandboxOptions>
+  } = {},
 ) {
-  const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450 })
+  const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450, ...options.sandbox })
   const proxy = await startFaultProxy(sandbox)
   const temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')
