@@ -18,6 +18,8 @@ const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
   apiSecret: string
   dataDir: string
   killAtPage: number
+  /** The lists to sync in full (default: inspections). */
+  resources?: ('inspections' | 'guarantees')[]
 }
 const store = await StoreOwner.open({
   file: storeFileFor(config.dataDir, 'sandbox'),
@@ -37,5 +39,5 @@ const engine = new SyncEngine({
     if (page === config.killAtPage) process.kill(process.pid, 'SIGKILL')
   },
 })
-await engine.run(['inspections'], 'full')
+await engine.run(config.resources ?? ['inspections'], 'full')
 process.exit(3)
