@@ -14,12 +14,7 @@ import {
   type SyncResourceName,
   type SyncStatus,
 } from './cache'
-import {
-  CHANGE_KINDS,
-  type AgingCounts,
-  type ChangePage,
-  type RecordTimeline,
-} from './changes'
+import { CHANGE_KINDS, type AgingCounts, type ChangePage, type RecordTimeline } from './changes'
 import type { AppInfo, BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
 import type { CsvExportResult } from './export'

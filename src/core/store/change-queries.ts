@@ -90,10 +90,10 @@ export function listChanges(db: StoreConnection, query: ChangeQuery): ChangePage
   const take = query.limit + 1
   const rows =
     query.kinds === undefined && query.resource === undefined
-      ? (prepared(
-          db,
-          `SELECT ${COLUMNS} FROM changes WHERE id < ? ORDER BY id DESC LIMIT ?`,
-        ).all(before, take) as unknown as ChangeRow[])
+      ? (prepared(db, `SELECT ${COLUMNS} FROM changes WHERE id < ? ORDER BY id DESC LIMIT ?`).all(
+          before,
+          take,
+        ) as unknown as ChangeRow[])
       : mergeKinds(db, query, query.kinds ?? CHANGE_KINDS, before, take)
   const more = rows.length > query.limit
   const page = rows.slice(0, query.limit)
@@ -176,10 +176,10 @@ export function recordTimeline(
     throw new AppError('not_found', `No stored ${resource} record ${idx}.`)
   }
   const changes = (
-    prepared(
-      db,
-      `SELECT ${COLUMNS} FROM changes WHERE resource = ? AND idx = ? ORDER BY id`,
-    ).all(resource, idx) as unknown as ChangeRow[]
+    prepared(db, `SELECT ${COLUMNS} FROM changes WHERE resource = ? AND idx = ? ORDER BY id`).all(
+      resource,
+      idx,
+    ) as unknown as ChangeRow[]
   ).map(entryOf)
   const history = prepared(
     db,
@@ -206,10 +206,10 @@ export function recordTimeline(
   }
   let currentSince: string | null = null
   if (record.gone_at === null) {
-    const since = prepared(
-      db,
-      'SELECT since FROM status_since WHERE resource = ? AND idx = ?',
-    ).get(resource, idx) as { since: string } | undefined
+    const since = prepared(db, 'SELECT since FROM status_since WHERE resource = ? AND idx = ?').get(
+      resource,
+      idx,
+    ) as { since: string } | undefined
     currentSince = since?.since ?? baseline?.at ?? null
   }
   return { resource, idx, statuses, currentSince, changes }
@@ -261,10 +261,10 @@ export function agedCount(
     ).get(resource, status) as { n: number }
   ).n
   const moved = (
-    prepared(
-      db,
-      'SELECT count(*) AS n FROM status_since WHERE resource = ? AND status = ?',
-    ).get(resource, status) as { n: number }
+    prepared(db, 'SELECT count(*) AS n FROM status_since WHERE resource = ? AND status = ?').get(
+      resource,
+      status,
+    ) as { n: number }
   ).n
   return since + total - moved
 }

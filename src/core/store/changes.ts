@@ -97,7 +97,8 @@ export class PageChanges {
         fields.push(...rawChanges(before as string, after as string))
       } else fields.push({ field: names.get(column) ?? column, before, after })
     }
-    if (fields.length > 0) this.entries.push({ idx, kind: 'fields', detail: { kind: 'fields', fields } })
+    if (fields.length > 0)
+      this.entries.push({ idx, kind: 'fields', detail: { kind: 'fields', fields } })
     if (statusMoved) this.statuses.push({ idx, status: statusKey(values['status']) })
     else if (back) this.returned.push({ idx, status: statusKey(row['status']) })
   }

@@ -2,13 +2,7 @@ import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import type { StoreConnection } from './connection'
 import { hasCellIndex, touchCells } from './cell-index'
-import {
-  beforeBaseline,
-  flushChanges,
-  logGone,
-  PageChanges,
-  type SyncMark,
-} from './changes'
+import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'

@@ -84,7 +84,10 @@ it('keeps when each status was first seen: the timeline, aging counts and the ag
   const base = feed.find((e) => e.kind === 'baseline' && e.resource === 'inspections')!
   const moved = feed.find((e) => e.kind === 'status' && e.resource === 'inspections')!
   expect(moved).toBeDefined()
-  const timeline = await h.store.call('recordTimeline', { resource: 'inspections', idx: moved.idx! })
+  const timeline = await h.store.call('recordTimeline', {
+    resource: 'inspections',
+    idx: moved.idx!,
+  })
   const detail = moved.detail as { before: string; after: string }
   expect(timeline.statuses).toEqual([
     { status: detail.before, firstSeen: base.at, syncId: base.syncId, baseline: true },
@@ -96,8 +99,9 @@ it('keeps when each status was first seen: the timeline, aging counts and the ag
   const arrival = feed.find((e) => e.kind === 'new' && e.resource === 'guarantees')!
   const fresh = await h.store.call('recordTimeline', { resource: 'guarantees', idx: arrival.idx! })
   expect(fresh.statuses[0]).toMatchObject({ firstSeen: arrival.at, baseline: false })
-  expect(log.some((c) => c.kind === 'new' && c.resource === 'guarantee' && c.idx === arrival.idx))
-    .toBe(true)
+  expect(
+    log.some((c) => c.kind === 'new' && c.resource === 'guarantee' && c.idx === arrival.idx),
+  ).toBe(true)
 
   // Aging counts against each record's own timeline, at several "now"s.
   const status = '감정승인(배송중)'
@@ -113,7 +117,12 @@ it('keeps when each status was first seen: the timeline, aging counts and the ag
   }
   const day = 86_400_000
   const times = [base.at, moved.at].map(Date.parse)
-  for (const now of [times[0]! + 7 * day - 1, times[0]! + 7 * day, times[1]! + 7 * day, times[1]! + 30 * day]) {
+  for (const now of [
+    times[0]! + 7 * day - 1,
+    times[0]! + 7 * day,
+    times[1]! + 7 * day,
+    times[1]! + 30 * day,
+  ]) {
     const at = new Date(now).toISOString()
     const cutoff = new Date(now - 7 * day).toISOString()
     const expected = inStatus.filter((idx) => since.get(idx)! <= cutoff)
@@ -160,9 +169,12 @@ it('marks entries seen by id or up to an id, and counts the rest', async () => {
   })
   const page = await h.store.call('listChanges', { limit: 500 })
   expect(page.unseen).toBe(feed.length - 6)
-  expect(page.entries.filter((e) => e.seen).map((e) => e.id).sort((a, b) => a - b)).toEqual(
-    feed.slice(0, 6).map((e) => e.id),
-  )
+  expect(
+    page.entries
+      .filter((e) => e.seen)
+      .map((e) => e.id)
+      .sort((a, b) => a - b),
+  ).toEqual(feed.slice(0, 6).map((e) => e.id))
   expect(first!.id).toBeLessThan(second!.id)
 })
 

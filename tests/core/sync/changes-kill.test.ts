@@ -55,7 +55,9 @@ it('a second sync killed with SIGKILL mid-pass and resumed logs each change once
   const file = storeFileFor(h.temp.dir, 'sandbox')
   const peek = new StoreConnection(file, { readOnly: true })
   const before = (
-    peek.prepare("SELECT count(*) AS n FROM changes WHERE kind <> 'baseline'").get() as { n: number }
+    peek.prepare("SELECT count(*) AS n FROM changes WHERE kind <> 'baseline'").get() as {
+      n: number
+    }
   ).n
   const state = peek.prepare("SELECT status FROM sync_state WHERE resource = 'inspections'").get()
   peek.close()

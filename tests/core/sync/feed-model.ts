@@ -114,7 +114,9 @@ export class FeedModel {
         if (field === 'inspectionStatus') out.push(`${key} status ${old} -> ${after}`)
         else if (field === 'inspectionResult') out.push(`${key} result ${old} -> ${after}`)
         else if (field === 'status' && resource === 'guarantees') {
-          out.push(`${key} state ${STATE_OF[old ?? ''] ?? old} -> ${STATE_OF[after ?? ''] ?? after}`)
+          out.push(
+            `${key} state ${STATE_OF[old ?? ''] ?? old} -> ${STATE_OF[after ?? ''] ?? after}`,
+          )
         } else others.push(field)
       }
       if (others.length > 0) out.push(`${key} fields ${others.sort().join(',')}`)

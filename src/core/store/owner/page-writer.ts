@@ -53,7 +53,11 @@ export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
   if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at, sync)
   if (page.state) writeSyncState(db, page.resource, page.state)
   // The first complete full pass is the list's baseline: one entry, nothing per record.
-  if (page.markGone === true && page.state?.lastFullAt != null && beforeBaseline(db, page.resource)) {
+  if (
+    page.markGone === true &&
+    page.state?.lastFullAt != null &&
+    beforeBaseline(db, page.resource)
+  ) {
     writeBaseline(db, page.resource, listCount(db, page.resource), sync)
   }
   return firstFull
