@@ -355,6 +355,8 @@ function cellsOf(
   text: Text,
 ): { cells: Cell[]; capped: boolean } {
   if (text.plan.kind === 'none') return { cells: [], capped: false }
+  const aged = agedCells(db, table, query, text)
+  if (aged) return { cells: aged, capped: false }
   if (text.plan.kind === 'all' && !mustCount(query)) {
     const range = {
       from: query.from === undefined ? undefined : checkDate(query.from),
@@ -378,6 +380,39 @@ function cellsOf(
   if (perDb.size > 64) perDb.clear()
   perDb.set(key, found)
   return found
+}
+
+/**
+ * The cells of the aging filter alone (no text, member or dates) without
+ * a scan: the records whose status was seen after the list's baseline are
+ * the few with a `status_since` row, so the aged records are the stored
+ * counts less those seen after the cutoff when the baseline is older than
+ * it, else those seen by the cutoff. Null for any other filter.
+ */
+function agedCells(
+  db: StoreConnection,
+  table: PagedResource,
+  query: ListQuery,
+  text: Text,
+): Cell[] | null {
+  if (query.agedDays === undefined || text.plan.kind !== 'all' || query.member) return null
+  if (query.from !== undefined || query.to !== undefined) return null
+  const cutoff = agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays)
+  const baseline = prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
+    { at: string } | undefined
+  const sinceBaseline = baseline !== undefined && baseline.at <= cutoff
+  const rows = prepared(
+    db,
+    `SELECT ${cellColumns()} FROM status_since s CROSS JOIN ${table} t ON t.idx = s.idx
+      LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx
+      WHERE s.resource = '${table}' AND (s.since > ?) = ? AND t.gone_at IS NULL GROUP BY 1, 2`,
+  ).all(cutoff, sinceBaseline ? 1 : 0) as unknown as Cell[]
+  if (!sinceBaseline) return rows
+  const recent = new Map(rows.map((c) => [`${c.status}\u0000${c.mark}`, c.n]))
+  return storedCells(db, table, {}).map((c) => ({
+    ...c,
+    n: c.n - (recent.get(`${c.status}\u0000${c.mark}`) ?? 0),
+  }))
 }
 
 /**
