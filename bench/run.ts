@@ -781,7 +781,7 @@ function benchShapes(db: StoreConnection, label: string): void {
  * filtered by days in status, first page with its counts.
  */
 function benchChanges(db: StoreConnection, size: number, label: string): void {
-  let t = performance.now()
+  const t = performance.now()
   const { entries, lastAt } = seedChanges(db, size)
   console.log(
     `\n# changes feed over ${label}: ${entries} entries written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
