@@ -1,18 +1,10 @@
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
-import { PartnerClient } from '../../../src/core/api/client'
-import { EventBus } from '../../../src/core/events'
 import { StoreConnection } from '../../../src/core/store/connection'
 import { storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/partner-source'
-import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import type { SandboxChange } from '../../../src/sandbox/churn'
 import type { ChangeEntry } from '../../../src/shared/changes'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { FeedModel, feedKey } from './feed-model'
-import { startHarness } from './harness'
+import { killedSync, restartedEngine, startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>
 afterEach(async () => {
@@ -32,24 +24,7 @@ it('a second sync killed with SIGKILL mid-pass and resumed logs each change once
   const expected = model.sync(changes, true)
   expect(expected.length).toBeGreaterThan(20)
 
-  const child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      SYNC_CHILD: JSON.stringify({
-        baseUrl: h.proxy.baseUrl,
-        partnerId: h.sandbox.partnerId,
-        apiKey: h.sandbox.apiKey,
-        apiSecret: h.sandbox.apiSecret,
-        dataDir: h.temp.dir,
-        killAtPage: 2,
-      }),
-    },
-    stdio: 'ignore',
-  })
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-    child.on('exit', (_code, sig) => resolve(sig)),
-  )
+  const signal = await killedSync(h, 2)
   expect(signal).toBe('SIGKILL')
 
   const file = storeFileFor(h.temp.dir, 'sandbox')
@@ -65,18 +40,7 @@ it('a second sync killed with SIGKILL mid-pass and resumed logs each change once
   expect(state).toEqual({ status: 'syncing' })
   expect(before).toBeGreaterThan(0)
 
-  const store = await StoreOwner.open({ file, threads: SOURCE_STORE_WORKER })
-  const engine = new SyncEngine({
-    store,
-    source: clientSyncSource(
-      new PartnerClient({
-        fetch: globalThis.fetch,
-        target: { baseUrl: h.proxy.baseUrl, partnerId: h.sandbox.partnerId },
-        credentials: async () => ({ apiKey: h.sandbox.apiKey, apiSecret: h.sandbox.apiSecret }),
-      }),
-    ),
-    events: new EventBus(),
-  })
+  const { store, engine } = await restartedEngine(h)
   try {
     const [inspections] = await engine.run(['inspections'])
     expect(inspections).toMatchObject({ phase: 'done', complete: true })

@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { StoreConnection } from '../../../src/core/store/connection'
@@ -145,4 +147,57 @@ export async function startHarness(
       temp.remove()
     },
   }
+}
+
+/**
+ * The app restarted on the harness's data folder: a new owner of its store
+ * and an engine over the proxy, as after a crash (the harness's own owner
+ * closed first).
+ */
+export async function restartedEngine(
+  h: Awaited<ReturnType<typeof startHarness>>,
+): Promise<{ store: StoreOwner; engine: SyncEngine }> {
+  const store = await StoreOwner.open({
+    file: storeFileFor(h.temp.dir, 'sandbox'),
+    threads: SOURCE_STORE_WORKER,
+  })
+  const engine = new SyncEngine({
+    store,
+    source: clientSyncSource(
+      new PartnerClient({
+        fetch: globalThis.fetch,
+        target: { baseUrl: h.proxy.baseUrl, partnerId: h.sandbox.partnerId },
+        credentials: async () => ({ apiKey: h.sandbox.apiKey, apiSecret: h.sandbox.apiSecret }),
+      }),
+    ),
+    events: new EventBus(),
+  })
+  return { store, engine }
+}
+
+/**
+ * A full sync in a child process (`sync-child.ts`) on the harness's data
+ * folder that SIGKILLs itself after committing page `killAtPage`; answers
+ * the signal it ended with.
+ */
+export async function killedSync(
+  h: Awaited<ReturnType<typeof startHarness>>,
+  killAtPage: number,
+): Promise<NodeJS.Signals | null> {
+  const child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      SYNC_CHILD: JSON.stringify({
+        baseUrl: h.proxy.baseUrl,
+        partnerId: h.sandbox.partnerId,
+        apiKey: h.sandbox.apiKey,
+        apiSecret: h.sandbox.apiSecret,
+        dataDir: h.temp.dir,
+        killAtPage,
+      }),
+    },
+    stdio: 'ignore',
+  })
+  return new Promise((resolve) => child.on('exit', (_code, sig) => resolve(sig)))
 }

@@ -1,15 +1,7 @@
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
-import { PartnerClient } from '../../../src/core/api/client'
-import { EventBus } from '../../../src/core/events'
 import { openStore, storeFileFor } from '../../../src/core/store/database'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/partner-source'
-import { SyncEngine } from '../../../src/core/sync/sync-engine'
 import { readSyncState } from '../../../src/core/store/sync-state'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
-import { startHarness } from './harness'
+import { killedSync, restartedEngine, startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>
 afterEach(async () => {
@@ -20,24 +12,7 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   h = await startHarness({ size: 450, engine: { concurrency: 1 } })
   const dataDir = h.temp.dir
 
-  const child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      SYNC_CHILD: JSON.stringify({
-        baseUrl: h.proxy.baseUrl,
-        partnerId: h.sandbox.partnerId,
-        apiKey: h.sandbox.apiKey,
-        apiSecret: h.sandbox.apiSecret,
-        dataDir,
-        killAtPage: 3,
-      }),
-    },
-    stdio: 'ignore',
-  })
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-    child.on('exit', (_code, sig) => resolve(sig)),
-  )
+  const signal = await killedSync(h, 3)
   expect(signal).toBe('SIGKILL')
 
   const reopened = openStore(storeFileFor(dataDir, 'sandbox'))
@@ -59,21 +34,7 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   db.close()
 
   // The app restarts: the status shows the interrupted pass as resumable, and auto resumes it.
-  const store = await StoreOwner.open({
-    file: storeFileFor(dataDir, 'sandbox'),
-    threads: SOURCE_STORE_WORKER,
-  })
-  const engine = new SyncEngine({
-    store,
-    source: clientSyncSource(
-      new PartnerClient({
-        fetch: globalThis.fetch,
-        target: { baseUrl: h.proxy.baseUrl, partnerId: h.sandbox.partnerId },
-        credentials: async () => ({ apiKey: h.sandbox.apiKey, apiSecret: h.sandbox.apiSecret }),
-      }),
-    ),
-    events: new EventBus(),
-  })
+  const { store, engine } = await restartedEngine(h)
   expect((await engine.status()).resources.find((r) => r.resource === 'inspections')).toMatchObject(
     {
       status: 'idle',
