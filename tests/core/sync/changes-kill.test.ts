@@ -55,4 +55,4 @@ it('a second sync killed with SIGKILL mid-pass and resumed logs each change once
     await engine.idle()
     await store.close()
   }
-})
+}, 60_000)
