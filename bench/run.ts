@@ -26,6 +26,7 @@ import type { InspectionRecord } from '../src/core/store/record-types'
 import { buildCellIndexes } from '../src/core/store/cell-index'
 import { compactStore } from '../src/core/store/owner/page-writer'
 import { StoreOwner } from '../src/core/store/owner/store-owner'
+import { listChanges } from '../src/core/store/change-queries'
 import { bumpDataVersion } from '../src/core/store/writes'
 import { upsertInspections } from '../tests/support/store-writes'
 import { clientSyncSource } from '../src/core/sync/partner-source'
@@ -34,6 +35,7 @@ import { SyncEngine } from '../src/core/sync/sync-engine'
 import { sourceThreads } from '../src/core/source-threads'
 import { createMatcher } from '../tests/support/matcher'
 import { Dataset } from '../src/sandbox/dataset'
+import { agingShapes, changeShapes, seedChanges } from './changes-feed'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 
 /**
@@ -86,6 +88,9 @@ const SIZED_KEYS = {
   counts: 'counts_ms_1m',
   mainLoopQuery: 'main_loop_max_ms_query_1m',
   mainLoopListOpen: 'main_loop_max_ms_sync_1m_list_open',
+  changesList: 'changes_list_ms_1m',
+  agingQuery: 'aging_query_ms_1m',
+  agingList: 'aging_list_ms_1m',
 } as const
 
 /** A {@link SIZED_KEYS} key for the size labelled `label`. */
@@ -841,6 +846,7 @@ async function benchQueries(size: number): Promise<void> {
       statSync(storeFileFor(dir, 'bench')).size / 2 ** 20,
       'MB',
     )
+    benchChanges(db, size, label)
     db.close()
     await benchStart(dir, label)
     // What the arrays above held is garbage now; a major collection of it would land in the
@@ -885,6 +891,39 @@ function benchShapes(db: StoreConnection, label: string): void {
     at1m ? '<= 50' : null,
   )
   record(sizedKey('counts', label), timeCounts(db, 51), 'ms', at1m ? '<= 1' : null)
+}
+
+/**
+ * The changes feed and aging over the filled store with a seeded set of
+ * changes written into it (`changes-feed.ts`): the slowest median of the
+ * feed's page shapes, of the aging counts, and (no target) the list
+ * filtered by days in status, first page with its counts.
+ */
+function benchChanges(db: StoreConnection, size: number, label: string): void {
+  const t = performance.now()
+  const { entries, lastAt } = seedChanges(db, size)
+  console.log(
+    `\n# changes feed over ${label}: ${entries} entries written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  )
+  const at1m = label === '1m'
+  let slowest = 0
+  for (const { name, query } of changeShapes(db)) {
+    const runs = timeIt(() => listChanges(db, query), 21)
+    console.log(`${name}: median ${median(runs).toFixed(2)} ms`)
+    slowest = Math.max(slowest, median(runs))
+  }
+  const target = at1m ? '<= 20' : size === 100_000 ? '< 50' : null
+  record(sizedKey('changesList', label), slowest, 'ms', target)
+  // A "now" a week after the last seeded sync: part of the moved records have aged, part not.
+  const now = new Date(Date.parse(lastAt) + 3 * 86_400_000).toISOString()
+  let aging = 0
+  for (const shape of agingShapes(db, now)) aging = Math.max(aging, median(timeIt(shape, 21)))
+  record(sizedKey('agingQuery', label), aging, 'ms', at1m ? '<= 20' : null)
+  const list = timeIt(() => {
+    bumpDataVersion(db)
+    queryInspections(db, { status: '감정승인(배송중)', agedDays: 7, agedAsOf: now, limit: 50 })
+  }, 5)
+  record(sizedKey('agingList', label), median(list), 'ms')
 }
 
 console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} target`)

@@ -225,9 +225,14 @@ export function createCore(deps: CoreDeps): Core {
       : status
   }
 
+  // The aging filter counts back from the core's clock.
+  const withAsOf = <Q extends { agedDays?: number | undefined }>(query: Q) =>
+    query.agedDays === undefined ? query : { ...query, agedAsOf: now().toISOString() }
+
   const settingsView = (): SettingsView => {
-    const { theme, reviewerName, language } = settings.get()
+    const { theme, reviewerName, language, agingDays } = settings.get()
     return {
+      agingDays,
       notices: settings.notices,
       path: settings.path,
       dataDir: deps.dataDir,
@@ -258,7 +263,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return scope.store.call('queryInspections', query)
+        return scope.store.call('queryInspections', withAsOf(query))
       },
       'guarantees.query': (query) => {
         scope.sync.ensureSlice('guarantees', {
@@ -267,7 +272,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(query.from ? { from: query.from } : {}),
           ...(query.to ? { to: query.to } : {}),
         })
-        return scope.store.call('queryGuarantees', query)
+        return scope.store.call('queryGuarantees', withAsOf(query))
       },
       'reviews.set': async ({ resource, idx, mark, note }) => {
         const reviewer = settings.get().reviewerName.trim()
@@ -282,6 +287,16 @@ export function createCore(deps: CoreDeps): Core {
         events.emit('data.changed', { resource }, { immediate: true })
         return saved
       },
+      'changes.list': ({ kinds, ...query }) =>
+        scope.store.call('listChanges', { ...query, ...(kinds ? { kinds } : {}) }),
+      'changes.markSeen': (mark) => scope.store.call('markChangesSeen', mark),
+      'changes.unseen': async () => ({ unseen: await scope.store.call('unseenChanges') }),
+      'records.timeline': (ref) => scope.store.call('recordTimeline', ref),
+      'aging.counts': () =>
+        scope.store.call('agingCounts', {
+          now: now().toISOString(),
+          days: settings.get().agingDays,
+        }),
       'lists.export': async ({ resource, lang, ...query }) => {
         const timeZone = scope.profile.summary.timeZone
         const job = { resource, lang, query, asOf: localTimestamp(now(), timeZone), timeZone }
@@ -301,8 +316,9 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.test': ({ id }) => profiles.test(id),
       'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
-      'settings.set': ({ theme, language, reviewerName }) => {
+      'settings.set': ({ theme, language, reviewerName, agingDays }) => {
         settings.update((draft) => {
+          if (agingDays !== undefined) draft.agingDays = { ...draft.agingDays, ...agingDays }
           if (theme !== undefined) draft.theme = theme
           if (language !== undefined) draft.language = language
           if (reviewerName !== undefined) draft.reviewerName = reviewerName

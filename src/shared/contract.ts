@@ -14,6 +14,7 @@ import {
   type SyncResourceName,
   type SyncStatus,
 } from './cache'
+import { CHANGE_KINDS, type AgingCounts, type ChangePage, type RecordTimeline } from './changes'
 import { GUARANTEE_STATES, type AppInfo, type BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
 import type { CsvExportResult } from './export'
@@ -60,6 +61,8 @@ const listFilterShape = {
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
+  /** Only records in their current status for this many days or more (first seen locally). */
+  agedDays: z.number().int().min(0).max(3650).optional(),
 }
 
 /** Arguments of `inspections.query`: the filter and keyset paging of a list. */
@@ -126,6 +129,33 @@ export const argSchemas = {
     /** Omitted: the stored note stays. */
     note: z.string().max(2000).optional(),
   }),
+  /**
+   * The changes feed, newest first: what each sync found new, moved, set,
+   * gone or back, each entry with its record (`resource` + `idx`). Filter by
+   * kinds and list; page with `before` (`nextBefore` of the previous page).
+   */
+  'changes.list': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES).optional(),
+    kinds: z.array(z.enum(CHANGE_KINDS)).min(1).max(CHANGE_KINDS.length).optional(),
+    limit: z.number().int().min(1).max(500).default(100),
+    before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
+  /** Marks feed entries seen: these `ids`, or every entry up to and including `upTo`. */
+  'changes.markSeen': z.union([
+    z.strictObject({
+      ids: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).min(1).max(1000),
+    }),
+    z.strictObject({ upTo: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+  ]),
+  /** Entries of the feed not marked seen yet (the navigation's count). */
+  'changes.unseen': z.strictObject({}),
+  /** A record's statuses with the time and sync that first saw each, and its feed entries. */
+  'records.timeline': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
+  /** Records flagged by each aging rule (thresholds from the settings `agingDays`). */
+  'aging.counts': z.strictObject({}),
   /**
    * The whole list for a filter and sort as CSV (every field and the review
    * marks): saved through a dialog in the app, a download in the web host.
@@ -206,6 +236,11 @@ interface ChannelResults {
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark
+  'changes.list': ChangePage
+  'changes.markSeen': { readonly marked: number; readonly unseen: number }
+  'changes.unseen': { readonly unseen: number }
+  'records.timeline': RecordTimeline
+  'aging.counts': AgingCounts
   'lists.export': CsvExportResult
   'profiles.list': ProfileList
   'profiles.save': ProfileView

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PARTNER_KINDS } from './domain'
+import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './i18n'
 import { DEFAULT_TIME_ZONE, PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
@@ -108,10 +109,20 @@ export const secretInputSchema = z.strictObject({
   sessionOnly: z.boolean().default(false),
 })
 
+/** An aging threshold: whole days, 1 to {@link MAX_AGING_DAYS}. */
+export const agingDaysSchema = z.number().int().min(1).max(MAX_AGING_DAYS)
+
 /** Arguments of `settings.set`: the preferences to change (absent ones stay). */
 export const settingsInputSchema = z.strictObject({
   theme: z.enum(THEMES).optional(),
   /** The UI language, also used by the native dialogs. */
   language: z.enum(LOCALES).optional(),
   reviewerName: plainTextSchema(MAX_PROFILE_NAME_CHARS, { allowEmpty: true }).optional(),
+  /** Aging thresholds in days; an absent rule keeps its value. */
+  agingDays: z
+    .strictObject({
+      guaranteeReady: agingDaysSchema.optional(),
+      inspectionShipping: agingDaysSchema.optional(),
+    })
+    .optional(),
 })

@@ -1,3 +1,4 @@
+import type { AgingRule } from './changes'
 import type { ErrorData } from './errors'
 import type { ProfileSummary } from './domain'
 import type { Locale } from './i18n'
@@ -95,4 +96,6 @@ export interface SettingsView {
   readonly language: Locale
   /** The name review marks are signed with (empty: unsigned). */
   readonly reviewerName: string
+  /** Aging thresholds in days (`aging.counts`). */
+  readonly agingDays: Readonly<Record<AgingRule, number>>
 }

@@ -19,6 +19,7 @@ function settingsApi(language: Locale) {
     theme: 'system',
     language,
     reviewerName: '',
+    agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

@@ -1,6 +1,7 @@
 import type { StoreConnection } from '../../src/core/store/connection'
 import type { GuaranteeRecord, InspectionRecord } from '../../src/core/store/record-types'
 import { prepareRows } from '../../src/core/store/stored-raw'
+import type { SyncMark } from '../../src/core/store/changes'
 import { upsertRows } from '../../src/core/store/writes'
 
 /**
@@ -14,8 +15,9 @@ export function upsertGuarantees(
   items: readonly GuaranteeRecord[],
   pass: number,
   storedAt: string,
+  sync?: SyncMark,
 ): void {
-  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, storedAt)
+  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, storedAt, sync)
 }
 
 /** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
@@ -24,6 +26,7 @@ export function upsertInspections(
   items: readonly InspectionRecord[],
   pass: number,
   storedAt: string,
+  sync?: SyncMark,
 ): void {
-  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, storedAt)
+  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, storedAt, sync)
 }

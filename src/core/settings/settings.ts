@@ -8,7 +8,9 @@ import {
   timeZoneSchema,
 } from '../../shared/profile-schemas'
 import { PARTNER_KINDS } from '../../shared/domain'
+import { DEFAULT_AGING_DAYS } from '../../shared/changes'
 import { LOCALES } from '../../shared/i18n'
+import { agingDaysSchema } from '../../shared/profile-schemas'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
@@ -80,6 +82,18 @@ const settingsSchema = z.object({
    * value) gets Korean, the default.
    */
   language: z.enum(LOCALES).catch('ko').default('ko'),
+  /**
+   * Aging thresholds in days (docs/store-and-sync.md "Changes feed and
+   * aging"): a guarantee waiting to be issued, an inspection in shipping.
+   * Added without a new layout: a missing or unreadable value gets its default.
+   */
+  agingDays: z
+    .object({
+      guaranteeReady: agingDaysSchema.catch(DEFAULT_AGING_DAYS.guaranteeReady),
+      inspectionShipping: agingDaysSchema.catch(DEFAULT_AGING_DAYS.inspectionShipping),
+    })
+    .catch({ ...DEFAULT_AGING_DAYS })
+    .default({ ...DEFAULT_AGING_DAYS }),
 })
 
 /** The settings document. */

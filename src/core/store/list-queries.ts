@@ -12,6 +12,7 @@ import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
+import { agingCutoff } from './change-queries'
 import { prepared } from './statements'
 import type { PagedResource, SyncResource } from './record-types'
 import {
@@ -41,7 +42,10 @@ import { dataVersion } from './writes'
  * What a caller asks the store for: a list filter as the contract declares
  * it, any field left out (an absent field takes the contract's default).
  */
-export type ListRequest = Readonly<Partial<ListFilter>>
+export type ListRequest = Readonly<Partial<ListFilter>> & {
+  /** The "now" `agedDays` counts back from (ISO; default the current time). */
+  readonly agedAsOf?: string
+}
 
 /** A guarantee list request: a list request and the API's issuance state. */
 export type GuaranteeListRequest = Readonly<Partial<GuaranteeFilter>>
@@ -146,9 +150,36 @@ function and(where: Where, clause: string, ...params: SQLInputValue[]): Where {
   return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
 }
 
-/** The filter's member and date parts. */
-function baseWhere(query: ListRequest): Where {
+/**
+ * The aging filter over list `table`: records whose current status was seen
+ * `days` days before `asOf` or earlier: those with a `status_since` row by
+ * it, the rest (holding their status since the list's baseline) when the
+ * baseline is that old (migration 12; `change-queries.ts`).
+ */
+function agedClause(table: PagedResource, days: number, asOf: string | undefined): Where {
+  const cutoff = agingCutoff(asOf ?? new Date().toISOString(), days)
+  return {
+    clauses: [
+      `(t.idx IN (SELECT idx FROM status_since WHERE resource = '${table}' AND since <= ?)
+        OR (ifnull((SELECT at <= ? FROM change_baselines WHERE resource = '${table}'), 0)
+          AND t.idx NOT IN (SELECT idx FROM status_since WHERE resource = '${table}')))`,
+    ],
+    params: [cutoff, cutoff],
+  }
+}
+
+/** True when the filter has a part the stored counts cannot answer: a member, or aging. */
+function mustCount(query: ListRequest): boolean {
+  return Boolean(query.member) || query.agedDays !== undefined
+}
+
+/** The filter's member, date and aging parts. */
+function baseWhere(table: PagedResource, query: ListRequest): Where {
   let where: Where = { clauses: ['t.gone_at IS NULL'], params: [] }
+  if (query.agedDays !== undefined) {
+    const aged = agedClause(table, query.agedDays, query.agedAsOf)
+    where = and(where, aged.clauses[0]!, ...aged.params)
+  }
   if (query.member) where = and(where, 't.ref_user_id = ?', query.member)
   if (query.from) where = and(where, 't.registered_at >= ?', `${checkDate(query.from)} 00:00:00`)
   if (query.to) {
@@ -254,7 +285,7 @@ function pageStatement(
   const after = sort === 'latest' ? '<' : '>'
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const select = `SELECT ${columns}, ${reviewColumn(table)}`
-  let where = withStatus(baseWhere(query), status)
+  let where = withStatus(baseWhere(table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
   if (driver === 'text' && text.plan.kind === 'match') {
     let fts = and(rowidRange(db, table, query), `f.${table}_fts MATCH ?`, text.plan.match)
@@ -296,7 +327,9 @@ function cellsOf(
   text: Text,
 ): { cells: Cell[]; capped: boolean } {
   if (text.plan.kind === 'none') return { cells: [], capped: false }
-  if (text.plan.kind === 'all' && !query.member) {
+  const aged = agedCells(db, table, query, text)
+  if (aged) return { cells: aged, capped: false }
+  if (text.plan.kind === 'all' && !mustCount(query)) {
     const range = {
       from: query.from === undefined ? undefined : checkDate(query.from),
       to: query.to === undefined ? undefined : checkDate(query.to),
@@ -322,6 +355,39 @@ function cellsOf(
 }
 
 /**
+ * The cells of the aging filter alone (no text, member or dates) without
+ * a scan: the records whose status was seen after the list's baseline are
+ * the few with a `status_since` row, so the aged records are the stored
+ * counts less those seen after the cutoff when the baseline is older than
+ * it, else those seen by the cutoff. Null for any other filter.
+ */
+function agedCells(
+  db: StoreConnection,
+  table: PagedResource,
+  query: ListRequest,
+  text: Text,
+): Cell[] | null {
+  if (query.agedDays === undefined || text.plan.kind !== 'all' || query.member) return null
+  if (query.from !== undefined || query.to !== undefined) return null
+  const cutoff = agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays)
+  const baseline = prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
+    { at: string } | undefined
+  const sinceBaseline = baseline !== undefined && baseline.at <= cutoff
+  const rows = prepared(
+    db,
+    `SELECT ${cellColumns()} FROM status_since s CROSS JOIN ${table} t ON t.idx = s.idx
+      LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx
+      WHERE s.resource = '${table}' AND (s.since > ?) = ? AND t.gone_at IS NULL GROUP BY 1, 2`,
+  ).all(cutoff, sinceBaseline ? 1 : 0) as unknown as Cell[]
+  if (!sinceBaseline) return rows
+  const recent = new Map(rows.map((c) => [`${c.status}\u0000${c.mark}`, c.n]))
+  return storedCells(db, table, {}).map((c) => ({
+    ...c,
+    n: c.n - (recent.get(`${c.status}\u0000${c.mark}`) ?? 0),
+  }))
+}
+
+/**
  * The cells of a text search without member or dates, from the matching
  * rowids and the owner's in-memory cells (`cell-index.ts`): the search index
  * alone is read. Null when that index is not ready or the text is one
@@ -344,7 +410,7 @@ function searchOnly(
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
   if (text.plan.kind !== 'match' || text.short) return false
-  return !query.member && query.from === undefined && query.to === undefined
+  return !mustCount(query) && query.from === undefined && query.to === undefined
 }
 
 /** The statement listing every match of an FTS expression, as one comma-separated text. */
@@ -443,7 +509,7 @@ function countStatement(
   text: Text,
 ): Statement {
   const marks = `LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx`
-  const where = baseWhere(query)
+  const where = baseWhere(table, query)
   if (text.plan.kind !== 'match') {
     // A member id without a word (see `textOf`): every row compared.
     const rows = withText(table, where, text)
@@ -575,7 +641,7 @@ export function explainList(
     text,
     limit: limit + 1,
   })
-  const stored = text.plan.kind !== 'match' && !query.member
+  const stored = text.plan.kind !== 'match' && !mustCount(query)
   return {
     driver,
     page: plan(statement),

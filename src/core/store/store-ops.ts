@@ -8,6 +8,17 @@ import { searchBrands } from './brand-search'
 import { queryGuarantees, queryInspections, recordCount } from './list-queries'
 import type { GuaranteeListRequest, ListRequest } from './list-queries'
 import type { BrandRecord, SyncResource } from './record-types'
+import {
+  agingCounts,
+  listChanges,
+  markChangesSeen,
+  recordTimeline,
+  unseenChanges,
+  type AgingThresholds,
+  type ChangeQuery,
+  type MarkSeen,
+} from './change-queries'
+import type { PagedResource } from './record-types'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -86,6 +97,15 @@ export const STORE_OPS = {
   cellIndexesReady: (db: StoreConnection) => cellIndexesReady(db),
   /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */
   writeStats: (_db: StoreConnection) => writeStats(),
+  /** The changes feed, newest first (`change-queries.ts`). */
+  listChanges: (db: StoreConnection, query: ChangeQuery) => listChanges(db, query),
+  markChangesSeen: (db: StoreConnection, mark: MarkSeen) =>
+    transaction(db, () => markChangesSeen(db, mark)),
+  unseenChanges: (db: StoreConnection) => unseenChanges(db),
+  recordTimeline: (db: StoreConnection, ref: { resource: PagedResource; idx: number }) =>
+    recordTimeline(db, ref),
+  agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>
+    agingCounts(db, args),
   /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
   listCsv: (db: StoreConnection, job: ListExport) => listCsv(db, job),
 } satisfies Record<string, (db: StoreConnection, args: never) => unknown>

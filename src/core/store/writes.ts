@@ -2,6 +2,7 @@ import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import type { StoreConnection } from './connection'
 import { hasCellIndex, touchCells } from './cell-index'
+import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
@@ -43,6 +44,8 @@ interface PageContext {
   readonly moved: number[]
   /** The transaction's FTS rows still to write, or null to write them at once. */
   readonly pendingSearch: PendingSearch | null
+  /** What the page changed, for the changes feed (`changes.ts`). */
+  readonly changes: PageChanges
 }
 
 /** A record not stored yet, ready to insert. */
@@ -78,7 +81,10 @@ function writeRecord(
   if (row !== undefined && previousKey === key && sameRow(row, values)) {
     s.touch[table.name].run(pass, storedAt, idx)
     // Unchanged, but back if it was gone.
-    if (row['gone_at'] !== null) page.moved.push(idx)
+    if (row['gone_at'] !== null) {
+      page.moved.push(idx)
+      page.changes.touched(idx, row)
+    }
     return null
   }
   // Every written column by name (see writtenColumns).
@@ -90,7 +96,11 @@ function writeRecord(
   written[':stored_at'] = storedAt
   written[':search_key'] = key
   page.moved.push(idx)
-  if (row === undefined) return { row: record, written }
+  if (row === undefined) {
+    page.changes.added(idx, values)
+    return { row: record, written }
+  }
+  page.changes.changed(idx, row, values)
   s.update[table.name].run(written)
   writeSearch(page, record, previousKey)
   return null
@@ -235,11 +245,17 @@ function writeSearch(
   })
 }
 
+/** The sync a write belongs to when its caller names none: its pass, at its time. */
+export function passSync(resource: PagedResource, pass: number, at: string): SyncMark {
+  return { id: `${resource}-${pass}`, at }
+}
+
 /**
  * Writes a page's prepared records in ascending `idx` order (the order of
  * the table's and the search index's keys: appending is cheaper and leaves
  * no half-empty pages in the file): its stored records first, then its new
- * ones, then adds these to the stored counts. Run inside a transaction.
+ * ones, then adds these to the stored counts, and logs what changed
+ * (`changes.ts`) for sync `sync`. Run inside a transaction.
  */
 export function upsertRows(
   db: StoreConnection,
@@ -247,6 +263,7 @@ export function upsertRows(
   rows: readonly PreparedRow[],
   pass: number,
   storedAt: string,
+  sync: SyncMark = passSync(resource, pass, storedAt),
 ): void {
   const s = writeStatements(db)
   const table = RECORD_TABLES[resource]
@@ -261,6 +278,7 @@ export function upsertRows(
     tally: new NewRecordTally(),
     moved: [],
     pendingSearch: pendingSearchOf(db, s),
+    changes: new PageChanges(resource, sync, beforeBaseline(db, resource)),
   }
   const order = [...byIdx.keys()].sort((a, b) => a - b)
   // The page's stored rows in one read (a first sync finds none).
@@ -274,6 +292,7 @@ export function upsertRows(
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)
+  flushChanges(db, page.changes)
   page.tally.flush(db, table.name)
   touchCells(db, table.name, page.moved)
   bumpDataVersion(db)
@@ -307,17 +326,12 @@ export function markUnseenGone(
   table: PagedResource,
   pass: number,
   goneAt: string,
+  sync: SyncMark = passSync(table, pass, goneAt),
 ): number {
-  const sql = `UPDATE ${table} SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL`
-  if (!hasCellIndex(db, table)) {
-    const result = db.prepare(sql).run(goneAt, pass)
-    bumpDataVersion(db)
-    return Number(result.changes)
-  }
-  const gone = (db.prepare(`${sql} RETURNING idx`).all(goneAt, pass) as { idx: number }[]).map(
-    (row) => row.idx,
-  )
-  touchCells(db, table, gone)
+  const sql = `UPDATE ${table} SET gone_at = ? WHERE seen_pass < ? AND gone_at IS NULL RETURNING idx`
+  const gone = (db.prepare(sql).all(goneAt, pass) as { idx: number }[]).map((row) => row.idx)
+  logGone(db, table, gone, sync)
+  if (hasCellIndex(db, table)) touchCells(db, table, gone)
   bumpDataVersion(db)
   return gone.length
 }

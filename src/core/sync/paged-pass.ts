@@ -5,6 +5,8 @@ import type { EventBus } from '../events'
 import { PageWalker, type WalkedPage } from '../api/page-walker'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
 import type { StoreClient } from '../store/owner/store-owner'
+import { randomUUID } from 'node:crypto'
+import type { SyncMark } from '../store/changes'
 import type { SyncStateRow } from '../store/sync-state'
 import type { RunOutcome, SliceFilter } from './sync-engine'
 import {
@@ -55,6 +57,12 @@ export interface PagePlan {
   readonly rejected: number
   readonly total: number | null
   readonly startedAt: string | null
+  /**
+   * This run of the pass, for the changes feed: a new id and its start time
+   * (a resumed pass is a run of its own; what the interrupted one committed
+   * is already stored, so nothing is logged twice).
+   */
+  readonly sync: SyncMark
   /** The mode stored in sync_state while it runs (a slice keeps the list's own). */
   readonly storedMode: 'full' | 'incremental' | null
   readonly query: Omit<PageQuery, 'page' | 'pageSize'>
@@ -83,6 +91,7 @@ export function planPass(
     rejected: checkpoint ? state.rejected : 0,
     total: checkpoint?.total ?? null,
     startedAt: checkpoint ? state.startedAt : deps.now().toISOString(),
+    sync: { id: randomUUID(), at: deps.now().toISOString() },
     storedMode: mode === 'targeted' ? state.mode : mode,
     query: {
       sort: 'latest',
@@ -167,6 +176,7 @@ export async function runPagedPass(
     items: [],
     pass: plan.pass,
     at,
+    sync: plan.sync,
     markGone: mode === 'full' && consistent,
     state: {
       status: 'idle',
@@ -246,6 +256,7 @@ async function commit(
         ...rows,
         pass: plan.pass,
         at,
+        sync: plan.sync,
         // Refused items are kept with the page's last chunk (rejected.ts).
         ...(last && page.rejects.length > 0
           ? { rejects: { page: page.pageNumber, items: page.rejects } }

@@ -50,6 +50,7 @@ describe('settings (conf engine, real files)', () => {
       walletTimeoutMinutes: 10,
       theme: 'system',
       language: 'ko',
+      agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
     })
     expect(settings.notices).toEqual([])
   })
@@ -136,6 +137,7 @@ describe('settings (conf engine, real files)', () => {
       walletTimeoutMinutes: 10,
       theme: 'system',
       language: 'ko',
+      agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(2)
   })
@@ -162,6 +164,7 @@ describe('settings (conf engine, real files)', () => {
       walletTimeoutMinutes: 10,
       theme: 'system',
       language: 'ko',
+      agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
     })
   })
 

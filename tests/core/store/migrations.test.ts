@@ -13,6 +13,7 @@ import {
   RECORD_TABLES,
   rowValues,
   searchOf,
+  searchRow,
 } from '../../../src/core/store/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
@@ -100,26 +101,34 @@ function oldRow(
  * Records the way the writer of versions 8 to 10 stored them: the row with
  * a search key of format `3.`, an FTS row of two columns (`t`, `c`; with
  * `extra` words in `t`), and the new records added to the stored counts
- * (no insert trigger counts them since migration 8).
+ * (no insert trigger counts them since migration 8). Version 11 (`grams`)
+ * wrote today's one-column FTS row and key.
  */
 function writeAsVersion10(
   db: StoreConnection,
   table: 'guarantees' | 'inspections',
   records: readonly (GuaranteeRecord | InspectionRecord)[],
   extra = '',
+  grams = false,
 ): void {
   insertAsStored(db, table, records)
   const tally = new NewRecordTally()
   const times: string[] = []
   for (const record of [...records].sort((a, b) => a.idx - b.idx)) {
     const { values, search } = rowValues(RECORD_TABLES[table], record)
-    const doc = searchDocument([...search, String(record.idx)])
-    db.prepare(`UPDATE ${table} SET search_key = '3.old' WHERE idx = ?`).run(record.idx)
-    db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`).run(
-      record.idx,
-      `${doc.t} ${extra}`,
-      doc.c,
-    )
+    if (grams) {
+      const { key, text } = searchRow(search, record.idx)
+      db.prepare(`UPDATE ${table} SET search_key = ? WHERE idx = ?`).run(key, record.idx)
+      db.prepare(`INSERT INTO ${table}_fts (rowid, t) VALUES (?, ?)`).run(record.idx, text)
+    } else {
+      const doc = searchDocument([...search, String(record.idx)])
+      db.prepare(`UPDATE ${table} SET search_key = '3.old' WHERE idx = ?`).run(record.idx)
+      db.prepare(`INSERT INTO ${table}_fts (rowid, t, c) VALUES (?, ?, ?)`).run(
+        record.idx,
+        `${doc.t} ${extra}`,
+        doc.c,
+      )
+    }
     const registeredAt = values['registered_at'] as string
     tally.add(values['status'] as string | null, registeredAt, '')
     times.push(registeredAt)
@@ -133,8 +142,8 @@ function writeAt(db: StoreConnection, version: number): void {
     upsertGuarantees(db, GUARANTEES, 1, 'then')
     upsertInspections(db, INSPECTIONS, 1, 'then')
   } else if (version >= 8) {
-    writeAsVersion10(db, 'guarantees', GUARANTEES)
-    writeAsVersion10(db, 'inspections', INSPECTIONS)
+    writeAsVersion10(db, 'guarantees', GUARANTEES, '', version >= 11)
+    writeAsVersion10(db, 'inspections', INSPECTIONS, '', version >= 11)
   } else if (version >= 3) {
     insertAsStored(db, 'guarantees', GUARANTEES)
     insertAsStored(db, 'inspections', INSPECTIONS)
@@ -238,6 +247,10 @@ describe('every historical version migrates to the newest, keeping every row', (
           last_full_at: '2026-01-01T00:00:00.000Z',
           rejected: 2,
         })
+        // A list that completed a full pass before the changes feed has its baseline from then on.
+        expect(db.prepare('SELECT resource, sync_id FROM change_baselines').all()).toEqual([
+          { resource: 'inspections', sync_id: 'migration-12' },
+        ])
         expect(
           db.prepare('SELECT mark, note, updated_at, reviewed_by FROM review_marks').get(),
         ).toEqual({

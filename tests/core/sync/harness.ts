@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { StoreConnection } from '../../../src/core/store/connection'
@@ -8,7 +10,7 @@ import { StoreOwner } from '../../../src/core/store/owner/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { SyncEngine, type SyncEngineOptions } from '../../../src/core/sync/sync-engine'
-import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox'
 import type { SyncProgress } from '../../../src/shared/cache'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
@@ -83,9 +85,13 @@ export async function startFaultProxy(
  * the tests' own checks (the app itself never opens one).
  */
 export async function startHarness(
-  options: { size?: number; engine?: Partial<SyncEngineOptions> } = {},
+  options: {
+    size?: number
+    engine?: Partial<SyncEngineOptions>
+    sandbox?: Partial<SandboxOptions>
+  } = {},
 ) {
-  const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450 })
+  const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450, ...options.sandbox })
   const proxy = await startFaultProxy(sandbox)
   const temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')
@@ -141,4 +147,57 @@ export async function startHarness(
       temp.remove()
     },
   }
+}
+
+/**
+ * The app restarted on the harness's data folder: a new owner of its store
+ * and an engine over the proxy, as after a crash (the harness's own owner
+ * closed first).
+ */
+export async function restartedEngine(
+  h: Awaited<ReturnType<typeof startHarness>>,
+): Promise<{ store: StoreOwner; engine: SyncEngine }> {
+  const store = await StoreOwner.open({
+    file: storeFileFor(h.temp.dir, 'sandbox'),
+    threads: SOURCE_STORE_WORKER,
+  })
+  const engine = new SyncEngine({
+    store,
+    source: clientSyncSource(
+      new PartnerClient({
+        fetch: globalThis.fetch,
+        target: { baseUrl: h.proxy.baseUrl, partnerId: h.sandbox.partnerId },
+        credentials: async () => ({ apiKey: h.sandbox.apiKey, apiSecret: h.sandbox.apiSecret }),
+      }),
+    ),
+    events: new EventBus(),
+  })
+  return { store, engine }
+}
+
+/**
+ * A full sync in a child process (`sync-child.ts`) on the harness's data
+ * folder that SIGKILLs itself after committing page `killAtPage`; answers
+ * the signal it ended with.
+ */
+export async function killedSync(
+  h: Awaited<ReturnType<typeof startHarness>>,
+  killAtPage: number,
+): Promise<NodeJS.Signals | null> {
+  const child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      SYNC_CHILD: JSON.stringify({
+        baseUrl: h.proxy.baseUrl,
+        partnerId: h.sandbox.partnerId,
+        apiKey: h.sandbox.apiKey,
+        apiSecret: h.sandbox.apiSecret,
+        dataDir: h.temp.dir,
+        killAtPage,
+      }),
+    },
+    stdio: 'ignore',
+  })
+  return new Promise((resolve) => child.on('exit', (_code, sig) => resolve(sig)))
 }

@@ -18,6 +18,7 @@ import { SOURCE_STORE_WORKER } from '../../support/store-worker'
  * waits until the engine has queued every write it may queue behind it, and
  * the later ones never reach the owner. Each write is noted in `postedFile`
  * (synchronously, so the note survives the kill) when the engine sends it.
+ * Without `postedFile` every write goes straight to the owner.
  */
 const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
   baseUrl: string
@@ -26,7 +27,10 @@ const config = JSON.parse(process.env['SYNC_CHILD'] ?? '{}') as {
   apiSecret: string
   dataDir: string
   killAtPage: number
-  postedFile: string
+  /** Given: the owner stands in for a slow disk and each posted write is noted here (see above). */
+  postedFile?: string
+  /** The lists to sync in full (default: inspections). */
+  resources?: ('inspections' | 'guarantees')[]
 }
 const owner = await StoreOwner.open({
   file: storeFileFor(config.dataDir, 'sandbox'),
@@ -40,7 +44,9 @@ const store: StoreClient = {
   resetWrites: () => owner.resetWrites(),
   call: (async (op: StoreOp, ...args: unknown[]) => {
     const checkpoint = (args[0] as PageWrite | undefined)?.state?.checkpoint
-    if (op !== 'writePage' || !checkpoint) return forward.call(owner, op, ...args)
+    if (op !== 'writePage' || !checkpoint || !config.postedFile) {
+      return forward.call(owner, op, ...args)
+    }
     const page = checkpoint.nextPage - 1
     appendFileSync(config.postedFile, `${page}\n`)
     posted = page
@@ -64,5 +70,5 @@ const engine = new SyncEngine({
     if (page === config.killAtPage) process.kill(process.pid, 'SIGKILL')
   },
 })
-await engine.run(['inspections'], 'full')
+await engine.run(config.resources ?? ['inspections'], 'full')
 process.exit(3)

@@ -4,7 +4,9 @@ import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record
 import { clearAccepted, storeRejected, type PageRejects } from '../rejected'
 import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
 import { prepareRows, RECORD_TABLES, type PreparedRow } from '../stored-raw'
-import { markUnseenGone, upsertRows } from '../writes'
+import { beforeBaseline, writeBaseline, type SyncMark } from '../changes'
+import { listCount } from '../counts'
+import { markUnseenGone, passSync, upsertRows } from '../writes'
 
 /** A page's records: as parsed, or already prepared as rows where they were parsed. */
 export type PageRecords =
@@ -25,6 +27,8 @@ export interface PageWriteFields {
   readonly markGone?: boolean
   /** The page's refused items, kept for `sync.rejected` (see `rejected.ts`). */
   readonly rejects?: PageRejects
+  /** The sync the page belongs to, for the changes feed (default: its pass, at `at`). */
+  readonly sync?: SyncMark
 }
 
 /**
@@ -37,16 +41,25 @@ export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
     page.markGone === true &&
     page.state?.lastFullAt != null &&
     readSyncState(db, page.resource).lastFullAt === null
+  const sync = page.sync ?? passSync(page.resource, page.pass, page.at)
   const rows = 'rows' in page ? page.rows : prepareRows(page.resource, page.items)
-  if (rows.length > 0) upsertRows(db, page.resource, rows, page.pass, page.at)
+  if (rows.length > 0) upsertRows(db, page.resource, rows, page.pass, page.at, sync)
   clearAccepted(
     db,
     page.resource,
     rows.map((row) => row.idx),
   )
   if (page.rejects) storeRejected(db, page.resource, page.rejects, page.at)
-  if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at)
+  if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at, sync)
   if (page.state) writeSyncState(db, page.resource, page.state)
+  // The first complete full pass is the list's baseline: one entry, nothing per record.
+  if (
+    page.markGone === true &&
+    page.state?.lastFullAt != null &&
+    beforeBaseline(db, page.resource)
+  ) {
+    writeBaseline(db, page.resource, listCount(db, page.resource), sync)
+  }
   return firstFull
 }
 
