@@ -3,11 +3,14 @@ import { parseFaultSpec, type Fault } from './faults'
 import { startSandbox } from './server'
 
 /**
- * `npm run sandbox -- --port 4010 --seed 1 --size 1000 [--fault SPEC]…`:
- * starts the sandbox alone, prints one line `SANDBOX={json}` and serves until
- * stopped. A fault spec is `kind[@route][:key=value,…]`, e.g.
- * `--fault html502@guarantee:count=2 --fault latency:ms=300,rate=0.2`
- * (kinds and options: README "Sandbox", or `src/sandbox/faults.ts`).
+ * `npm run sandbox -- --port 4010 --seed 1 --size 1000 [--fault SPEC]… [--churn
+ * [--churn-every-ms N]] [--test-endpoints]`: starts the sandbox alone, prints
+ * one line `SANDBOX={json}` and serves until stopped. A fault spec is
+ * `kind[@route][:key=value,…]`, e.g. `--fault html502@guarantee:count=2
+ * --fault latency:ms=300,rate=0.2` (kinds and options: README "Sandbox", or
+ * `src/sandbox/faults.ts`). `--churn` moves the data on every N ms (default
+ * 5000) at the real time in the service's zone; `--test-endpoints` serves
+ * `POST /__sandbox/advance` and `GET /__sandbox/changes`.
  */
 const { values } = parseArgs({
   options: {
@@ -16,6 +19,9 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     size: { type: 'string', default: '2000' },
     fault: { type: 'string', multiple: true, default: [] },
+    churn: { type: 'boolean', default: false },
+    'churn-every-ms': { type: 'string' },
+    'test-endpoints': { type: 'boolean', default: false },
   },
   strict: true,
 })
@@ -45,6 +51,15 @@ const sandbox = await startSandbox({
   seed: int('seed', values.seed, 0, 2 ** 31 - 1),
   size: int('size', values.size, 0, 1_000_000),
   faults,
+  ...(values.churn || values['churn-every-ms'] !== undefined
+    ? {
+        churn: {
+          everyMs: int('churn-every-ms', values['churn-every-ms'] ?? '5000', 100, 86_400_000),
+          clock: 'wall' as const,
+        },
+      }
+    : {}),
+  testEndpoints: values['test-endpoints'],
 })
 const { baseUrl, staticUrl, partnerId, apiKey, apiSecret } = sandbox
 console.log(`SANDBOX=${JSON.stringify({ baseUrl, staticUrl, partnerId, apiKey, apiSecret })}`)

@@ -12,7 +12,7 @@ import {
   WATCH_BRANDS,
   type Category,
 } from './data/catalog'
-import { createRng, hexOf } from './seed'
+import { createRng, hexOf, mix } from './seed'
 import {
   listSelection,
   lowerBound,
@@ -54,14 +54,19 @@ const FIRST_SECOND = Date.UTC(2023, 0, 2, 9, 0, 0) / 1000
  * sync's recent window has records in it.
  */
 const LAST_SECOND = Date.UTC(2026, 10, 20, 18, 0, 0) / 1000
+/** The dataset's "now": six hours past the newest record; no generated time is later. */
+export const DATASET_NOW_SECOND = LAST_SECOND + 6 * 3600
 
 /** Length of the repeating pattern of status labels. */
 export const STATUS_PERIOD = 20
 /** Average number of records per member. */
 export const ITEMS_PER_MEMBER = 25
 
-/** One list query, already validated. */
-export interface ListQuery {
+/** The two record lists of the service. */
+export type SandboxResource = 'guarantee' | 'inspection'
+
+/** One request to the guarantee or inspection list, already validated (see `query.ts`). */
+export interface SandboxListRequest {
   readonly refUserId?: string
   /** `nftStatus` for guarantees (a state), `status` for inspections (a label). */
   readonly status?: string
@@ -78,17 +83,6 @@ export interface ListQuery {
 export interface PageSlice {
   readonly total: number
   readonly indices: readonly number[]
-}
-
-/** A small, fast integer hash mixing three numbers into 32 bits. */
-function mix(a: number, b: number, c: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h ^ b, 0xc2b2ae35)
-  h ^= h >>> 16
-  h = Math.imul(h ^ c, 0x27d4eb2f)
-  h ^= h >>> 15
-  return h >>> 0
 }
 
 const pad = (value: number, width: number): string => String(value).padStart(width, '0')
@@ -126,10 +120,10 @@ function modInverse(a: number, m: number): number {
 
 /** A seeded affine bijection of `[0, m)`: index → member slot, and its inverse. */
 class SlotMap {
-  readonly #a: number
-  readonly #b: number
-  readonly #aInverse: number
-  readonly #m: number
+  readonly #multiplier: number
+  readonly #offset: number
+  readonly #inverse: number
+  readonly #modulus: number
 
   constructor(m: number, seed: number, salt: number) {
     const candidates = [7919, 104_729, 1_299_709, 15_485_863, 2_038_074_743]
@@ -142,22 +136,23 @@ class SlotMap {
         break
       }
     }
-    this.#m = m
-    this.#a = a
-    this.#b = mix(seed, salt, 1) % m
-    this.#aInverse = modInverse(a, m)
+    this.#modulus = m
+    this.#multiplier = a
+    this.#offset = mix(seed, salt, 1) % m
+    this.#inverse = modInverse(a, m)
   }
 
   /** The slot of record index `i`. */
   slot(i: number): number {
     // a < m <= 40 000 and i < 1 000 000 keep the product far below 2^53.
-    return (this.#a * (i % this.#m) + this.#b) % this.#m
+    return (this.#multiplier * (i % this.#modulus) + this.#offset) % this.#modulus
   }
 
   /** The residue modulo m of the record indices whose slot is `slot`. */
   residueOf(slot: number): number {
-    const diff = (((slot - this.#b) % this.#m) + this.#m) % this.#m
-    return (this.#aInverse * diff) % this.#m
+    const m = this.#modulus
+    const diff = (((slot - this.#offset) % m) + m) % m
+    return (this.#inverse * diff) % m
   }
 }
 
@@ -195,7 +190,7 @@ export class Dataset {
   readonly #anonymousSlots: number
   readonly #statePattern: readonly NftStatus[]
   readonly #labelPattern: readonly (string | undefined)[]
-  readonly #step: number
+  readonly #secondsPerRecord: number
 
   constructor(options: DatasetOptions) {
     this.seed = options.seed
@@ -207,7 +202,10 @@ export class Dataset {
     this.#guaranteeSlots = new SlotMap(this.members, this.seed, 11)
     this.#inspectionSlots = new SlotMap(this.members, this.seed, 12)
     this.#anonymousSlots = Math.max(1, Math.floor(this.members / 12))
-    this.#step = Math.max(1, Math.floor((LAST_SECOND - FIRST_SECOND) / Math.max(1, this.size)))
+    this.#secondsPerRecord = Math.max(
+      1,
+      Math.floor((LAST_SECOND - FIRST_SECOND) / Math.max(1, this.size)),
+    )
 
     const rng = createRng(mix(this.seed, 21, 0))
     this.#statePattern = shuffle(
@@ -255,17 +253,28 @@ export class Dataset {
     return -1
   }
 
+  /** Registration second of generated record `i` of a list. */
+  registeredSecond(resource: SandboxResource, i: number): number {
+    return this.#registeredSecond(resource === 'guarantee' ? 0 : 1, i)
+  }
+
   /** Registration second of record `i` (the same clock for guarantees and inspections, offset apart). */
   #registeredSecond(kind: number, i: number): number {
-    const jitter = mix(this.seed, 30 + kind, i) % this.#step
-    return LAST_SECOND - (this.size - 1 - i) * this.#step - this.#step + 1 + jitter
+    const jitter = mix(this.seed, 30 + kind, i) % this.#secondsPerRecord
+    return (
+      LAST_SECOND -
+      (this.size - 1 - i) * this.#secondsPerRecord -
+      this.#secondsPerRecord +
+      1 +
+      jitter
+    )
   }
 
   /** Null on about a third of the records ("never modified"), else a time after registration. */
   #modifiedAt(registered: number, rng: () => number): string | null {
     if (rng() < 0.35) return null
-    // Modified within 45 days, and never after the dataset's "now" (six hours past the newest record).
-    const room = Math.max(60, Math.min(45 * 86_400, LAST_SECOND + 6 * 3600 - registered))
+    // Modified within 45 days, and never after the dataset's "now".
+    const room = Math.max(60, Math.min(45 * 86_400, DATASET_NOW_SECOND - registered))
     return formatSecond(registered + 60 + Math.floor(rng() * room))
   }
 
@@ -309,10 +318,13 @@ export class Dataset {
     return { rng, ...product, animated: rng() < 0.12 }
   }
 
-  /** Guarantee record `i` (0-based; its `idx` is `i + 1`). */
-  guarantee(i: number): RawGuarantee {
+  /**
+   * Guarantee record `i` (0-based; its `idx` is `i + 1`). With `arrivedAt`, the
+   * record registered at that second and never modified (one that arrives later).
+   */
+  guarantee(i: number, arrivedAt?: number): RawGuarantee {
     const idx = i + 1
-    const registered = this.#registeredSecond(0, i)
+    const registered = arrivedAt ?? this.#registeredSecond(0, i)
     const { rng, brand, category, name, code, animated } = this.#guaranteeHead(i)
     const slot = this.#guaranteeSlots.slot(i)
     const day = formatSecond(registered).slice(0, 10).replaceAll('-', '')
@@ -340,15 +352,20 @@ export class Dataset {
       nftCardImg: `${this.staticUrl}/cards/${idx}.${animated ? 'gif' : 'png'}`,
       ...present,
       registeredAt: formatSecond(registered),
-      modifiedAt: this.#modifiedAt(registered, rng),
+      modifiedAt: modifiedOrNew(this.#modifiedAt(registered, rng), arrivedAt),
     }
   }
 
   /** What the card image of guarantee `idx` shows, or null when there is no such guarantee. */
   cardFacts(idx: number): CardFacts | null {
     if (!Number.isInteger(idx) || idx < 1 || idx > this.size) return null
-    const { brand, category, animated } = this.#guaranteeHead(idx - 1)
-    return { idx, brand, categoryCode: category.code, state: this.stateOf(idx - 1), animated }
+    return this.cardFactsOf(idx - 1, this.stateOf(idx - 1))
+  }
+
+  /** What the card of guarantee record `i` shows in `state` (any `i`, also one that arrived later). */
+  cardFactsOf(i: number, state: NftStatus): CardFacts {
+    const { brand, category, animated } = this.#guaranteeHead(i)
+    return { idx: i + 1, brand, categoryCode: category.code, state, animated }
   }
 
   /** The `guaranteeToken` of guarantee `idx` (from the detail operation the spec does not list). */
@@ -361,17 +378,17 @@ export class Dataset {
     return this.#labelPattern[i % STATUS_PERIOD]
   }
 
-  /** Inspection record `i` (0-based; its `idx` is `i + 1`). */
-  inspection(i: number): RawInspection {
+  /** Inspection record `i` (0-based; its `idx` is `i + 1`); `arrivedAt` as for {@link guarantee}. */
+  inspection(i: number, arrivedAt?: number): RawInspection {
     const rng = createRng(mix(this.seed, 2, i))
     const idx = i + 1
-    const registered = this.#registeredSecond(1, i)
+    const registered = arrivedAt ?? this.#registeredSecond(1, i)
     const { name, code } = this.#product(rng)
     const label = this.labelOf(i)
     const registeredAt = formatSecond(registered)
     const day = registeredAt.slice(2, 10).replaceAll('-', '')
     const orderId = `${registeredAt.slice(0, 10).replaceAll('-', '')}${pad(Math.floor(rng() * 1_000_000), 6)}`
-    const modifiedAt = this.#modifiedAt(registered, rng)
+    const modifiedAt = modifiedOrNew(this.#modifiedAt(registered, rng), arrivedAt)
     const result = label === '배송완료' && rng() < 0.6 ? '정품' : undefined
     // The spec's one odd sample: both timestamps under doubled names.
     const oddSpelling = rng() < 0.02
@@ -392,11 +409,10 @@ export class Dataset {
   }
 
   /**
-   * The guarantees matching `query`: the total and the indices of the
-   * requested page. `visible` hides the newest records beyond that count
-   * (fault injection uses it to make records "appear" between pages).
+   * The guarantees matching `query`. `visible` hides the records from that
+   * index on (fault injection uses it to make records "appear" between pages).
    */
-  queryGuarantees(query: ListQuery, visible = this.size): PageSlice {
+  selectGuarantees(query: SandboxListRequest, visible = this.size): Selection {
     const state = query.status as NftStatus | undefined
     const residues =
       state === undefined ? undefined : residuesWhere(this.#statePattern, (s) => s === state)
@@ -407,7 +423,7 @@ export class Dataset {
   }
 
   /** The inspections matching `query` (`status` is matched against the label). */
-  queryInspections(query: ListQuery, visible = this.size): PageSlice {
+  selectInspections(query: SandboxListRequest, visible = this.size): Selection {
     const residues =
       query.status === undefined
         ? undefined
@@ -416,14 +432,24 @@ export class Dataset {
     return this.#select(query, 1, residues, memberSlot, this.#inspectionSlots, visible)
   }
 
+  /** The total and the requested page of {@link selectGuarantees}. */
+  queryGuarantees(query: SandboxListRequest, visible = this.size): PageSlice {
+    return sliceOf(this.selectGuarantees(query, visible), query)
+  }
+
+  /** The total and the requested page of {@link selectInspections}. */
+  queryInspections(query: SandboxListRequest, visible = this.size): PageSlice {
+    return sliceOf(this.selectInspections(query, visible), query)
+  }
+
   #select(
-    query: ListQuery,
+    query: SandboxListRequest,
     kind: number,
     statusResidues: readonly number[] | undefined,
     memberSlot: number | undefined,
     slots: SlotMap,
     visible: number,
-  ): PageSlice {
+  ): Selection {
     const lo =
       query.from === undefined
         ? 0
@@ -456,11 +482,21 @@ export class Dataset {
     } else {
       selection = rangeSelection(lo, hi)
     }
-    return {
-      total: selection.count,
-      indices: pageOf(selection, query.page, query.pageSize, query.sort),
-    }
+    return selection
   }
+}
+
+/** The total and the requested page of a selection. */
+export function sliceOf(selection: Selection, query: SandboxListRequest): PageSlice {
+  return {
+    total: selection.count,
+    indices: pageOf(selection, query.page, query.pageSize, query.sort),
+  }
+}
+
+/** A generated `modifiedAt`, or null for a record that just arrived (`arrivedAt` given). */
+function modifiedOrNew(generated: string | null, arrivedAt: number | undefined): string | null {
+  return arrivedAt === undefined ? generated : null
 }
 
 /** Index into CATEGORIES for a product of `brandIdx`: watchmakers make watches, jewellers jewellery. */

@@ -53,6 +53,11 @@ export const FAULT_KINDS = [
   'echo_key',
   /** The JSON body encoded in a legacy `charset` (default `euc-kr`) and labelled so. */
   'legacy_charset',
+  /**
+   * The whole answer, status line and headers included, `bytes` (default 1) at a time every
+   * `ms` (default 1000), whatever the answer is (an error too): a service that takes minutes.
+   */
+  'trickle',
 ] as const
 
 /** The altered forms `echo_key` sends a credential back in. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { deflateSync } from 'node:zlib'
-import type { CardFacts, Dataset } from './dataset'
+import type { CardFacts } from './dataset'
+import type { LiveDataset } from './live'
 
 /**
  * The static image host: one card image per guarantee, drawn in code so the
@@ -342,10 +343,10 @@ export function cardGif(facts: CardFacts): Buffer {
 }
 
 /** Serves `/cards/<idx>.png` or `/cards/<idx>.gif`, whichever the guarantee's `nftCardImg` names. */
-export function handleStatic(dataset: Dataset, req: IncomingMessage, res: ServerResponse): void {
+export function handleStatic(live: LiveDataset, req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', 'http://static.local').pathname
   const match = /^\/cards\/(\d{1,7})\.(png|gif)$/.exec(path)
-  const facts = match ? dataset.cardFacts(Number(match[1])) : null
+  const facts = match ? live.cardFacts(Number(match[1])) : null
   if (req.method !== 'GET' || !match || !facts || (match[2] === 'gif') !== facts.animated) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
     res.end('Not found.')

@@ -1,4 +1,4 @@
-import type { ListQuery } from './dataset'
+import type { SandboxListRequest, SandboxResource } from './dataset'
 import { NFT_STATUSES } from '../shared/domain'
 
 /** `pageSize` when the request gives none (the spec's documented default). */
@@ -20,9 +20,6 @@ export interface QueryError {
   readonly message: string
 }
 
-/** Which list a query is for: their status parameters differ. */
-export type ListKind = 'guarantee' | 'inspection'
-
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 
 function isDay(text: string): boolean {
@@ -41,10 +38,10 @@ function bad(message: string): { ok: false; error: QueryError } {
  * parameters are ignored; a known one given twice, empty, or out of range
  * is a 400 with a message naming it.
  */
-export function parseListQuery(
+export function parseListRequest(
   params: URLSearchParams,
-  kind: ListKind,
-): { ok: true; query: ListQuery } | { ok: false; error: QueryError } {
+  kind: SandboxResource,
+): { ok: true; query: SandboxListRequest } | { ok: false; error: QueryError } {
   const statusName = kind === 'guarantee' ? 'nftStatus' : 'status'
   const names = ['refUserId', statusName, 'from', 'to', 'page', 'pageSize', 'sort']
   const values: Record<string, string> = {}

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto'
 
-/** A 32-bit hash of a string key, for deterministic per-record randomness. */
-export function hash32(key: string): number {
-  return createHash('sha256').update(key).digest().readUInt32BE(0)
+/** A small, fast integer hash mixing three numbers into 32 bits. */
+export function mix(a: number, b: number, c: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h ^ b, 0xc2b2ae35)
+  h ^= h >>> 16
+  h = Math.imul(h ^ c, 0x27d4eb2f)
+  h ^= h >>> 15
+  return h >>> 0
 }
 
 /** mulberry32: a small, fast, seedable PRNG; the same seed gives the same sequence. */

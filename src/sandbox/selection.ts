@@ -8,12 +8,14 @@ export interface Selection {
   readonly count: number
   /** The k-th selected index in ascending order, `0 <= k < count`. */
   at(k: number): number
+  /** How many selected indices are below `x`. */
+  below(x: number): number
 }
 
 /** Every index in `[lo, hi)`. */
 export function rangeSelection(lo: number, hi: number): Selection {
   const count = Math.max(0, hi - lo)
-  return { count, at: (k) => lo + k }
+  return { count, at: (k) => lo + k, below: (x) => Math.min(count, Math.max(0, x - lo)) }
 }
 
 /**
@@ -35,10 +37,11 @@ export function periodicSelection(
     for (const r of residues) if (r < rest) partial += 1
     return cycles * per + partial
   }
-  if (per === 0 || hi <= lo) return { count: 0, at: () => lo }
+  if (per === 0 || hi <= lo) return { count: 0, at: () => lo, below: () => 0 }
   const first = below(lo)
   return {
     count: below(hi) - first,
+    below: (x) => below(Math.min(hi, Math.max(lo, x))) - first,
     at(k) {
       const n = first + k
       const cycle = Math.floor(n / per)
@@ -49,7 +52,33 @@ export function periodicSelection(
 
 /** An explicit ascending list of indices (for filters that select only a few). */
 export function listSelection(indices: readonly number[]): Selection {
-  return { count: indices.length, at: (k) => indices[k] ?? 0 }
+  return {
+    count: indices.length,
+    at: (k) => indices[k] ?? 0,
+    below: (x) => lowerBound(indices.length, (k) => (indices[k] ?? 0) >= x),
+  }
+}
+
+/**
+ * `base` without the indices of `removed` (each one of base's) and with those of
+ * `added` (none of base's); both sorted ascending. `limit` bounds every index.
+ * Finding the k-th index costs a binary search over `[0, limit)`.
+ */
+export function adjustedSelection(
+  base: Selection,
+  removed: readonly number[],
+  added: readonly number[],
+  limit: number,
+): Selection {
+  const countBelow = (list: readonly number[], x: number): number =>
+    lowerBound(list.length, (k) => (list[k] ?? 0) >= x)
+  const below = (x: number): number => base.below(x) - countBelow(removed, x) + countBelow(added, x)
+  return {
+    count: base.count - removed.length + added.length,
+    below,
+    // The k-th index is the smallest x with more than k indices at or below it.
+    at: (k) => lowerBound(limit, (x) => below(x + 1) > k),
+  }
 }
 
 /** The indices of one page, in the requested order. */

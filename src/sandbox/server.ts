@@ -1,12 +1,21 @@
 import { echoed, encodeEucKr } from './echo'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Dataset } from './dataset'
+import { Churn, type ChurnClock, type SandboxChange } from './churn'
+import { Dataset, type SandboxResource } from './dataset'
 import { FaultState, type Fault, type FaultKind } from './faults'
 import { handleStatic } from './images'
-import { parseListQuery, type ListKind } from './query'
+import { LiveDataset } from './live'
+import { parseListRequest } from './query'
 import { demoCredentials, type DemoCredentials } from './seed'
 import { handleWallet, renderIndex, sendPage } from './wallet'
 
@@ -22,6 +31,23 @@ export interface SandboxOptions {
   readonly staticPort?: number
   /** Faults in force from the start (see `faults.ts`); change them later with `setFaults`. */
   readonly faults?: readonly Fault[]
+  /**
+   * Time moves on its own: a step of new and changed records (see `churn.ts`)
+   * every `everyMs` milliseconds. Without it the data changes only through
+   * {@link Sandbox.advance} (or the test endpoints).
+   */
+  readonly churn?: ChurnOptions
+  /**
+   * Serves `POST /__sandbox/advance?steps=N` and `GET /__sandbox/changes?after=STEP`
+   * for tests that drive the sandbox over HTTP. Off unless asked for.
+   */
+  readonly testEndpoints?: boolean
+}
+
+/** How the sandbox's data moves on its own. */
+export interface ChurnOptions extends ChurnClock {
+  /** Milliseconds between steps (default 5000). */
+  readonly everyMs?: number
 }
 
 /** A running sandbox. */
@@ -32,8 +58,16 @@ export interface Sandbox extends DemoCredentials {
   readonly baseUrl: string
   /** `{static_url}` of the spec: the card-image host, a separate origin. */
   readonly staticUrl: string
-  /** The generated records, for tests that compare answers with the source. */
+  /** The generated records as they start, for tests that compare answers with the source. */
   readonly dataset: Dataset
+  /** The records as the service holds them now (the dataset plus the steps taken). */
+  readonly live: LiveDataset
+  /** Steps of time taken so far. */
+  readonly step: number
+  /** Takes `steps` steps of time (default 1) and returns what they changed. */
+  advance(steps?: number): readonly SandboxChange[]
+  /** The logged changes of the steps after `afterStep` (default: all). */
+  changes(afterStep?: number): readonly SandboxChange[]
   /** The `guaranteeToken` of guarantee `idx` (the spec's detail operation is not listed). */
   tokenFor(idx: number): string
   /** Replaces the faults in force (an empty list turns them off) and resets their counters. */
@@ -65,7 +99,7 @@ function sameSecret(given: string | undefined, expected: string): boolean {
 }
 
 /** The three JSON operations, by path. */
-const API_ROUTES: readonly [RegExp, 'brand' | ListKind][] = [
+const API_ROUTES: readonly [RegExp, 'brand' | SandboxResource][] = [
   [/^\/v1\/partner\/([^/]+)\/guarantee\/brand$/, 'brand'],
   [/^\/v1\/partner\/([^/]+)\/guarantee$/, 'guarantee'],
   [/^\/v1\/partner\/([^/]+)\/inspection$/, 'inspection'],
@@ -85,10 +119,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const credentials = demoCredentials(seed)
   const faults = new FaultState(seed, options.faults ?? [])
   // The static host listens first: the records' card URLs point at it.
-  const statics = createServer((req, res) => handleStatic(dataset, req, res))
+  const statics = createServer((req, res) => handleStatic(live, req, res))
   const staticPort = await listen(statics, options.staticPort ?? 0)
   const staticUrl = `http://127.0.0.1:${staticPort}`
   const dataset = new Dataset({ seed, size, staticUrl })
+  const live = new LiveDataset(dataset)
+  const churn = new Churn(live, seed, options.churn ?? {})
 
   /** Checks the two headers of operations 1–3: 401 when missing or wrong, 403 for another partner. */
   function authorize(req: IncomingMessage, res: ServerResponse, partnerId: string): boolean {
@@ -110,15 +146,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox.local')
+    if (options.testEndpoints === true && handleTestEndpoint(req, res, url, churn)) return
     if (req.method !== 'GET') {
       sendError(res, 405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.')
       return
     }
     if (url.pathname === '/') {
-      sendPage(res, 200, renderIndex(dataset, credentials, faults.faults))
+      sendPage(res, 200, renderIndex(live, credentials, faults.faults))
       return
     }
-    if (handleWallet(dataset, credentials, url, res, req.headers.cookie)) return
+    if (handleWallet(live, credentials, url, res, req.headers.cookie)) return
     const found = API_ROUTES.map(
       ([pattern, name]) => [pattern.exec(url.pathname), name] as const,
     ).find(([match]) => match)
@@ -128,6 +165,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const [match, route] = found
     const hit = faults.draw(route)
+    const trickle = hit.get('trickle')
+    if (trickle) trickleAnswer(res, req.socket, trickle)
     if (await answeredByFault(req, res, url, hit)) return
     if (!authorize(req, res, decodeURIComponent(match?.[1] ?? ''))) return
 
@@ -136,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await send(res, JSON.stringify(body), hit)
       return
     }
-    const parsed = parseListQuery(url.searchParams, route)
+    const parsed = parseListRequest(url.searchParams, route)
     if (!parsed.ok) {
       sendError(res, 400, parsed.error.code, parsed.error.message)
       return
@@ -149,18 +188,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return
     }
     const drift = hit.get('total_drift')
+    const count = live.count(route)
     const visible = drift
-      ? size -
+      ? count -
         (drift.amount ?? 12) +
         Math.min(drift.amount ?? 12, faults.hits('total_drift') * (drift.step ?? 3))
-      : size
-    const slice =
-      route === 'guarantee'
-        ? dataset.queryGuarantees(query, visible)
-        : dataset.queryInspections(query, visible)
-    let data: Record<string, unknown>[] = slice.indices.map((i) =>
-      route === 'guarantee' ? { ...dataset.guarantee(i) } : { ...dataset.inspection(i) },
-    )
+      : count
+    const slice = live.query(route, query, visible)
+    let data: Record<string, unknown>[] = slice.indices.map((i) => ({ ...live.record(route, i) }))
     if (hit.has('empty_page') && query.page > 1) data = []
     const missing = hit.get('missing_field')
     if (missing) {
@@ -245,7 +280,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   /** Streams an envelope padded to about `mb` megabytes, ignoring the page-size cap. */
-  async function sendOversize(res: ServerResponse, route: ListKind, mb: number): Promise<void> {
+  async function sendOversize(
+    res: ServerResponse,
+    route: SandboxResource,
+    mb: number,
+  ): Promise<void> {
     const signal = closeSignal(res)
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' })
     const padding = 'x'.repeat(4000)
@@ -256,10 +295,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       written += Buffer.byteLength(text)
       if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve))
     }
-    await write(`{"total":${size},"page":1,"data":[`)
+    await write(`{"total":${live.count(route)},"page":1,"data":[`)
     while (written < target && !signal.aborted) {
-      const i = count % Math.max(1, size)
-      const item = route === 'guarantee' ? dataset.guarantee(i) : dataset.inspection(i)
+      const i = count % Math.max(1, live.count(route))
+      const item = live.record(route, i)
       await write(`${count > 0 ? ',' : ''}${JSON.stringify({ ...item, padding })}`)
       count += 1
     }
@@ -274,6 +313,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     })
   })
   const apiPort = await listen(api, options.port ?? 0)
+  const ticker =
+    options.churn === undefined
+      ? undefined
+      : setInterval(() => churn.advance(1), Math.max(1, options.churn.everyMs ?? 5000))
+  // A host's own timers decide when it exits, not the sandbox's clock.
+  ticker?.unref()
 
   return {
     ...credentials,
@@ -282,12 +327,107 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: `http://127.0.0.1:${apiPort}`,
     staticUrl,
     dataset,
+    live,
+    get step() {
+      return churn.step
+    },
+    advance: (steps = 1) => churn.advance(steps),
+    changes: (afterStep = 0) => churn.changes(afterStep),
     tokenFor: (idx) => dataset.tokenFor(idx),
     setFaults: (next) => faults.set(next),
     async close() {
+      clearInterval(ticker)
       await Promise.all([closeServer(api), closeServer(statics)])
     },
   }
+}
+
+/**
+ * Makes `res` collect its answer and send it whole (status line, headers and
+ * body) over `socket`, `bytes` at a time every `ms`, then close the
+ * connection. Every way the handler answers (`writeHead`, `write`, `end`)
+ * goes through it, so an error answer trickles too.
+ */
+function trickleAnswer(res: ServerResponse, socket: Socket, fault: Fault): void {
+  let status = 200
+  let headers: OutgoingHttpHeaders = {}
+  const chunks: Buffer[] = []
+  const collect = (chunk: unknown): void => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk))
+  }
+  res.writeHead = ((code: number, ...rest: unknown[]) => {
+    status = code
+    const given = rest.find((arg) => typeof arg === 'object' && arg !== null)
+    headers = { ...res.getHeaders(), ...(given as OutgoingHttpHeaders | undefined) }
+    return res
+  }) as typeof res.writeHead
+  res.flushHeaders = () => undefined
+  res.write = ((chunk: unknown) => {
+    collect(chunk)
+    return true
+  }) as typeof res.write
+  res.end = ((chunk?: unknown) => {
+    collect(chunk)
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`]
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== undefined) head.push(`${name}: ${String(value)}`)
+    }
+    head.push('Connection: close', '', '')
+    void drip(socket, Buffer.concat([Buffer.from(head.join('\r\n')), ...chunks]), fault)
+    return res
+  }) as typeof res.end
+}
+
+/** Writes `bytes` to `socket` a few at a time, then ends it; stops when the client leaves. */
+async function drip(socket: Socket, bytes: Buffer, fault: Fault): Promise<void> {
+  const controller = new AbortController()
+  socket.once('close', () => controller.abort())
+  const step = Math.max(1, fault.bytes ?? 1)
+  for (let offset = 0; offset < bytes.length; offset += step) {
+    if (controller.signal.aborted) return
+    socket.write(bytes.subarray(offset, offset + step))
+    try {
+      await sleep(fault.ms ?? 1000, undefined, { signal: controller.signal })
+    } catch {
+      return
+    }
+  }
+  socket.end()
+}
+
+/** Most steps one `POST /__sandbox/advance` takes. */
+const MAX_ADVANCE_STEPS = 10_000
+
+/**
+ * The test endpoints: `POST /__sandbox/advance?steps=N` (default 1) takes N
+ * steps and answers what they changed; `GET /__sandbox/changes?after=STEP`
+ * answers the log after that step. Both answer `{ step, changes }`. Returns
+ * false for any other request.
+ */
+function handleTestEndpoint(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  churn: Churn,
+): boolean {
+  const route = `${req.method ?? ''} ${url.pathname}`
+  if (route !== 'POST /__sandbox/advance' && route !== 'GET /__sandbox/changes') return false
+  const name = route.startsWith('POST') ? 'steps' : 'after'
+  const text = url.searchParams.get(name) ?? (name === 'steps' ? '1' : '0')
+  const value = Number(text)
+  const max = name === 'steps' ? MAX_ADVANCE_STEPS : Number.MAX_SAFE_INTEGER
+  if (!/^\d{1,15}$/.test(text) || value > max || (name === 'steps' && value < 1)) {
+    sendError(
+      res,
+      400,
+      'INVALID_PARAMETER',
+      `${name} must be a whole number from ${name === 'steps' ? 1 : 0} to ${max}.`,
+    )
+    return true
+  }
+  const changes = name === 'steps' ? churn.advance(value) : churn.changes(value)
+  sendJson(res, 200, { step: churn.step, changes })
+  return true
 }
 
 /** The `Retry-After` value of a fault: seconds, an HTTP date that far ahead, or garbage. */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
-import type { Dataset } from './dataset'
+import type { LiveDataset } from './live'
 import type { Fault } from './faults'
 import type { DemoCredentials } from './seed'
 
@@ -129,7 +129,7 @@ export function withResult(redirect: URL, params: Record<string, string>): strin
  * when `url` is not a wallet path, so the caller can try other routes.
  */
 export function handleWallet(
-  dataset: Dataset,
+  live: LiveDataset,
   credentials: DemoCredentials,
   url: URL,
   res: ServerResponse,
@@ -159,15 +159,15 @@ export function handleWallet(
   let cardUrl = ''
   if (flow === 'sync') {
     guaranteeIdx = /^\d{1,7}$/.test(idxText) ? Number(idxText) : 0
-    if (guaranteeIdx < 1 || guaranteeIdx > dataset.size) {
+    if (!live.exists('guarantee', guaranteeIdx - 1)) {
       return invalid(res, 404, `There is no guarantee ${idxText}.`)
     }
     const token = url.searchParams.get('token') ?? ''
     if (!token) return invalid(res, 400, 'token is missing.')
-    if (!same(token, dataset.tokenFor(guaranteeIdx))) {
+    if (!same(token, live.base.tokenFor(guaranteeIdx))) {
       return invalid(res, 400, 'The token does not match this guarantee.')
     }
-    const guarantee = dataset.guarantee(guaranteeIdx - 1)
+    const guarantee = live.guarantee(guaranteeIdx - 1)
     if (guarantee.refUserId !== undefined && guarantee.refUserId !== refUserId) {
       return invalid(res, 400, 'This guarantee belongs to another member.')
     }
@@ -263,13 +263,13 @@ export function handleWallet(
     page(
       title,
       `<h1>${title}</h1><div class="card"><dl>${detail}</dl></div>${actions}`,
-      flow === 'sync' ? dataset.staticUrl : undefined,
+      flow === 'sync' ? live.base.staticUrl : undefined,
     ),
-    flow === 'sync' ? dataset.staticUrl : undefined,
+    flow === 'sync' ? live.base.staticUrl : undefined,
     kind === 'noframe'
       ? {
           'X-Frame-Options': 'DENY',
-          'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'${flow === 'sync' ? `; img-src ${dataset.staticUrl}` : ''}`,
+          'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'${flow === 'sync' ? `; img-src ${live.base.staticUrl}` : ''}`,
         }
       : {},
   )
@@ -307,14 +307,17 @@ ${failed ? '<p role="alert">아이디 또는 비밀번호가 틀렸습니다 / W
 
 /** The sandbox's index page: demo credentials, a few guarantees with their tokens, the faults in force. */
 export function renderIndex(
-  dataset: Dataset,
+  live: LiveDataset,
   credentials: DemoCredentials,
   faults: readonly Fault[],
 ): string {
   const redirect = 'http://127.0.0.1/wallet-done'
   const rows: string[] = []
-  for (let i = dataset.size - 1; i >= Math.max(0, dataset.size - 20); i -= 1) {
-    const g = dataset.guarantee(i)
+  const dataset = live.base
+  const count = live.count('guarantee')
+  for (let i = count - 1; i >= 0 && rows.length < 20; i -= 1) {
+    if (!live.exists('guarantee', i)) continue
+    const g = live.guarantee(i)
     const member = g.refUserId ?? dataset.memberId(i % dataset.members)
     const walletBase = `/partner/${encodeURIComponent(credentials.partnerId)}/${encodeURIComponent(credentials.apiKey)}/wallet/${encodeURIComponent(member)}`
     const sync = `${walletBase}/sync/${g.idx}?token=${encodeURIComponent(dataset.tokenFor(g.idx))}&redirectUri=${encodeURIComponent(redirect)}`
@@ -325,7 +328,7 @@ export function renderIndex(
   return page(
     'Appraisal Desk sandbox',
     `<h1>Appraisal Desk sandbox</h1>
-<p>Seed ${dataset.seed}, ${dataset.size} guarantees and ${dataset.size} inspections. Card images: <code>${escapeHtml(dataset.staticUrl)}</code>.</p>
+<p>Seed ${dataset.seed}, ${count} guarantees and ${live.count('inspection')} inspections. Card images: <code>${escapeHtml(dataset.staticUrl)}</code>.</p>
 <h2>Demo credentials</h2>
 <dl><dt>partnerId</dt><dd><code>${escapeHtml(credentials.partnerId)}</code></dd><dt>API key</dt><dd><code>${escapeHtml(credentials.apiKey)}</code></dd><dt>API secret</dt><dd><code>${escapeHtml(credentials.apiSecret)}</code></dd></dl>
 <h2>Newest guarantees and their guaranteeToken</h2>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Dataset, type ListQuery } from '../../../src/sandbox/dataset'
+import { Dataset, type SandboxListRequest } from '../../../src/sandbox/dataset'
 import { sandboxBrands } from '../../../src/sandbox/data/brands'
 import { NFT_STATE_LABELS } from '../../../src/sandbox/types'
 
@@ -9,7 +9,7 @@ const STATIC = 'http://127.0.0.1:9'
 function bruteForce(
   data: Dataset,
   kind: 'guarantee' | 'inspection',
-  query: Omit<ListQuery, 'page' | 'pageSize' | 'sort'>,
+  query: Omit<SandboxListRequest, 'page' | 'pageSize' | 'sort'>,
 ): number[] {
   const out: number[] = []
   for (let i = 0; i < data.size; i += 1) {
@@ -69,7 +69,7 @@ describe('sandbox dataset', () => {
       data.guarantee(100).registeredAt.slice(0, 10),
       data.guarantee(400).registeredAt.slice(0, 10),
     ]
-    const cases: Omit<ListQuery, 'page' | 'pageSize' | 'sort'>[] = [
+    const cases: Omit<SandboxListRequest, 'page' | 'pageSize' | 'sort'>[] = [
       {},
       { from: days[0] },
       { to: days[1] },

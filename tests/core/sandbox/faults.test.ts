@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { PartnerClient, type PartnerClientOptions } from '../../../src/core/api/client'
 import { AppError } from '../../../src/core/app-error'
@@ -36,6 +37,23 @@ function client(
     timing,
     onRetry: ({ code }) => retries.push(code),
     ...extra,
+  })
+}
+
+/** The first bytes a raw GET of `path` receives, as text; the connection is closed then. */
+function firstBytes(path: string): Promise<string> {
+  const { hostname, port } = new URL(sandbox.baseUrl)
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => {
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nX-Service-API-Key: ${sandbox.apiKey}\r\nAuthorization: ${sandbox.apiSecret}\r\n\r\n`,
+      )
+    })
+    socket.once('data', (chunk) => {
+      socket.destroy()
+      resolve(chunk.toString('latin1'))
+    })
+    socket.once('error', reject)
   })
 }
 
@@ -279,6 +297,45 @@ describe('sandbox faults through the client (FAULTS rows 1–18)', () => {
     }
   })
 
+  it('trickle: every answer, status line first, a few bytes at a time, on every route', async () => {
+    // One byte a minute: the first byte arrives alone, whatever the machine's load.
+    sandbox.setFaults([{ kind: 'trickle', bytes: 1, ms: 60_000 }])
+    for (const path of ['guarantee/brand', 'guarantee', 'inspection']) {
+      const first = await firstBytes(`/v1/partner/${sandbox.partnerId}/${path}`)
+      expect(first, path).toBe('H')
+    }
+
+    // Small steps end: the answer assembled from the drops is the plain one.
+    sandbox.setFaults([])
+    const plain = await fetch(`${sandbox.baseUrl}/v1/partner/${sandbox.partnerId}/inspection`, {
+      headers: { 'X-Service-API-Key': sandbox.apiKey, Authorization: sandbox.apiSecret },
+    })
+    const plainBody = await plain.text()
+    sandbox.setFaults([{ kind: 'trickle', bytes: 64, ms: 1 }])
+    const trickled = await fetch(`${sandbox.baseUrl}/v1/partner/${sandbox.partnerId}/inspection`, {
+      headers: { 'X-Service-API-Key': sandbox.apiKey, Authorization: sandbox.apiSecret },
+    })
+    expect(trickled.status).toBe(200)
+    expect(trickled.headers.get('content-type')).toBe(plain.headers.get('content-type'))
+    expect(await trickled.text()).toBe(plainBody)
+    // An error answer trickles too.
+    const refused = await fetch(
+      `${sandbox.baseUrl}/v1/partner/${sandbox.partnerId}/guarantee/brand`,
+      {
+        headers: { 'X-Service-API-Key': sandbox.apiKey, Authorization: 'wrong' },
+      },
+    )
+    expect(refused.status).toBe(401)
+    expect(((await refused.json()) as { code: string }).code).toBe('UNAUTHORIZED')
+  })
+
+  it('trickle: the client gives up with timeout on the brand list as on the others', async () => {
+    sandbox.setFaults([{ kind: 'trickle', bytes: 1, ms: 50 }])
+    const options = { timeoutMs: 200, retry: { maxAttempts: 1 } }
+    expect((await failure(client(virtualTiming(), options).listBrands())).code).toBe('timeout')
+    expect((await failure(client(virtualTiming(), options).listGuarantees())).code).toBe('timeout')
+  })
+
   it('applies faults per route and by rate, deterministically', async () => {
     sandbox.setFaults([{ kind: 'error', status: 500, route: 'inspection' }])
     expect((await client().listGuarantees()).items).toHaveLength(10)
@@ -316,6 +373,7 @@ describe('fault specs of the CLI', () => {
       { kind: 'rate_limit', retryAfter: 30, format: 'date' },
     ],
     ['latency:ms=200,rate=0.25', { kind: 'latency', ms: 200, rate: 0.25 }],
+    ['trickle@brand:bytes=1,ms=5000', { kind: 'trickle', route: 'brand', bytes: 1, ms: 5000 }],
     [
       'missing_field@inspection:field=refOrderId',
       { kind: 'missing_field', route: 'inspection', field: 'refOrderId' },
