@@ -51,14 +51,20 @@ function openWindow(booted: Core): void {
   })
 }
 
-/** Exports go through the system's save dialog; answers the path, or null when cancelled. */
-async function saveWithDialog(fileName: string, text: string): Promise<string | null> {
-  const options = { defaultPath: fileName, filters: [{ name: 'CSV', extensions: ['csv'] }] }
+/**
+ * Exports go through the system's save dialog, filtered by the file's type
+ * (a workbook or CSV); answers the path, or null when cancelled.
+ */
+async function saveWithDialog(fileName: string, bytes: Uint8Array): Promise<string | null> {
+  const filter = fileName.endsWith('.xlsx')
+    ? { name: 'Excel', extensions: ['xlsx'] }
+    : { name: 'CSV', extensions: ['csv'] }
+  const options = { defaultPath: fileName, filters: [filter] }
   const chosen = mainWindow
     ? await dialog.showSaveDialog(mainWindow, options)
     : await dialog.showSaveDialog(options)
   if (chosen.canceled || !chosen.filePath) return null
-  await writeFile(chosen.filePath, text, 'utf8')
+  await writeFile(chosen.filePath, bytes)
   return chosen.filePath
 }
 

@@ -16,7 +16,9 @@ import {
 } from './cache'
 import type { AppInfo, BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
-import type { CsvExportResult } from './export'
+import type { Dashboard } from './dashboard'
+import { EXPORT_FORMATS, type ExportResult } from './export'
+import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -40,6 +42,9 @@ import {
 } from './wallet'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
+
+/** An export's file: an Excel workbook unless CSV is asked for. */
+const exportFormat = z.enum(EXPORT_FORMATS).default('xlsx')
 
 /** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
 const listQuery = {
@@ -110,8 +115,8 @@ export const argSchemas = {
     note: z.string().max(2000).optional(),
   }),
   /**
-   * The whole list for a filter and sort as CSV (every field and the review
-   * marks): saved through a dialog in the app, a download in the web host.
+   * The whole list for a filter and sort as a workbook or CSV (every field and
+   * the review marks): saved through a dialog in the app, a download in the web host.
    */
   'lists.export': z.strictObject({
     resource: z.enum(['inspections', 'guarantees']),
@@ -125,6 +130,7 @@ export const argSchemas = {
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
     lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
   }),
   /** Every profile with its credential status (never a secret) and the active one. */
   'profiles.list': z.strictObject({}),
@@ -173,8 +179,34 @@ export const argSchemas = {
     ...walletFilter,
     limit: z.number().int().min(1).max(1000).default(200),
   }),
-  /** The filtered history as CSV: a save dialog in Electron, a download in the web host. */
-  'wallet.export': z.strictObject({ ...walletFilter, lang: z.enum(['ko', 'en']).default('ko') }),
+  /** The filtered history as a workbook or CSV: a save dialog in Electron, a download in the web host. */
+  'wallet.export': z.strictObject({
+    ...walletFilter,
+    lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
+  }),
+  /** Records that do not add up, by kind, member and order line, with totals per kind. */
+  'reconcile.list': z.strictObject({
+    kind: z.enum(RECONCILE_KINDS).optional(),
+    /** Exact member id. */
+    member: z.string().min(1).max(200).optional(),
+    limit: z.number().int().min(1).max(500).default(50),
+    /** `nextCursor` of the previous page. */
+    cursor: z.string().max(1024).optional(),
+  }),
+  /** Every record of the reconciliation filter, one a line, as a workbook or CSV. */
+  'reconcile.export': z.strictObject({
+    kind: z.enum(RECONCILE_KINDS).optional(),
+    member: z.string().min(1).max(200).optional(),
+    lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
+  }),
+  /**
+   * Counts per status of each list with this week against the last, records
+   * registered per day or week (this period against the last), and the
+   * reconciliation totals; each number with the list filter that reproduces it.
+   */
+  'dashboard.get': z.strictObject({ bucket: z.enum(['day', 'week']).default('day') }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -189,7 +221,7 @@ export interface ChannelResults {
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark
-  'lists.export': CsvExportResult
+  'lists.export': ExportResult
   'profiles.list': ProfileList
   'profiles.save': ProfileView
   'profiles.setSecret': CredentialStatus
@@ -203,6 +235,9 @@ export interface ChannelResults {
   'wallet.cancel': { readonly cancelled: boolean }
   'wallet.history': WalletHistoryPage
   'wallet.export': WalletExportResult
+  'reconcile.list': ReconcilePage
+  'reconcile.export': ExportResult
+  'dashboard.get': Dashboard
 }
 
 /** Payload of each event. */

@@ -1,13 +1,17 @@
 import type { StoreConnection } from './connection'
-import { listCsv, type ListExport } from '../export/list-csv'
+import type { ExportFormat } from '../../shared/export'
+import { listExport, type ListExport } from '../export/list-csv'
+import { reconcileExport, type ReconcileExport } from '../export/reconcile-export'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
+import { dashboard, type DashboardAsk } from './dashboard'
 import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
 import { queryGuarantees, queryInspections, recordCount } from './list-queries'
 import type { GuaranteeQuery, ListQuery } from './list-queries'
 import type { BrandRecord, SyncResource } from './record-types'
+import { queryReconcile, type ReconcileQuery } from './reconcile'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -75,6 +79,10 @@ export const STORE_OPS = {
       })
     }),
   listRejected: (db: StoreConnection, query: RejectedQuery) => listRejected(db, query),
+  /** Every number of the dashboard (`dashboard.ts`). */
+  dashboard: (db: StoreConnection, ask: DashboardAsk) => dashboard(db, ask),
+  /** A page of the reconciliation view and its totals per kind (`reconcile.ts`). */
+  queryReconcile: (db: StoreConnection, query: ReconcileQuery) => queryReconcile(db, query),
   storedGuaranteeToken: (db: StoreConnection, idx: number) => storedGuaranteeToken(db, idx),
   queryWalletLinks: (db: StoreConnection, filter: WalletHistoryFilter) =>
     queryWalletLinks(db, filter),
@@ -86,8 +94,14 @@ export const STORE_OPS = {
   cellIndexesReady: (db: StoreConnection) => cellIndexesReady(db),
   /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */
   writeStats: (_db: StoreConnection) => writeStats(),
-  /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
-  listCsv: (db: StoreConnection, job: ListExport) => listCsv(db, job),
+  /**
+   * A whole list as CSV or a workbook: built here, so a 100,000-row export never holds up
+   * the main thread (a workbook's zipping finishes asynchronously, its rows read before).
+   */
+  listExport: (db: StoreConnection, job: ListExport & { readonly format: ExportFormat }) =>
+    listExport(db, job),
+  /** The reconciliation view as CSV or a workbook, one line per record. */
+  reconcileExport: (db: StoreConnection, job: ReconcileExport) => reconcileExport(db, job),
 } satisfies Record<string, (db: StoreConnection, args: never) => unknown>
 
 /** The name of one owner operation. */
@@ -95,8 +109,8 @@ export type StoreOp = keyof typeof STORE_OPS
 /** The argument of `op` (`undefined` for those that take none). */
 export type StoreArgs<K extends StoreOp> =
   Parameters<(typeof STORE_OPS)[K]> extends [StoreConnection, infer A] ? A : undefined
-/** What `op` answers. */
-export type StoreResult<K extends StoreOp> = ReturnType<(typeof STORE_OPS)[K]>
+/** What `op` answers (an operation may finish asynchronously: its promise's value). */
+export type StoreResult<K extends StoreOp> = Awaited<ReturnType<(typeof STORE_OPS)[K]>>
 
 /** One request to the owner: a discriminated union over {@link STORE_OPS}. */
 export type StoreRequest = {
@@ -109,7 +123,7 @@ export function isStoreOp(name: string): name is StoreOp {
 }
 
 type OpTable = {
-  readonly [K in StoreOp]: (db: StoreConnection, args: StoreArgs<K>) => StoreResult<K>
+  readonly [K in StoreOp]: (db: StoreConnection, args: StoreArgs<K>) => ReturnType<(typeof STORE_OPS)[K]>
 }
 const TABLE: OpTable = STORE_OPS
 
@@ -118,7 +132,7 @@ export function runStoreOp<K extends StoreOp>(
   db: StoreConnection,
   op: K,
   args: StoreArgs<K>,
-): StoreResult<K> {
+): ReturnType<(typeof STORE_OPS)[K]> {
   return TABLE[op](db, args)
 }
 

@@ -15,7 +15,7 @@ afterEach(async () => {
   core = null
 })
 
-async function boot(saveFile?: (name: string, text: string) => Promise<string | null>) {
+async function boot(saveFile?: (name: string, bytes: Uint8Array) => Promise<string | null>) {
   core = await bootWithEmbeddedSandbox({
     fetch: globalThis.fetch,
     dataDir: mkdtempSync(join(tmpdir(), 'list-csv-')),
@@ -88,6 +88,7 @@ describe('lists.export', () => {
       status: '배송완료',
       sort: 'oldest',
       lang: 'ko',
+      format: 'csv',
     })
     expect(answer.kind).toBe('download')
     expect(answer.rows).toBe(page.total)
@@ -130,6 +131,7 @@ describe('lists.export', () => {
       resource: 'guarantees',
       review: 'reviewed',
       lang: 'en',
+      format: 'csv',
     })
     const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
     expect(stamp![0]).toMatch(/^# Guarantees · review=reviewed; sort=latest · as of .* · 1 row$/)
@@ -144,16 +146,18 @@ describe('lists.export', () => {
   it('in the app the file goes through the save dialog; a closed dialog saves nothing', async () => {
     const saved: string[] = []
     let answerWith: string | null = '/home/staff/inspections.csv'
-    await boot(async (name, text) => {
+    await boot(async (name, bytes) => {
       saved.push(name)
-      expect(text.startsWith('\uFEFF')).toBe(true)
+      expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).startsWith('\uFEFF')).toBe(
+        true,
+      )
       return answerWith
     })
-    const done = await call('lists.export', { resource: 'inspections' })
+    const done = await call('lists.export', { resource: 'inspections', format: 'csv' })
     expect(done).toMatchObject({ kind: 'saved', path: '/home/staff/inspections.csv', rows: 120 })
     expect(done.csv).toBeUndefined()
     answerWith = null
-    const cancelled = await call('lists.export', { resource: 'inspections' })
+    const cancelled = await call('lists.export', { resource: 'inspections', format: 'csv' })
     expect(cancelled.kind).toBe('cancelled')
     expect(saved).toHaveLength(2)
   })
@@ -165,6 +169,7 @@ describe('lists.export', () => {
       { resource: 'inspections', from: '2025-13-45' },
       { resource: 'inspections', limit: 10 },
       { resource: 'inspections', lang: 'fr' },
+      { resource: 'inspections', format: 'xls' },
     ]) {
       const answer = await core!.router.dispatch('lists.export', args)
       expect(answer.ok ? 'ok' : answer.error.code).toBe('invalid_argument')
