@@ -54,18 +54,16 @@ function perStatus(
   resource: PagedResourceName,
   range?: DayRange,
 ): Map<string | null, number> {
-  const rows = (
-    range
-      ? prepared(
-          db,
-          `SELECT has_status, status, sum(n) AS n FROM list_day_counts
+  const rows = (range
+    ? prepared(
+        db,
+        `SELECT has_status, status, sum(n) AS n FROM list_day_counts
            WHERE resource = ? AND day >= ? AND day <= ? GROUP BY 1, 2`,
-        ).all(resource, range.from, range.to)
-      : prepared(
-          db,
-          `SELECT has_status, status, sum(n) AS n FROM list_counts WHERE resource = ? GROUP BY 1, 2`,
-        ).all(resource)
-  ) as unknown as StatusRow[]
+      ).all(resource, range.from, range.to)
+    : prepared(
+        db,
+        `SELECT has_status, status, sum(n) AS n FROM list_counts WHERE resource = ? GROUP BY 1, 2`,
+      ).all(resource)) as unknown as StatusRow[]
   const counts = new Map<string | null, number>()
   for (const row of rows) {
     if (row.n > 0) counts.set(row.has_status ? row.status : null, row.n)

@@ -123,7 +123,10 @@ export function isStoreOp(name: string): name is StoreOp {
 }
 
 type OpTable = {
-  readonly [K in StoreOp]: (db: StoreConnection, args: StoreArgs<K>) => ReturnType<(typeof STORE_OPS)[K]>
+  readonly [K in StoreOp]: (
+    db: StoreConnection,
+    args: StoreArgs<K>,
+  ) => ReturnType<(typeof STORE_OPS)[K]>
 }
 const TABLE: OpTable = STORE_OPS
 
