@@ -78,14 +78,21 @@ export function up(db: DatabaseSync): void {
       ${guaranteeAdded('NEW')}
     END;
     CREATE TRIGGER reconcile_guarantee_update
-    AFTER UPDATE OF status, ref_user_id, ref_order_id, ref_order_detail_id, gone_at ON guarantees
-    WHEN OLD.status IS NOT NEW.status OR OLD.ref_user_id IS NOT NEW.ref_user_id
-      OR OLD.ref_order_id IS NOT NEW.ref_order_id
-      OR OLD.ref_order_detail_id IS NOT NEW.ref_order_detail_id
-      OR (OLD.gone_at IS NULL) <> (NEW.gone_at IS NULL)
+    AFTER UPDATE OF ref_user_id, ref_order_id, ref_order_detail_id, gone_at ON guarantees
+    WHEN ${placeMoved}
     BEGIN
       ${guaranteeRemoved('OLD')}
       ${guaranteeAdded('NEW')}
+    END;
+    CREATE TRIGGER reconcile_guarantee_status AFTER UPDATE OF status ON guarantees
+    WHEN OLD.status IS NOT NEW.status AND NOT (${placeMoved}) AND NEW.gone_at IS NULL
+      AND '발급취소' IN (OLD.status, NEW.status)
+    BEGIN
+      DELETE FROM reconcile_items WHERE kind = 'cancelled' AND member = ${member('OLD')}
+        AND order_id = ifnull(OLD.ref_order_id, '')
+        AND detail_id = ifnull(OLD.ref_order_detail_id, '') AND resource = 'guarantees'
+        AND idx = OLD.idx;
+      ${cancelledOf('NEW')}
     END;
     CREATE TRIGGER reconcile_guarantee_delete AFTER DELETE ON guarantees BEGIN
       ${guaranteeRemoved('OLD')}
@@ -98,6 +105,16 @@ export function up(db: DatabaseSync): void {
   `)
   backfill(db)
 }
+
+/**
+ * A guarantee's member, order line or presence changed: everything it adds
+ * is recomputed. A change of status alone only moves it in or out of
+ * `cancelled` (the usual `ready` → `complete` writes nothing here).
+ */
+const placeMoved = `OLD.ref_user_id IS NOT NEW.ref_user_id
+      OR OLD.ref_order_id IS NOT NEW.ref_order_id
+      OR OLD.ref_order_detail_id IS NOT NEW.ref_order_detail_id
+      OR (OLD.gone_at IS NULL) <> (NEW.gone_at IS NULL)`
 
 /** The order line of `row` is complete (both ids present). */
 function hasLine(row: string): string {
@@ -150,13 +167,18 @@ function duplicatesOf(row: string): string {
         AND (SELECT count(*) FROM guarantees g WHERE ${sameLine}) >= 2;`
 }
 
+/** Adds guarantee `row` as `cancelled` when it is one. */
+function cancelledOf(row: string): string {
+  return `INSERT OR IGNORE INTO reconcile_items (kind, member, order_id, detail_id, resource, idx)
+      SELECT 'cancelled', ${member(row)}, ifnull(${row}.ref_order_id, ''),
+        ifnull(${row}.ref_order_detail_id, ''), 'guarantees', ${row}.idx
+      WHERE ${row}.gone_at IS NULL AND ${row}.status = '발급취소';`
+}
+
 /** The items a not-gone guarantee `row` adds, and the inspections of its line it settles. */
 function guaranteeAdded(row: string): string {
   return `
-    INSERT OR IGNORE INTO reconcile_items (kind, member, order_id, detail_id, resource, idx)
-      SELECT 'cancelled', ${member(row)}, ifnull(${row}.ref_order_id, ''),
-        ifnull(${row}.ref_order_detail_id, ''), 'guarantees', ${row}.idx
-      WHERE ${row}.gone_at IS NULL AND ${row}.status = '발급취소';
+    ${cancelledOf(row)}
     INSERT OR IGNORE INTO reconcile_items (kind, member, order_id, detail_id, resource, idx)
       SELECT 'unlinked', ${row}.ref_user_id, '', '', 'guarantees', ${row}.idx
       WHERE ${row}.gone_at IS NULL AND ifnull(${row}.ref_user_id, '') <> ''
