@@ -1,18 +1,25 @@
 import { readFileSync } from 'node:fs'
 import { test, expect } from './fixtures'
+import type { Page } from '@playwright/test'
 import { readBack } from '../core/helpers/xlsx-read'
 
-test('exports the filtered list to a CSV that a spreadsheet opens with Korean intact', async ({
-  page,
-  app,
-}) => {
-  await page.goto(app.host.url)
+/** Opens the inspections list, synced; answers its rows. */
+async function openInspections(page: Page, url: string) {
+  await page.goto(url)
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   const rows = page.getByTestId('inspection-row')
   if ((await rows.count()) === 0) {
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
   }
   await expect(rows.first()).toBeVisible()
+  return rows
+}
+
+test('exports the filtered list to a CSV that a spreadsheet opens with Korean intact', async ({
+  page,
+  app,
+}) => {
+  const rows = await openInspections(page, app.host.url)
 
   // Mark the first record "needs follow-up", then filter to it and export.
   await page.getByRole('grid').focus()
@@ -50,13 +57,7 @@ test('the first export button writes an Excel workbook: ids as text, times as da
   page,
   app,
 }) => {
-  await page.goto(app.host.url)
-  await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
-  const rows = page.getByTestId('inspection-row')
-  if ((await rows.count()) === 0) {
-    await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
-  }
-  await expect(rows.first()).toBeVisible()
+  const rows = await openInspections(page, app.host.url)
   // Excel first, CSV second.
   const buttons = page.locator('[data-testid^="export-"]:is(button)')
   await expect(buttons.nth(0)).toHaveAttribute('data-testid', 'export-xlsx')

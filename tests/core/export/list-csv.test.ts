@@ -1,13 +1,9 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openConfFile } from '../../../src/core/settings/conf-file'
-import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { InspectionRow } from '../../../src/shared/cache'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
+import type { BootedCore } from '../../support/boot'
+import { bootSynced, call as callOn } from '../helpers/core'
 
 let core: BootedCore | null = null
 afterEach(async () => {
@@ -16,30 +12,14 @@ afterEach(async () => {
 })
 
 async function boot(saveFile?: (name: string, bytes: Uint8Array) => Promise<string | null>) {
-  core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir: mkdtempSync(join(tmpdir(), 'list-csv-')),
-    host: 'web',
-    version: 'test',
-    keychain: new MemoryStore(),
-    openSettings: openConfFile,
-    log: () => undefined,
-    sandbox: { size: 120 },
-    ...(saveFile ? { saveFile } : {}),
-  })
-  await call('sync.start', {})
-  await core.sync.idle()
+  core = await bootSynced({ size: 120, ...(saveFile ? { saveFile } : {}) })
   return core
 }
 
-async function call<C extends ChannelName>(
+const call = <C extends ChannelName>(
   channel: C,
   args: ChannelArgs<C> | Record<string, unknown>,
-): Promise<ChannelResult<C>> {
-  const result = await core!.router.dispatch(channel, args)
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
-  return result.value as ChannelResult<C>
-}
+): Promise<ChannelResult<C>> => callOn(core!, channel, args)
 
 /** RFC 4180 records of a CSV text (quoted fields may hold commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {

@@ -1,14 +1,10 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openConfFile } from '../../../src/core/settings/conf-file'
-import { MemoryStore } from '../../../src/core/vault/memory-store'
-import type { InspectionRow } from '../../../src/shared/cache'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
+import type { InspectionRow } from '../../../src/shared/cache'
 import type { ExportResult } from '../../../src/shared/export'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
+import type { BootedCore } from '../../support/boot'
+import { bootSynced, call as callOn } from '../helpers/core'
 import { readBack, type ReadCell } from '../helpers/xlsx-read'
 
 let core: BootedCore | null = null
@@ -21,31 +17,13 @@ afterEach(async () => {
 const NOW = new Date('2026-11-21T03:00:00Z')
 
 async function boot(saveFile?: (name: string, bytes: Uint8Array) => Promise<string | null>) {
-  core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir: mkdtempSync(join(tmpdir(), 'workbooks-')),
-    host: 'web',
-    version: 'test',
-    keychain: new MemoryStore(),
-    openSettings: openConfFile,
-    log: () => undefined,
-    now: () => NOW,
-    sandbox: { size: 120 },
-    ...(saveFile ? { saveFile } : {}),
-  })
-  await call('sync.start', {})
-  await core.sync.idle()
-  return core
+  core = await bootSynced({ size: 120, now: () => NOW, ...(saveFile ? { saveFile } : {}) })
 }
 
-async function call<C extends ChannelName>(
+const call = <C extends ChannelName>(
   channel: C,
   args: ChannelArgs<C> | Record<string, unknown>,
-): Promise<ChannelResult<C>> {
-  const result = await core!.router.dispatch(channel, args)
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
-  return result.value as ChannelResult<C>
-}
+): Promise<ChannelResult<C>> => callOn(core!, channel, args)
 
 /** The downloaded workbook of an answer, read back. */
 function workbook(answer: ExportResult) {

@@ -1,13 +1,9 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openConfFile } from '../../../src/core/settings/conf-file'
-import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import { argSchemas, type ChannelArgs, type ChannelResult } from '../../../src/shared/contract'
 import type { Dashboard, DashboardFilter, DashboardNumber } from '../../../src/shared/dashboard'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
+import type { BootedCore } from '../../support/boot'
+import { bootSynced, call as callOn } from '../helpers/core'
 
 let core: BootedCore
 
@@ -15,34 +11,18 @@ let core: BootedCore
 const NOW = new Date('2026-11-21T03:00:00Z')
 
 beforeAll(async () => {
-  core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir: mkdtempSync(join(tmpdir(), 'dashboard-')),
-    host: 'web',
-    version: 'test',
-    keychain: new MemoryStore(),
-    openSettings: openConfFile,
-    log: () => undefined,
-    now: () => NOW,
-    // About two records a day of each list: every week and bar of the period has some.
-    sandbox: { size: 3000 },
-  })
-  await call('sync.start', {})
-  await core.sync.idle()
+  // About two records a day of each list: every week and bar of the period has some.
+  core = await bootSynced({ size: 3000, now: () => NOW })
 }, 120_000)
 
 afterAll(async () => {
   await core.close()
 })
 
-async function call<C extends ChannelName>(
+const call = <C extends ChannelName>(
   channel: C,
   args: ChannelArgs<C> | Record<string, unknown>,
-): Promise<ChannelResult<C>> {
-  const result = await core.router.dispatch(channel, args)
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
-  return result.value as ChannelResult<C>
-}
+): Promise<ChannelResult<C>> => callOn(core, channel, args)
 
 /** The count of the list a filter opens, by that list's own query. */
 async function countOf(filter: DashboardFilter): Promise<number> {
