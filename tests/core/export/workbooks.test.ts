@@ -64,21 +64,12 @@ describe('Excel workbook exports', () => {
   it('a list: the CSV columns and headers, identifiers as text, times as date cells, the header frozen', async () => {
     await boot()
     const page = await call('inspections.query', { status: '배송완료', sort: 'oldest', limit: 500 })
-    const first = page.rows[0] as InspectionRow
-    // A note that looks like a number with leading zeros, and one that looks like a formula.
-    await call('reviews.set', {
-      resource: 'inspections',
-      idx: first.idx,
-      mark: 'reviewed',
-      note: '0012345',
-    })
-    const second = page.rows[1] as InspectionRow
-    await call('reviews.set', {
-      resource: 'inspections',
-      idx: second.idx,
-      mark: 'follow_up',
-      note: '=HYPERLINK("http://evil.example")',
-    })
+    // Notes that look like a number with leading zeros and like a formula stay text.
+    const notes = ['0012345', '=HYPERLINK("http://evil.example")']
+    for (const [i, note] of notes.entries()) {
+      const idx = (page.rows[i] as InspectionRow).idx
+      await call('reviews.set', { resource: 'inspections', idx, mark: 'reviewed', note })
+    }
     const query = { resource: 'inspections', status: '배송완료', sort: 'oldest', lang: 'ko' }
     const answer = await call('lists.export', query)
     expect(answer.rows).toBe(page.total)
