@@ -22,13 +22,17 @@ import { DATA_CHANGED_MS, EventBus } from '../src/core/events'
 import { openStore, transaction } from '../src/core/store/database'
 import { storeFileFor } from '../src/core/store/paths'
 import { queryInspections, type ListRequest } from '../src/core/store/list-queries'
-import type { InspectionRecord } from '../src/core/store/record-types'
+import type { GuaranteeRecord, InspectionRecord } from '../src/core/store/record-types'
+import { dashboard } from '../src/core/store/dashboard'
+import { queryReconcile } from '../src/core/store/reconcile'
+import { insertWalletLink } from '../src/core/store/wallet-history'
+import { RECONCILE_KINDS } from '../src/shared/reconcile'
 import { buildCellIndexes } from '../src/core/store/cell-index'
 import { compactStore } from '../src/core/store/owner/page-writer'
 import { StoreOwner } from '../src/core/store/owner/store-owner'
 import { listChanges } from '../src/core/store/change-queries'
 import { bumpDataVersion } from '../src/core/store/writes'
-import { upsertInspections } from '../tests/support/store-writes'
+import { upsertGuarantees, upsertInspections } from '../tests/support/store-writes'
 import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
@@ -587,6 +591,115 @@ function fillInspections(db: StoreConnection, size: number): InspectionRecord[] 
   return all
 }
 
+/**
+ * Guarantees for the store's authentic inspections, as a shop issues them:
+ * four lines in five get one (one in ten of those cancelled, one in fifty
+ * issued twice), the fifth stays without; a wallet link completed for every
+ * hundredth member. Answers how many guarantees were written.
+ */
+function fillGuarantees(db: StoreConnection): number {
+  const authentic = db
+    .prepare(
+      `SELECT idx, ref_user_id, ref_order_id, ref_order_detail_id, registered_at
+       FROM inspections WHERE result = '정품' ORDER BY idx`,
+    )
+    .all() as {
+    idx: number
+    ref_user_id: string
+    ref_order_id: string
+    ref_order_detail_id: string
+    registered_at: string
+  }[]
+  // Above any guarantee a sync wrote into the store.
+  let idx = 10_000_000
+  let batch: GuaranteeRecord[] = []
+  const flush = (): void => {
+    transaction(db, () => upsertGuarantees(db, batch, 1, '2026-01-01T00:00:00Z'))
+    batch = []
+  }
+  const issue = (line: (typeof authentic)[number], k: number): void => {
+    idx += 1
+    batch.push({
+      idx,
+      status: k % 10 === 1 ? '발급취소' : '발급완료',
+      productName: `보증서 ${idx}`,
+      nftCardImg: `http://127.0.0.1:1/cards/${idx}.png`,
+      refUserId: line.ref_user_id,
+      refOrderId: line.ref_order_id,
+      refOrderDetailId: line.ref_order_detail_id,
+      refProductCode: null,
+      refCategoryCode: null,
+      refBrandCode: null,
+      registeredAt: line.registered_at,
+      modifiedAt: null,
+    })
+    if (batch.length === 1000) flush()
+  }
+  authentic.forEach((line, k) => {
+    if (k % 5 === 0) return
+    issue(line, k)
+    if (k % 50 === 2) issue(line, k)
+  })
+  if (batch.length) flush()
+  const members = new Set(authentic.map((line) => line.ref_user_id))
+  transaction(db, () => {
+    let m = 0
+    for (const member of members) {
+      if (m++ % 100 !== 0) continue
+      insertWalletLink(db, {
+        flow: 'pre-sync',
+        refUserId: member,
+        guaranteeIdx: null,
+        outcome: 'completed',
+        detail: null,
+        startedAt: '2026-11-20T01:00:00.000Z',
+        endedAt: '2026-11-20T01:01:00.000Z',
+      })
+    }
+  })
+  return idx - 10_000_000
+}
+
+/**
+ * Reconciliation and the dashboard over the filled store: the slowest
+ * median of a first page (with the totals) of every kind and of all kinds,
+ * a page 41 deep, and every number of the dashboard, by day and by week.
+ */
+function benchInsight(db: StoreConnection, label: string): void {
+  const t = performance.now()
+  const issued = fillGuarantees(db)
+  console.log(
+    `\n# reconciliation over ${label} inspections and ${issued} guarantees (filled in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+  )
+  const page = queryReconcile(db, {})
+  console.log(`totals: ${JSON.stringify(page.totals)}`)
+  const pages = [undefined, ...RECONCILE_KINDS].map((kind) =>
+    median(timeIt(() => queryReconcile(db, { limit: 50, ...(kind ? { kind } : {}) }), 21)),
+  )
+  let cursor: string | undefined
+  for (let n = 0; n < 40; n += 1) {
+    cursor =
+      queryReconcile(db, { limit: 50, ...(cursor ? { cursor } : {}) }).nextCursor ?? undefined
+  }
+  pages.push(
+    median(timeIt(() => queryReconcile(db, { limit: 50, ...(cursor ? { cursor } : {}) }), 21)),
+  )
+  record(
+    `reconcile_ms_${label}`,
+    Math.max(...pages),
+    'ms',
+    label === '1m' ? '<= 50' : label === '100k' ? '< 50' : null,
+  )
+  const board = (bucket: 'day' | 'week') =>
+    median(timeIt(() => dashboard(db, { today: '2026-11-21', bucket }), 21))
+  record(
+    `dashboard_ms_${label}`,
+    Math.max(board('day'), board('week')),
+    'ms',
+    label === '1m' ? '<= 50' : null,
+  )
+}
+
 /** The naive way: the whole list as a JSON array, filtered, counted, sorted and sliced in JS. */
 function naiveQuery(
   items: readonly InspectionRecord[],
@@ -859,6 +972,13 @@ async function benchQueries(size: number): Promise<void> {
       queries.map(({ query }) => query),
     )
     if (size === Math.max(...QUERY_SIZES)) await benchListOpen(dir, label)
+    // Last: the guarantees it writes would change what the parts above measure.
+    const reopened = openStore(storeFileFor(dir, 'bench')).db
+    try {
+      benchInsight(reopened, label)
+    } finally {
+      reopened.close()
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

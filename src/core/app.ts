@@ -15,7 +15,9 @@ import { StoreOwner, type StoreThreads } from './store/owner/store-owner'
 import type { ThreadEntry } from './store/threads'
 import { localTimestamp } from '../shared/local-time'
 import type { Locale } from '../shared/i18n'
-import { listCsvName } from './export/list-csv'
+import { listExportName } from './export/list-csv'
+import { exportExtension, type ExportData } from './export/export-file'
+import type { ExportFormat, ExportResult } from '../shared/export'
 import { clientSyncSource } from './sync/partner-source'
 import { PageThread } from './sync/page-thread/client'
 import { SyncEngine } from './sync/sync-engine'
@@ -28,7 +30,7 @@ import { SettingsService } from './settings/settings'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
-import { walletHistoryCsv } from './wallet/history-csv'
+import { walletHistoryExport } from './wallet/history-csv'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
 /** The injected parts core is built from; tests pass real ones where they can. */
@@ -72,11 +74,12 @@ export interface CoreDeps {
    */
   readonly autoSync?: boolean
   /**
-   * Saves an export through the host's save dialog (Electron); answers the
-   * chosen path, or null when the user cancelled. Without it the CSV text is
-   * answered for the browser to download (web host).
+   * Saves an export's bytes through the host's save dialog (Electron), its
+   * filter by the name's extension; answers the chosen path, or null when the
+   * user cancelled. Without it the file is answered for the browser to
+   * download (web host): CSV as text, a workbook as base64.
    */
-  readonly saveFile?: (fileName: string, text: string) => Promise<string | null>
+  readonly saveFile?: (fileName: string, bytes: Uint8Array) => Promise<string | null>
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -217,6 +220,26 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
   })
 
+  /** Saves an export through the host's dialog, or answers it for the browser to download. */
+  const deliver = async (
+    format: ExportFormat,
+    fileName: string,
+    data: ExportData,
+    rows: number,
+  ): Promise<ExportResult> => {
+    if (!deps.saveFile) {
+      return typeof data === 'string'
+        ? { kind: 'download', format, rows, fileName, csv: data }
+        : { kind: 'download', format, rows, fileName, xlsx: Buffer.from(data).toString('base64') }
+    }
+    const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data
+    const path = await deps.saveFile(fileName, bytes)
+    return path === null
+      ? { kind: 'cancelled', format, rows, fileName }
+      : { kind: 'saved', format, rows, fileName, path }
+  }
+  const today = (): string => localTimestamp(now(), scope.profile.summary.timeZone).slice(0, 10)
+
   const withNotice = async <T extends object>(pending: Promise<T>) => {
     const status = await pending
     const notice = scope.store.notice
@@ -297,16 +320,11 @@ export function createCore(deps: CoreDeps): Core {
           now: now().toISOString(),
           days: settings.get().agingDays,
         }),
-      'lists.export': async ({ resource, lang, ...query }) => {
+      'lists.export': async ({ resource, lang, format, ...query }) => {
         const timeZone = scope.profile.summary.timeZone
         const job = { resource, lang, query, asOf: localTimestamp(now(), timeZone), timeZone }
-        const { csv, rows } = await scope.store.call('listCsv', job)
-        const fileName = listCsvName(job, scope.profile.summary.id)
-        if (!deps.saveFile) return { kind: 'download', rows, fileName, csv }
-        const path = await deps.saveFile(fileName, csv)
-        return path === null
-          ? { kind: 'cancelled', rows, fileName }
-          : { kind: 'saved', rows, fileName, path }
+        const { data, rows } = await scope.store.call('listExport', { ...job, format })
+        return deliver(format, listExportName(job, scope.profile.summary.id, format), data, rows)
       },
       'profiles.list': () => profiles.list(),
       'profiles.save': (input) => profiles.save(input),
@@ -331,16 +349,27 @@ export function createCore(deps: CoreDeps): Core {
         ...(await wallet.history({ ...filter, limit })),
         running: wallet.running(),
       }),
-      'wallet.export': async ({ lang, ...filter }) => {
+      'wallet.export': async ({ lang, format, ...filter }) => {
         const { rows } = await wallet.history(filter)
-        const csv = walletHistoryCsv(rows, lang)
-        const fileName = `wallet-history-${scope.profile.summary.id}-${now().toISOString().slice(0, 10)}.csv`
-        if (!deps.saveFile) return { kind: 'download', rows: rows.length, fileName, csv }
-        const path = await deps.saveFile(fileName, csv)
-        return path === null
-          ? { kind: 'cancelled', rows: rows.length, fileName }
-          : { kind: 'saved', rows: rows.length, fileName, path }
+        const timeZone = scope.profile.summary.timeZone
+        const data = await walletHistoryExport(rows, { lang, format, timeZone })
+        const fileName = `wallet-history-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
+        return deliver(format, fileName, data, rows.length)
       },
+      'reconcile.list': (query) => scope.store.call('queryReconcile', query),
+      'reconcile.export': async ({ kind, member, lang, format }) => {
+        const timeZone = scope.profile.summary.timeZone
+        const { data, rows } = await scope.store.call('reconcileExport', {
+          kind,
+          member,
+          lang,
+          format,
+          timeZone,
+        })
+        const fileName = `reconcile-${kind ?? 'all'}-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
+        return deliver(format, fileName, data, rows)
+      },
+      'dashboard.get': ({ bucket }) => scope.store.call('dashboard', { today: today(), bucket }),
     },
     { redact: (text) => redactor.redact(text), log },
   )

@@ -10,18 +10,19 @@ export type ShowSaveDialog = (options: SaveDialogOptions) => Promise<SaveDialogR
  * downloaded by a page (the session cancels every download). The file holds
  * customer data, so it is readable by its owner only (0o600, also when it
  * replaces an existing file; Windows ignores the mode). Answers the path, or
- * null when cancelled.
+ * null when cancelled. The dialog's filter follows the file's type (an Excel
+ * workbook or CSV).
  */
 export function createSaveWithDialog(
   showSaveDialog: ShowSaveDialog,
-): (fileName: string, text: string) => Promise<string | null> {
-  return async (fileName, text) => {
-    const chosen = await showSaveDialog({
-      defaultPath: fileName,
-      filters: [{ name: 'CSV', extensions: ['csv'] }],
-    })
+): (fileName: string, bytes: Uint8Array) => Promise<string | null> {
+  return async (fileName, bytes) => {
+    const filter = fileName.endsWith('.xlsx')
+      ? { name: 'Excel', extensions: ['xlsx'] }
+      : { name: 'CSV', extensions: ['csv'] }
+    const chosen = await showSaveDialog({ defaultPath: fileName, filters: [filter] })
     if (chosen.canceled || !chosen.filePath) return null
-    await writeFile(chosen.filePath, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE })
+    await writeFile(chosen.filePath, bytes, { mode: PRIVATE_FILE_MODE })
     await chmod(chosen.filePath, PRIVATE_FILE_MODE)
     return chosen.filePath
   }

@@ -34,6 +34,9 @@ export const CHANNEL_NAMES = [
   'wallet.history',
   'wallet.export',
   'settings.set',
+  'reconcile.list',
+  'reconcile.export',
+  'dashboard.get',
 ] as const
 
 /** Events main sends to the renderer. */

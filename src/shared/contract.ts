@@ -17,7 +17,9 @@ import {
 import { CHANGE_KINDS, type AgingCounts, type ChangePage, type RecordTimeline } from './changes'
 import { GUARANTEE_STATES, type AppInfo, type BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
-import type { CsvExportResult } from './export'
+import type { Dashboard } from './dashboard'
+import { EXPORT_FORMATS, type ExportResult } from './export'
+import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -44,6 +46,9 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
 
 /** Default and largest page of a list query, in rows. */
 export const LIST_LIMIT = { default: 50, max: 500 } as const
+
+/** An export's file: an Excel workbook unless CSV is asked for. */
+const exportFormat = z.enum(EXPORT_FORMATS).default('xlsx')
 
 /** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
 const listFilterShape = {
@@ -157,8 +162,8 @@ export const argSchemas = {
   /** Records flagged by each aging rule (thresholds from the settings `agingDays`). */
   'aging.counts': z.strictObject({}),
   /**
-   * The whole list for a filter and sort as CSV (every field and the review
-   * marks): saved through a dialog in the app, a download in the web host.
+   * The whole list for a filter and sort as a workbook or CSV (every field and
+   * the review marks): saved through a dialog in the app, a download in the web host.
    */
   'lists.export': z.strictObject({
     resource: z.enum(PAGED_RESOURCES),
@@ -172,6 +177,7 @@ export const argSchemas = {
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
     lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
   }),
   /** Every profile with its credential status (never a secret) and the active one. */
   'profiles.list': z.strictObject({}),
@@ -220,8 +226,34 @@ export const argSchemas = {
     ...walletFilter,
     limit: z.number().int().min(1).max(1000).default(200),
   }),
-  /** The filtered history as CSV: a save dialog in Electron, a download in the web host. */
-  'wallet.export': z.strictObject({ ...walletFilter, lang: z.enum(['ko', 'en']).default('ko') }),
+  /** The filtered history as a workbook or CSV: a save dialog in Electron, a download in the web host. */
+  'wallet.export': z.strictObject({
+    ...walletFilter,
+    lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
+  }),
+  /** Records that do not add up, by kind, member and order line, with totals per kind. */
+  'reconcile.list': z.strictObject({
+    kind: z.enum(RECONCILE_KINDS).optional(),
+    /** Exact member id. */
+    member: z.string().min(1).max(200).optional(),
+    limit: z.number().int().min(1).max(500).default(50),
+    /** `nextCursor` of the previous page. */
+    cursor: z.string().max(1024).optional(),
+  }),
+  /** Every record of the reconciliation filter, one a line, as a workbook or CSV. */
+  'reconcile.export': z.strictObject({
+    kind: z.enum(RECONCILE_KINDS).optional(),
+    member: z.string().min(1).max(200).optional(),
+    lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
+  }),
+  /**
+   * Counts per status of each list with this week against the last, records
+   * registered per day or week (this period against the last), and the
+   * reconciliation totals; each number with the list filter that reproduces it.
+   */
+  'dashboard.get': z.strictObject({ bucket: z.enum(['day', 'week']).default('day') }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -241,7 +273,7 @@ interface ChannelResults {
   'changes.unseen': { readonly unseen: number }
   'records.timeline': RecordTimeline
   'aging.counts': AgingCounts
-  'lists.export': CsvExportResult
+  'lists.export': ExportResult
   'profiles.list': ProfileList
   'profiles.save': ProfileView
   'profiles.setSecret': CredentialStatus
@@ -255,6 +287,9 @@ interface ChannelResults {
   'wallet.cancel': { readonly cancelled: boolean }
   'wallet.history': WalletHistoryPage
   'wallet.export': WalletExportResult
+  'reconcile.list': ReconcilePage
+  'reconcile.export': ExportResult
+  'dashboard.get': Dashboard
 }
 
 /** Payload of each event. */

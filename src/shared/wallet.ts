@@ -1,4 +1,4 @@
-import type { CsvExportResult } from './export'
+import type { ExportResult } from './export'
 /**
  * Wallet-link flows as the renderer sees them. The flow's address carries the
  * partner API key in its path, so nothing here ever holds it: the renderer
@@ -70,7 +70,7 @@ export interface WalletHistoryPage {
 }
 
 /** Answer of `wallet.export`. */
-export type WalletExportResult = CsvExportResult
+export type WalletExportResult = ExportResult
 
 /** Whether flows on a profile of this kind ask for a confirmation first (production accounts). */
 export function walletNeedsConfirmation(kind: string): boolean {

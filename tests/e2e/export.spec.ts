@@ -1,17 +1,25 @@
 import { readFileSync } from 'node:fs'
 import { test, expect } from './fixtures'
+import type { Page } from '@playwright/test'
+import { readBack } from '../core/helpers/xlsx-read'
 
-test('exports the filtered list to a CSV that a spreadsheet opens with Korean intact', async ({
-  page,
-  app,
-}) => {
-  await page.goto(app.host.url)
+/** Opens the inspections list, synced; answers its rows. */
+async function openInspections(page: Page, url: string) {
+  await page.goto(url)
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   const rows = page.getByTestId('inspection-row')
   if ((await rows.count()) === 0) {
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
   }
   await expect(rows.first()).toBeVisible()
+  return rows
+}
+
+test('exports the filtered list to a CSV that a spreadsheet opens with Korean intact', async ({
+  page,
+  app,
+}) => {
+  const rows = await openInspections(page, app.host.url)
 
   // Mark the first record "needs follow-up", then filter to it and export.
   await page.getByRole('grid').focus()
@@ -43,4 +51,31 @@ test('exports the filtered list to a CSV that a spreadsheet opens with Korean in
   expect(lines[2]).toContain('후속 조치 필요')
   await expect(page.getByTestId('export-note')).toContainText('1건을')
   await page.screenshot({ path: 'test-results/export-done.png' })
+})
+
+test('the first export button writes an Excel workbook: ids as text, times as date cells', async ({
+  page,
+  app,
+}) => {
+  const rows = await openInspections(page, app.host.url)
+  // Excel first, CSV second.
+  const buttons = page.locator('[data-testid^="export-"]:is(button)')
+  await expect(buttons.nth(0)).toHaveAttribute('data-testid', 'export-xlsx')
+  await expect(buttons.nth(1)).toHaveAttribute('data-testid', 'export-csv')
+
+  const first = (await rows.nth(0).getAttribute('data-idx'))!
+  const download = page.waitForEvent('download')
+  await page.getByTestId('export-xlsx').click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^inspections-sandbox-\d{8}-\d{6}\.xlsx$/)
+  const { cells, sheet } = readBack(readFileSync(await file.path()))
+  expect(sheet).toMatch(/<pane [^>]*ySplit="2"[^>]*state="frozen"/u)
+  expect(sheet).not.toMatch(/<f[\s>]/u)
+  expect(cells.get('A2')).toMatchObject({ type: 's', value: '일련번호' })
+  // The first record of the list, its number a text cell.
+  expect(cells.get('A3')).toMatchObject({ type: 's', value: first, format: '@' })
+  const headers = [...cells.entries()].filter(([address]) => /^[A-Z]+2$/u.test(address))
+  const registered = headers.find(([, cell]) => cell.value === '등록일시')![0].replace('2', '3')
+  expect(cells.get(registered)).toMatchObject({ type: 'n', format: 'yyyy-mm-dd hh:mm:ss' })
+  await expect(page.getByTestId('export-note')).toContainText('.xlsx')
 })

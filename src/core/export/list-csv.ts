@@ -6,13 +6,15 @@ import type { PagedResource } from '../store/record-types'
 import { LIST_LIMIT } from '../../shared/contract'
 import { queryGuarantees, queryInspections, type GuaranteeListRequest } from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
-import { csvField, toCsv, type CsvColumn } from './csv'
+import type { ExportFormat } from '../../shared/export'
+import { csvWithCaption, exportExtension, writeExport, type ExportColumn } from './export-file'
 
 /**
- * CSV of a whole list: the current filter and sort, every declared field of
- * each record (those kept only in the raw JSON too) and its review mark,
- * with a first line stating the filter and the "as of" time. Runs where the
- * store runs, walking keyset pages, so no page is ever held twice.
+ * A whole list as CSV or an Excel workbook: the current filter and sort,
+ * every declared field of each record (those kept only in the raw JSON too)
+ * and its review mark, with a first line stating the filter and the "as of"
+ * time. In a workbook the times are date cells, everything else text. Runs
+ * where the store runs, walking keyset pages, so no page is ever held twice.
  */
 
 /** What {@link listCsv} exports: a list's filter, without paging. */
@@ -45,13 +47,17 @@ function markText(lang: Locale, mark: ReviewMarkName): string {
   return mark === 'none' ? '' : message(lang, `review.${mark}`)
 }
 
-function columnsOf(resource: PagedResource, lang: Locale): CsvColumn<Row>[] {
+/** The declared fields whose values are times: date cells in a workbook. */
+const TIMES = new Set(['registeredAt', 'modifiedAt'])
+
+function columnsOf(resource: PagedResource, lang: Locale): ExportColumn<Row>[] {
   const fields: readonly FieldSpec[] = RECORD_TABLES[resource].fields
   const declared = fields
     .filter((f) => !NOT_EXPORTED.has(f.api))
-    .map<CsvColumn<Row>>((f) => ({
+    .map<ExportColumn<Row>>((f) => ({
       header: fieldHeader(lang, f.api),
       value: (row) => cell(row.full[f.api]),
+      type: TIMES.has(f.api) ? 'date' : 'text',
     }))
   const yes = message(lang, 'export.yes')
   return [
@@ -63,7 +69,7 @@ function columnsOf(resource: PagedResource, lang: Locale): CsvColumn<Row>[] {
     },
     { header: message(lang, 'export.note'), value: (row) => row.review?.note ?? '' },
     { header: message(lang, 'export.by'), value: (row) => row.review?.by ?? '' },
-    { header: message(lang, 'export.at'), value: (row) => row.review?.at ?? '' },
+    { header: message(lang, 'export.at'), value: (row) => row.review?.at ?? '', type: 'date' },
   ]
 }
 
@@ -118,19 +124,44 @@ function* rowsOf(db: StoreConnection, job: ListExport): Generator<Row[]> {
   } while (cursor)
 }
 
-/** The CSV text (UTF-8 BOM, CRLF, RFC 4180) of a list, and how many records it holds. */
-export function listCsv(db: StoreConnection, job: ListExport): { csv: string; rows: number } {
+function allRows(db: StoreConnection, job: ListExport): Row[] {
   const rows: Row[] = []
   for (const page of rowsOf(db, job)) rows.push(...page)
-  const body = toCsv(rows, columnsOf(job.resource, job.lang))
-  // The stamp goes after the BOM, so Excel still reads the file as UTF-8.
-  const bom = body.startsWith('\ufeff') ? '\ufeff' : ''
-  const stamp = stampOf(job, rows.length).replace(/\r?\n/gu, ' ')
-  return { csv: `${bom}${csvField(stamp)}\r\n${body.slice(bom.length)}`, rows: rows.length }
+  return rows
 }
 
-/** File name of an export: the list, the profile and the "as of" time. */
-export function listCsvName(job: ListExport, profileId: string): string {
+/** The CSV text (UTF-8 BOM, CRLF, RFC 4180) of a list, and how many records it holds. */
+export function listCsv(db: StoreConnection, job: ListExport): { csv: string; rows: number } {
+  const rows = allRows(db, job)
+  const csv = csvWithCaption(rows, columnsOf(job.resource, job.lang), stampOf(job, rows.length))
+  return { csv, rows: rows.length }
+}
+
+/** A list's export in `format`: CSV text or a workbook's bytes, and how many records it holds. */
+export async function listExport(
+  db: StoreConnection,
+  job: ListExport & { readonly format: ExportFormat },
+): Promise<{ data: string | Uint8Array; rows: number }> {
+  if (job.format === 'csv') {
+    const { csv, rows } = listCsv(db, job)
+    return { data: csv, rows }
+  }
+  const rows = allRows(db, job)
+  const data = await writeExport(rows, columnsOf(job.resource, job.lang), {
+    format: job.format,
+    caption: stampOf(job, rows.length),
+    timeZone: job.timeZone,
+    sheet: message(job.lang, job.resource === 'inspections' ? 'nav.inspections' : 'nav.guarantees'),
+  })
+  return { data, rows: rows.length }
+}
+
+/** File name of an export: the list, the profile, the "as of" time and the format's extension. */
+export function listExportName(
+  job: ListExport,
+  profileId: string,
+  format: ExportFormat = 'csv',
+): string {
   const stamp = job.asOf.replace(/[: ]/gu, '').replace(/^(\d{4})-(\d{2})-(\d{2})/u, '$1$2$3-')
-  return `${job.resource}-${profileId}-${stamp}.csv`
+  return `${job.resource}-${profileId}-${stamp}${exportExtension(format)}`
 }

@@ -14,7 +14,7 @@ import { AppError } from '../app-error'
  */
 
 /** How a column's values are written. */
-type XlsxColumnType = 'text' | 'number' | 'date'
+export type XlsxColumnType = 'text' | 'number' | 'date'
 
 /** One column: its header and the type of its cells. */
 export interface XlsxColumn {

@@ -1,7 +1,10 @@
 import type { StoreConnection } from './connection'
-import { listCsv, type ListExport } from '../export/list-csv'
+import type { ExportFormat } from '../../shared/export'
+import { listExport, type ListExport } from '../export/list-csv'
+import { reconcileExport, type ReconcileExport } from '../export/reconcile-export'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
+import { dashboard, type DashboardAsk } from './dashboard'
 import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
@@ -19,6 +22,7 @@ import {
   type MarkSeen,
 } from './change-queries'
 import type { PagedResource } from './record-types'
+import { queryReconcile, type ReconcileQuery } from './reconcile'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
@@ -86,6 +90,10 @@ export const STORE_OPS = {
       })
     }),
   listRejected: (db: StoreConnection, query: RejectedQuery) => listRejected(db, query),
+  /** Every number of the dashboard (`dashboard.ts`). */
+  dashboard: (db: StoreConnection, ask: DashboardAsk) => dashboard(db, ask),
+  /** A page of the reconciliation view and its totals per kind (`reconcile.ts`). */
+  queryReconcile: (db: StoreConnection, query: ReconcileQuery) => queryReconcile(db, query),
   storedGuaranteeToken: (db: StoreConnection, idx: number) => storedGuaranteeToken(db, idx),
   queryWalletLinks: (db: StoreConnection, filter: WalletHistoryFilter) =>
     queryWalletLinks(db, filter),
@@ -106,8 +114,14 @@ export const STORE_OPS = {
     recordTimeline(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>
     agingCounts(db, args),
-  /** A whole list as CSV: built here, so a 100,000-row export never holds up the main thread. */
-  listCsv: (db: StoreConnection, job: ListExport) => listCsv(db, job),
+  /**
+   * A whole list as CSV or a workbook: built here, so a 100,000-row export never holds up
+   * the main thread (a workbook's zipping finishes asynchronously, its rows read before).
+   */
+  listExport: (db: StoreConnection, job: ListExport & { readonly format: ExportFormat }) =>
+    listExport(db, job),
+  /** The reconciliation view as CSV or a workbook, one line per record. */
+  reconcileExport: (db: StoreConnection, job: ReconcileExport) => reconcileExport(db, job),
 } satisfies Record<string, (db: StoreConnection, args: never) => unknown>
 
 /** The name of one owner operation. */
@@ -115,8 +129,8 @@ export type StoreOp = keyof typeof STORE_OPS
 /** The argument of `op` (`undefined` for those that take none). */
 export type StoreArgs<K extends StoreOp> =
   Parameters<(typeof STORE_OPS)[K]> extends [StoreConnection, infer A] ? A : undefined
-/** What `op` answers. */
-export type StoreResult<K extends StoreOp> = ReturnType<(typeof STORE_OPS)[K]>
+/** What `op` answers (an operation may finish asynchronously: its promise's value). */
+export type StoreResult<K extends StoreOp> = Awaited<ReturnType<(typeof STORE_OPS)[K]>>
 
 /** True when `name` is an owner operation (checks requests at the worker's boundary). */
 export function isStoreOp(name: string): name is StoreOp {
@@ -124,7 +138,10 @@ export function isStoreOp(name: string): name is StoreOp {
 }
 
 type OpTable = {
-  readonly [K in StoreOp]: (db: StoreConnection, args: StoreArgs<K>) => StoreResult<K>
+  readonly [K in StoreOp]: (
+    db: StoreConnection,
+    args: StoreArgs<K>,
+  ) => ReturnType<(typeof STORE_OPS)[K]>
 }
 const TABLE: OpTable = STORE_OPS
 
@@ -133,7 +150,7 @@ export function runStoreOp<K extends StoreOp>(
   db: StoreConnection,
   op: K,
   args: StoreArgs<K>,
-): StoreResult<K> {
+): ReturnType<(typeof STORE_OPS)[K]> {
   return TABLE[op](db, args)
 }
 

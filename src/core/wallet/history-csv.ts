@@ -1,22 +1,44 @@
 import { message, type Locale, type MessageKey } from '../../shared/i18n'
+import type { ExportFormat } from '../../shared/export'
 import type { WalletHistoryRow } from '../../shared/wallet'
-import { toCsv, type CsvColumn } from '../export/csv'
+import { toCsv } from '../export/csv'
+import { writeExport, type ExportColumn, type ExportData } from '../export/export-file'
 
-/** Each column: the label the history table shows for it, and its value. */
-const COLUMNS: readonly (readonly [MessageKey, CsvColumn<WalletHistoryRow>['value']])[] = [
-  ['wallet.col.started', (row) => row.startedAt],
-  ['wallet.col.ended', (row) => row.endedAt],
-  ['wallet.col.flow', (row) => row.flow],
-  ['wallet.col.member', (row) => row.refUserId],
-  ['wallet.col.guarantee', (row) => row.guaranteeIdx],
-  ['wallet.col.outcome', (row) => row.outcome],
-  ['wallet.col.detail', (row) => row.detail],
+/** Each column: the label the history table shows for it, its value, and its cells' type. */
+const COLUMNS: readonly (readonly [
+  MessageKey,
+  ExportColumn<WalletHistoryRow>['value'],
+  ExportColumn<WalletHistoryRow>['type'],
+])[] = [
+  ['wallet.col.started', (row) => row.startedAt, 'date'],
+  ['wallet.col.ended', (row) => row.endedAt, 'date'],
+  ['wallet.col.flow', (row) => row.flow, 'text'],
+  ['wallet.col.member', (row) => row.refUserId, 'text'],
+  ['wallet.col.guarantee', (row) => row.guaranteeIdx, 'text'],
+  ['wallet.col.outcome', (row) => row.outcome, 'text'],
+  ['wallet.col.detail', (row) => row.detail, 'text'],
 ]
+
+function columnsOf(lang: Locale): ExportColumn<WalletHistoryRow>[] {
+  return COLUMNS.map(([key, value, type]) => ({ header: message(lang, key), value, type }))
+}
 
 /** The wallet-link history as CSV (UTF-8 with BOM, CRLF), headers in the UI's language. */
 export function walletHistoryCsv(rows: readonly WalletHistoryRow[], lang: Locale): string {
-  return toCsv(
-    rows,
-    COLUMNS.map(([key, value]) => ({ header: message(lang, key), value })),
-  )
+  return toCsv(rows, columnsOf(lang))
+}
+
+/**
+ * The wallet-link history as CSV or a workbook, the same columns and
+ * headers; in a workbook the start and end are date cells in `timeZone`.
+ */
+export function walletHistoryExport(
+  rows: readonly WalletHistoryRow[],
+  job: { readonly lang: Locale; readonly format: ExportFormat; readonly timeZone: string },
+): Promise<ExportData> {
+  return writeExport(rows, columnsOf(job.lang), {
+    format: job.format,
+    timeZone: job.timeZone,
+    sheet: message(job.lang, 'nav.wallet'),
+  })
 }

@@ -1,13 +1,9 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openConfFile } from '../../../src/core/settings/conf-file'
-import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { InspectionRow } from '../../../src/shared/cache'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
+import type { BootedCore } from '../../support/boot'
+import { bootSynced, call as callOn } from '../helpers/core'
 
 let core: BootedCore | null = null
 afterEach(async () => {
@@ -15,31 +11,15 @@ afterEach(async () => {
   core = null
 })
 
-async function boot(saveFile?: (name: string, text: string) => Promise<string | null>) {
-  core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir: mkdtempSync(join(tmpdir(), 'list-csv-')),
-    host: 'web',
-    version: 'test',
-    keychain: new MemoryStore(),
-    openSettings: openConfFile,
-    log: () => undefined,
-    sandbox: { size: 120 },
-    ...(saveFile ? { saveFile } : {}),
-  })
-  await call('sync.start', {})
-  await core.sync.idle()
+async function boot(saveFile?: (name: string, bytes: Uint8Array) => Promise<string | null>) {
+  core = await bootSynced({ size: 120, ...(saveFile ? { saveFile } : {}) })
   return core
 }
 
-async function call<C extends ChannelName>(
+const call = <C extends ChannelName>(
   channel: C,
   args: ChannelArgs<C> | Record<string, unknown>,
-): Promise<ChannelResult<C>> {
-  const result = await core!.router.dispatch(channel, args)
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
-  return result.value as ChannelResult<C>
-}
+): Promise<ChannelResult<C>> => callOn(core!, channel, args)
 
 /** RFC 4180 records of a CSV text (quoted fields may hold commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -88,6 +68,7 @@ describe('lists.export', () => {
       status: '배송완료',
       sort: 'oldest',
       lang: 'ko',
+      format: 'csv',
     })
     expect(answer.kind).toBe('download')
     expect(answer.rows).toBe(page.total)
@@ -130,6 +111,7 @@ describe('lists.export', () => {
       resource: 'guarantees',
       review: 'reviewed',
       lang: 'en',
+      format: 'csv',
     })
     const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
     expect(stamp![0]).toMatch(/^# Guarantees · review=reviewed; sort=latest · as of .* · 1 row$/)
@@ -144,16 +126,18 @@ describe('lists.export', () => {
   it('in the app the file goes through the save dialog; a closed dialog saves nothing', async () => {
     const saved: string[] = []
     let answerWith: string | null = '/home/staff/inspections.csv'
-    await boot(async (name, text) => {
+    await boot(async (name, bytes) => {
       saved.push(name)
-      expect(text.startsWith('\uFEFF')).toBe(true)
+      expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).startsWith('\uFEFF')).toBe(
+        true,
+      )
       return answerWith
     })
-    const done = await call('lists.export', { resource: 'inspections' })
+    const done = await call('lists.export', { resource: 'inspections', format: 'csv' })
     expect(done).toMatchObject({ kind: 'saved', path: '/home/staff/inspections.csv', rows: 120 })
     expect(done.csv).toBeUndefined()
     answerWith = null
-    const cancelled = await call('lists.export', { resource: 'inspections' })
+    const cancelled = await call('lists.export', { resource: 'inspections', format: 'csv' })
     expect(cancelled.kind).toBe('cancelled')
     expect(saved).toHaveLength(2)
   })
@@ -165,6 +149,7 @@ describe('lists.export', () => {
       { resource: 'inspections', from: '2025-13-45' },
       { resource: 'inspections', limit: 10 },
       { resource: 'inspections', lang: 'fr' },
+      { resource: 'inspections', format: 'xls' },
     ]) {
       const answer = await core!.router.dispatch('lists.export', args)
       expect(answer.ok ? 'ok' : answer.error.code).toBe('invalid_argument')

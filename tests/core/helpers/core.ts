@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { openConfFile } from '../../../src/core/settings/conf-file'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
@@ -76,4 +77,30 @@ export async function selectService(
   })
   await call(core, 'profiles.select', { id })
   return id
+}
+
+/**
+ * A core on a temp data folder with its embedded sandbox of `size` records
+ * per list, an in-memory keychain, and one full sync done.
+ */
+export async function bootSynced(options: {
+  size: number
+  now?: () => Date
+  saveFile?: (name: string, bytes: Uint8Array) => Promise<string | null>
+}): Promise<BootedCore> {
+  const core = await bootWithEmbeddedSandbox({
+    fetch: globalThis.fetch,
+    dataDir: mkdtempSync(join(tmpdir(), 'synced-')),
+    host: 'web',
+    version: 'test',
+    keychain: new MemoryStore(),
+    openSettings: openConfFile,
+    log: () => undefined,
+    sandbox: { size: options.size },
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.saveFile ? { saveFile: options.saveFile } : {}),
+  })
+  await call(core, 'sync.start', {})
+  await core.sync.idle()
+  return core
 }

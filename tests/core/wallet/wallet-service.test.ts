@@ -245,7 +245,10 @@ describe('wallet flows', () => {
   it('exports the history as CSV with a BOM and CRLF (a download without a save dialog)', async () => {
     const flow = await startFlow({ flow: 'pre-sync', refUserId: '=HYPERLINK("x")' })
     flow.feed({ type: 'closed' })
-    const answer = await ipc<WalletExportResult>('wallet.export', { lang: 'en' })
+    const answer = await ipc<WalletExportResult>('wallet.export', {
+      lang: 'en',
+      format: 'csv',
+    })
     expect(answer.ok).toBe(true)
     if (!answer.ok) return
     expect(answer.value).toMatchObject({ kind: 'download', rows: 1 })

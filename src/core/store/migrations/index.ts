@@ -11,6 +11,7 @@ import { up as pageSize } from './0009-page-size'
 import { up as memberByWords } from './0010-member-by-words'
 import { up as searchGrams } from './0011-search-grams'
 import { up as changes } from './0012-changes'
+import { up as reconcile } from './0013-reconcile'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'member-by-words', up: memberByWords, vacuumAfter: true },
   { version: 11, name: 'search-grams', up: searchGrams },
   { version: 12, name: 'changes', up: changes },
+  { version: 13, name: 'reconcile', up: reconcile },
 ]
 
 /** The schema version this build writes. */

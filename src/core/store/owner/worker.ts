@@ -79,7 +79,15 @@ function writePages(batch: Call[]): void {
 function runOne(call: Call): void {
   try {
     // Built by the main thread's typed `call(op, args)`; cloning keeps its shape.
-    const value = runStoreOp(db, call.op, call.args as StoreArgs<StoreOp>)
+    const value: unknown = runStoreOp(db, call.op, call.args as StoreArgs<StoreOp>)
+    if (value instanceof Promise) {
+      // Its reads are done; what is left (a workbook's zipping) lets the next requests run.
+      value.then(
+        (done: unknown) => send({ type: 'done', id: call.id, value: done }),
+        (error: unknown) => send({ type: 'error', id: call.id, error: errorData(error) }),
+      )
+      return
+    }
     send({ type: 'done', id: call.id, value })
   } catch (error) {
     send({ type: 'error', id: call.id, error: errorData(error) })

@@ -1,4 +1,4 @@
-import type { CsvExportResult } from '../../../shared/export'
+import { EXPORT_MIME, type ExportResult } from '../../../shared/export'
 
 /** What an export did, for the message shown after it (`path` null: downloaded by the browser). */
 export interface ExportDone {
@@ -7,14 +7,26 @@ export interface ExportDone {
   readonly path: string | null
 }
 
+/** The downloaded file's bytes or text: a workbook arrives as base64 (the answer is JSON). */
+function fileOf(answer: ExportResult): Blob | null {
+  if (answer.xlsx !== undefined) {
+    const binary = atob(answer.xlsx)
+    const bytes = new Uint8Array(binary.length)
+    for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i)
+    return new Blob([bytes], { type: EXPORT_MIME.xlsx })
+  }
+  return answer.csv === undefined ? null : new Blob([answer.csv], { type: EXPORT_MIME.csv })
+}
+
 /**
- * Finishes a CSV export: in the web host the answer carries the text and the
- * browser downloads it; in the app core already saved it through the save
- * dialog. Null when the user closed the dialog.
+ * Finishes an export (a workbook or CSV): in the web host the answer carries
+ * the file and the browser downloads it; in the app core already saved it
+ * through the save dialog. Null when the user closed the dialog.
  */
-export function deliverCsv(answer: CsvExportResult): ExportDone | null {
-  if (answer.kind === 'download' && answer.csv !== undefined) {
-    const url = URL.createObjectURL(new Blob([answer.csv], { type: 'text/csv;charset=utf-8' }))
+export function deliverExport(answer: ExportResult): ExportDone | null {
+  const file = answer.kind === 'download' ? fileOf(answer) : null
+  if (file) {
+    const url = URL.createObjectURL(file)
     const link = document.createElement('a')
     link.href = url
     link.download = answer.fileName
