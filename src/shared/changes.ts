@@ -115,7 +115,7 @@ export interface AgingCount {
 }
 
 /** The aging rules: a guarantee waiting to be issued, an inspection in shipping. */
-export const AGING_RULES = ['guaranteeReady', 'inspectionShipping'] as const
+const AGING_RULES = ['guaranteeReady', 'inspectionShipping'] as const
 /** One of {@link AGING_RULES}. */
 export type AgingRule = (typeof AGING_RULES)[number]
 

@@ -29,7 +29,7 @@ export interface DashboardNumber {
 }
 
 /** A status of a list: its records, those registered this week and last, and the change. */
-export interface DashboardStatus {
+interface DashboardStatus {
   /** The label; null for records without one. */
   readonly status: string | null
   readonly total: DashboardNumber

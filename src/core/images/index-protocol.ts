@@ -9,7 +9,7 @@ import { errorDataSchema } from '../app-error'
 const name = z.string().min(1).max(200)
 
 /** One question or change for the index. */
-export const imageIndexCallSchema = z.discriminatedUnion('op', [
+const imageIndexCallSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('totalBytes') }),
   z.object({ op: z.literal('nameOfUrl'), url: z.string() }),
   /** The size of a stored file (null when unknown), marking it used now. */

@@ -219,7 +219,7 @@ export function recordTimeline(
 export type AgingThresholds = Readonly<Record<AgingRule, number>>
 
 /** The list and status each aging rule watches. */
-export const AGING_STATUSES: Readonly<
+const AGING_STATUSES: Readonly<
   Record<AgingRule, { resource: PagedResource; status: string }>
 > = {
   guaranteeReady: { resource: 'guarantees', status: '발급대기' },

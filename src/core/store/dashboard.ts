@@ -36,7 +36,7 @@ const BARS = { day: 7, week: 8 } as const
 const LISTS: readonly PagedResourceName[] = ['inspections', 'guarantees']
 
 /** `day` moved by `days` (negative: back). */
-export function addDays(day: string, days: number): string {
+function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`)
   date.setUTCDate(date.getUTCDate() + days)
   return date.toISOString().slice(0, 10)

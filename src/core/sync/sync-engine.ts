@@ -77,7 +77,7 @@ export interface SyncEngineOptions {
 export type DeadlineTimer = (ms: number, fire: () => void) => () => void
 
 /** Default overall deadline of one run: long enough for a full pass of a large list on a slow line. */
-export const DEFAULT_RUN_DEADLINE_MS = 15 * 60_000
+const DEFAULT_RUN_DEADLINE_MS = 15 * 60_000
 
 /**
  * After its deadline has aborted a run, how long the queue waits for the run

@@ -1,7 +1,6 @@
 import { message, type Locale, type MessageKey } from '../../shared/i18n'
 import type { ExportFormat } from '../../shared/export'
 import type { WalletHistoryRow } from '../../shared/wallet'
-import { toCsv } from '../export/csv'
 import { writeExport, type ExportColumn, type ExportData } from '../export/export-file'
 
 /** Each column: the label the history table shows for it, its value, and its cells' type. */
@@ -21,11 +20,6 @@ const COLUMNS: readonly (readonly [
 
 function columnsOf(lang: Locale): ExportColumn<WalletHistoryRow>[] {
   return COLUMNS.map(([key, value, type]) => ({ header: message(lang, key), value, type }))
-}
-
-/** The wallet-link history as CSV (UTF-8 with BOM, CRLF), headers in the UI's language. */
-export function walletHistoryCsv(rows: readonly WalletHistoryRow[], lang: Locale): string {
-  return toCsv(rows, columnsOf(lang))
 }
 
 /**
