@@ -20,7 +20,8 @@ import { KeytarStore } from '../core/vault/keytar-store'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
-import { applicationMenuTemplate } from './menu'
+import { applicationMenuTemplate, createMenuLanguageWatch } from './menu'
+import type { CommandId } from '../shared/commands'
 import { installOrderlyQuit } from './orderly-quit'
 import { createSaveWithDialog } from './save-export'
 import { installSecurityDefaults } from './security'
@@ -88,6 +89,18 @@ const saveWithDialog = createSaveWithDialog((options) =>
   mainWindow ? dialog.showSaveDialog(mainWindow, options) : dialog.showSaveDialog(options),
 )
 
+/** A menu command the renderer runs: sent to the main window as `command.run`. */
+function sendToRenderer(id: CommandId): void {
+  if (!mainWindow || mainWindow.isDestroyed()) return
+  mainWindow.focus()
+  mainWindow.webContents.send('event:command.run', { id })
+}
+
+/** A menu command main runs itself. */
+function runMainCommand(id: CommandId): void {
+  if (id === 'app.about') app.showAboutPanel()
+}
+
 registerAppSchemes(protocol)
 
 if (!app.requestSingleInstanceLock()) {
@@ -110,11 +123,6 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   void app.whenReady().then(async () => {
-    Menu.setApplicationMenu(
-      Menu.buildFromTemplate(
-        applicationMenuTemplate({ platform: process.platform, packaged: app.isPackaged }),
-      ),
-    )
     handleAppProtocol(protocol, rendererDir)
     installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
       isWalletSession(contents.session),
@@ -160,7 +168,24 @@ if (!app.requestSingleInstanceLock()) {
       }
     })
     handleCardProtocol(core.images)
-    registerIpc(ipcMain, core.router, origin)
+    // The menu is built from the command registry in the app's language, and again when it changes.
+    const menu = createMenuLanguageWatch({
+      locale: () => booted.language(),
+      build: (locale) =>
+        Menu.setApplicationMenu(
+          Menu.buildFromTemplate(
+            applicationMenuTemplate({
+              platform: process.platform,
+              packaged: app.isPackaged,
+              locale,
+              actions: { sendToRenderer, runInMain: runMainCommand },
+            }),
+          ),
+        ),
+    })
+    registerIpc(ipcMain, core.router, origin, (channel) => {
+      if (channel === 'settings.set') menu.refresh()
+    })
     openWindow(core)
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 && core) openWindow(core)

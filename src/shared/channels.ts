@@ -37,6 +37,7 @@ export const EVENT_NAMES = [
   'sync.progress',
   'profiles.changed',
   'wallet.outcome',
+  'command.run',
 ] as const
 
 /** An invoke channel name (`domain.action`). */
