@@ -10,7 +10,9 @@ import {
   session,
   shell,
 } from 'electron'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import electronUpdater from 'electron-updater'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
 import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
@@ -35,6 +37,7 @@ import {
   windowStateFile,
 } from './window-state'
 import { LazySandbox } from './lazy-sandbox'
+import { startUpdates, updatesEnabled, type UpdateDialog } from './updates'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -96,9 +99,30 @@ function sendToRenderer(id: CommandId): void {
   mainWindow.webContents.send('event:command.run', { id })
 }
 
+/** A native dialog on the main window (when it is open) with the given buttons; resolves with the index chosen. */
+async function ask(question: UpdateDialog): Promise<number> {
+  const options = {
+    type: 'info' as const,
+    title: app.getName(),
+    message: question.message,
+    ...(question.detail ? { detail: question.detail } : {}),
+    buttons: [...question.buttons],
+    cancelId: question.buttons.length - 1,
+    noLink: true,
+  }
+  const answer = mainWindow
+    ? await dialog.showMessageBox(mainWindow, options)
+    : await dialog.showMessageBox(options)
+  return answer.response
+}
+
+/** Updates from the feed written into app-update.yml at package time (off without one; updates.ts). */
+let updates: ReturnType<typeof startUpdates> | null = null
+
 /** A menu command main runs itself. */
 function runMainCommand(id: CommandId): void {
   if (id === 'app.about') app.showAboutPanel()
+  else if (id === 'app.checkUpdates') void updates?.check(true)
 }
 
 registerAppSchemes(protocol)
@@ -187,6 +211,15 @@ if (!app.requestSingleInstanceLock()) {
       if (channel === 'settings.set') menu.refresh()
     })
     openWindow(core)
+    const feedConfigured = existsSync(join(process.resourcesPath, 'app-update.yml'))
+    updates = startUpdates({
+      updater: updatesEnabled({ packaged: app.isPackaged, feedConfigured })
+        ? electronUpdater.autoUpdater
+        : null,
+      locale: () => booted.language(),
+      ask,
+      log: (line) => console.warn(line),
+    })
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 && core) openWindow(core)
     })
