@@ -220,8 +220,8 @@ if (!app.requestSingleInstanceLock()) {
     })
     const walletHost = electronWalletHost({
       session: (partition) => session.fromPartition(partition),
-      createWindow: (options) =>
-        new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
+      BrowserWindow,
+      parent: () => mainWindow,
       log: (message) => appLog.warn(message),
     })
     core.wallet.useWindowHost({

@@ -130,10 +130,13 @@ function setup() {
       partitions.push(partition)
       return session as unknown as WalletSession
     },
-    createWindow: (options) => {
-      win = new FakeWindow(options)
-      return win as unknown as WalletWindow
-    },
+    BrowserWindow: class extends FakeWindow {
+      constructor(options: BrowserWindowConstructorOptions) {
+        super(options)
+        // eslint-disable-next-line @typescript-eslint/no-this-alias -- the test keeps the window the module made
+        win = this
+      }
+    } as unknown as new (options: BrowserWindowConstructorOptions) => WalletWindow,
   })
   if (!win) throw new Error('no window')
   const w: FakeWindow = win
