@@ -173,12 +173,12 @@ describe('wallet window wiring', () => {
   it('opens with no preload, sandboxed, isolated, no Node, on the flow’s in-memory partition', () => {
     const { win, partitions, contents, session } = setup()
     expect(win.options.webPreferences).toMatchObject({
-      preload: undefined,
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
       partition: 'wallet-f1',
     })
+    expect(win.options.webPreferences).not.toHaveProperty('preload')
     expect(partitions).toEqual(['wallet-f1'])
     expect(win.options.webPreferences?.partition?.startsWith('persist:')).toBe(false)
     expect(isWalletSession(session)).toBe(true)
