@@ -167,6 +167,7 @@ describe('wallet window wiring', () => {
       devTools: false,
       webSecurity: true,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
     })
   })
 

@@ -68,6 +68,7 @@ describe('main window and menu', () => {
       nodeIntegration: false,
       webSecurity: true,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
     })
     expect((await windowOptions(false)).webPreferences?.devTools).toBe(true)
   })
