@@ -40,7 +40,7 @@ import {
 import { LazySandbox } from './lazy-sandbox'
 import { aboutLines, aboutPanelOptions } from './about'
 import { configureLog, installCrashGuards, watchRenderer, type AskDialog } from './app-log'
-import { startUpdates, updatesEnabled, type UpdateDialog } from './updates'
+import { startUpdates, updatesEnabled } from './updates'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -131,23 +131,6 @@ function sendToRenderer(id: CommandId): void {
   if (!mainWindow || mainWindow.isDestroyed()) return
   mainWindow.focus()
   mainWindow.webContents.send('event:command.run', { id })
-}
-
-/** A native dialog on the main window (when it is open) with the given buttons; resolves with the index chosen. */
-async function ask(question: UpdateDialog): Promise<number> {
-  const options = {
-    type: 'info' as const,
-    title: app.getName(),
-    message: question.message,
-    ...(question.detail ? { detail: question.detail } : {}),
-    buttons: [...question.buttons],
-    cancelId: question.buttons.length - 1,
-    noLink: true,
-  }
-  const answer = mainWindow
-    ? await dialog.showMessageBox(mainWindow, options)
-    : await dialog.showMessageBox(options)
-  return answer.response
 }
 
 /** The versions the About panel names. */
@@ -263,7 +246,7 @@ if (!app.requestSingleInstanceLock()) {
         ? electronUpdater.autoUpdater
         : null,
       locale,
-      ask,
+      ask: (question) => askDialog({ type: 'info', ...question }),
       log: (line) => appLog.warn(line),
     })
     app.on('activate', () => {

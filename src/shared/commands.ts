@@ -67,7 +67,7 @@ const mod = (key: string, show = key.toUpperCase()): KeyBinding => ({
 })
 const plain = (key: string, show = key): KeyBinding => ({ key, show })
 
-/** The screens, in the sidebar's order (`lib/views.ts` lists the same names). */
+/** The screens, in the sidebar's order (the renderer's `lib/views.ts` takes them from here). */
 export const SCREENS = [
   'inspections',
   'guarantees',
