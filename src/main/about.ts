@@ -1,7 +1,7 @@
 import { message, type Locale } from '../shared/i18n'
 
 /** The versions the About panel names (`process.versions` and `app.getVersion()`). */
-export interface AboutVersions {
+interface AboutVersions {
   readonly app: string
   readonly electron: string
   readonly chrome: string

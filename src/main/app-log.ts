@@ -1,5 +1,5 @@
 import { existsSync, renameSync, rmSync } from 'node:fs'
-import { dirname, join, parse } from 'node:path'
+import { join, parse } from 'node:path'
 import { format } from 'node:util'
 import { message, type Locale } from '../shared/i18n'
 
@@ -11,9 +11,9 @@ import { message, type Locale } from '../shared/i18n'
  */
 
 /** A log file grows to this size before it is rotated. */
-export const LOG_MAX_BYTES = 1024 * 1024
+const LOG_MAX_BYTES = 1024 * 1024
 /** Rotated files kept beside the current one (`main.1.log` newest … `main.3.log` oldest). */
-export const LOG_KEEP = 3
+const LOG_KEEP = 3
 
 /**
  * Rotates `file`: `main.log` becomes `main.1.log`, `main.1.log` becomes
@@ -73,9 +73,6 @@ export function configureLog(log: LoggerLike, redact: () => (text: string) => st
   return log.transports.file.getFile().path
 }
 
-/** The folder of the log file, for the support note. */
-export const logFolder = (file: string): string => dirname(file)
-
 /** A native dialog: message, detail, buttons; resolves with the index chosen. */
 export type AskDialog = (dialog: {
   readonly type: 'error' | 'warning' | 'info'
@@ -119,7 +116,7 @@ export function installCrashGuards(options: {
 }
 
 /** The slice of a window's `webContents` the renderer watch uses. */
-export interface RendererLike {
+interface RendererLike {
   on(
     event: 'render-process-gone',
     listener: (event: unknown, details: { readonly reason: string }) => void,

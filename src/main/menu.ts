@@ -9,7 +9,7 @@ import {
 import { message, type Locale, type MessageKey } from '../shared/i18n'
 
 /** What a menu item of the registry does when clicked. */
-export interface MenuActions {
+interface MenuActions {
   /** A renderer command: main sends `command.run` to the focused window. */
   readonly sendToRenderer: (id: CommandId) => void
   /** A command main runs itself (log file, updates, about). */

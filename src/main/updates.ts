@@ -33,10 +33,10 @@ export interface UpdaterLike {
 }
 
 /** What the staff chose when an update is ready. */
-export type UpdateAnswer = 'now' | 'quit' | 'later'
+type UpdateAnswer = 'now' | 'quit' | 'later'
 
 /** The update's state, for the log and the Help menu's answer. */
-export type UpdateState =
+type UpdateState =
   | { readonly kind: 'off' }
   | { readonly kind: 'idle' }
   | { readonly kind: 'checking' }
@@ -102,7 +102,7 @@ export function manualCheckNotice(locale: Locale, state: UpdateState): UpdateDia
 }
 
 /** Timers the schedule uses (fake ones in tests). */
-export interface UpdateTimers {
+interface UpdateTimers {
   setInterval(run: () => void, ms: number): unknown
   clearInterval(handle: unknown): void
 }

@@ -20,7 +20,7 @@ export type CommandContext = 'global' | 'list' | 'viewer' | 'editor' | 'palette'
 export const FIELD_CONTEXTS: readonly CommandContext[] = ['editor', 'palette', 'field']
 
 /** Who runs a command: the renderer (a menu click sends `command.run`) or main itself. */
-export type CommandRunner = 'renderer' | 'main'
+type CommandRunner = 'renderer' | 'main'
 
 /** The application menu a command appears in (the platform's roles fill the rest). */
 export type MenuPlace = 'file' | 'view' | 'go' | 'help'
@@ -361,11 +361,6 @@ const BY_ID: ReadonlyMap<string, CommandSpec> = new Map(
 /** Membership test for untrusted strings (a `command.run` payload). */
 export function isCommandId(value: unknown): value is CommandId {
   return typeof value === 'string' && BY_ID.has(value)
-}
-
-/** The command `id` names. */
-export function commandSpec(id: CommandId): CommandSpec {
-  return BY_ID.get(id) as CommandSpec
 }
 
 /** The commands of a context, in declaration order. */

@@ -11,7 +11,7 @@ import type { ListResource } from './list-query.svelte'
  */
 
 /** Returns false when it did not apply (the key then goes on as usual). */
-export type CommandHandler = () => boolean | void
+type CommandHandler = () => boolean | void
 
 /** Not reactive itself: `version` tells readers that it changed. */
 const handlers: Partial<Record<CommandId, CommandHandler[]>> = {}
