@@ -10,7 +10,10 @@ import {
   session,
   shell,
 } from 'electron'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import electronUpdater from 'electron-updater'
+import appLog from 'electron-log/main'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
 import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
@@ -20,7 +23,8 @@ import { KeytarStore } from '../core/vault/keytar-store'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
-import { applicationMenuTemplate } from './menu'
+import { applicationMenuTemplate, createMenuLanguageWatch } from './menu'
+import type { CommandId } from '../shared/commands'
 import { installOrderlyQuit } from './orderly-quit'
 import { createSaveWithDialog } from './save-export'
 import { installSecurityDefaults } from './security'
@@ -34,6 +38,9 @@ import {
   windowStateFile,
 } from './window-state'
 import { LazySandbox } from './lazy-sandbox'
+import { aboutLines, aboutPanelOptions } from './about'
+import { configureLog, installCrashGuards, watchRenderer, type AskDialog } from './app-log'
+import { startUpdates, updatesEnabled } from './updates'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -53,6 +60,35 @@ let core: Core | null = null
 let sandbox: LazySandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
+/** The language of main's dialogs: the app's, once core is up. */
+const locale = () => core?.language() ?? 'ko'
+
+// The log file (rotated, redacted by core's redactor; app-log.ts), and no silent exit on an uncaught error.
+const logFile = configureLog(appLog, () =>
+  core ? (text) => core?.redactor.redact(text) ?? text : (text) => text,
+)
+/** A native error or warning dialog; before the app is ready, the only one Electron offers. */
+const askDialog: AskDialog = async (question) => {
+  if (!app.isReady()) {
+    dialog.showErrorBox(question.message, question.detail ?? '')
+    return 0
+  }
+  const options = {
+    type: question.type,
+    title: app.getName(),
+    message: question.message,
+    ...(question.detail ? { detail: question.detail } : {}),
+    buttons: [...question.buttons],
+    cancelId: question.buttons.length - 1,
+    noLink: true,
+  }
+  const answer = mainWindow
+    ? await dialog.showMessageBox(mainWindow, options)
+    : await dialog.showMessageBox(options)
+  return answer.response
+}
+installCrashGuards({ process, log: appLog, ask: askDialog, locale, logFile: () => logFile })
+
 const openLink = createExternalLinkOpener({
   showMessageBox: (options) => {
     const parent = BrowserWindow.getFocusedWindow()
@@ -61,7 +97,7 @@ const openLink = createExternalLinkOpener({
   openExternal: (url) => shell.openExternal(url),
   origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
   locale: () => core?.language() ?? 'ko',
-  log: (message) => console.warn(message),
+  log: (message) => appLog.warn(message),
 })
 
 function openWindow(booted: Core): void {
@@ -78,6 +114,8 @@ function openWindow(booted: Core): void {
     ),
     remember: (state) => saveWindowState(stateFile(), state),
   })
+  // A crashed or hung page offers a reload (app-log.ts).
+  watchRenderer({ contents: mainWindow.webContents, log: appLog, ask: askDialog, locale })
   mainWindow.on('closed', () => {
     mainWindow = null
   })
@@ -87,6 +125,33 @@ function openWindow(booted: Core): void {
 const saveWithDialog = createSaveWithDialog((options) =>
   mainWindow ? dialog.showSaveDialog(mainWindow, options) : dialog.showSaveDialog(options),
 )
+
+/** A menu command the renderer runs: sent to the main window as `command.run`. */
+function sendToRenderer(id: CommandId): void {
+  if (!mainWindow || mainWindow.isDestroyed()) return
+  mainWindow.focus()
+  mainWindow.webContents.send('event:command.run', { id })
+}
+
+/** The versions the About panel names. */
+const aboutVersions = () => ({
+  app: app.getVersion(),
+  electron: process.versions.electron,
+  chrome: process.versions.chrome,
+  node: process.versions.node,
+})
+
+/** Updates from the feed written into app-update.yml at package time (off without one; updates.ts). */
+let updates: ReturnType<typeof startUpdates> | null = null
+
+/** A menu command main runs itself. */
+function runMainCommand(id: CommandId): void {
+  if (id === 'app.about') {
+    const [first = '', ...rest] = aboutLines(locale(), aboutVersions())
+    void askDialog({ type: 'info', message: first, detail: rest.join('\n'), buttons: ['OK'] })
+  } else if (id === 'app.openLog') void shell.openPath(logFile)
+  else if (id === 'app.checkUpdates') void updates?.check(true)
+}
 
 registerAppSchemes(protocol)
 
@@ -106,15 +171,11 @@ if (!app.requestSingleInstanceLock()) {
       await core?.close()
       await sandbox?.stop()
     },
-    log: (message) => console.warn(message),
+    log: (message) => appLog.warn(message),
   })
 
   void app.whenReady().then(async () => {
-    Menu.setApplicationMenu(
-      Menu.buildFromTemplate(
-        applicationMenuTemplate({ platform: process.platform, packaged: app.isPackaged }),
-      ),
-    )
+    app.setAboutPanelOptions(aboutPanelOptions(locale(), aboutVersions()))
     handleAppProtocol(protocol, rendererDir)
     installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
       isWalletSession(contents.session),
@@ -142,9 +203,9 @@ if (!app.requestSingleInstanceLock()) {
     })
     const walletHost = electronWalletHost({
       session: (partition) => session.fromPartition(partition),
-      createWindow: (options) =>
-        new BrowserWindow({ ...options, ...(mainWindow ? { parent: mainWindow } : {}) }),
-      log: (message) => console.warn(message),
+      BrowserWindow,
+      parent: () => mainWindow,
+      log: (message) => appLog.warn(message),
     })
     core.wallet.useWindowHost({
       // The Sandbox's wallet page is served by the sandbox: started before the window loads it.
@@ -160,8 +221,34 @@ if (!app.requestSingleInstanceLock()) {
       }
     })
     handleCardProtocol(core.images)
-    registerIpc(ipcMain, core.router, origin)
+    // The menu is built from the command registry in the app's language, and again when it changes.
+    const menu = createMenuLanguageWatch({
+      locale: () => booted.language(),
+      build: (locale) =>
+        Menu.setApplicationMenu(
+          Menu.buildFromTemplate(
+            applicationMenuTemplate({
+              platform: process.platform,
+              packaged: app.isPackaged,
+              locale,
+              actions: { sendToRenderer, runInMain: runMainCommand },
+            }),
+          ),
+        ),
+    })
+    registerIpc(ipcMain, core.router, origin, (channel) => {
+      if (channel === 'settings.set') menu.refresh()
+    })
     openWindow(core)
+    const feedConfigured = existsSync(join(process.resourcesPath, 'app-update.yml'))
+    updates = startUpdates({
+      updater: updatesEnabled({ packaged: app.isPackaged, feedConfigured })
+        ? electronUpdater.autoUpdater
+        : null,
+      locale,
+      ask: (question) => askDialog({ type: 'info', ...question }),
+      log: (line) => appLog.warn(line),
+    })
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 && core) openWindow(core)
     })

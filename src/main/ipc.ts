@@ -9,9 +9,15 @@ import { isTrustedSender, type AppOrigin } from '../core/security/policy'
  * Handlers answer `{ ok, value | error }` because Electron drops custom
  * error classes across `invoke` (electron/electron#24427).
  */
-export function registerIpc(ipcMain: IpcMain, router: Router, origin: AppOrigin): () => void {
+export function registerIpc(
+  ipcMain: IpcMain,
+  router: Router,
+  origin: AppOrigin,
+  /** Called after a trusted call was answered (main rebuilds its menu after `settings.set`). */
+  afterCall: (channel: string) => void = () => undefined,
+): () => void {
   for (const channel of router.channels) {
-    ipcMain.handle(channel, (event: IpcMainInvokeEvent, args: unknown) => {
+    ipcMain.handle(channel, async (event: IpcMainInvokeEvent, args: unknown) => {
       const frame = event.senderFrame
       if (!isTrustedSender(frame ? { url: frame.url, parent: frame.parent } : null, origin)) {
         return {
@@ -19,7 +25,9 @@ export function registerIpc(ipcMain: IpcMain, router: Router, origin: AppOrigin)
           error: { code: 'forbidden_sender', message: 'IPC is only accepted from the app window.' },
         }
       }
-      return router.dispatch(channel, args)
+      const result = await router.dispatch(channel, args)
+      afterCall(channel)
+      return result
     })
   }
   return () => {

@@ -36,8 +36,10 @@ export type WalletWindow = Pick<BrowserWindow, 'on' | 'setTitle' | 'close' | 'is
 export interface WalletWindowDeps {
   /** `session.fromPartition`. */
   readonly session: (partition: string) => WalletSession
-  /** `new BrowserWindow(options)`. */
-  readonly createWindow: (options: BrowserWindowConstructorOptions) => WalletWindow
+  /** Electron's `BrowserWindow` class (a fake in tests). */
+  readonly BrowserWindow: new (options: BrowserWindowConstructorOptions) => WalletWindow
+  /** The window it opens over (the main window), when there is one. */
+  readonly parent?: () => BrowserWindow | null
   readonly log?: (message: string) => void
 }
 
@@ -47,29 +49,6 @@ const walletSessions = new WeakSet<object>()
 /** True for a wallet window's session (whose navigation its flow decides). */
 export function isWalletSession(session: object): boolean {
   return walletSessions.has(session)
-}
-
-/** The window's options: the secure defaults, and the flow's own partition. */
-function walletWindowOptions(partition: string, title: string): BrowserWindowConstructorOptions {
-  return {
-    width: 520,
-    height: 760,
-    title,
-    autoHideMenuBar: true,
-    webPreferences: {
-      preload: undefined,
-      sandbox: true,
-      contextIsolation: true,
-      nodeIntegration: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      webviewTag: false,
-      spellcheck: false,
-      // The page's address holds the API key: no DevTools on this window, packaged or not.
-      devTools: false,
-      partition,
-    },
-  }
 }
 
 /**
@@ -117,7 +96,31 @@ export function openWalletWindow(flow: WalletFlowHandle, deps: WalletWindowDeps)
     item.cancel()
   })
 
-  const win = deps.createWindow(walletWindowOptions(flow.partition, flow.title))
+  // Written out here, in the `new BrowserWindow` call, so Electronegativity reads every option.
+  const { BrowserWindow } = deps
+  const parent = deps.parent?.() ?? undefined
+  const win = new BrowserWindow({
+    width: 520,
+    height: 760,
+    title: flow.title,
+    autoHideMenuBar: true,
+    ...(parent ? { parent } : {}),
+    webPreferences: {
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
+      // Middle-click opens no window (every window.open is refused as well).
+      disableBlinkFeatures: 'Auxclick',
+      // The page's address holds the API key: no DevTools on this window, packaged or not.
+      devTools: false,
+      // The flow's own in-memory session.
+      partition: flow.partition,
+    },
+  })
   const contents = win.webContents
   let closedByFlow = false
 

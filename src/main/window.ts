@@ -34,6 +34,8 @@ export function createMainWindow(options: {
       webSecurity: true,
       spellcheck: false,
       webviewTag: false,
+      // Middle-click opens no window (every window.open is refused as well, security.ts).
+      disableBlinkFeatures: 'Auxclick',
       devTools: !options.packaged,
     },
   })

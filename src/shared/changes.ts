@@ -114,10 +114,8 @@ export interface AgingCount {
   readonly count: number
 }
 
-/** The aging rules: a guarantee waiting to be issued, an inspection in shipping. */
-const AGING_RULES = ['guaranteeReady', 'inspectionShipping'] as const
-/** One of {@link AGING_RULES}. */
-export type AgingRule = (typeof AGING_RULES)[number]
+/** An aging rule: a guarantee waiting to be issued, or an inspection in shipping. */
+export type AgingRule = 'guaranteeReady' | 'inspectionShipping'
 
 /** The counts of records flagged by each aging rule. */
 export interface AgingCounts {

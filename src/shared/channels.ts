@@ -40,7 +40,13 @@ export const CHANNEL_NAMES = [
 ] as const
 
 /** Events main sends to the renderer. */
-const EVENT_NAMES = ['data.changed', 'sync.progress', 'profiles.changed', 'wallet.outcome'] as const
+const EVENT_NAMES = [
+  'data.changed',
+  'sync.progress',
+  'profiles.changed',
+  'wallet.outcome',
+  'command.run',
+] as const
 
 /** An invoke channel name (`domain.action`). */
 export type ChannelName = (typeof CHANNEL_NAMES)[number]

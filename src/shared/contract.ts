@@ -302,6 +302,8 @@ export interface EventPayloads {
   'profiles.changed': { readonly activeId: string }
   /** A wallet-link flow ended (never a URL or a key). */
   'wallet.outcome': WalletOutcome
+  /** A command of the registry (src/shared/commands.ts) chosen in the application menu. */
+  'command.run': { readonly id: string }
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -1,76 +1,90 @@
 import { describe, expect, it } from 'vitest'
-import { SHORTCUTS, shortcutFor, type KeyLike } from '../../src/renderer/src/lib/shortcuts'
-import { message } from '../../src/shared/i18n'
+import { commandFor, type KeyLike } from '../../src/renderer/src/lib/shortcuts'
 
 function key(key: string, extra: Partial<KeyLike> = {}): KeyLike {
   return { key, target: document.body, ...extra }
 }
+const list = (event: KeyLike) => commandFor(event, ['global', 'list'])
 
 describe('keyboard map', () => {
-  it('maps the list keys to their actions', () => {
-    expect(shortcutFor(key('ArrowDown'))).toBe('next')
-    expect(shortcutFor(key('j'))).toBe('next')
-    expect(shortcutFor(key('ArrowUp'))).toBe('previous')
-    expect(shortcutFor(key('k'))).toBe('previous')
-    expect(shortcutFor(key('ArrowRight'))).toBe('nextCard')
-    expect(shortcutFor(key('ArrowLeft'))).toBe('previousCard')
-    expect(shortcutFor(key('Enter'))).toBe('open')
-    expect(shortcutFor(key('Escape'))).toBe('close')
-    expect(shortcutFor(key('/'))).toBe('search')
-    expect(shortcutFor(key('r'))).toBe('markReviewed')
-    expect(shortcutFor(key('f'))).toBe('markFollowUp')
-    expect(shortcutFor(key('n'))).toBe('editNote')
-    expect(shortcutFor(key('c'))).toBe('copyId')
-    expect(shortcutFor(key('?'))).toBe('help')
-    expect(shortcutFor(key('x'))).toBeNull()
+  it('maps the list keys to their commands', () => {
+    expect(list(key('ArrowDown'))).toBe('list.next')
+    expect(list(key('j'))).toBe('list.next')
+    expect(list(key('ArrowUp'))).toBe('list.previous')
+    expect(list(key('k'))).toBe('list.previous')
+    expect(list(key('ArrowRight'))).toBe('list.nextCard')
+    expect(list(key('ArrowLeft'))).toBe('list.previousCard')
+    expect(list(key('Enter'))).toBe('list.open')
+    expect(list(key('Escape'))).toBe('list.close')
+    expect(list(key('/'))).toBe('list.search')
+    expect(list(key('r'))).toBe('list.markReviewed')
+    expect(list(key('f'))).toBe('list.markFollowUp')
+    expect(list(key('n'))).toBe('list.editNote')
+    expect(list(key('c'))).toBe('list.copyId')
+    expect(list(key('?'))).toBe('help.shortcuts')
+    expect(list(key('x'))).toBeNull()
+  })
+
+  it('maps Ctrl/⌘ chords to the global commands, also while typing', () => {
+    const field = document.createElement('input')
+    document.body.append(field)
+    expect(list(key('k', { ctrlKey: true }))).toBe('palette.open')
+    expect(list(key('k', { metaKey: true, target: field }))).toBe('palette.open')
+    expect(list(key('ㅏ', { ctrlKey: true, code: 'KeyK' }))).toBe('palette.open')
+    expect(list(key('2', { ctrlKey: true }))).toBe('go.guarantees')
+    expect(list(key('e', { ctrlKey: true }))).toBe('list.export')
+    // Context decides: the same key is another command in the viewer.
+    expect(commandFor(key('ArrowRight'), ['viewer'])).toBe('viewer.next')
+    field.remove()
   })
 
   it('works with Caps Lock and with the Korean layout active (physical key)', () => {
-    expect(shortcutFor(key('J'))).toBe('next')
-    expect(shortcutFor(key('ㅓ', { code: 'KeyJ' }))).toBe('next')
-    expect(shortcutFor(key('ㄱ', { code: 'KeyR' }))).toBe('markReviewed')
-    expect(shortcutFor(key('ㄹ', { code: 'KeyF' }))).toBe('markFollowUp')
+    expect(list(key('J'))).toBe('list.next')
+    expect(list(key('ㅓ', { code: 'KeyJ' }))).toBe('list.next')
+    expect(list(key('ㄱ', { code: 'KeyR' }))).toBe('list.markReviewed')
+    expect(list(key('ㄹ', { code: 'KeyF' }))).toBe('list.markFollowUp')
   })
 
   it('never fires during an IME composition', () => {
-    expect(shortcutFor(key('j', { isComposing: true }))).toBeNull()
-    expect(shortcutFor(key('Enter', { isComposing: true }))).toBeNull()
-    expect(shortcutFor(key('Process', { keyCode: 229, code: 'KeyJ' }))).toBeNull()
+    expect(list(key('j', { isComposing: true }))).toBeNull()
+    expect(list(key('Enter', { isComposing: true }))).toBeNull()
+    expect(list(key('Process', { keyCode: 229, code: 'KeyJ' }))).toBeNull()
+    expect(commandFor(key('Enter', { isComposing: true }), ['field'])).toBeNull()
   })
 
-  it('never fires while typing in a field', () => {
+  it('never fires list keys while typing in a field; the field’s own keys do', () => {
     for (const tag of ['input', 'textarea', 'select']) {
       const field = document.createElement(tag)
       document.body.append(field)
-      expect(shortcutFor(key('j', { target: field }))).toBeNull()
-      expect(shortcutFor(key('Enter', { target: field }))).toBeNull()
+      expect(list(key('j', { target: field }))).toBeNull()
+      expect(list(key('Enter', { target: field }))).toBeNull()
+      expect(commandFor(key('Enter', { target: field }), ['field'])).toBe('field.submit')
       field.remove()
     }
+    const note = document.createElement('textarea')
+    document.body.append(note)
+    expect(commandFor(key('Enter', { ctrlKey: true, target: note }), ['editor'])).toBe(
+      'editor.save',
+    )
+    expect(commandFor(key('Enter', { target: note }), ['editor'])).toBeNull()
+    note.remove()
     const editable = document.createElement('div')
     editable.setAttribute('contenteditable', 'true')
     const inner = document.createElement('span')
     editable.append(inner)
     document.body.append(editable)
-    expect(shortcutFor(key('r', { target: inner }))).toBeNull()
+    expect(list(key('r', { target: inner }))).toBeNull()
     editable.remove()
   })
 
-  it('leaves system chords and Enter on buttons alone', () => {
-    expect(shortcutFor(key('c', { ctrlKey: true }))).toBeNull()
-    expect(shortcutFor(key('r', { metaKey: true }))).toBeNull()
-    expect(shortcutFor(key('f', { altKey: true }))).toBeNull()
+  it('leaves other system chords and Enter on buttons alone', () => {
+    expect(list(key('c', { ctrlKey: true }))).toBeNull()
+    expect(list(key('r', { metaKey: true }))).toBeNull()
+    expect(list(key('f', { altKey: true }))).toBeNull()
     const button = document.createElement('button')
     document.body.append(button)
-    expect(shortcutFor(key('Enter', { target: button }))).toBeNull()
-    expect(shortcutFor(key('j', { target: button }))).toBe('next')
+    expect(list(key('Enter', { target: button }))).toBeNull()
+    expect(list(key('j', { target: button }))).toBe('list.next')
     button.remove()
-  })
-
-  it('the help overlay names every action in both languages', () => {
-    for (const { action } of SHORTCUTS) {
-      expect(message('ko', `keys.${action}`)).toBeTruthy()
-      expect(message('en', `keys.${action}`)).toBeTruthy()
-    }
-    expect(new Set(SHORTCUTS.map((entry) => entry.action)).size).toBe(SHORTCUTS.length)
   })
 })

@@ -219,9 +219,7 @@ export function recordTimeline(
 export type AgingThresholds = Readonly<Record<AgingRule, number>>
 
 /** The list and status each aging rule watches. */
-const AGING_STATUSES: Readonly<
-  Record<AgingRule, { resource: PagedResource; status: string }>
-> = {
+const AGING_STATUSES: Readonly<Record<AgingRule, { resource: PagedResource; status: string }>> = {
   guaranteeReady: { resource: 'guarantees', status: '발급대기' },
   inspectionShipping: { resource: 'inspections', status: '감정승인(배송중)' },
 }

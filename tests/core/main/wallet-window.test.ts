@@ -130,10 +130,13 @@ function setup() {
       partitions.push(partition)
       return session as unknown as WalletSession
     },
-    createWindow: (options) => {
-      win = new FakeWindow(options)
-      return win as unknown as WalletWindow
-    },
+    BrowserWindow: class extends FakeWindow {
+      constructor(options: BrowserWindowConstructorOptions) {
+        super(options)
+        // eslint-disable-next-line @typescript-eslint/no-this-alias -- the test keeps the window the module made
+        win = this
+      }
+    } as unknown as new (options: BrowserWindowConstructorOptions) => WalletWindow,
   })
   if (!win) throw new Error('no window')
   const w: FakeWindow = win
@@ -164,18 +167,19 @@ describe('wallet window wiring', () => {
       devTools: false,
       webSecurity: true,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
     })
   })
 
   it('opens with no preload, sandboxed, isolated, no Node, on the flow’s in-memory partition', () => {
     const { win, partitions, contents, session } = setup()
     expect(win.options.webPreferences).toMatchObject({
-      preload: undefined,
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
       partition: 'wallet-f1',
     })
+    expect(win.options.webPreferences).not.toHaveProperty('preload')
     expect(partitions).toEqual(['wallet-f1'])
     expect(win.options.webPreferences?.partition?.startsWith('persist:')).toBe(false)
     expect(isWalletSession(session)).toBe(true)

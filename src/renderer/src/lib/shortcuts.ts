@@ -1,63 +1,11 @@
-/** What a key does on a list screen. */
-export type ShortcutAction =
-  | 'next'
-  | 'previous'
-  | 'nextCard'
-  | 'previousCard'
-  | 'open'
-  | 'close'
-  | 'search'
-  | 'markReviewed'
-  | 'markFollowUp'
-  | 'editNote'
-  | 'copyId'
-  | 'help'
-
-/** The shortcuts as the help overlay lists them: keys shown, and the action. */
-export const SHORTCUTS: ReadonlyArray<{
-  readonly keys: readonly string[]
-  readonly action: ShortcutAction
-}> = [
-  { keys: ['↓', 'J'], action: 'next' },
-  { keys: ['↑', 'K'], action: 'previous' },
-  { keys: ['→'], action: 'nextCard' },
-  { keys: ['←'], action: 'previousCard' },
-  { keys: ['Enter'], action: 'open' },
-  { keys: ['Esc'], action: 'close' },
-  { keys: ['/'], action: 'search' },
-  { keys: ['R'], action: 'markReviewed' },
-  { keys: ['F'], action: 'markFollowUp' },
-  { keys: ['N'], action: 'editNote' },
-  { keys: ['C'], action: 'copyId' },
-  { keys: ['?'], action: 'help' },
-]
-
-const BY_KEY: Readonly<Record<string, ShortcutAction>> = {
-  ArrowDown: 'next',
-  j: 'next',
-  ArrowUp: 'previous',
-  k: 'previous',
-  ArrowRight: 'nextCard',
-  ArrowLeft: 'previousCard',
-  Enter: 'open',
-  Escape: 'close',
-  '/': 'search',
-  r: 'markReviewed',
-  f: 'markFollowUp',
-  n: 'editNote',
-  c: 'copyId',
-  '?': 'help',
-}
-
-/** Letter keys by physical key, so they work while the Korean layout is active (j types ㅓ). */
-const BY_CODE: Readonly<Record<string, ShortcutAction>> = {
-  KeyJ: 'next',
-  KeyK: 'previous',
-  KeyR: 'markReviewed',
-  KeyF: 'markFollowUp',
-  KeyN: 'editNote',
-  KeyC: 'copyId',
-}
+import {
+  COMMANDS,
+  FIELD_CONTEXTS,
+  type CommandContext,
+  type CommandId,
+  type CommandSpec,
+  type KeyBinding,
+} from '../../../shared/commands'
 
 /** The part of a keyboard event the map reads (a real `KeyboardEvent` fits). */
 export interface KeyLike {
@@ -82,24 +30,47 @@ function isTypingTarget(target: EventTarget | null | undefined): boolean {
   )
 }
 
+function matches(binding: KeyBinding, event: KeyLike): boolean {
+  const modHeld = event.ctrlKey === true || event.metaKey === true
+  if (Boolean(binding.mod) !== modHeld) return false
+  if (event.key === binding.key) return true
+  if (/^[a-z]$/.test(binding.key) && event.key.toLowerCase() === binding.key) return true
+  // A letter typed with another layout (the Korean one: j types ㅓ) matches by physical key.
+  return (
+    binding.code !== undefined &&
+    event.code === binding.code &&
+    event.key.length === 1 &&
+    !/^[\x20-\x7e]$/.test(event.key)
+  )
+}
+
 /**
- * The action of a key press on a list screen, or null. Nothing fires while an
- * IME composition is open (`isComposing`, or Chromium's keyCode 229), with
- * Ctrl/⌘/Alt held (those belong to the system), while typing in a field, or
- * for Enter on a button or link (which activate themselves).
+ * The command a key press runs among the commands of `contexts`, or null.
+ * Nothing fires while an IME composition is open (`isComposing`, or
+ * Chromium's keyCode 229) or with Alt held. Without Ctrl/⌘ nothing fires
+ * while typing in a field, nor Enter on a button or link (they activate
+ * themselves); keys of a field's own context (`FIELD_CONTEXTS`) do fire there.
  */
-export function shortcutFor(event: KeyLike): ShortcutAction | null {
+export function commandFor(event: KeyLike, contexts: readonly CommandContext[]): CommandId | null {
   if (event.isComposing || event.keyCode === 229) return null
-  if (event.ctrlKey || event.metaKey || event.altKey) return null
-  if (isTypingTarget(event.target)) return null
-  const action =
-    BY_KEY[event.key] ??
-    (/^[a-z]$/i.test(event.key) ? BY_KEY[event.key.toLowerCase()] : undefined) ??
-    (event.key.length === 1 && !/^[\x20-\x7e]$/.test(event.key) && event.code
-      ? BY_CODE[event.code]
-      : undefined)
-  if (!action) return null
-  if (action === 'open' && (event.target as Element | null)?.closest?.('button, a[href], summary'))
-    return null
-  return action
+  if (event.altKey) return null
+  const modHeld = event.ctrlKey === true || event.metaKey === true
+  const typing = isTypingTarget(event.target)
+  for (const command of COMMANDS as readonly CommandSpec[]) {
+    if (!contexts.includes(command.context)) continue
+    if (typing && !modHeld && !FIELD_CONTEXTS.includes(command.context)) continue
+    if (!command.keys.some((binding) => matches(binding, event))) continue
+    if (
+      command.id === 'list.open' &&
+      (event.target as Element | null)?.closest?.('button, a[href], summary')
+    )
+      return null
+    return command.id as CommandId
+  }
+  return null
+}
+
+/** Whether the keyboard has ⌘ rather than Ctrl (macOS). */
+export function isMac(): boolean {
+  return /Mac|iPhone|iPad/.test(globalThis.navigator?.userAgent ?? '')
 }

@@ -1,13 +1,7 @@
+import { SCREENS } from '../../../shared/commands'
+
 /** The screens of the sidebar, addressed by the URL fragment so reloads keep the place. */
-export const VIEWS = [
-  'inspections',
-  'guarantees',
-  'wallet',
-  'brands',
-  'rejected',
-  'accounts',
-  'settings',
-] as const
+export const VIEWS = SCREENS
 
 /** One screen. */
 export type View = (typeof VIEWS)[number]
