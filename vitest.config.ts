@@ -2,8 +2,10 @@ import { defineConfig } from 'vitest/config'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 
 /**
- * Two projects: `core` (plain Node, forks) and `renderer` (Svelte components
- * and runes in jsdom, with Svelte's browser build so components mount).
+ * Three projects: `core` (plain Node, forks), `team` (plain Node against a
+ * throwaway PostgreSQL cluster its global setup starts only when team tests
+ * run) and `renderer` (Svelte components and runes in jsdom, with Svelte's
+ * browser build so components mount).
  */
 export default defineConfig({
   plugins: [svelte()],
@@ -16,8 +18,19 @@ export default defineConfig({
         test: {
           name: 'core',
           include: ['tests/core/**/*.test.ts'],
+          exclude: ['tests/core/team/**'],
           environment: 'node',
           pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'team',
+          include: ['tests/core/team/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          globalSetup: ['tests/support/team-global-setup.ts'],
         },
       },
       {

@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises'
+import { isIP } from 'node:net'
+import { getCACertificates } from 'node:tls'
+import pg from 'pg'
+import { TeamError, toTeamError } from './team-error'
+
+/**
+ * Opening a connection to the team's PostgreSQL with the project's TLS rule:
+ * TLS with `verify-full` semantics (the chain checked against the system's
+ * CAs or the CA file the profile names, and the host name checked against the
+ * certificate) for every host but loopback, where a plain connection is
+ * allowed. Built with `pg`'s own `ssl` object rather than an `sslmode` in a
+ * URL, whose meaning has changed between `pg` versions (docs/team.md).
+ */
+
+/** Where and as whom to connect. The password comes from the keychain, never settings. */
+export interface TeamServerConfig {
+  readonly host: string
+  readonly port: number
+  readonly database: string
+  /** The staff member's own login role. */
+  readonly user: string
+  readonly password: string
+  /**
+   * `verify-full`: TLS, certificate and host name checked (the default and the
+   * only choice off loopback); `plain`: no TLS, refused unless the host is loopback.
+   */
+  readonly tls?: 'verify-full' | 'plain' | undefined
+  /** A PEM file of the CA(s) to trust instead of the system's. */
+  readonly caFile?: string | undefined
+  /** Milliseconds to wait for the connection; default 10 s. */
+  readonly connectTimeoutMs?: number | undefined
+}
+
+/** True for 127.0.0.0/8, ::1 and `localhost`: the only hosts a plain connection may reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  if (bare === 'localhost') return true
+  if (isIP(bare) === 4) return bare.startsWith('127.')
+  if (isIP(bare) === 6) return bare === '::1' || bare === '0:0:0:0:0:0:0:1'
+  return false
+}
+
+/** The `ssl` option of `pg` for a config, after applying the loopback rule. */
+export async function tlsOptions(config: TeamServerConfig): Promise<pg.ClientConfig['ssl']> {
+  const mode = config.tls ?? (isLoopbackHost(config.host) ? 'plain' : 'verify-full')
+  if (mode === 'plain') {
+    if (!isLoopbackHost(config.host)) {
+      throw new TeamError(
+        'team_tls_required',
+        `A plain connection to ${config.host} is refused: TLS is required for a server that is not on this machine.`,
+      )
+    }
+    return false
+  }
+  let ca: string[]
+  if (config.caFile) {
+    try {
+      ca = [await readFile(config.caFile, 'utf8')]
+    } catch (error) {
+      throw new TeamError('team_tls', `The CA file cannot be read: ${config.caFile}`, {
+        cause: error,
+      })
+    }
+  } else {
+    // Node's own bundle plus the operating system's store, as a browser would trust.
+    ca = [...getCACertificates('default'), ...getCACertificates('system')]
+  }
+  return {
+    ca,
+    rejectUnauthorized: true,
+    // Server Name Indication needs a name; Node checks an IP host against the IP SANs.
+    ...(isIP(config.host) === 0 ? { servername: config.host } : {}),
+  }
+}
+
+/**
+ * Connects one `pg` client. A failure is a {@link TeamError}; an error the
+ * socket emits later (the server went away) goes to `onLost`, never unhandled.
+ */
+export async function connectClient(
+  config: TeamServerConfig,
+  onLost: (error: TeamError) => void = () => {},
+): Promise<pg.Client> {
+  const client = new pg.Client({
+    host: config.host,
+    port: config.port,
+    database: config.database,
+    user: config.user,
+    password: config.password,
+    ssl: await tlsOptions(config),
+    connectionTimeoutMillis: config.connectTimeoutMs ?? 10_000,
+    keepAlive: true,
+    application_name: 'appraisal-desk',
+  })
+  let connected = false
+  client.on('error', (error) => {
+    if (connected) onLost(toTeamError(error))
+  })
+  client.on('end', () => {
+    if (connected)
+      onLost(new TeamError('team_unreachable', 'The team server closed the connection.'))
+  })
+  try {
+    await client.connect()
+  } catch (error) {
+    await client.end().catch(() => {})
+    throw toTeamError(error)
+  }
+  connected = true
+  return client
+}
+
+/**
+ * Reads `postgres://user:password@host:port/db?sslrootcert=FILE&sslmode=…`
+ * into a config (the administrator's command takes a URL). `sslmode=disable`
+ * asks for a plain connection, which the loopback rule may still refuse.
+ */
+export function configFromUrl(url: string, caFile?: string): TeamServerConfig {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new TeamError('team_server', 'The server address is not a postgres:// URL.')
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new TeamError('team_server', 'The server address is not a postgres:// URL.')
+  }
+  const sslmode = parsed.searchParams.get('sslmode')
+  const rootCert = caFile ?? parsed.searchParams.get('sslrootcert') ?? undefined
+  return {
+    host: decodeURIComponent(parsed.hostname).replace(/^\[|\]$/g, '') || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : 5432,
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'postgres',
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    tls: sslmode === 'disable' ? 'plain' : sslmode !== null || rootCert ? 'verify-full' : undefined,
+    caFile: rootCert,
+  }
+}

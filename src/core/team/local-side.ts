@@ -1,0 +1,24 @@
+import type { TeamEvent, TeamEventDraft } from './events'
+
+/**
+ * What the team client needs from the local store, and nothing more: the
+ * store implements it (outbox and cursor in the profile's database), tests
+ * implement it in memory. Every method may be called again after a crash at
+ * any point, so each must be atomic on its own.
+ */
+export interface TeamLocalSide {
+  /** The oldest unsent events, at most `limit`, oldest first. */
+  readOutbox(limit: number): Promise<readonly TeamEventDraft[]>
+  /** How many events wait in the outbox. */
+  countOutbox(): Promise<number>
+  /** Drops events the server now holds. Ids not in the outbox are ignored. */
+  ackOutbox(ids: readonly string[]): Promise<void>
+  /** The highest server sequence number applied so far; 0 when none. */
+  lastSeq(): Promise<number>
+  /**
+   * Applies a page of pulled events (in sequence order; they may include this
+   * machine's own, and events already applied) and records `upToSeq` as the
+   * last sequence number, in one transaction.
+   */
+  applyPulled(events: readonly TeamEvent[], upToSeq: number): Promise<void>
+}

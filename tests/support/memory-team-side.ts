@@ -1,0 +1,75 @@
+import type { TeamEvent, TeamEventDraft } from '../../src/core/team/events'
+import type { TeamLocalSide } from '../../src/core/team/local-side'
+
+/**
+ * The local side of the team client in memory: an outbox, the applied events
+ * by id, and the cursor. It stands in for the store, which implements the same
+ * interface in the profile's database; tests wait on {@link changed} rather
+ * than on time.
+ */
+export class MemoryTeamSide implements TeamLocalSide {
+  readonly outbox: TeamEventDraft[] = []
+  /** Every pulled event once, by id. */
+  readonly applied = new Map<string, TeamEvent>()
+  seq = 0
+  #waiters: (() => void)[] = []
+
+  /** Queues drafts as the store would when a mark is set. */
+  enqueue(...drafts: TeamEventDraft[]): void {
+    this.outbox.push(...drafts)
+    this.#changed()
+  }
+
+  /** The current review mark of a record: its event with the highest sequence number. */
+  currentMark(resource: string, recordIdx: number): TeamEvent | undefined {
+    let current: TeamEvent | undefined
+    for (const event of this.applied.values()) {
+      if (event.kind !== 'review' || event.resource !== resource || event.recordIdx !== recordIdx)
+        continue
+      if (!current || event.seq > current.seq) current = event
+    }
+    return current
+  }
+
+  /** Wakes {@link until} waiters for a change outside the side (a status, say). */
+  touch(): void {
+    this.#changed()
+  }
+
+  /** Resolves once `condition` holds (checked now and after every change). */
+  async until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise<void>((resolve) => this.#waiters.push(resolve))
+  }
+
+  async readOutbox(limit: number): Promise<readonly TeamEventDraft[]> {
+    return this.outbox.slice(0, limit)
+  }
+
+  async countOutbox(): Promise<number> {
+    return this.outbox.length
+  }
+
+  async ackOutbox(ids: readonly string[]): Promise<void> {
+    const sent = new Set(ids)
+    for (let i = this.outbox.length - 1; i >= 0; i -= 1) {
+      if (sent.has(this.outbox[i]!.id)) this.outbox.splice(i, 1)
+    }
+    this.#changed()
+  }
+
+  async lastSeq(): Promise<number> {
+    return this.seq
+  }
+
+  async applyPulled(events: readonly TeamEvent[], upToSeq: number): Promise<void> {
+    for (const event of events) this.applied.set(event.id, event)
+    this.seq = upToSeq
+    this.#changed()
+  }
+
+  #changed(): void {
+    const waiters = this.#waiters
+    this.#waiters = []
+    for (const wake of waiters) wake()
+  }
+}
