@@ -1,5 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from './connection'
+import { queueWalletLinkEvent, teamIdentity } from './team-side'
 import type {
   WalletFlowKind,
   WalletHistoryPage,
@@ -32,7 +33,11 @@ export interface WalletHistoryFilter {
   readonly limit?: number | undefined
 }
 
-/** Records an ended flow; answers its row id. */
+/**
+ * Records an ended flow; answers its row id. With a team server the outcome
+ * is queued for the team too: the reason of a refused, failed or cancelled
+ * flow, never a completion's redirect parameters.
+ */
 export function insertWalletLink(db: StoreConnection, input: WalletLinkInput): number {
   const result = db
     .prepare(
@@ -48,7 +53,20 @@ export function insertWalletLink(db: StoreConnection, input: WalletLinkInput): n
       input.startedAt,
       input.endedAt,
     )
-  return Number(result.lastInsertRowid)
+  const id = Number(result.lastInsertRowid)
+  const identity = teamIdentity(db)
+  if (identity) {
+    queueWalletLinkEvent(db, identity, id, {
+      flow: input.flow,
+      refUserId: input.refUserId,
+      guaranteeIdx: input.guaranteeIdx,
+      outcome: input.outcome,
+      reason: input.outcome === 'completed' ? null : input.detail,
+      startedAt: input.startedAt,
+      endedAt: input.endedAt,
+    })
+  }
+  return id
 }
 
 interface LinkRow {

@@ -36,6 +36,8 @@ export interface TeamServerInfo {
   readonly displayName: string
   /** Partner accounts the team is granted. */
   readonly partners: readonly string[]
+  /** Every member of the team: login role and display name (empty when none). */
+  readonly members: readonly { readonly role: string; readonly displayName: string }[]
 }
 
 /** A page of pulled events. */
@@ -123,6 +125,9 @@ async function readServerInfo(client: pg.Client): Promise<TeamServerInfo> {
   if (!first) {
     throw new TeamError('team_not_member', `The role ${role} is not a member of a team.`)
   }
+  const { rows: memberRows } = await client.query<{ role_name: string; display_name: string }>(
+    'SELECT role_name, display_name FROM appraisal_team.team_members()',
+  )
   return {
     serverVersion: server,
     schemaVersion,
@@ -130,6 +135,7 @@ async function readServerInfo(client: pg.Client): Promise<TeamServerInfo> {
     team: first.team,
     displayName: first.display_name,
     partners: rows.flatMap((row) => (row.partner_id === null ? [] : [row.partner_id])),
+    members: memberRows.map((row) => ({ role: row.role_name, displayName: row.display_name })),
   }
 }
 

@@ -10,6 +10,7 @@ import { up as writePath } from './0008-write-path'
 import { up as pageSize } from './0009-page-size'
 import { up as memberByWords } from './0010-member-by-words'
 import { up as searchGrams } from './0011-search-grams'
+import { up as teamOutbox } from './0014-team-outbox'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'page-size', up: pageSize },
   { version: 10, name: 'member-by-words', up: memberByWords, vacuumAfter: true },
   { version: 11, name: 'search-grams', up: searchGrams },
+  { version: 12, name: 'team-outbox', up: teamOutbox },
 ]
 
 /** The schema version this build writes. */
