@@ -29,6 +29,11 @@ export const CHANNEL_NAMES = [
   'wallet.history',
   'wallet.export',
   'settings.set',
+  'team.test',
+  'team.status',
+  'team.setPassword',
+  'team.ackChanged',
+  'reviews.history',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -37,6 +42,7 @@ export const EVENT_NAMES = [
   'sync.progress',
   'profiles.changed',
   'wallet.outcome',
+  'team.status',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -25,11 +25,13 @@ import type {
   SettingsView,
 } from './profiles'
 import {
+  MAX_SECRET_CHARS,
   profileIdSchema,
   profileInputSchema,
   secretInputSchema,
   settingsInputSchema,
 } from './profile-schemas'
+import type { ReviewHistoryEntry, TeamStatusView, TeamTestResult } from './team'
 import {
   WALLET_FLOWS,
   WALLET_OUTCOMES,
@@ -175,6 +177,25 @@ export const argSchemas = {
   }),
   /** The filtered history as CSV: a save dialog in Electron, a download in the web host. */
   'wallet.export': z.strictObject({ ...walletFilter, lang: z.enum(['ko', 'en']).default('ko') }),
+  /** Connects to a profile's team server: server version, schema version, the role's team (docs/team.md). */
+  'team.test': z.strictObject({ id: profileIdSchema }),
+  /** The active profile's team state: none, connected, or offline with what waits and why. */
+  'team.status': z.strictObject({}),
+  /** Stores a profile's team server password in the keychain (never in settings); answers the new state. */
+  'team.setPassword': z.strictObject({
+    id: profileIdSchema,
+    password: z.string().min(1).max(MAX_SECRET_CHARS),
+  }),
+  /** The user looked at a record another member changed while they were away: clears its flag. */
+  'team.ackChanged': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
+  /** Every review event of one record, oldest first (who, when, mark, note). */
+  'reviews.history': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -203,6 +224,11 @@ export interface ChannelResults {
   'wallet.cancel': { readonly cancelled: boolean }
   'wallet.history': WalletHistoryPage
   'wallet.export': WalletExportResult
+  'team.test': TeamTestResult
+  'team.status': TeamStatusView
+  'team.setPassword': TeamStatusView
+  'team.ackChanged': { readonly cleared: boolean }
+  'reviews.history': readonly ReviewHistoryEntry[]
 }
 
 /** Payload of each event. */
@@ -215,6 +241,8 @@ export interface EventPayloads {
   'profiles.changed': { readonly activeId: string }
   /** A wallet-link flow ended (never a URL or a key). */
   'wallet.outcome': WalletOutcome
+  /** The active profile's team state changed (status bar). */
+  'team.status': TeamStatusView
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { StoreConnection } from './connection'
 import type { ReviewMarkName } from '../../shared/cache'
+import type { ReviewHistoryEntry } from '../../shared/team'
 import { localTimestamp } from '../../shared/local-time'
 import type { TeamEvent, TeamEventDraft, WalletLinkEventDraft } from '../team/events'
 import { touchCells } from './cell-index'
@@ -27,7 +28,10 @@ export interface TeamIdentity {
 
 /** What the app tells the store when a profile opens or the team worker connects. */
 export interface TeamConfigure {
-  /** Null: the profile has no team server (nothing is queued). */
+  /**
+   * Null: the profile has no team server (nothing is queued). An empty
+   * display name keeps the one stored for the same role.
+   */
   readonly identity: TeamIdentity | null
   /** The team's members, when the worker read them (role → display name). */
   readonly members?: readonly { readonly role: string; readonly displayName: string }[]
@@ -45,20 +49,6 @@ export interface PulledApply {
 export interface PulledApplied {
   readonly resources: readonly PagedResource[]
   readonly walletLinks: boolean
-}
-
-/** One event of a record's review history, oldest first. */
-export interface ReviewHistoryEntry {
-  readonly id: string
-  readonly mark: ReviewMarkName
-  readonly note: string
-  /** The author's login role; null for a mark set before the profile had a team server. */
-  readonly author: string | null
-  readonly authorName: string | null
-  readonly clientTime: string
-  /** The server's number; null while the event waits in the outbox. */
-  readonly seq: number | null
-  readonly serverTime: string | null
 }
 
 function readState(db: StoreConnection, key: string): string | null {
@@ -89,7 +79,10 @@ export function teamIdentity(db: StoreConnection): TeamIdentity | null {
 
 /** Records whether the profile shares with a team, as whom, and the team's names. */
 export function configureTeam(db: StoreConnection, input: TeamConfigure): void {
-  writeState(db, 'identity', input.identity === null ? null : JSON.stringify(input.identity))
+  let identity = input.identity
+  const stored = teamIdentity(db)
+  if (identity && identity.displayName === '' && stored?.role === identity.role) identity = stored
+  writeState(db, 'identity', identity === null ? null : JSON.stringify(identity))
   if (input.members) {
     const names = Object.fromEntries(
       input.members.map((member) => [member.role, member.displayName]),
