@@ -25,6 +25,7 @@ import { sourceThreads } from '../src/core/source-threads'
 import { createMatcher } from '../src/core/text/hangul-search'
 import { Dataset } from '../src/sandbox/dataset'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
+import { benchTeam } from './team'
 
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
@@ -42,7 +43,8 @@ import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
  *   its plan, and all tab and badge counts together.
  * Prints a table and writes bench/results.json `{ metric: { value, unit, target } }`.
  * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look;
- * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, or `latency`) runs one part only.
+ * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, `latency`, or `team`: the
+ * team server's keys, bench/team.ts) runs one part only.
  */
 
 type Metric = { value: number; unit: string; target: string | null }
@@ -62,7 +64,7 @@ const CONCURRENCY = 3
 const LATENCY_SIZE = Number(process.env['BENCH_LATENCY_SIZE'] ?? Math.min(SYNC_SIZE, 50_000))
 /** The bare loop's requests in flight against the slow sandbox (the issue's fixed count). */
 const LATENCY_IN_FLIGHT = 8
-const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,queries').split(',')
+const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,queries,team').split(',')
 
 /**
  * The keys the issues name, as they are at 1M stored records; at another
@@ -780,6 +782,7 @@ console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} 
 if (PARTS.includes('sync')) await benchSync()
 if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
+if (PARTS.includes('team')) await benchTeam(record)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
 

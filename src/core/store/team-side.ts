@@ -5,6 +5,7 @@ import type { ReviewHistoryEntry } from '../../shared/team'
 import { localTimestamp } from '../../shared/local-time'
 import type { TeamEvent, TeamEventDraft, WalletLinkEventDraft } from '../team/events'
 import { touchCells } from './cell-index'
+import { prepared } from './statements'
 import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './writes'
 
@@ -52,15 +53,16 @@ export interface PulledApplied {
 }
 
 function readState(db: StoreConnection, key: string): string | null {
-  const row = db.prepare('SELECT value FROM team_state WHERE key = ?').get(key) as
+  const row = prepared(db, 'SELECT value FROM team_state WHERE key = ?').get(key) as
     { value: string } | undefined
   return row?.value ?? null
 }
 
 function writeState(db: StoreConnection, key: string, value: string | null): void {
-  if (value === null) db.prepare('DELETE FROM team_state WHERE key = ?').run(key)
+  if (value === null) prepared(db, 'DELETE FROM team_state WHERE key = ?').run(key)
   else
-    db.prepare(
+    prepared(
+      db,
       'INSERT INTO team_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     ).run(key, value)
 }
@@ -100,7 +102,7 @@ function memberNames(db: StoreConnection): Record<string, string> {
 }
 
 function enqueue(db: StoreConnection, draft: TeamEventDraft): void {
-  db.prepare('INSERT INTO team_outbox (id, draft) VALUES (?, ?)').run(
+  prepared(db, 'INSERT INTO team_outbox (id, draft) VALUES (?, ?)').run(
     draft.id,
     JSON.stringify(draft),
   )
@@ -122,11 +124,10 @@ export function queueReviewEvent(
     readonly clientTime: string
   },
 ): void {
-  const based = db
-    .prepare(
-      'SELECT max(seq) AS seq FROM team_review_events WHERE resource = ? AND record_idx = ?',
-    )
-    .get(input.resource, input.idx) as { seq: number | null }
+  const based = prepared(
+    db,
+    'SELECT max(seq) AS seq FROM team_review_events WHERE resource = ? AND record_idx = ?',
+  ).get(input.resource, input.idx) as { seq: number | null }
   const id = randomUUID()
   enqueue(db, {
     kind: 'review',
@@ -138,7 +139,8 @@ export function queueReviewEvent(
     clientTime: input.clientTime,
     basedOnSeq: based.seq,
   })
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
@@ -152,7 +154,8 @@ export function queueReviewEvent(
     input.clientTime,
     based.seq,
   )
-  db.prepare(
+  prepared(
+    db,
     `UPDATE review_marks SET team_seq = NULL, team_author = ?, changed_while_away = NULL
      WHERE resource = ? AND record_idx = ?`,
   ).run(identity.role, input.resource, input.idx)
@@ -167,7 +170,7 @@ export function queueWalletLinkEvent(
 ): void {
   const id = randomUUID()
   enqueue(db, { kind: 'wallet_link', id, ...draft })
-  db.prepare('UPDATE wallet_links SET event_id = ?, author = ? WHERE id = ?').run(
+  prepared(db, 'UPDATE wallet_links SET event_id = ?, author = ? WHERE id = ?').run(
     id,
     identity.role,
     rowId,
@@ -176,7 +179,7 @@ export function queueWalletLinkEvent(
 
 /** The oldest unsent events, at most `limit`. */
 export function readOutbox(db: StoreConnection, limit: number): TeamEventDraft[] {
-  const rows = db.prepare('SELECT draft FROM team_outbox ORDER BY n LIMIT ?').all(limit) as {
+  const rows = prepared(db, 'SELECT draft FROM team_outbox ORDER BY n LIMIT ?').all(limit) as {
     draft: string
   }[]
   return rows.map((row) => JSON.parse(row.draft) as TeamEventDraft)
@@ -184,12 +187,12 @@ export function readOutbox(db: StoreConnection, limit: number): TeamEventDraft[]
 
 /** How many events wait. */
 export function countOutbox(db: StoreConnection): number {
-  return (db.prepare('SELECT count(*) AS n FROM team_outbox').get() as { n: number }).n
+  return (prepared(db, 'SELECT count(*) AS n FROM team_outbox').get() as { n: number }).n
 }
 
 /** Drops events the server committed. */
 export function ackOutbox(db: StoreConnection, ids: readonly string[]): void {
-  const drop = db.prepare('DELETE FROM team_outbox WHERE id = ?')
+  const drop = prepared(db, 'DELETE FROM team_outbox WHERE id = ?')
   for (const id of ids) drop.run(id)
 }
 
@@ -223,14 +226,16 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   const identity = teamIdentity(db)
   const names = memberNames(db)
   const nameOf = (role: string): string => names[role] || role
-  const upsertReview = db.prepare(
+  const upsertReview = prepared(
+    db,
     `INSERT INTO team_review_events
        (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, author = excluded.author,
        author_name = excluded.author_name, server_time = excluded.server_time`,
   )
-  const upsertLink = db.prepare(
+  const upsertLink = prepared(
+    db,
     `INSERT INTO wallet_links (flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at, event_id, author)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET author = excluded.author`,
@@ -287,19 +292,19 @@ function settleMark(
   identity: TeamIdentity | null,
   timeZone: string,
 ): void {
-  const events = db
-    .prepare(
-      `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq
+  const events = prepared(
+    db,
+    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq
        FROM team_review_events WHERE resource = ? AND record_idx = ? ORDER BY seq`,
-    )
-    .all(resource, idx) as unknown as StoredEvent[]
+  ).all(resource, idx) as unknown as StoredEvent[]
   if (events.some((event) => event.seq === null)) return
   const current = events.at(-1)
   if (!current || current.seq === null) return
   const me = identity?.role ?? null
-  const previous = db
-    .prepare('SELECT changed_while_away FROM review_marks WHERE resource = ? AND record_idx = ?')
-    .get(resource, idx) as { changed_while_away: string | null } | undefined
+  const previous = prepared(
+    db,
+    'SELECT changed_while_away FROM review_marks WHERE resource = ? AND record_idx = ?',
+  ).get(resource, idx) as { changed_while_away: string | null } | undefined
   let flag = previous?.changed_while_away ?? null
   if (current.author === me) flag = null
   else if (
@@ -314,10 +319,14 @@ function settleMark(
     flag = current.author_name ?? current.author
   const by = current.author_name ?? current.author
   if (current.mark === 'none' && current.note === '' && flag === null) {
-    db.prepare('DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(resource, idx)
+    prepared(db, 'DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
+      resource,
+      idx,
+    )
     return
   }
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_seq, team_author, changed_while_away)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (resource, record_idx) DO UPDATE SET
@@ -342,13 +351,12 @@ export function reviewHistory(
   db: StoreConnection,
   query: { readonly resource: PagedResource; readonly idx: number },
 ): ReviewHistoryEntry[] {
-  const rows = db
-    .prepare(
-      `SELECT id, mark, note, author, author_name, client_time, seq, server_time
+  const rows = prepared(
+    db,
+    `SELECT id, mark, note, author, author_name, client_time, seq, server_time
        FROM team_review_events WHERE resource = ? AND record_idx = ?
        ORDER BY seq IS NULL, seq, client_time`,
-    )
-    .all(query.resource, query.idx) as unknown as (StoredEvent & { server_time: string | null })[]
+  ).all(query.resource, query.idx) as unknown as (StoredEvent & { server_time: string | null })[]
   return rows.map((row) => ({
     id: row.id,
     mark: row.mark,
@@ -366,12 +374,11 @@ export function ackChanged(
   db: StoreConnection,
   query: { readonly resource: PagedResource; readonly idx: number },
 ): boolean {
-  const result = db
-    .prepare(
-      `UPDATE review_marks SET changed_while_away = NULL
+  const result = prepared(
+    db,
+    `UPDATE review_marks SET changed_while_away = NULL
        WHERE resource = ? AND record_idx = ? AND changed_while_away IS NOT NULL`,
-    )
-    .run(query.resource, query.idx)
+  ).run(query.resource, query.idx)
   if (result.changes > 0) {
     touchCells(db, query.resource, [query.idx])
     bumpDataVersion(db)

@@ -24,11 +24,8 @@ let config: TeamServerConfig
 
 beforeAll(async () => {
   admin = await adminClient()
-  ;({
-    configs: [config],
-  } = (await makeTeam(admin, { partner, members: ['killed'] })) as {
-    configs: TeamServerConfig[]
-  })
+  const { configs } = await makeTeam(admin, { partner, members: ['killed'] })
+  config = configs[0]!
 })
 afterAll(async () => {
   await admin?.end()
