@@ -9,7 +9,8 @@ import { TeamSync } from '../../src/core/team/team-sync'
  * the partner id.
  */
 const [file, configJson, partnerId] = process.argv.slice(2)
-if (!file || !configJson || !partnerId) throw new Error('usage: team-push-child FILE CONFIG PARTNER')
+if (!file || !configJson || !partnerId)
+  throw new Error('usage: team-push-child FILE CONFIG PARTNER')
 const { db } = openStore(file)
 const sync = new TeamSync({
   config: JSON.parse(configJson),

@@ -4,11 +4,7 @@ import { AppError } from '../app-error'
 import type { StoreClient } from '../store/owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../store/threads'
-import {
-  fromTeamWorkerSchema,
-  type TeamWorkerData,
-  type ToTeamWorker,
-} from './team-protocol'
+import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
 import type { TeamStatus } from './team-sync'
 
 /** Options of {@link TeamThread}. */

@@ -2,11 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../app-error'
 import { yieldToMainThread } from '../store/threads'
 import { StoreTeamSide, type TeamStoreCall } from './store-side'
-import {
-  teamWorkerDataSchema,
-  toTeamWorkerSchema,
-  type FromTeamWorker,
-} from './team-protocol'
+import { teamWorkerDataSchema, toTeamWorkerSchema, type FromTeamWorker } from './team-protocol'
 import { TeamSync } from './team-sync'
 
 /**

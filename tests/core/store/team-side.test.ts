@@ -51,11 +51,7 @@ function mark(idx: number, value: 'reviewed' | 'follow_up' | 'none', note?: stri
 }
 
 let nextSeq = 100
-function pulled(
-  idx: number,
-  author: string,
-  overrides: Partial<ReviewEvent> = {},
-): ReviewEvent {
+function pulled(idx: number, author: string, overrides: Partial<ReviewEvent> = {}): ReviewEvent {
   nextSeq += 1
   return {
     kind: 'review',
@@ -158,8 +154,9 @@ describe('pulled events', () => {
     // Made offline, based on nothing: it did not see mine.
     apply(pulled(1, OTHER, { note: 'theirs', basedOnSeq: null }))
     expect(reviewOf(1)).toMatchObject({ note: 'theirs', changedBy: '박지수' })
-    expect(transaction(store.db, () => ackChanged(store.db, { resource: 'inspections', idx: 1 })))
-      .toBe(true)
+    expect(
+      transaction(store.db, () => ackChanged(store.db, { resource: 'inspections', idx: 1 })),
+    ).toBe(true)
     expect(reviewOf(1)?.changedBy).toBeUndefined()
 
     // A later change that had seen mine raises no flag on another record.

@@ -46,13 +46,17 @@ describe('kill -9 during a push', () => {
     transaction(prepared, () => {
       configureTeam(prepared, { identity: { role: config.user, displayName: '' } })
       for (let idx = 1; idx <= MARKS; idx += 1) {
-        queueReviewEvent(prepared, { role: config.user, displayName: '' }, {
-          resource: 'guarantees',
-          idx,
-          mark: 'reviewed',
-          note: `mark ${idx}`,
-          clientTime: new Date().toISOString(),
-        })
+        queueReviewEvent(
+          prepared,
+          { role: config.user, displayName: '' },
+          {
+            resource: 'guarantees',
+            idx,
+            mark: 'reviewed',
+            note: `mark ${idx}`,
+            clientTime: new Date().toISOString(),
+          },
+        )
       }
     })
     prepared.close()
@@ -62,7 +66,14 @@ describe('kill -9 during a push', () => {
     await listener.query('LISTEN appraisal_team_events')
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'tests/support/team-push-child.ts', file, JSON.stringify(config), partner],
+      [
+        '--import',
+        'tsx',
+        'tests/support/team-push-child.ts',
+        file,
+        JSON.stringify(config),
+        partner,
+      ],
       { stdio: 'ignore' },
     )
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
