@@ -172,7 +172,7 @@ export function queueWalletLinkEvent(
   enqueue(db, { kind: 'wallet_link', id, ...draft })
   prepared(db, 'UPDATE wallet_links SET event_id = ?, author = ? WHERE id = ?').run(
     id,
-    identity.role,
+    identity.displayName || identity.role,
     rowId,
   )
 }

@@ -78,6 +78,7 @@ interface LinkRow {
   detail: string | null
   started_at: string
   ended_at: string | null
+  author: string | null
 }
 
 /** Past flows matching the filter, newest first, with the number that match. */
@@ -110,7 +111,7 @@ export function queryWalletLinks(
   const limit = filter.limit === undefined ? '' : 'LIMIT ?'
   const rows = db
     .prepare(
-      `SELECT id, flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at
+      `SELECT id, flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at, author
        FROM wallet_links ${clause} ORDER BY started_at DESC, id DESC ${limit}`,
     )
     .all(...params, ...(filter.limit === undefined ? [] : [filter.limit])) as unknown as LinkRow[]
@@ -125,6 +126,7 @@ export function queryWalletLinks(
       detail: row.detail,
       startedAt: row.started_at,
       endedAt: row.ended_at,
+      ...(row.author === null ? {} : { by: row.author }),
     })),
   }
 }

@@ -11,9 +11,9 @@ import {
   readOutbox,
   reviewHistory,
 } from '../../../src/core/store/team-side'
-import { insertWalletLink } from '../../../src/core/store/wallet-history'
+import { insertWalletLink, queryWalletLinks } from '../../../src/core/store/wallet-history'
 import { upsertInspections } from '../../../src/core/store/writes'
-import type { ReviewEvent } from '../../../src/core/team/events'
+import type { ReviewEvent, WalletLinkEventDraft } from '../../../src/core/team/events'
 import { inspection, storePerTest } from './fixtures'
 
 /**
@@ -120,9 +120,30 @@ describe('the team outbox', () => {
         endedAt: '2026-11-25T01:01:00.000Z',
       }),
     )
-    expect(readOutbox(store.db, 10)).toEqual([
-      expect.objectContaining({ kind: 'wallet_link', outcome: 'completed', reason: null }),
-    ])
+    const [draft] = readOutbox(store.db, 10) as WalletLinkEventDraft[]
+    expect(draft).toMatchObject({ kind: 'wallet_link', outcome: 'completed', reason: null })
+
+    // Pulled back (with the server's fields) it stays one row; another member's is added with their name.
+    const base = { partnerId: 'P-1', serverTime: '2026-11-25T01:01:01.000Z' }
+    const other = { ...draft!, id: crypto.randomUUID(), outcome: 'failed' as const, reason: 'x' }
+    transaction(store.db, () =>
+      applyPulled(store.db, {
+        events: [
+          { ...draft!, ...base, author: ME.role, seq: 1 },
+          { ...other, ...base, author: OTHER, seq: 2 },
+        ],
+        upToSeq: 2,
+        timeZone: 'Asia/Seoul',
+      }),
+    )
+    const { rows } = queryWalletLinks(store.db, {})
+    expect(rows.map((row) => [row.outcome, row.by])).toEqual(
+      expect.arrayContaining([
+        ['completed', '김민지'],
+        ['failed', '박지수'],
+      ]),
+    )
+    expect(rows).toHaveLength(2)
   })
 })
 

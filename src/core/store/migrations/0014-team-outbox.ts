@@ -9,7 +9,8 @@ import type { DatabaseSync } from 'node:sqlite'
  * every record, local ones (no `seq` until the server numbered them) and
  * pulled ones; `review_marks` gains the current event's number, its author's
  * login role, and a flag naming who changed a mark this machine had set
- * without having seen it. `wallet_links` gains the event id and its author.
+ * without having seen it. `wallet_links` gains the event id and the name of the member who ran the
+ * flow.
  */
 export function up(db: DatabaseSync): void {
   db.exec(`
