@@ -171,7 +171,12 @@ export function createCore(deps: CoreDeps): Core {
       server: profile.team,
       store,
       entry: deps.teamWorker,
-      password: (id) => vault.teamPassword(id),
+      password: async (id) => {
+        const password = await vault.teamPassword(id)
+        // Registered before the worker can fail with it, so no later message can echo it.
+        if (password !== null) redactor.add(password)
+        return password
+      },
       onStatus: (status) => events.emit('team.status', status),
       onApplied: ({ resources }) => {
         for (const resource of resources) events.emit('data.changed', { resource })

@@ -60,7 +60,8 @@ async function inspectionIdxs(core: TeamCore): Promise<number[]> {
   return page.rows.map((entry) => entry.idx)
 }
 
-describe('two staff machines on one team server', () => {
+// Each test boots two app cores with their sandbox sync: more than the default on a loaded machine.
+describe('two staff machines on one team server', { timeout: 90_000 }, () => {
   it('marks and notes propagate both ways and show who marked', async () => {
     const a = await boot(configs[0]!)
     const b = await boot(configs[1]!)
