@@ -30,11 +30,15 @@ export type TeamStatusView =
 
 /** Answer of `team.test`. */
 export interface TeamTestResult {
+  /** `server_version` of PostgreSQL, e.g. `15.14`. */
   readonly serverVersion: string
   readonly schemaVersion: number
+  /** The login role (the author of everything this connection pushes). */
   readonly role: string
   readonly team: string
+  /** The member's name as the administrator entered it; empty when none. */
   readonly displayName: string
+  /** Partner accounts the team is granted. */
   readonly partners: readonly string[]
 }
 
