@@ -20,6 +20,7 @@ import { sourceThreads } from '../../src/core/source-threads'
 export interface TeamCore {
   readonly core: BootedCore
   readonly profileId: string
+  readonly dataDir: string
   call<C extends ChannelName>(channel: C, args?: ChannelArgs<C>): Promise<ChannelResult<C>>
   /** Resolves once `check` holds: checked now and after every event of the core. */
   until(check: () => Promise<boolean> | boolean): Promise<void>
@@ -102,6 +103,7 @@ export async function bootTeamCore(
   return {
     core,
     profileId: id,
+    dataDir,
     call,
     async until(check) {
       for (;;) {

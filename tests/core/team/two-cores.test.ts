@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
@@ -96,6 +98,11 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
     })
     // The signer is the team identity, on the machine that set it too.
     expect((await row(a, first!))?.review?.by).toBe('minji name')
+    // The password is in the keychain only: not in the settings file, not in what the renderer gets.
+    const settingsText = readFileSync(join(a.dataDir, 'settings.json'), 'utf8')
+    expect(settingsText).toContain(configs[0]!.user)
+    expect(settingsText).not.toContain(configs[0]!.password)
+    expect(JSON.stringify(await a.call('profiles.list'))).not.toContain(configs[0]!.password)
   })
 
   it('edits made while one machine is cut off converge, every event kept, nothing left unsent', async () => {
