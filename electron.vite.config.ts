@@ -22,6 +22,8 @@ export default defineConfig({
           'checkpoint-worker': resolve('src/core/store/owner/checkpoint-worker.ts'),
           // The sync's page thread, which parses list answers:
           'page-worker': resolve('src/core/sync/page-thread/worker.ts'),
+          // The team worker, which syncs marks with the profile's team server:
+          'team-worker': resolve('src/core/team/worker.ts'),
         },
       },
     },

@@ -41,6 +41,7 @@ import { createMatcher } from '../tests/support/matcher'
 import { Dataset } from '../src/sandbox/dataset'
 import { agingShapes, changeShapes, seedChanges } from './changes-feed'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
+import { benchTeam } from './team'
 
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
@@ -58,7 +59,8 @@ import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
  *   its plan, and all tab and badge counts together.
  * Prints a table and writes bench/results.json `{ metric: { value, unit, target } }`.
  * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look;
- * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, or `latency`) runs one part only.
+ * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, `latency`, or `team`: the
+ * team server's keys, bench/team.ts) runs one part only.
  */
 
 type Metric = { value: number; unit: string; target: string | null }
@@ -78,7 +80,7 @@ const CONCURRENCY = 3
 const LATENCY_SIZE = Number(process.env['BENCH_LATENCY_SIZE'] ?? Math.min(SYNC_SIZE, 50_000))
 /** The bare loop's requests in flight against the slow sandbox (the issue's fixed count). */
 const LATENCY_IN_FLIGHT = 8
-const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,trickle,queries').split(',')
+const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,trickle,queries,team').split(',')
 /** The overall deadline of each run in the trickle part (the app's default is minutes). */
 const TRICKLE_DEADLINE_MS = 10_000
 
@@ -1059,6 +1061,7 @@ if (PARTS.includes('sync')) await benchSync()
 if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency()
 if (PARTS.includes('trickle')) await benchTrickle()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
+if (PARTS.includes('team')) await benchTeam(record)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
 

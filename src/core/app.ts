@@ -31,6 +31,9 @@ import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
 import { walletHistoryExport } from './wallet/history-csv'
+import { testTeamConnection } from './team/session'
+import { TeamRunner, teamServerConfig } from './team/team-runner'
+import { toTeamError } from './team/team-error'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
 /** The injected parts core is built from; tests pass real ones where they can. */
@@ -66,6 +69,14 @@ export interface CoreDeps {
    * pages are parsed there, so their records never reach the main thread.
    */
   readonly pageWorker: ThreadEntry
+  /**
+   * The team worker's entry (`team/worker.ts`), given like `pageWorker`: it
+   * runs the sync with the profile's team server (docs/team.md). Without it a
+   * profile with a team server reports the team as offline.
+   */
+  readonly teamWorker?: ThreadEntry
+  /** Backoff of the team sync's reconnects (default 1 s doubling to 60 s; tests shorten it). */
+  readonly teamBackoffMs?: { readonly base: number; readonly max: number }
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
   readonly imageMaxPixels?: number
   /**
@@ -109,6 +120,8 @@ interface ProfileScope {
   readonly store: StoreOwner
   readonly sync: SyncEngine
   readonly brands: BrandService
+  /** Sharing with the profile's team server (inactive without one). */
+  readonly team: TeamRunner
   close(): Promise<void>
 }
 
@@ -153,15 +166,36 @@ export function createCore(deps: CoreDeps): Core {
       now,
     })
     const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
+    const team = new TeamRunner({
+      profileId: profile.summary.id,
+      partnerId: profile.summary.partnerId,
+      timeZone: profile.summary.timeZone,
+      server: profile.team,
+      store,
+      entry: deps.teamWorker,
+      password: async (id) => {
+        const password = await vault.teamPassword(id)
+        // Registered before the worker can fail with it, so no later message can echo it.
+        if (password !== null) redactor.add(password)
+        return password
+      },
+      onStatus: (status) => events.emit('team.status', status),
+      onApplied: ({ resources }) => {
+        for (const resource of resources) events.emit('data.changed', { resource })
+      },
+      ...(deps.teamBackoffMs ? { backoffMs: deps.teamBackoffMs } : {}),
+    })
     let closing: Promise<void> | null = null
     return {
       profile,
       store,
       sync,
       brands: new BrandService(store, sync),
+      team,
       close() {
         closing ??= (async () => {
           sync.stop()
+          await team.close()
           await sync.idle()
           await store.close()
         })()
@@ -306,7 +340,9 @@ export function createCore(deps: CoreDeps): Core {
           note,
           by: reviewer === '' ? null : reviewer,
           at: localTimestamp(now(), scope.profile.summary.timeZone),
+          clientTime: now().toISOString(),
         })
+        scope.team.nudge()
         events.emit('data.changed', { resource }, { immediate: true })
         return saved
       },
@@ -370,9 +406,52 @@ export function createCore(deps: CoreDeps): Core {
         return deliver(format, fileName, data, rows)
       },
       'dashboard.get': ({ bucket }) => scope.store.call('dashboard', { today: today(), bucket }),
+      'team.test': async ({ id }) => {
+        const { profiles: views } = await profiles.list()
+        const server = views.find((view) => view.id === id)?.team
+        if (!server) throw new AppError('not_found', 'This profile has no team server.')
+        const password = await vault.teamPassword(id)
+        if (password === null) {
+          throw new AppError('team_auth', 'No team server password is stored for this profile.')
+        }
+        try {
+          const { members: _members, ...info } = await testTeamConnection(
+            teamServerConfig(server, password),
+          )
+          return info
+        } catch (error) {
+          const teamError = toTeamError(error)
+          throw new AppError(teamError.code, teamError.message)
+        }
+      },
+      'team.status': () => scope.team.status,
+      'team.setPassword': async ({ id, password }) => {
+        const { profiles: views } = await profiles.list()
+        if (!views.some((view) => view.id === id && view.team)) {
+          throw new AppError('not_found', 'This profile has no team server.')
+        }
+        redactor.add(password)
+        await vault.setTeamPassword(id, password)
+        if (id === scope.profile.summary.id) await scope.team.restart()
+        return scope.team.status
+      },
+      'team.ackChanged': async (record) => ({
+        cleared: await scope.store.call('reviewAckChanged', record),
+      }),
+      'reviews.history': async (record) => {
+        // Opening a record's history is looking at it: a "changed while away" flag clears.
+        const history = await scope.store.call('reviewHistory', record)
+        const cleared = await scope.store.call('reviewAckChanged', record)
+        if (cleared) events.emit('data.changed', { resource: record.resource })
+        return history
+      },
     },
     { redact: (text) => redactor.redact(text), log },
   )
+  // A wallet outcome was just queued for the team (when the profile has one): send it now.
+  events.subscribe((event) => {
+    if (event === 'wallet.outcome') scope.team.nudge()
+  })
 
   return {
     router,

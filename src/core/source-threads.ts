@@ -11,12 +11,17 @@ function fromSource(url: URL): ThreadEntry {
  * run from source (the web host, the tests, the bench). The Electron app
  * passes the bundled files instead (`src/main/index.ts`).
  */
-export function sourceThreads(): { storeWorker: StoreThreads; pageWorker: ThreadEntry } {
+export function sourceThreads(): {
+  storeWorker: StoreThreads
+  pageWorker: ThreadEntry
+  teamWorker: ThreadEntry
+} {
   return {
     storeWorker: {
       owner: fromSource(new URL('./store/owner/worker.ts', import.meta.url)),
       checkpointer: fromSource(new URL('./store/owner/checkpoint-worker.ts', import.meta.url)),
     },
     pageWorker: fromSource(new URL('./sync/page-thread/worker.ts', import.meta.url)),
+    teamWorker: fromSource(new URL('./team/worker.ts', import.meta.url)),
   }
 }

@@ -198,6 +198,7 @@ if (!app.requestSingleInstanceLock()) {
         checkpointer: { url: new URL('./checkpoint-worker.js', import.meta.url) },
       },
       pageWorker: { url: new URL('./page-worker.js', import.meta.url) },
+      teamWorker: { url: new URL('./team-worker.js', import.meta.url) },
       sandbox: embedded.profile,
       saveFile: saveWithDialog,
     })

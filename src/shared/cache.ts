@@ -34,6 +34,13 @@ export interface ReviewMark {
   readonly by: string | null
   /** When it was set, local time `YYYY-MM-DD HH:MM:SS` in the profile's zone. */
   readonly at: string
+  /** With a team server: the login role that set the current mark (docs/team.md). */
+  readonly author?: string | null
+  /**
+   * With a team server: the name of the member who changed a mark this
+   * machine had set, without having seen it, until the record is looked at.
+   */
+  readonly changedBy?: string | null
 }
 
 /** Records of the current filter per review mark (`none`: no mark, or only a note). */

@@ -37,6 +37,11 @@ export const CHANNEL_NAMES = [
   'reconcile.list',
   'reconcile.export',
   'dashboard.get',
+  'team.test',
+  'team.status',
+  'team.setPassword',
+  'team.ackChanged',
+  'reviews.history',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -46,6 +51,7 @@ const EVENT_NAMES = [
   'profiles.changed',
   'wallet.outcome',
   'command.run',
+  'team.status',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -28,11 +28,13 @@ import type {
   SettingsView,
 } from './profiles'
 import {
+  MAX_SECRET_CHARS,
   profileIdSchema,
   profileInputSchema,
   secretInputSchema,
   settingsInputSchema,
 } from './profile-schemas'
+import type { ReviewHistoryEntry, TeamStatusView, TeamTestResult } from './team'
 import {
   WALLET_FLOWS,
   WALLET_OUTCOMES,
@@ -254,6 +256,25 @@ export const argSchemas = {
    * reconciliation totals; each number with the list filter that reproduces it.
    */
   'dashboard.get': z.strictObject({ bucket: z.enum(['day', 'week']).default('day') }),
+  /** Connects to a profile's team server: server version, schema version, the role's team (docs/team.md). */
+  'team.test': z.strictObject({ id: profileIdSchema }),
+  /** The active profile's team state: none, connected, or offline with what waits and why. */
+  'team.status': z.strictObject({}),
+  /** Stores a profile's team server password in the keychain (never in settings); answers the new state. */
+  'team.setPassword': z.strictObject({
+    id: profileIdSchema,
+    password: z.string().min(1).max(MAX_SECRET_CHARS),
+  }),
+  /** The user looked at a record another member changed while they were away: clears its flag. */
+  'team.ackChanged': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
+  /** Every review event of one record, oldest first (who, when, mark, note). */
+  'reviews.history': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -290,6 +311,11 @@ interface ChannelResults {
   'reconcile.list': ReconcilePage
   'reconcile.export': ExportResult
   'dashboard.get': Dashboard
+  'team.test': TeamTestResult
+  'team.status': TeamStatusView
+  'team.setPassword': TeamStatusView
+  'team.ackChanged': { readonly cleared: boolean }
+  'reviews.history': readonly ReviewHistoryEntry[]
 }
 
 /** Payload of each event. */
@@ -304,6 +330,8 @@ export interface EventPayloads {
   'wallet.outcome': WalletOutcome
   /** A command of the registry (src/shared/commands.ts) chosen in the application menu. */
   'command.run': { readonly id: string }
+  /** The active profile's team state changed (status bar). */
+  'team.status': TeamStatusView
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -1,4 +1,32 @@
 /**
+ * Error codes of the team server connection (docs/team.md); part of
+ * {@link ERROR_CODES}, so a team error travels like any other.
+ */
+const TEAM_ERROR_CODES = [
+  /** The server refused the login role or its password. */
+  'team_auth',
+  /** One side requires TLS and the other offers a plain connection. */
+  'team_tls_required',
+  /** The server's certificate failed verification (untrusted, expired, wrong host). */
+  'team_tls',
+  /** The server cannot be reached (DNS, refused, reset, timed out). */
+  'team_unreachable',
+  /** The server's schema is older than the app understands: the administrator migrates. */
+  'team_schema_old',
+  /** The server's schema is newer than the app understands: update the app. */
+  'team_schema_new',
+  /** The login role is no member of a team, or its team is not granted this partner. */
+  'team_not_member',
+  /** The server refused a write (row-level security or a check). */
+  'team_refused',
+  /** Any other answer of the server. */
+  'team_server',
+] as const
+
+/** One of {@link TEAM_ERROR_CODES}. */
+export type TeamErrorCode = (typeof TEAM_ERROR_CODES)[number]
+
+/**
  * Error codes are a closed union: every handler answers with one of them and
  * the renderer switches on them exhaustively. Messages never carry a secret.
  */
@@ -49,34 +77,11 @@ export const ERROR_CODES = [
   'store_busy',
   /** Anything else; the message is generic and the details are in the log. */
   'internal',
+  ...TEAM_ERROR_CODES,
 ] as const
 
 /** One of {@link ERROR_CODES}. */
 export type ErrorCode = (typeof ERROR_CODES)[number]
-
-/**
- * Error codes of the team server connection (docs/team.md). A separate union
- * until the app shows the team state; each says what to do in plain words.
- */
-export type TeamErrorCode =
-  /** The server refused the login role or its password. */
-  | 'team_auth'
-  /** One side requires TLS and the other offers a plain connection. */
-  | 'team_tls_required'
-  /** The server's certificate failed verification (untrusted, expired, wrong host). */
-  | 'team_tls'
-  /** The server cannot be reached (DNS, refused, reset, timed out). */
-  | 'team_unreachable'
-  /** The server's schema is older than the app understands: the administrator migrates. */
-  | 'team_schema_old'
-  /** The server's schema is newer than the app understands: update the app. */
-  | 'team_schema_new'
-  /** The login role is no member of a team, or its team is not granted this partner. */
-  | 'team_not_member'
-  /** The server refused a write (row-level security or a check). */
-  | 'team_refused'
-  /** Any other answer of the server. */
-  | 'team_server'
 
 /** A team error as plain data (never a password). */
 export interface TeamErrorData {

@@ -6,7 +6,7 @@ import { DEFAULT_TIME_ZONE, PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
-const MAX_SECRET_CHARS = 4096
+export const MAX_SECRET_CHARS = 4096
 
 /** A profile id: also a file name, so nothing but lowercase letters, digits, `_` and `-`. */
 export const profileIdSchema = z.string().regex(PROFILE_ID_PATTERN, 'not a profile id')
@@ -84,6 +84,28 @@ export const timeZoneSchema = z
 /** Deadline of one request (headers and body), in whole seconds: 1 s to 5 minutes. */
 export const requestTimeoutSecondsSchema = z.number().int().min(1).max(300)
 
+/**
+ * A profile's team server (docs/team.md): where the team's PostgreSQL is and
+ * the member's own login role. The password is not here: it goes to the
+ * keychain through `team.setPassword`. TLS is verified unless the host is
+ * this computer; `plain` is refused for any other host.
+ */
+export const teamServerSchema = z.strictObject({
+  host: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .regex(/^[A-Za-z0-9.:[\]_-]+$/, 'a host name or IP address'),
+  port: z.number().int().min(1).max(65535).default(5432),
+  database: z.string().trim().min(1).max(63),
+  role: z.string().trim().min(1).max(63),
+  /** A PEM file of the CA to trust instead of the system's. */
+  caFile: z.string().trim().min(1).max(4096).optional(),
+  /** Absent: TLS, except plain on this computer. */
+  tls: z.enum(['verify-full', 'plain']).optional(),
+})
+
 /** Arguments of `profiles.save`: no secret fields (those go through `profiles.setSecret`). */
 export const profileInputSchema = z.strictObject({
   /** Absent for a new profile. */
@@ -98,6 +120,8 @@ export const profileInputSchema = z.strictObject({
   timeoutSeconds: requestTimeoutSecondsSchema.optional(),
   /** Production or test environment (production asks before a wallet flow). */
   kind: z.enum(PARTNER_KINDS).default('production'),
+  /** The team server; absent: keep the current one; null: none. */
+  team: teamServerSchema.nullable().optional(),
 })
 
 /** Arguments of `profiles.setSecret`: either or both of the key and secret. */

@@ -41,6 +41,18 @@ export interface ProfileView extends ProfileSummary {
   /** Deadline of one request to the service, headers and body together, in seconds. */
   readonly timeoutSeconds: number
   readonly credentials: CredentialStatus
+  /** The team server, when the profile shares with one (never its password). */
+  readonly team?: TeamServerView | null
+}
+
+/** A profile's team server as the Accounts screen shows it. */
+export interface TeamServerView {
+  readonly host: string
+  readonly port: number
+  readonly database: string
+  readonly role: string
+  readonly caFile?: string | undefined
+  readonly tls?: 'verify-full' | 'plain' | undefined
 }
 
 /** Answer of `profiles.list`, `profiles.select` and `profiles.remove`. */

@@ -58,6 +58,8 @@ export interface WalletHistoryRow {
   readonly detail: string | null
   readonly startedAt: string
   readonly endedAt: string | null
+  /** With a team server: the name of the member who ran it (docs/team.md); else absent. */
+  readonly by?: string
 }
 
 /** Answer of `wallet.history`. */

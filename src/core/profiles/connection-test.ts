@@ -49,6 +49,15 @@ function outcomeOf(code: ErrorCode): ConnectionOutcome {
     case 'store_busy':
     case 'disk_full':
     case 'internal':
+    case 'team_auth':
+    case 'team_tls_required':
+    case 'team_tls':
+    case 'team_unreachable':
+    case 'team_schema_old':
+    case 'team_schema_new':
+    case 'team_not_member':
+    case 'team_refused':
+    case 'team_server':
       return 'service_error'
   }
 }

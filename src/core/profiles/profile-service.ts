@@ -11,6 +11,7 @@ import {
   type CredentialStatus,
   type ProfileList,
   type ProfileView,
+  type TeamServerView,
 } from '../../shared/profiles'
 import { PartnerClient, type CredentialSource, type Credentials } from '../api/client'
 import type { FetchLike } from '../api/http'
@@ -28,6 +29,8 @@ export interface ActiveProfile {
   /** Deadline of one request, headers and body together. */
   readonly timeoutMs: number
   readonly credentials: CredentialSource
+  /** The team server it shares marks through, or null (docs/team.md). */
+  readonly team: TeamServerView | null
 }
 
 /** The built-in "Sandbox" profile: the embedded sandbox and its demo credentials. */
@@ -134,6 +137,7 @@ export class ProfileService {
       timeoutSeconds:
         input.timeoutSeconds ?? before?.timeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS,
       kind: input.kind,
+      ...teamOf(input.team === undefined ? before?.team : (input.team ?? undefined)),
     }
     this.#options.settings.update((draft) => {
       const index = draft.profiles.findIndex((existing) => existing.id === id)
@@ -244,6 +248,7 @@ export class ProfileService {
         redirectUri: sandbox.redirectUri,
         timeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
         credentials: () => Promise.resolve(this.#registered(sandbox.credentials)),
+        team: null,
       }
     }
     return {
@@ -252,6 +257,7 @@ export class ProfileService {
       redirectUri: stored.redirectUri,
       timeoutMs: stored.timeoutSeconds * 1000,
       credentials: async () => this.#registered(await this.#options.vault.get(stored.id)),
+      team: stored.team ?? null,
     }
   }
 
@@ -325,7 +331,13 @@ function viewOf(profile: StoredProfile, credentials: CredentialStatus): ProfileV
     redirectUri: profile.redirectUri,
     timeoutSeconds: profile.timeoutSeconds,
     credentials,
+    team: profile.team ?? null,
   }
+}
+
+/** The stored profile's `team` field: left out when there is none. */
+function teamOf(team: TeamServerView | undefined): { team?: TeamServerView } {
+  return team ? { team } : {}
 }
 
 /** The cache files of a profile: `<dataDir>/cache/<id>.sqlite` and its WAL and shared-memory files. */

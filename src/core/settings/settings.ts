@@ -6,6 +6,7 @@ import {
   requestTimeoutSecondsSchema,
   serviceUrlSchema,
   timeZoneSchema,
+  teamServerSchema,
 } from '../../shared/profile-schemas'
 import { PARTNER_KINDS } from '../../shared/domain'
 import { DEFAULT_AGING_DAYS } from '../../shared/changes'
@@ -46,6 +47,8 @@ const storedProfileSchema = z
     timeoutSeconds: requestTimeoutSecondsSchema.catch(DEFAULT_REQUEST_TIMEOUT_SECONDS),
     /** Production or test; an unreadable value counts as production (the careful choice). */
     kind: z.enum(PARTNER_KINDS).catch('production'),
+    /** The team server (docs/team.md); an unreadable one is dropped rather than the profile. */
+    team: teamServerSchema.optional().catch(undefined),
   })
   .transform((profile) => ({
     ...profile,

@@ -4,13 +4,16 @@ import type { ReviewMark, ReviewMarkName } from '../../shared/cache'
 import { AppError } from '../app-error'
 import { touchCells } from './cell-index'
 import type { PagedResource } from './record-types'
+import { queueReviewEvent, teamIdentity } from './team-side'
 import { bumpDataVersion } from './writes'
 
 /**
  * Review marks: staff's own data, kept per profile in `review_marks` keyed by
  * (resource, idx). They are never touched by a sync, so a mark survives every
  * re-sync and a record going gone and coming back. A mark of `none` with an
- * empty note removes the row.
+ * empty note removes the row. When the profile has a team server, the same
+ * transaction queues the mark for the team (`team-side.ts`) and signs it
+ * with the member's team name.
  */
 
 /** What {@link setReview} stores. */
@@ -23,6 +26,8 @@ export interface ReviewInput {
   readonly by: string | null
   /** Local time text, `YYYY-MM-DD HH:MM:SS`. */
   readonly at: string
+  /** ISO time, for the team event; now when absent. */
+  readonly clientTime?: string | undefined
 }
 
 /**
@@ -36,6 +41,8 @@ export function setReview(db: StoreConnection, input: ReviewInput): ReviewMark {
     .prepare('SELECT note FROM review_marks WHERE resource = ? AND record_idx = ?')
     .get(input.resource, input.idx) as { note: string | null } | undefined
   const note = (input.note ?? previous?.note ?? '').trim()
+  const identity = teamIdentity(db)
+  const by = identity ? identity.displayName || identity.role : input.by
   if (input.mark === 'none' && note === '') {
     db.prepare('DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
       input.resource,
@@ -48,19 +55,29 @@ export function setReview(db: StoreConnection, input: ReviewInput): ReviewMark {
        ON CONFLICT (resource, record_idx) DO UPDATE SET
          mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
          reviewed_by = excluded.reviewed_by`,
-    ).run(input.resource, input.idx, input.mark, note, input.at, input.by)
+    ).run(input.resource, input.idx, input.mark, note, input.at, by)
+  }
+  if (identity) {
+    queueReviewEvent(db, identity, {
+      resource: input.resource,
+      idx: input.idx,
+      mark: input.mark,
+      note,
+      clientTime: input.clientTime ?? new Date().toISOString(),
+    })
   }
   touchCells(db, input.resource, [input.idx])
   bumpDataVersion(db)
-  return { mark: input.mark, note, by: input.by, at: input.at }
+  return { mark: input.mark, note, by, at: input.at }
 }
 
 /**
  * A column expression giving each listed row its mark as JSON text
- * (`[mark, note, at, by]`), or NULL; `idx` is the list table's own column.
+ * (`[mark, note, at, by, author, changedBy]`), or NULL; `idx` is the list
+ * table's own column.
  */
 export function reviewColumn(resource: PagedResource): string {
-  return `(SELECT json_array(mark, note, updated_at, reviewed_by) FROM review_marks
+  return `(SELECT json_array(mark, note, updated_at, reviewed_by, team_author, changed_while_away) FROM review_marks
      WHERE resource = '${resource}' AND record_idx = idx) AS review`
 }
 
@@ -92,13 +109,15 @@ export function readReview(value: unknown): ReviewMark | null {
   } catch {
     return null
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4) return null
-  const [mark, note, at, by] = parsed as unknown[]
+  if (!Array.isArray(parsed) || parsed.length < 4) return null
+  const [mark, note, at, by, author, changedBy] = parsed as unknown[]
   if (typeof mark !== 'string' || !MARKS.has(mark) || typeof at !== 'string') return null
   return {
     mark: mark as ReviewMarkName,
     note: typeof note === 'string' ? note : '',
     by: typeof by === 'string' && by !== '' ? by : null,
     at,
+    ...(typeof author === 'string' ? { author } : {}),
+    ...(typeof changedBy === 'string' ? { changedBy } : {}),
   }
 }

@@ -34,6 +34,18 @@ import {
   type WalletLinkInput,
 } from './wallet-history'
 import { replaceBrands } from './writes'
+import {
+  ackChanged,
+  ackOutbox,
+  applyPulled,
+  configureTeam,
+  countOutbox,
+  lastPulledSeq,
+  readOutbox,
+  reviewHistory,
+  type PulledApply,
+  type TeamConfigure,
+} from './team-side'
 import { writeStats } from './write-stats'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
@@ -101,6 +113,20 @@ export const STORE_OPS = {
     transaction(db, () => insertWalletLink(db, input)),
   setReview: (db: StoreConnection, input: ReviewInput) =>
     transaction(db, () => setReview(db, input)),
+  /** Whether the profile shares with a team server and as whom (`team-side.ts`). */
+  teamConfigure: (db: StoreConnection, input: TeamConfigure) =>
+    transaction(db, () => configureTeam(db, input)),
+  teamReadOutbox: (db: StoreConnection, limit: number) => readOutbox(db, limit),
+  teamCountOutbox: (db: StoreConnection) => countOutbox(db),
+  teamAckOutbox: (db: StoreConnection, ids: readonly string[]) =>
+    transaction(db, () => ackOutbox(db, ids)),
+  teamLastSeq: (db: StoreConnection) => lastPulledSeq(db),
+  teamApplyPulled: (db: StoreConnection, page: PulledApply) =>
+    transaction(db, () => applyPulled(db, page)),
+  reviewHistory: (db: StoreConnection, query: { resource: PagedResource; idx: number }) =>
+    reviewHistory(db, query),
+  reviewAckChanged: (db: StoreConnection, query: { resource: PagedResource; idx: number }) =>
+    transaction(db, () => ackChanged(db, query)),
   /** Whether the lists' cell indexes are built yet (`cell-index.ts`; the bench waits for it). */
   cellIndexesReady: (db: StoreConnection) => cellIndexesReady(db),
   /** Records, pages, commits and thread time of the page writes so far (the bench reads it). */

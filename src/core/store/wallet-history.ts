@@ -1,5 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from './connection'
+import { queueWalletLinkEvent, teamIdentity } from './team-side'
 import type {
   WalletFlowKind,
   WalletHistoryPage,
@@ -32,7 +33,11 @@ export interface WalletHistoryFilter {
   readonly limit?: number | undefined
 }
 
-/** Records an ended flow; answers its row id. */
+/**
+ * Records an ended flow; answers its row id. With a team server the outcome
+ * is queued for the team too: the reason of a refused, failed or cancelled
+ * flow, never a completion's redirect parameters.
+ */
 export function insertWalletLink(db: StoreConnection, input: WalletLinkInput): number {
   const result = db
     .prepare(
@@ -48,7 +53,20 @@ export function insertWalletLink(db: StoreConnection, input: WalletLinkInput): n
       input.startedAt,
       input.endedAt,
     )
-  return Number(result.lastInsertRowid)
+  const id = Number(result.lastInsertRowid)
+  const identity = teamIdentity(db)
+  if (identity) {
+    queueWalletLinkEvent(db, identity, id, {
+      flow: input.flow,
+      refUserId: input.refUserId,
+      guaranteeIdx: input.guaranteeIdx,
+      outcome: input.outcome,
+      reason: input.outcome === 'completed' ? null : input.detail,
+      startedAt: input.startedAt,
+      endedAt: input.endedAt,
+    })
+  }
+  return id
 }
 
 interface LinkRow {
@@ -60,6 +78,7 @@ interface LinkRow {
   detail: string | null
   started_at: string
   ended_at: string | null
+  author: string | null
 }
 
 /** Past flows matching the filter, newest first, with the number that match. */
@@ -92,7 +111,7 @@ export function queryWalletLinks(
   const limit = filter.limit === undefined ? '' : 'LIMIT ?'
   const rows = db
     .prepare(
-      `SELECT id, flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at
+      `SELECT id, flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at, author
        FROM wallet_links ${clause} ORDER BY started_at DESC, id DESC ${limit}`,
     )
     .all(...params, ...(filter.limit === undefined ? [] : [filter.limit])) as unknown as LinkRow[]
@@ -107,6 +126,7 @@ export function queryWalletLinks(
       detail: row.detail,
       startedAt: row.started_at,
       endedAt: row.ended_at,
+      ...(row.author === null ? {} : { by: row.author }),
     })),
   }
 }

@@ -10,6 +10,7 @@ import {
   type WalletLinkEventDraft,
 } from './events'
 import { TeamError, toTeamError } from './team-error'
+import type { TeamTestResult } from '../../shared/team'
 
 /**
  * One connection to the team server for one partner profile: checks the
@@ -24,18 +25,10 @@ export const TEAM_SCHEMA_VERSION = 1
 /** The channel the insert triggers notify (payload empty). */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
 
-/** What "Test connection" answers. */
-export interface TeamServerInfo {
-  /** `server_version` of PostgreSQL, e.g. `15.14`. */
-  readonly serverVersion: string
-  readonly schemaVersion: number
-  /** The login role (the author of everything this connection pushes). */
-  readonly role: string
-  readonly team: string
-  /** The member's name as the administrator entered it; empty when none. */
-  readonly displayName: string
-  /** Partner accounts the team is granted. */
-  readonly partners: readonly string[]
+/** What "Test connection" answers, and the team's members. */
+export interface TeamServerInfo extends TeamTestResult {
+  /** Every member of the team: login role and display name (empty when none). */
+  readonly members: readonly { readonly role: string; readonly displayName: string }[]
 }
 
 /** A page of pulled events. */
@@ -123,6 +116,9 @@ async function readServerInfo(client: pg.Client): Promise<TeamServerInfo> {
   if (!first) {
     throw new TeamError('team_not_member', `The role ${role} is not a member of a team.`)
   }
+  const { rows: memberRows } = await client.query<{ role_name: string; display_name: string }>(
+    'SELECT role_name, display_name FROM appraisal_team.team_members()',
+  )
   return {
     serverVersion: server,
     schemaVersion,
@@ -130,6 +126,7 @@ async function readServerInfo(client: pg.Client): Promise<TeamServerInfo> {
     team: first.team,
     displayName: first.display_name,
     partners: rows.flatMap((row) => (row.partner_id === null ? [] : [row.partner_id])),
+    members: memberRows.map((row) => ({ role: row.role_name, displayName: row.display_name })),
   }
 }
 

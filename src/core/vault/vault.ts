@@ -47,6 +47,8 @@ export class Vault {
   readonly #log: (message: string) => void
   /** Credentials read once are kept in memory for the client; dropped on change. */
   readonly #cache = new Map<string, Credentials>()
+  /** Team server passwords read once, by profile id. */
+  readonly #teamCache = new Map<string, string>()
 
   constructor(options: VaultOptions) {
     this.#keychain = options.keychain
@@ -133,14 +135,52 @@ export class Vault {
   async delete(profileId: string): Promise<void> {
     const account = accountOf(profileId)
     this.#cache.delete(profileId)
+    this.#teamCache.delete(profileId)
     await this.#session.delete(this.#service, account)
     try {
       await this.#keychainCall(this.#keychain.delete(this.#service, account))
+      await this.#keychainCall(this.#keychain.delete(this.#service, teamAccountOf(profileId)))
     } catch (error) {
       const appError = toKeychainError(error, this.#platform)
       if (appError.code === 'keychain_unavailable') return
       throw appError
     }
+  }
+
+  /**
+   * Stores a profile's team server password in the keychain, in an entry of
+   * its own (docs/team.md); it never reaches settings or the renderer.
+   */
+  async setTeamPassword(profileId: string, password: string): Promise<void> {
+    if (Buffer.byteLength(password, 'utf8') > MAX_ENTRY_BYTES) {
+      throw new AppError('too_large', `The password is longer than ${MAX_ENTRY_BYTES} bytes.`)
+    }
+    try {
+      await this.#keychainCall(
+        this.#keychain.set(this.#service, teamAccountOf(profileId), password),
+      )
+    } catch (error) {
+      const appError = toKeychainError(error, this.#platform)
+      this.#log(`[vault] ${this.#keychain.backend} set failed: ${appError.code}`)
+      throw appError
+    }
+    this.#teamCache.set(profileId, password)
+  }
+
+  /** A profile's team server password, or null when none is stored. */
+  async teamPassword(profileId: string): Promise<string | null> {
+    const cached = this.#teamCache.get(profileId)
+    if (cached !== undefined) return cached
+    let password: string | null
+    try {
+      password = await this.#keychainCall(
+        this.#keychain.get(this.#service, teamAccountOf(profileId)),
+      )
+    } catch (error) {
+      throw toKeychainError(error, this.#platform)
+    }
+    if (password !== null) this.#teamCache.set(profileId, password)
+    return password
   }
 
   /** Profile ids with an entry in the keychain (to find orphans). */
@@ -211,6 +251,11 @@ interface Found {
 }
 
 const ACCOUNT_PREFIX = 'profile:'
+
+/** The keychain account of a profile's team server password. */
+function teamAccountOf(profileId: string): string {
+  return `team:${profileId}`
+}
 
 function accountOf(profileId: string): string {
   return `${ACCOUNT_PREFIX}${profileId}`

@@ -12,6 +12,7 @@ import { up as memberByWords } from './0010-member-by-words'
 import { up as searchGrams } from './0011-search-grams'
 import { up as changes } from './0012-changes'
 import { up as reconcile } from './0013-reconcile'
+import { up as teamOutbox } from './0014-team-outbox'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'search-grams', up: searchGrams },
   { version: 12, name: 'changes', up: changes },
   { version: 13, name: 'reconcile', up: reconcile },
+  { version: 14, name: 'team-outbox', up: teamOutbox },
 ]
 
 /** The schema version this build writes. */

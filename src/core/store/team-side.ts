@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto'
+import type { StoreConnection } from './connection'
+import type { ReviewMarkName } from '../../shared/cache'
+import type { ReviewHistoryEntry } from '../../shared/team'
+import { localTimestamp } from '../../shared/local-time'
+import type { TeamEvent, TeamEventDraft, WalletLinkEventDraft } from '../team/events'
+import { touchCells } from './cell-index'
+import { prepared } from './statements'
+import type { PagedResource } from './record-types'
+import { bumpDataVersion } from './writes'
+
+/**
+ * The store's half of team sharing (docs/team.md): the outbox, the cursor,
+ * the review history of every record and the application of pulled events
+ * to the local marks. Pure `(db, args)` functions that the owner thread runs
+ * (`store-ops.ts`); the team worker reaches them through the main thread
+ * (`team/team-thread.ts`). A profile without a team server never calls them,
+ * and {@link teamIdentity} answers null there, so `reviews.set` and the
+ * Wallet history write exactly what they write without one.
+ */
+
+/** Who this machine is on the team server, stored while the profile has one. */
+export interface TeamIdentity {
+  /** The login role: the author of everything this machine pushes. */
+  readonly role: string
+  /** The name the team knows the member by; empty when the administrator gave none. */
+  readonly displayName: string
+}
+
+/** What the app tells the store when a profile opens or the team worker connects. */
+export interface TeamConfigure {
+  /**
+   * Null: the profile has no team server (nothing is queued). An empty
+   * display name keeps the one stored for the same role.
+   */
+  readonly identity: TeamIdentity | null
+  /** The team's members, when the worker read them (role → display name). */
+  readonly members?: readonly { readonly role: string; readonly displayName: string }[]
+}
+
+/** A page of pulled events to apply (see `TeamLocalSide.applyPulled`). */
+export interface PulledApply {
+  readonly events: readonly TeamEvent[]
+  readonly upToSeq: number
+  /** The profile's time zone: marks show their time in it. */
+  readonly timeZone: string
+}
+
+/** What applying a page changed, so the main thread tells the views. */
+export interface PulledApplied {
+  readonly resources: readonly PagedResource[]
+  readonly walletLinks: boolean
+}
+
+function readState(db: StoreConnection, key: string): string | null {
+  const row = prepared(db, 'SELECT value FROM team_state WHERE key = ?').get(key) as
+    { value: string } | undefined
+  return row?.value ?? null
+}
+
+function writeState(db: StoreConnection, key: string, value: string | null): void {
+  if (value === null) prepared(db, 'DELETE FROM team_state WHERE key = ?').run(key)
+  else
+    prepared(
+      db,
+      'INSERT INTO team_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(key, value)
+}
+
+/** The identity this machine pushes as, or null when the profile has no team server. */
+export function teamIdentity(db: StoreConnection): TeamIdentity | null {
+  const raw = readState(db, 'identity')
+  if (raw === null) return null
+  try {
+    const parsed = JSON.parse(raw) as TeamIdentity
+    return typeof parsed.role === 'string' ? parsed : null
+  } catch {
+    return null
+  }
+}
+
+/** Records whether the profile shares with a team, as whom, and the team's names. */
+export function configureTeam(db: StoreConnection, input: TeamConfigure): void {
+  let identity = input.identity
+  const stored = teamIdentity(db)
+  if (identity && identity.displayName === '' && stored?.role === identity.role) identity = stored
+  writeState(db, 'identity', identity === null ? null : JSON.stringify(identity))
+  if (input.members) {
+    const names = Object.fromEntries(
+      input.members.map((member) => [member.role, member.displayName]),
+    )
+    writeState(db, 'members', JSON.stringify(names))
+  }
+}
+
+function memberNames(db: StoreConnection): Record<string, string> {
+  try {
+    return JSON.parse(readState(db, 'members') ?? '{}') as Record<string, string>
+  } catch {
+    return {}
+  }
+}
+
+function enqueue(db: StoreConnection, draft: TeamEventDraft): void {
+  prepared(db, 'INSERT INTO team_outbox (id, draft) VALUES (?, ?)').run(
+    draft.id,
+    JSON.stringify(draft),
+  )
+}
+
+/**
+ * Queues a review event for a mark just set locally (in the caller's
+ * transaction), keeps it in the record's history, and marks the local row as
+ * this member's, not yet numbered. Answers the name the mark is signed with.
+ */
+export function queueReviewEvent(
+  db: StoreConnection,
+  identity: TeamIdentity,
+  input: {
+    readonly resource: PagedResource
+    readonly idx: number
+    readonly mark: ReviewMarkName
+    readonly note: string
+    readonly clientTime: string
+  },
+): void {
+  const based = prepared(
+    db,
+    'SELECT max(seq) AS seq FROM team_review_events WHERE resource = ? AND record_idx = ?',
+  ).get(input.resource, input.idx) as { seq: number | null }
+  const id = randomUUID()
+  enqueue(db, {
+    kind: 'review',
+    id,
+    resource: input.resource,
+    recordIdx: input.idx,
+    mark: input.mark,
+    note: input.note,
+    clientTime: input.clientTime,
+    basedOnSeq: based.seq,
+  })
+  prepared(
+    db,
+    `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    input.resource,
+    input.idx,
+    input.mark,
+    input.note,
+    identity.role,
+    identity.displayName || null,
+    input.clientTime,
+    based.seq,
+  )
+  prepared(
+    db,
+    `UPDATE review_marks SET team_seq = NULL, team_author = ?, changed_while_away = NULL
+     WHERE resource = ? AND record_idx = ?`,
+  ).run(identity.role, input.resource, input.idx)
+}
+
+/** Queues a wallet-link event for a history row just written; the row takes the event's id. */
+export function queueWalletLinkEvent(
+  db: StoreConnection,
+  identity: TeamIdentity,
+  rowId: number,
+  draft: Omit<WalletLinkEventDraft, 'kind' | 'id'>,
+): void {
+  const id = randomUUID()
+  enqueue(db, { kind: 'wallet_link', id, ...draft })
+  prepared(db, 'UPDATE wallet_links SET event_id = ?, author = ? WHERE id = ?').run(
+    id,
+    identity.displayName || identity.role,
+    rowId,
+  )
+}
+
+/** The oldest unsent events, at most `limit`. */
+export function readOutbox(db: StoreConnection, limit: number): TeamEventDraft[] {
+  const rows = prepared(db, 'SELECT draft FROM team_outbox ORDER BY n LIMIT ?').all(limit) as {
+    draft: string
+  }[]
+  return rows.map((row) => JSON.parse(row.draft) as TeamEventDraft)
+}
+
+/** How many events wait. */
+export function countOutbox(db: StoreConnection): number {
+  return (prepared(db, 'SELECT count(*) AS n FROM team_outbox').get() as { n: number }).n
+}
+
+/** Drops events the server committed. */
+export function ackOutbox(db: StoreConnection, ids: readonly string[]): void {
+  const drop = prepared(db, 'DELETE FROM team_outbox WHERE id = ?')
+  for (const id of ids) drop.run(id)
+}
+
+/** The highest server number applied; 0 when none. */
+export function lastPulledSeq(db: StoreConnection): number {
+  return Number(readState(db, 'last_seq') ?? 0)
+}
+
+interface StoredEvent {
+  id: string
+  mark: ReviewMarkName
+  note: string
+  author: string | null
+  author_name: string | null
+  client_time: string
+  based_on_seq: number | null
+  seq: number | null
+}
+
+/**
+ * Applies a page of pulled events and moves the cursor (the caller's
+ * transaction makes it one step). Every event is kept by id, so a page
+ * applied twice changes nothing. A record's mark becomes its event with the
+ * highest number, unless this machine holds an unsent mark of it (then the
+ * local mark stays until the server numbers it, after the pulled ones). When
+ * the new current mark is another member's, made without having seen this
+ * member's numbered mark, the record is flagged "changed while you were
+ * away" with that member's name until it is looked at.
+ */
+export function applyPulled(db: StoreConnection, page: PulledApply): PulledApplied {
+  const identity = teamIdentity(db)
+  const names = memberNames(db)
+  const nameOf = (role: string): string => names[role] || role
+  const upsertReview = prepared(
+    db,
+    `INSERT INTO team_review_events
+       (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, author = excluded.author,
+       author_name = excluded.author_name, server_time = excluded.server_time`,
+  )
+  const upsertLink = prepared(
+    db,
+    `INSERT INTO wallet_links (flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at, event_id, author)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (event_id) DO UPDATE SET author = excluded.author`,
+  )
+  const touched = new Map<PagedResource, Set<number>>()
+  let walletLinks = false
+  for (const event of page.events) {
+    if (event.kind === 'review') {
+      upsertReview.run(
+        event.id,
+        event.resource,
+        event.recordIdx,
+        event.mark,
+        event.note,
+        event.author,
+        nameOf(event.author),
+        event.clientTime,
+        event.basedOnSeq,
+        event.seq,
+        event.serverTime,
+      )
+      let records = touched.get(event.resource)
+      if (!records) touched.set(event.resource, (records = new Set()))
+      records.add(event.recordIdx)
+    } else {
+      upsertLink.run(
+        event.flow,
+        event.refUserId,
+        event.guaranteeIdx,
+        event.outcome,
+        event.reason,
+        event.startedAt,
+        event.endedAt,
+        event.id,
+        nameOf(event.author),
+      )
+      walletLinks = true
+    }
+  }
+  for (const [resource, records] of touched) {
+    for (const idx of records) settleMark(db, resource, idx, identity, page.timeZone)
+    touchCells(db, resource, records)
+  }
+  writeState(db, 'last_seq', String(page.upToSeq))
+  if (touched.size > 0 || walletLinks) bumpDataVersion(db)
+  return { resources: [...touched.keys()], walletLinks }
+}
+
+/** Makes a record's local mark its current team event (see {@link applyPulled}). */
+function settleMark(
+  db: StoreConnection,
+  resource: PagedResource,
+  idx: number,
+  identity: TeamIdentity | null,
+  timeZone: string,
+): void {
+  const events = prepared(
+    db,
+    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq
+       FROM team_review_events WHERE resource = ? AND record_idx = ? ORDER BY seq`,
+  ).all(resource, idx) as unknown as StoredEvent[]
+  if (events.some((event) => event.seq === null)) return
+  const current = events.at(-1)
+  if (!current || current.seq === null) return
+  const me = identity?.role ?? null
+  const previous = prepared(
+    db,
+    'SELECT changed_while_away FROM review_marks WHERE resource = ? AND record_idx = ?',
+  ).get(resource, idx) as { changed_while_away: string | null } | undefined
+  let flag = previous?.changed_while_away ?? null
+  if (current.author === me) flag = null
+  else if (
+    events.some(
+      (event) =>
+        event.author === me &&
+        event.seq !== null &&
+        event.seq < current.seq! &&
+        event.seq > (current.based_on_seq ?? 0),
+    )
+  )
+    flag = current.author_name ?? current.author
+  const by = current.author_name ?? current.author
+  if (current.mark === 'none' && current.note === '' && flag === null) {
+    prepared(db, 'DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
+      resource,
+      idx,
+    )
+    return
+  }
+  prepared(
+    db,
+    `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_seq, team_author, changed_while_away)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (resource, record_idx) DO UPDATE SET
+       mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
+       reviewed_by = excluded.reviewed_by, team_seq = excluded.team_seq,
+       team_author = excluded.team_author, changed_while_away = excluded.changed_while_away`,
+  ).run(
+    resource,
+    idx,
+    current.mark,
+    current.note,
+    localTimestamp(new Date(current.client_time), timeZone),
+    by,
+    current.seq,
+    current.author,
+    flag,
+  )
+}
+
+/** A record's review history, oldest first (numbered events by number, then the unsent ones). */
+export function reviewHistory(
+  db: StoreConnection,
+  query: { readonly resource: PagedResource; readonly idx: number },
+): ReviewHistoryEntry[] {
+  const rows = prepared(
+    db,
+    `SELECT id, mark, note, author, author_name, client_time, seq, server_time
+       FROM team_review_events WHERE resource = ? AND record_idx = ?
+       ORDER BY seq IS NULL, seq, client_time`,
+  ).all(query.resource, query.idx) as unknown as (StoredEvent & { server_time: string | null })[]
+  return rows.map((row) => ({
+    id: row.id,
+    mark: row.mark,
+    note: row.note,
+    author: row.author,
+    authorName: row.author_name,
+    clientTime: row.client_time,
+    seq: row.seq,
+    serverTime: row.server_time,
+  }))
+}
+
+/** The member looked at the record: its "changed while you were away" flag is cleared. */
+export function ackChanged(
+  db: StoreConnection,
+  query: { readonly resource: PagedResource; readonly idx: number },
+): boolean {
+  const result = prepared(
+    db,
+    `UPDATE review_marks SET changed_while_away = NULL
+       WHERE resource = ? AND record_idx = ? AND changed_while_away IS NOT NULL`,
+  ).run(query.resource, query.idx)
+  if (result.changes > 0) {
+    touchCells(db, query.resource, [query.idx])
+    bumpDataVersion(db)
+  }
+  return result.changes > 0
+}

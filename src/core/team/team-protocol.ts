@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { errorDataSchema } from '../app-error'
+
+/**
+ * The messages between the main thread and the team worker (`worker.ts`),
+ * checked on arrival at either end. The worker runs the sync loop and asks
+ * the main thread for the store operations of {@link TEAM_STORE_OPS}, which
+ * the main thread passes to the profile's database owner: the worker holds
+ * the PostgreSQL connection, the owner the SQLite file, the main thread only
+ * relays.
+ */
+
+/** The store operations the team worker may ask for, and nothing else. */
+const TEAM_STORE_OPS = [
+  'teamReadOutbox',
+  'teamCountOutbox',
+  'teamAckOutbox',
+  'teamLastSeq',
+  'teamApplyPulled',
+] as const
+
+/** One of {@link TEAM_STORE_OPS}. */
+export type TeamStoreOp = (typeof TEAM_STORE_OPS)[number]
+
+/** What the worker is started with (the password only in memory, never on disk). */
+export const teamWorkerDataSchema = z.object({
+  config: z.object({
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65535),
+    database: z.string().min(1),
+    user: z.string().min(1),
+    password: z.string(),
+    tls: z.enum(['verify-full', 'plain']).optional(),
+    caFile: z.string().optional(),
+    connectTimeoutMs: z.number().int().positive().optional(),
+  }),
+  partnerId: z.string().min(1),
+  timeZone: z.string().min(1),
+  backoffMs: z.object({ base: z.number().positive(), max: z.number().positive() }).optional(),
+  pollMs: z.number().int().positive().optional(),
+  pushBatch: z.number().int().positive().optional(),
+})
+
+/** What the worker is started with. */
+export type TeamWorkerData = z.infer<typeof teamWorkerDataSchema>
+
+/** Main thread → worker. */
+export const toTeamWorkerSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
+  z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorDataSchema }),
+  z.object({ type: z.literal('nudge') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('stop') }),
+])
+
+/** Main thread → worker, checked. */
+export type ToTeamWorker = z.infer<typeof toTeamWorkerSchema>
+
+/** Worker → main thread. */
+export const fromTeamWorkerSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('call'),
+    id: z.number().int().positive(),
+    op: z.enum(TEAM_STORE_OPS),
+    args: z.unknown().optional(),
+  }),
+  /** A `TeamStatus` (team-sync.ts); the main thread keeps the latest for `team.status`. */
+  z.object({ type: z.literal('status'), status: z.record(z.string(), z.unknown()) }),
+])
+
+/** Worker → main thread, checked. */
+export type FromTeamWorker = z.infer<typeof fromTeamWorkerSchema>

@@ -1,0 +1,141 @@
+import type { TeamServerView } from '../../shared/profiles'
+import type { TeamStatusView } from '../../shared/team'
+import type { StoreClient } from '../store/owner/store-owner'
+import type { PulledApplied } from '../store/team-side'
+import type { ThreadEntry } from '../store/threads'
+import type { TeamServerConfig } from './connection'
+import { noPasswordStatus, TeamThread } from './team-thread'
+import type { TeamStatus } from './team-sync'
+
+/** Options of {@link TeamRunner}. */
+export interface TeamRunnerOptions {
+  readonly profileId: string
+  readonly partnerId: string
+  readonly timeZone: string
+  /** The profile's team server; null: none, and the runner does nothing. */
+  readonly server: TeamServerView | null
+  readonly store: StoreClient
+  /** The team worker's entry; absent in a host that cannot run one. */
+  readonly entry: ThreadEntry | undefined
+  /** The profile's team password from the keychain; null when none is stored. */
+  readonly password: (profileId: string) => Promise<string | null>
+  readonly onStatus: (status: TeamStatusView) => void
+  readonly onApplied: (applied: PulledApplied) => void
+  /** Backoff of the sync loop (tests shorten it). */
+  readonly backoffMs?: { readonly base: number; readonly max: number }
+}
+
+/** The `pg` config of a profile's team server with its password. */
+export function teamServerConfig(server: TeamServerView, password: string): TeamServerConfig {
+  return {
+    host: server.host,
+    port: server.port,
+    database: server.database,
+    user: server.role,
+    password,
+    tls: server.tls,
+    caFile: server.caFile,
+  }
+}
+
+/**
+ * The team side of one open profile on the main thread: tells the store
+ * whether it shares and as whom, starts the team worker when the profile has
+ * a team server and a stored password, and keeps its latest status.
+ */
+export class TeamRunner {
+  readonly #o: TeamRunnerOptions
+  #thread: TeamThread | null = null
+  #status: TeamStatusView
+  #starting: Promise<void> | null = null
+  #closed = false
+
+  constructor(options: TeamRunnerOptions) {
+    this.#o = options
+    this.#status = options.server ? { state: 'connecting', unsent: 0 } : { state: 'none' }
+    const role = options.server?.role
+    // Queued before any other request of the profile, so the first mark already knows.
+    void options.store
+      .call('teamConfigure', { identity: role ? { role, displayName: '' } : null })
+      .catch(() => undefined)
+    if (options.server) this.#starting = this.#start(options.server)
+  }
+
+  /** The latest status (`none` without a team server). */
+  get status(): TeamStatusView {
+    return this.#status
+  }
+
+  /** A mark or an outcome was queued: push now. */
+  nudge(): void {
+    this.#thread?.nudge()
+  }
+
+  /** The password changed: reconnect with the new one. */
+  async restart(): Promise<void> {
+    if (!this.#o.server || this.#closed) return
+    await this.#stopThread()
+    this.#starting = this.#start(this.#o.server)
+    await this.#starting
+  }
+
+  /** Stops the worker; the outbox stays in the store for the next start. */
+  async close(): Promise<void> {
+    this.#closed = true
+    await this.#stopThread()
+  }
+
+  async #stopThread(): Promise<void> {
+    await this.#starting
+    const thread = this.#thread
+    this.#thread = null
+    await thread?.close()
+  }
+
+  async #start(server: TeamServerView): Promise<void> {
+    let password: string | null
+    try {
+      password = await this.#o.password(this.#o.profileId)
+    } catch {
+      password = null
+    }
+    if (this.#closed) return
+    if (password === null || !this.#o.entry) {
+      this.#emit(noPasswordStatus())
+      return
+    }
+    this.#thread = new TeamThread({
+      entry: this.#o.entry,
+      store: this.#o.store,
+      data: {
+        config: { ...teamServerConfig(server, password) },
+        partnerId: this.#o.partnerId,
+        timeZone: this.#o.timeZone,
+        ...(this.#o.backoffMs ? { backoffMs: this.#o.backoffMs } : {}),
+      },
+      onStatus: (status) => this.#emit(status),
+      onApplied: this.#o.onApplied,
+    })
+  }
+
+  #emit(status: TeamStatus): void {
+    if (this.#closed) return
+    if (status.state === 'connected') {
+      const { role, displayName, team, members } = status.info
+      void this.#o.store
+        .call('teamConfigure', { identity: { role, displayName }, members })
+        .catch(() => undefined)
+      this.#status = { state: 'connected', unsent: status.unsent, team, role, displayName }
+    } else if (status.state === 'offline') {
+      this.#status = {
+        state: 'offline',
+        unsent: status.unsent,
+        error: { code: status.error.code, message: status.error.message },
+        retrying: status.retrying,
+      }
+    } else {
+      this.#status = { state: status.state, unsent: status.unsent }
+    }
+    this.#o.onStatus(this.#status)
+  }
+}

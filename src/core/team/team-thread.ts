@@ -1,0 +1,103 @@
+import type { Worker } from 'node:worker_threads'
+import type { TeamErrorData } from '../../shared/errors'
+import { AppError } from '../app-error'
+import type { StoreClient } from '../store/owner/store-owner'
+import type { PulledApplied } from '../store/team-side'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../store/threads'
+import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
+import type { TeamStatus } from './team-sync'
+
+/** Options of {@link TeamThread}. */
+export interface TeamThreadOptions {
+  /** The worker's entry (`team/worker.ts`, bundled as `out/main/team-worker.js`). */
+  readonly entry: ThreadEntry
+  readonly store: StoreClient
+  readonly data: TeamWorkerData
+  readonly onStatus: (status: TeamStatus) => void
+  /** A pulled page changed local marks or the Wallet history. */
+  readonly onApplied: (applied: PulledApplied) => void
+}
+
+/**
+ * The main thread's handle on the team worker of the active profile: starts
+ * it, passes its store requests to the profile's owner and the answers back,
+ * and hands its status on. It runs no query of its own.
+ */
+export class TeamThread {
+  readonly #worker: Worker
+  readonly #options: TeamThreadOptions
+  #closing: Promise<void> | null = null
+
+  constructor(options: TeamThreadOptions) {
+    this.#options = options
+    this.#worker = spawnStoreThread(options.entry, { workerData: options.data })
+    this.#worker.unref()
+    this.#worker.on('message', (raw: unknown) => this.#receive(raw))
+    this.#worker.on('error', (error) => {
+      options.onStatus({
+        state: 'offline',
+        unsent: 0,
+        error: { code: 'team_server', message: `The team worker stopped: ${error.message}` },
+        retrying: false,
+      })
+    })
+  }
+
+  /** Marks were queued: push now. */
+  nudge(): void {
+    if (!this.#closing) this.#post({ type: 'nudge' })
+  }
+
+  /** After the cause of an error was fixed: try again now. */
+  retry(): void {
+    if (!this.#closing) this.#post({ type: 'retry' })
+  }
+
+  /** Stops the loop (closing its connection) and the thread. */
+  close(): Promise<void> {
+    this.#closing ??= stopThread(this.#worker, { type: 'stop' } satisfies ToTeamWorker)
+    return this.#closing
+  }
+
+  #receive(raw: unknown): void {
+    const parsed = fromTeamWorkerSchema.safeParse(raw)
+    if (!parsed.success) return
+    const message = parsed.data
+    if (message.type === 'status') {
+      // Built by the worker from a TeamStatus; cloning keeps its shape.
+      this.#options.onStatus(message.status as unknown as TeamStatus)
+      return
+    }
+    const { id, op } = message
+    const { store } = this.#options
+    // The worker's StoreTeamSide built the arguments for `op`; the schema checked the name.
+    const answer = (store.call as (op: string, args: unknown) => Promise<unknown>)(op, message.args)
+    answer.then(
+      (value) => {
+        if (op === 'teamApplyPulled') this.#options.onApplied(value as PulledApplied)
+        this.#post({ type: 'done', id, value })
+      },
+      (error: unknown) => {
+        const data =
+          error instanceof AppError
+            ? error.toData()
+            : { code: 'internal' as const, message: 'The store request failed.' }
+        this.#post({ type: 'error', id, error: data })
+      },
+    )
+  }
+
+  #post(message: ToTeamWorker): void {
+    if (this.#closing && message.type !== 'done' && message.type !== 'error') return
+    this.#worker.postMessage(message)
+  }
+}
+
+/** The status when the profile has a team server but no password is stored for it. */
+export function noPasswordStatus(): TeamStatus {
+  const error: TeamErrorData = {
+    code: 'team_auth',
+    message: 'No team server password is stored for this profile. Enter it under Accounts.',
+  }
+  return { state: 'offline', unsent: 0, error, retrying: false }
+}

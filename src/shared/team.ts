@@ -1,0 +1,58 @@
+import type { ErrorData } from './errors'
+import type { ReviewMarkName } from './cache'
+
+/**
+ * The team server as the renderer sees it (docs/team.md): the sync state of
+ * the active profile, what "Test connection" found, and a record's review
+ * history. Never a password.
+ */
+
+/** Answer of `team.status` and payload of the `team.status` event. */
+export type TeamStatusView =
+  /** The active profile has no team server: the app works alone. */
+  | { readonly state: 'none' }
+  | { readonly state: 'connecting' | 'stopped'; readonly unsent: number }
+  | {
+      readonly state: 'connected'
+      readonly unsent: number
+      readonly team: string
+      readonly role: string
+      readonly displayName: string
+    }
+  | {
+      readonly state: 'offline'
+      /** Marks and wallet outcomes kept on this computer, not yet on the server. */
+      readonly unsent: number
+      readonly error: ErrorData
+      /** True while the app retries by itself; false when a person must act first. */
+      readonly retrying: boolean
+    }
+
+/** Answer of `team.test`. */
+export interface TeamTestResult {
+  /** `server_version` of PostgreSQL, e.g. `15.14`. */
+  readonly serverVersion: string
+  readonly schemaVersion: number
+  /** The login role (the author of everything this connection pushes). */
+  readonly role: string
+  readonly team: string
+  /** The member's name as the administrator entered it; empty when none. */
+  readonly displayName: string
+  /** Partner accounts the team is granted. */
+  readonly partners: readonly string[]
+}
+
+/** One event of a record's review history (`reviews.history`), oldest first. */
+export interface ReviewHistoryEntry {
+  readonly id: string
+  readonly mark: ReviewMarkName
+  readonly note: string
+  /** The author's login role; null for a mark set before the profile had a team server. */
+  readonly author: string | null
+  readonly authorName: string | null
+  /** ISO time it was set on the author's computer. */
+  readonly clientTime: string
+  /** The server's number; null while it waits to be sent. */
+  readonly seq: number | null
+  readonly serverTime: string | null
+}

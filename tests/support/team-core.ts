@@ -1,0 +1,118 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openConfFile } from '../../src/core/settings/conf-file'
+import { MemoryStore } from '../../src/core/vault/memory-store'
+import type { TeamServerConfig } from '../../src/core/team/connection'
+import type { Sandbox } from '../../src/sandbox'
+import { demoCredentials } from '../../src/sandbox'
+import type { ChannelName } from '../../src/shared/channels'
+import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
+import type { TeamStatusView } from '../../src/shared/team'
+import { bootWithEmbeddedSandbox, type BootedCore } from './boot'
+import { sourceThreads } from '../../src/core/source-threads'
+
+/**
+ * An app core as a staff member runs it, for the team tests: its own data
+ * folder, a partner profile on a shared sandbox, a team server, the team
+ * worker from its TypeScript source, short reconnect backoff.
+ */
+export interface TeamCore {
+  readonly core: BootedCore
+  readonly profileId: string
+  readonly dataDir: string
+  call<C extends ChannelName>(channel: C, args?: ChannelArgs<C>): Promise<ChannelResult<C>>
+  /** Resolves once `check` holds: checked now and after every event of the core. */
+  until(check: () => Promise<boolean> | boolean): Promise<void>
+  /** The latest team status. */
+  status(): Promise<TeamStatusView>
+  close(): Promise<void>
+}
+
+/** Boots a core whose active profile is `sandbox`'s partner with the team server `server` (null: none). */
+export async function bootTeamCore(
+  sandbox: Sandbox,
+  server: TeamServerConfig | null,
+  options: { readonly dataDir?: string } = {},
+): Promise<TeamCore> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'team-core-'))
+  const threads = sourceThreads()
+  const core = await bootWithEmbeddedSandbox({
+    fetch: globalThis.fetch,
+    dataDir,
+    host: 'web',
+    version: '0.0.0-test',
+    keychain: new MemoryStore(),
+    openSettings: openConfFile,
+    ...threads,
+    teamBackoffMs: { base: 10, max: 100 },
+    log: () => undefined,
+    sandbox: { size: 5 },
+  })
+  const waiters = new Set<() => void>()
+  core.events.subscribe(() => {
+    for (const wake of [...waiters]) wake()
+  })
+  const nextEvent = (): Promise<void> =>
+    new Promise((resolve) => {
+      const wake = (): void => {
+        waiters.delete(wake)
+        resolve()
+      }
+      waiters.add(wake)
+    })
+  async function call<C extends ChannelName>(
+    channel: C,
+    args?: ChannelArgs<C>,
+  ): Promise<ChannelResult<C>> {
+    const result = await core.router.dispatch(channel, args ?? {})
+    if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
+    return result.value as ChannelResult<C>
+  }
+  const credentials = demoCredentials(sandbox.seed)
+  const { id } = await call('profiles.save', {
+    name: 'Shop',
+    baseUrl: sandbox.baseUrl,
+    staticUrl: sandbox.staticUrl,
+    partnerId: credentials.partnerId,
+    redirectUri: 'https://shop.example.com/done',
+    kind: 'test',
+    ...(server
+      ? {
+          team: {
+            host: server.host,
+            port: server.port,
+            database: server.database,
+            role: server.user,
+            tls: server.tls,
+            ...(server.caFile ? { caFile: server.caFile } : {}),
+          },
+        }
+      : {}),
+  })
+  await call('profiles.setSecret', {
+    id,
+    apiKey: credentials.apiKey,
+    apiSecret: credentials.apiSecret,
+    sessionOnly: true,
+  })
+  if (server) await call('team.setPassword', { id, password: server.password })
+  await call('profiles.select', { id })
+  await call('sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
+  await core.sync.idle()
+  return {
+    core,
+    profileId: id,
+    dataDir,
+    call,
+    async until(check) {
+      for (;;) {
+        const next = nextEvent()
+        if (await check()) return
+        await next
+      }
+    },
+    status: () => call('team.status'),
+    close: () => core.close(),
+  }
+}
