@@ -250,7 +250,7 @@ async function main(): Promise<void> {
       for (const key of [...text])
         keystrokes.push(await keyTo(page, '__rowsAt', () => page.keyboard.type(key)))
     }
-    record('ui_keystroke_to_rows_median_ms', median(keystrokes), 'ms', '< 50')
+    record('ui_keystroke_to_rows_median_ms', median(keystrokes), 'ms', '<= 20')
     await context.close()
   } finally {
     await browser.close()
