@@ -65,12 +65,8 @@ export class ImageIndex {
     })
     worker.unref()
     worker.on('message', (raw: unknown) => {
-      const parsed = fromImageIndexSchema.safeParse(raw)
-      if (!parsed.success) {
-        this.#stopped(worker, new AppError('internal', 'The image index sent a malformed answer.'))
-        return
-      }
-      this.#calls.settle(parsed.data)
+      if (this.#calls.settleRaw(fromImageIndexSchema, raw)) return
+      this.#stopped(worker, new AppError('internal', 'The image index sent a malformed answer.'))
     })
     const gone = (cause?: unknown): void =>
       this.#stopped(worker, new AppError('internal', 'The image index stopped.', { cause }))

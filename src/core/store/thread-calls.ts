@@ -38,6 +38,21 @@ export class PendingCalls<T> {
     else waiter?.reject(AppError.fromData(answer.error))
   }
 
+  /**
+   * Reads `raw` (a message from the worker) with its protocol's `schema` and
+   * settles the call it answers; false when `raw` is no answer at all.
+   */
+  settleRaw(
+    schema: {
+      safeParse(raw: unknown): { success: true; data: ThreadAnswer<T> } | { success: false }
+    },
+    raw: unknown,
+  ): boolean {
+    const parsed = schema.safeParse(raw)
+    if (parsed.success) this.settle(parsed.data)
+    return parsed.success
+  }
+
   /** Fails every waiting call with `error`. */
   failAll(error: AppError): void {
     for (const waiter of this.#waiters.values()) waiter.reject(error)

@@ -67,12 +67,8 @@ export class PageThread implements PageParsing {
     })
     worker.unref()
     worker.on('message', (raw: unknown) => {
-      const parsed = fromPageThreadSchema.safeParse(raw)
-      if (!parsed.success) {
-        this.#stopped(worker, new AppError('internal', 'The page thread sent a malformed answer.'))
-        return
-      }
-      this.#calls.settle(parsed.data)
+      if (this.#calls.settleRaw(fromPageThreadSchema, raw)) return
+      this.#stopped(worker, new AppError('internal', 'The page thread sent a malformed answer.'))
     })
     worker.on('error', (error) => {
       this.#stopped(worker, new AppError('internal', 'The page thread stopped.', { cause: error }))
