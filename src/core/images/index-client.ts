@@ -1,12 +1,8 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../app-error'
+import { PendingCalls } from '../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../store/threads'
 import { fromImageIndexSchema, type ImageIndexCall } from './index-protocol'
-
-interface Waiter {
-  resolve(value: unknown): void
-  reject(error: AppError): void
-}
 
 /**
  * The main thread's handle on the image-index thread (`index-worker.ts`):
@@ -18,8 +14,7 @@ export class ImageIndex {
   readonly #entry: ThreadEntry
   readonly #dir: string
   #worker: Worker | null = null
-  readonly #pending = new Map<number, Waiter>()
-  #nextId = 1
+  readonly #calls = new PendingCalls<unknown>()
   #closed = false
 
   /** `entry` is the page thread's entry, started in the `image-index` role. */
@@ -52,19 +47,14 @@ export class ImageIndex {
     this.#closed = true
     const worker = this.#worker
     this.#worker = null
-    this.#failAll(new AppError('cancelled', 'The app is closing.'))
+    this.#calls.failAll(new AppError('cancelled', 'The app is closing.'))
     if (worker) await worker.terminate()
   }
 
   #call(call: ImageIndexCall): Promise<unknown> {
     if (this.#closed) return Promise.reject(new AppError('cancelled', 'The app is closing.'))
     const worker = this.#start()
-    const id = this.#nextId
-    this.#nextId += 1
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject })
-      worker.postMessage({ id, call })
-    })
+    return this.#calls.open((id) => worker.postMessage({ id, call }))
   }
 
   #start(): Worker {
@@ -75,16 +65,8 @@ export class ImageIndex {
     })
     worker.unref()
     worker.on('message', (raw: unknown) => {
-      const parsed = fromImageIndexSchema.safeParse(raw)
-      if (!parsed.success) {
-        this.#stopped(worker, new AppError('internal', 'The image index sent a malformed answer.'))
-        return
-      }
-      const message = parsed.data
-      const waiter = this.#pending.get(message.id)
-      this.#pending.delete(message.id)
-      if (message.ok) waiter?.resolve(message.value)
-      else waiter?.reject(AppError.fromData(message.error))
+      if (this.#calls.settleRaw(fromImageIndexSchema, raw)) return
+      this.#stopped(worker, new AppError('internal', 'The image index sent a malformed answer.'))
     })
     const gone = (cause?: unknown): void =>
       this.#stopped(worker, new AppError('internal', 'The image index stopped.', { cause }))
@@ -97,12 +79,7 @@ export class ImageIndex {
   #stopped(worker: Worker, error: AppError): void {
     if (this.#worker !== worker) return
     this.#worker = null
-    this.#failAll(error)
+    this.#calls.failAll(error)
     void worker.terminate()
-  }
-
-  #failAll(error: AppError): void {
-    for (const waiter of this.#pending.values()) waiter.reject(error)
-    this.#pending.clear()
   }
 }

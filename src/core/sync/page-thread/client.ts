@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../../app-error'
 import { movable } from '../../store/encoded-rows'
+import { PendingCalls } from '../../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
 import { parsePageBody, type PageBody, type ParsedPage } from './parse-page'
 import { fromPageThreadSchema, type ToPageThread } from './protocol'
@@ -18,11 +19,6 @@ export const parseHere: PageParsing = {
 /** The page thread's young generation, in MB (see `OWNER_YOUNG_GENERATION_MB` in `store/owner/store-owner.ts`). */
 const PAGE_YOUNG_GENERATION_MB = 8
 
-interface Waiter {
-  resolve(value: ParsedPage): void
-  reject(error: AppError): void
-}
-
 /**
  * The main thread's handle on the page thread (`worker.ts`): it sends
  * each list answer's bytes there and gets back the envelope with the records
@@ -33,8 +29,7 @@ interface Waiter {
 export class PageThread implements PageParsing {
   readonly #entry: ThreadEntry
   #worker: Worker | null = null
-  readonly #pending = new Map<number, Waiter>()
-  #nextId = 1
+  readonly #calls = new PendingCalls<ParsedPage>()
   #closed = false
   /** Threads given up on (crashed or babbling) until they have exited. */
   readonly #ending = new Set<Promise<number>>()
@@ -48,13 +43,10 @@ export class PageThread implements PageParsing {
   parse(input: PageBody): Promise<ParsedPage> {
     if (this.#closed) return Promise.reject(new AppError('cancelled', 'The app is closing.'))
     const worker = this.#start()
-    const id = this.#nextId
-    this.#nextId += 1
-    return new Promise<ParsedPage>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject })
-      // The answer's bytes move to the page thread: the caller is done with them.
-      worker.postMessage({ id, input } satisfies ToPageThread, movable([input.body.bytes]))
-    })
+    // The answer's bytes move to the page thread: the caller is done with them.
+    return this.#calls.open((id) =>
+      worker.postMessage({ id, input } satisfies ToPageThread, movable([input.body.bytes])),
+    )
   }
 
   /** Stops the thread (and any it gave up on); pages still being parsed fail as cancelled. Idempotent. */
@@ -62,7 +54,7 @@ export class PageThread implements PageParsing {
     this.#closed = true
     const worker = this.#worker
     this.#worker = null
-    this.#failAll(new AppError('cancelled', 'The app is closing.'))
+    this.#calls.failAll(new AppError('cancelled', 'The app is closing.'))
     if (worker) this.#ending.add(worker.terminate())
     await Promise.all(this.#ending)
   }
@@ -75,16 +67,8 @@ export class PageThread implements PageParsing {
     })
     worker.unref()
     worker.on('message', (raw: unknown) => {
-      const parsed = fromPageThreadSchema.safeParse(raw)
-      if (!parsed.success) {
-        this.#stopped(worker, new AppError('internal', 'The page thread sent a malformed answer.'))
-        return
-      }
-      const message = parsed.data
-      const waiter = this.#pending.get(message.id)
-      this.#pending.delete(message.id)
-      if (message.ok) waiter?.resolve(message.value)
-      else waiter?.reject(AppError.fromData(message.error))
+      if (this.#calls.settleRaw(fromPageThreadSchema, raw)) return
+      this.#stopped(worker, new AppError('internal', 'The page thread sent a malformed answer.'))
     })
     worker.on('error', (error) => {
       this.#stopped(worker, new AppError('internal', 'The page thread stopped.', { cause: error }))
@@ -100,14 +84,9 @@ export class PageThread implements PageParsing {
   #stopped(worker: Worker, error: AppError): void {
     if (this.#worker !== worker) return
     this.#worker = null
-    this.#failAll(error)
+    this.#calls.failAll(error)
     const ending = worker.terminate()
     this.#ending.add(ending)
     void ending.finally(() => this.#ending.delete(ending))
-  }
-
-  #failAll(error: AppError): void {
-    for (const waiter of this.#pending.values()) waiter.reject(error)
-    this.#pending.clear()
   }
 }
