@@ -1,12 +1,4 @@
-import {
-  existsSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-  openSync,
-  writeSync,
-  closeSync,
-} from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -22,7 +14,7 @@ import { storeFileFor } from '../../../src/core/store/paths'
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
 import { queryInspections } from '../../../src/core/store/list-queries'
 import { upsertInspections } from '../../support/store-writes'
-import { inspection, tempDir } from './fixtures'
+import { damagedStoreFile, inspection, tempDir } from './fixtures'
 
 let temp: ReturnType<typeof tempDir>
 beforeEach(() => {
@@ -149,21 +141,7 @@ describe('a damaged or foreign cache file (docs/faults.md F23, F29)', () => {
   })
 
   it('a damaged page is caught by quick_check and the file rebuilt', () => {
-    const file = storeFileFor(temp.dir, 'sandbox')
-    const first = openStore(file)
-    transaction(first.db, () =>
-      upsertInspections(
-        first.db,
-        Array.from({ length: 300 }, (_, i) => inspection(i + 1)),
-        1,
-        'now',
-      ),
-    )
-    first.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-    first.db.close()
-    const fd = openSync(file, 'r+')
-    writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, 4096 * 2)
-    closeSync(fd)
+    const file = damagedStoreFile(temp.dir)
 
     const opened = openStore(file)
     expect(opened.notice?.code).toBe('store_corrupt')

@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach } from 'vitest'
-import { openStore } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
+import { upsertInspections } from '../../support/store-writes'
 
 /** A fresh temporary folder, removed by the returned function. */
 export function tempDir(): { dir: string; remove: () => void } {
@@ -100,4 +101,24 @@ export function insertAsStored(
       `INSERT INTO ${table} (${row.map(([n]) => n).join(', ')}) VALUES (${row.map(() => '?').join(', ')})`,
     ).run(...row.map(([, value]) => value))
   }
+}
+
+/** The sandbox profile's store in `dir`: 300 inspections, one page in the middle overwritten by garbage. */
+export function damagedStoreFile(dir: string): string {
+  const file = storeFileFor(dir, 'sandbox')
+  const first = openStore(file)
+  transaction(first.db, () =>
+    upsertInspections(
+      first.db,
+      Array.from({ length: 300 }, (_, i) => inspection(i + 1)),
+      1,
+      'now',
+    ),
+  )
+  first.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  first.db.close()
+  const fd = openSync(file, 'r+')
+  writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, 4096 * 2)
+  closeSync(fd)
+  return file
 }

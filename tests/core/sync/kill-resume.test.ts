@@ -3,16 +3,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
-import { PartnerClient } from '../../../src/core/api/client'
-import { EventBus } from '../../../src/core/events'
 import { openStore } from '../../../src/core/store/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/partner-source'
-import { DEFAULT_MAX_PENDING_WRITES, SyncEngine } from '../../../src/core/sync/sync-engine'
+import { DEFAULT_MAX_PENDING_WRITES } from '../../../src/core/sync/sync-engine'
 import { readSyncState } from '../../../src/core/store/sync-state'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
-import { startHarness } from './harness'
+import { restartedEngine, startHarness } from './harness'
 
 /** Fifteen pages of 100: more than the page killed at and every write the engine may queue behind it. */
 const SIZE = 1500
@@ -74,21 +69,7 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   db.close()
 
   // The app restarts: the status shows the interrupted pass as resumable, and auto resumes it.
-  const store = await StoreOwner.open({
-    file: storeFileFor(dataDir, 'sandbox'),
-    threads: SOURCE_STORE_WORKER,
-  })
-  const engine = new SyncEngine({
-    store,
-    source: clientSyncSource(
-      new PartnerClient({
-        fetch: globalThis.fetch,
-        target: { baseUrl: h.proxy.baseUrl, partnerId: h.sandbox.partnerId },
-        credentials: async () => ({ apiKey: h.sandbox.apiKey, apiSecret: h.sandbox.apiSecret }),
-      }),
-    ),
-    events: new EventBus(),
-  })
+  const { store, engine } = await restartedEngine(h)
   expect((await engine.status()).resources.find((r) => r.resource === 'inspections')).toMatchObject(
     {
       status: 'idle',
