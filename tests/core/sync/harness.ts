@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process'
+import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -178,11 +178,14 @@ export async function restartedEngine(
 /**
  * A full sync in a child process (`sync-child.ts`) on the harness's data
  * folder that SIGKILLs itself after committing page `killAtPage`; answers
- * the signal it ended with.
+ * the signal it ended with. With `postedFile` the child's owner stands in for
+ * a slow disk and notes each write it is sent (`sync-child.ts`); `started`
+ * receives the child, so a test can end it if it never reaches its kill.
  */
 export async function killedSync(
   h: Awaited<ReturnType<typeof startHarness>>,
   killAtPage: number,
+  options: { postedFile?: string; started?: (child: ChildProcess) => void } = {},
 ): Promise<NodeJS.Signals | null> {
   const child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
@@ -195,9 +198,11 @@ export async function killedSync(
         apiSecret: h.sandbox.apiSecret,
         dataDir: h.temp.dir,
         killAtPage,
+        ...(options.postedFile ? { postedFile: options.postedFile } : {}),
       }),
     },
     stdio: 'ignore',
   })
+  options.started?.(child)
   return new Promise((resolve) => child.on('exit', (_code, sig) => resolve(sig)))
 }

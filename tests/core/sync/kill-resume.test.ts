@@ -1,13 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { openStore } from '../../../src/core/store/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { DEFAULT_MAX_PENDING_WRITES } from '../../../src/core/sync/sync-engine'
 import { readSyncState } from '../../../src/core/store/sync-state'
-import { restartedEngine, startHarness } from './harness'
+import { killedSync, restartedEngine, startHarness } from './harness'
 
 /** Fifteen pages of 100: more than the page killed at and every write the engine may queue behind it. */
 const SIZE = 1500
@@ -27,25 +26,10 @@ it('a sync killed with SIGKILL at page 3 reopens consistent and resumes from its
   const dataDir = h.temp.dir
   const postedFile = join(dataDir, 'posted-pages.txt')
 
-  child = fork(fileURLToPath(new URL('./sync-child.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      SYNC_CHILD: JSON.stringify({
-        baseUrl: h.proxy.baseUrl,
-        partnerId: h.sandbox.partnerId,
-        apiKey: h.sandbox.apiKey,
-        apiSecret: h.sandbox.apiSecret,
-        dataDir,
-        killAtPage: KILL_AT_PAGE,
-        postedFile,
-      }),
-    },
-    stdio: 'ignore',
+  const signal = await killedSync(h, KILL_AT_PAGE, {
+    postedFile,
+    started: (started) => (child = started),
   })
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-    child!.on('exit', (_code, sig) => resolve(sig)),
-  )
   expect(signal).toBe('SIGKILL')
 
   const reopened = openStore(storeFileFor(dataDir, 'sandbox'))
