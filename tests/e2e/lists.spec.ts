@@ -90,18 +90,25 @@ test.describe('guarantees', () => {
   }) => {
     await page.goto(app.host.url)
     await page.getByRole('link', { name: '보증서' }).click()
+    // An earlier test of this file may have synced already, so neither the rows nor an idle status
+    // say that this sync is over: wait for a guarantees attempt that ended after the click. A page
+    // it wrote later would put the service's names back over the hostile ones.
+    const status = async () => {
+      const answer = await app.core.router.dispatch('sync.status', {})
+      if (!answer.ok) throw new Error(answer.error.code)
+      return (answer.value as SyncStatus).resources
+    }
+    const attemptBefore = (await status()).find((r) => r.resource === 'guarantees')?.lastAttemptAt
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
-    await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
-    // The sync must be over: a page it writes later would change which rows are the newest.
-    // An earlier test of this file may have synced already, so the label alone does not say so: ask core.
     await expect
       .poll(async () => {
-        const answer = await app.core.router.dispatch('sync.status', {})
-        if (!answer.ok) return answer.error.code
-        const { resources } = answer.value as SyncStatus
-        return resources.some((r) => r.status === 'syncing' || r.queued) ? 'running' : 'done'
+        const resources = await status()
+        if (resources.some((r) => r.status === 'syncing' || r.queued)) return 'running'
+        const attempt = resources.find((r) => r.resource === 'guarantees')?.lastAttemptAt
+        return attempt !== attemptBefore ? 'done' : 'not started'
       })
       .toBe('done')
+    await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
 
     // Write hostile names into the cache file itself, as a compromised service could send them.
     const hostile = [
