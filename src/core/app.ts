@@ -358,7 +358,15 @@ export function createCore(deps: CoreDeps): Core {
         }),
       'lists.export': async ({ resource, lang, format, ...query }) => {
         const timeZone = scope.profile.summary.timeZone
-        const job = { resource, lang, query, asOf: localTimestamp(now(), timeZone), timeZone }
+        const at = now()
+        const job = {
+          resource,
+          lang,
+          query,
+          asOf: localTimestamp(at, timeZone),
+          timeZone,
+          now: at.toISOString(),
+        }
         const { data, rows } = await scope.store.call('listExport', { ...job, format })
         return deliver(format, listExportName(job, scope.profile.summary.id, format), data, rows)
       },

@@ -175,6 +175,7 @@ export const argSchemas = {
     from: listFilterShape.from,
     to: listFilterShape.to,
     review: listFilterShape.review,
+    agedDays: listFilterShape.agedDays,
     sort: listFilterShape.sort,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),

@@ -565,14 +565,14 @@ function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshnes
   }
 }
 
-function listPage<R>(
+function listPage<R extends { readonly idx: number; readonly gone: boolean }>(
   db: StoreConnection,
   table: PagedResource,
   columns: string,
   query: ListRequest,
   status: string | null | undefined,
   toRow: (raw: Record<string, unknown>) => R,
-): QueryPage<R> {
+): QueryPage<R & { readonly statusSince: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? LIST_LIMIT.default, 1), LIST_LIMIT.max)
   const text = textOf(db, table, query)
   const ask: PageAsk = { table, columns, query, status, text, limit: limit + 1 }
@@ -590,7 +590,7 @@ function listPage<R>(
     : cellsOf(db, table, query, text)
   const summary = summarise(cells, status, query.review)
   return {
-    rows: page.map(toRow),
+    rows: withStatusSince(db, table, page.map(toRow)),
     total: summary.total,
     ...(capped ? { totalIsLowerBound: true } : {}),
     counts: summary.counts,
@@ -599,6 +599,35 @@ function listPage<R>(
       more && last ? encodeCursor(String(last['registered_at']), Number(last['idx'])) : null,
     freshness: freshnessOf(db, table),
   }
+}
+
+/**
+ * A page's rows, each with since when it holds its current status
+ * (`statusSince`): its `status_since` row, else the list's baseline; null
+ * for a gone record or before the baseline. One lookup by primary key for
+ * the page, never part of the page's plan.
+ */
+function withStatusSince<R extends { readonly idx: number; readonly gone: boolean }>(
+  db: StoreConnection,
+  table: PagedResource,
+  rows: readonly R[],
+): (R & { readonly statusSince: string | null })[] {
+  if (rows.length === 0) return []
+  const baseline =
+    (
+      prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
+        { at: string } | undefined
+    )?.at ?? null
+  const since = new Map<number, string>()
+  const read = prepared(
+    db,
+    `SELECT idx, since FROM status_since WHERE resource = ? AND idx IN (SELECT value FROM json_each(?))`,
+  ).all(table, JSON.stringify(rows.map((row) => row.idx))) as { idx: number; since: string }[]
+  for (const row of read) since.set(Number(row.idx), row.since)
+  return rows.map((row) => ({
+    ...row,
+    statusSince: row.gone ? null : (since.get(row.idx) ?? baseline),
+  }))
 }
 
 /** What {@link explainList} tells about one query. */

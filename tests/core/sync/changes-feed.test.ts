@@ -115,6 +115,9 @@ it('keeps when each status was first seen: the timeline, aging counts and the ag
     const t = await h.store.call('recordTimeline', { resource: 'inspections', idx })
     since.set(idx, t.currentSince!)
   }
+  // Each listed row says since when it holds its status, as its timeline does.
+  const listed = await h.store.call('queryInspections', { status, limit: 500 })
+  expect(new Map(listed.rows.map((r) => [r.idx, r.statusSince]))).toEqual(since)
   const day = 86_400_000
   const times = [base.at, moved.at].map(Date.parse)
   for (const now of [
