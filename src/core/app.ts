@@ -350,6 +350,17 @@ export function createCore(deps: CoreDeps): Core {
         scope.store.call('listChanges', { ...query, ...(kinds ? { kinds } : {}) }),
       'changes.markSeen': (mark) => scope.store.call('markChangesSeen', mark),
       'changes.unseen': async () => ({ unseen: await scope.store.call('unseenChanges') }),
+      'changes.export': async ({ resource, kinds, lang, format }) => {
+        const { data, rows } = await scope.store.call('changesExport', {
+          resource,
+          kinds,
+          lang,
+          format,
+          timeZone: scope.profile.summary.timeZone,
+        })
+        const fileName = `changes-${resource ?? 'all'}-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
+        return deliver(format, fileName, data, rows)
+      },
       'records.timeline': (ref) => scope.store.call('recordTimeline', ref),
       'aging.counts': () =>
         scope.store.call('agingCounts', {

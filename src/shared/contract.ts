@@ -154,6 +154,13 @@ export const argSchemas = {
     }),
     z.strictObject({ upTo: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
   ]),
+  /** The feed for a filter (kinds, list), newest first, as a workbook or CSV. */
+  'changes.export': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES).optional(),
+    kinds: z.array(z.enum(CHANGE_KINDS)).min(1).max(CHANGE_KINDS.length).optional(),
+    lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
+  }),
   /** Entries of the feed not marked seen yet (the navigation's count). */
   'changes.unseen': z.strictObject({}),
   /** A record's statuses with the time and sync that first saw each, and its feed entries. */
@@ -293,6 +300,7 @@ interface ChannelResults {
   'changes.list': ChangePage
   'changes.markSeen': { readonly marked: number; readonly unseen: number }
   'changes.unseen': { readonly unseen: number }
+  'changes.export': ExportResult
   'records.timeline': RecordTimeline
   'aging.counts': AgingCounts
   'lists.export': ExportResult
