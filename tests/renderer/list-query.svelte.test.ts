@@ -32,6 +32,7 @@ function row(idx: number, productName: string): InspectionRow {
     modifiedAt: null,
     gone: false,
     review: null,
+    statusSince: null,
   }
 }
 
