@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/svelte-query'
 import { createContext } from 'svelte'
 import type { PagedResourceName } from '../../../shared/cache'
 import type { AgingCount, AgingCounts } from '../../../shared/changes'
@@ -73,6 +74,21 @@ export class InsightState {
 }
 
 const DAY_MS = 86_400_000
+
+/**
+ * Invalidates the queries under `key` whenever a sync of a list ends (it
+ * may have logged feed entries and moved statuses); returns the unsubscribe.
+ */
+export function invalidateOnSyncEnd(
+  client: Client,
+  queryClient: QueryClient,
+  key: readonly unknown[],
+): () => void {
+  return client.on('sync.progress', (event) => {
+    if (event.phase !== 'running' && event.resource !== 'brands')
+      void queryClient.invalidateQueries({ queryKey: key })
+  })
+}
 
 const [getInsight, provideInsight] = createContext<InsightState>()
 
