@@ -64,7 +64,8 @@ const listFilterShape = {
   to: day.optional(),
   /** Records with this review mark (`none`: unmarked, or only a note). */
   review: z.enum(REVIEW_MARKS).optional(),
-  sort: z.enum(['latest', 'oldest']).default('latest'),
+  /** Registration time, newest or oldest first; or `aged`: longest in the current status first. */
+  sort: z.enum(['latest', 'oldest', 'aged']).default('latest'),
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),

@@ -210,6 +210,8 @@ test('a record waiting past its threshold is flagged, counted on the navigation 
   await openView(page, 'inspections')
   await expect(page.getByTestId('nav-badge-inspections')).toContainText(String(rule.count))
   await page.getByTestId('aging-flagged').click()
+  // Longest waiting first.
+  await expect(page.getByTestId('sort')).toHaveValue('aged')
   await expect(page.getByTestId('row-count')).toContainText(`/ ${rule.count}건`)
   const rows = page.getByTestId('inspection-row')
   await expect(rows.first().getByTestId('aging-flag')).toContainText('8일째')

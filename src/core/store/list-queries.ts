@@ -90,7 +90,7 @@ function decodeCursor(cursor: string): [string, number] {
 }
 
 /** The index a list query walks; {@link explainList} shows each shape's SQLite plan. */
-export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' | 'cells'
+export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' | 'cells' | 'aged'
 
 /**
  * Short text (one character, two initials, one or two digits:
@@ -223,6 +223,8 @@ function driverOf(
   text: Text,
   status: string | null | undefined,
 ): ListDriver {
+  // Longest in status first: every match is ordered by since when it holds its status.
+  if (query.sort === 'aged') return 'aged'
   const marked = query.review !== undefined && query.review !== 'none'
   // Marked records are few: walk them and probe the text's matches, unless
   // a short query makes those matches most of the list.
@@ -287,6 +289,8 @@ function pageStatement(
   const select = `SELECT ${columns}, ${reviewColumn(table)}`
   let where = withStatus(baseWhere(table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
+  if (driver === 'aged')
+    return { driver, statement: agedStatement(table, select, where, text, query, limit) }
   if (driver === 'text' && text.plan.kind === 'match') {
     let fts = and(rowidRange(db, table, query), `f.${table}_fts MATCH ?`, text.plan.match)
     // Rowid order is the list's order here: the cursor's idx is its position.
@@ -312,6 +316,39 @@ function pageStatement(
   const index = driver === 'text-sorted' ? '' : `INDEXED BY ${table}_by_${driver}`
   const sql = `${select} FROM ${table} t ${index} WHERE ${where.clauses.join(' AND ')} ${order}`
   return { driver, statement: { sql, params: [...where.params, limit] } }
+}
+
+/**
+ * Since when a row of list `t` holds its status: its `status_since` row,
+ * else the list's baseline (`''` before any): the key of the `aged` sort.
+ */
+function sinceKey(table: PagedResource): string {
+  return `coalesce(
+    (SELECT since FROM status_since WHERE resource = '${table}' AND idx = t.idx),
+    (SELECT at FROM change_baselines WHERE resource = '${table}'), '')`
+}
+
+/**
+ * A page of the `aged` sort: the filter's matches, longest in their status
+ * first (then by idx), after the cursor's (since, idx). Every match is
+ * keyed and sorted: meant for a narrowed list (a status, the aging filter).
+ */
+function agedStatement(
+  table: PagedResource,
+  select: string,
+  filter: Where,
+  text: Text,
+  query: ListRequest,
+  limit: number,
+): Statement {
+  let where = withText(table, filter, text)
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  if (cursor) where = and(where, `(${sinceKey(table)}, t.idx) > (?, ?)`, ...cursor)
+  return {
+    sql: `${select}, ${sinceKey(table)} AS sort_key FROM ${table} t
+      WHERE ${where.clauses.join(' AND ')} ORDER BY sort_key, t.idx LIMIT ?`,
+    params: [...where.params, limit],
+  }
 }
 
 /**
@@ -461,6 +498,7 @@ function cellPageApplies(
   query: ListRequest,
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
+  if (query.sort === 'aged') return false
   return searchOnly(query, text) && inIdxOrder(db, table) && cellIndexReady(db, table)
 }
 
@@ -596,7 +634,12 @@ function listPage<R extends { readonly idx: number; readonly gone: boolean }>(
     counts: summary.counts,
     reviewCounts: summary.reviewCounts,
     nextCursor:
-      more && last ? encodeCursor(String(last['registered_at']), Number(last['idx'])) : null,
+      more && last
+        ? encodeCursor(
+            String(query.sort === 'aged' ? last['sort_key'] : last['registered_at']),
+            Number(last['idx']),
+          )
+        : null,
     freshness: freshnessOf(db, table),
   }
 }

@@ -79,7 +79,10 @@ describe('changes.export', () => {
 
   it('narrows to the kinds and list asked for; a workbook has date and text cells', async () => {
     await moved(25)
-    const filter = { resource: 'inspections', kinds: ['status', 'result'] } as const
+    const filter: ChannelArgs<'changes.list'> = {
+      resource: 'inspections',
+      kinds: ['status', 'result'],
+    }
     const entries = await feed(filter)
     expect(entries.length).toBeGreaterThan(0)
     const answer = await call('changes.export', { ...filter, lang: 'ko' })

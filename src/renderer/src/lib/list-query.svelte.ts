@@ -175,12 +175,13 @@ export class ListQueryState<R extends ListResource> {
     void this.#query.refetch()
   }
 
-  /** `aria-sort` of the date column: the store sorts by registration time. */
-  get dateOrder(): 'ascending' | 'descending' {
+  /** `aria-sort` of the date column: the store sorts by registration time (not while `aged`). */
+  get dateOrder(): 'ascending' | 'descending' | undefined {
+    if (this.filters.sort === 'aged') return undefined
     return this.filters.sort === 'latest' ? 'descending' : 'ascending'
   }
 
-  /** Flips the date order (newest first ↔ oldest first). */
+  /** Flips the date order (newest first ↔ oldest first); from `aged`, newest first. */
   toggleSort(): void {
     this.filters.sort = this.filters.sort === 'latest' ? 'oldest' : 'latest'
   }
