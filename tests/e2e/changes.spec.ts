@@ -1,9 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { SandboxChange } from '../../src/sandbox/churn'
-import type { ChannelName } from '../../src/shared/channels'
-import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import { FeedModel } from '../core/sync/feed-model'
-import { test as base, expect, startApp, type RunningApp } from './fixtures'
+import { call, test as base, expect, startApp, type RunningApp } from './fixtures'
 
 /**
  * The Changes view, the aging flags and the record timeline against the
@@ -35,16 +33,6 @@ const test = base.extend<object, { app: RunningApp }>({
 })
 
 test.describe.configure({ mode: 'serial' })
-
-async function call<C extends ChannelName>(
-  app: RunningApp,
-  channel: C,
-  args: ChannelArgs<C> = {} as ChannelArgs<C>,
-): Promise<ChannelResult<C>> {
-  const answer = await app.core.router.dispatch(channel, args)
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`)
-  return answer.value as ChannelResult<C>
-}
 
 async function syncLists(app: RunningApp): Promise<void> {
   await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
