@@ -942,6 +942,7 @@ async function benchQueries(size: number): Promise<void> {
         query: { sort: 'latest' as const },
         lang: 'ko' as const,
         asOf: '2026-11-23 10:00:00',
+        now: '2026-11-23T01:00:00.000Z',
         timeZone: 'Asia/Seoul',
       }
       let exported = 0

@@ -350,6 +350,17 @@ export function createCore(deps: CoreDeps): Core {
         scope.store.call('listChanges', { ...query, ...(kinds ? { kinds } : {}) }),
       'changes.markSeen': (mark) => scope.store.call('markChangesSeen', mark),
       'changes.unseen': async () => ({ unseen: await scope.store.call('unseenChanges') }),
+      'changes.export': async ({ resource, kinds, lang, format }) => {
+        const { data, rows } = await scope.store.call('changesExport', {
+          resource,
+          kinds,
+          lang,
+          format,
+          timeZone: scope.profile.summary.timeZone,
+        })
+        const fileName = `changes-${resource ?? 'all'}-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
+        return deliver(format, fileName, data, rows)
+      },
       'records.timeline': (ref) => scope.store.call('recordTimeline', ref),
       'aging.counts': () =>
         scope.store.call('agingCounts', {
@@ -358,7 +369,15 @@ export function createCore(deps: CoreDeps): Core {
         }),
       'lists.export': async ({ resource, lang, format, ...query }) => {
         const timeZone = scope.profile.summary.timeZone
-        const job = { resource, lang, query, asOf: localTimestamp(now(), timeZone), timeZone }
+        const at = now()
+        const job = {
+          resource,
+          lang,
+          query,
+          asOf: localTimestamp(at, timeZone),
+          timeZone,
+          now: at.toISOString(),
+        }
         const { data, rows } = await scope.store.call('listExport', { ...job, format })
         return deliver(format, listExportName(job, scope.profile.summary.id, format), data, rows)
       },

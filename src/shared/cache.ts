@@ -97,6 +97,8 @@ export interface GuaranteeRow extends RowOf<typeof GUARANTEE_FIELDS> {
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
+  /** Since when it holds its current status, first seen locally (ISO); null when gone or not known. */
+  readonly statusSince: string | null
 }
 
 /** An inspection as listed: the fields `INSPECTION_FIELDS` lists, and what the store adds. */
@@ -105,6 +107,8 @@ export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
+  /** Since when it holds its current status, first seen locally (ISO); null when gone or not known. */
+  readonly statusSince: string | null
 }
 
 /** A record a sync refused, as kept (`sync.rejected`). */

@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = [
   'changes.list',
   'changes.markSeen',
   'changes.unseen',
+  'changes.export',
   'records.timeline',
   'aging.counts',
   'lists.export',

@@ -72,6 +72,7 @@ export const SCREENS = [
   'inspections',
   'guarantees',
   'wallet',
+  'changes',
   'brands',
   'rejected',
   'accounts',

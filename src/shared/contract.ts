@@ -64,7 +64,8 @@ const listFilterShape = {
   to: day.optional(),
   /** Records with this review mark (`none`: unmarked, or only a note). */
   review: z.enum(REVIEW_MARKS).optional(),
-  sort: z.enum(['latest', 'oldest']).default('latest'),
+  /** Registration time, newest or oldest first; or `aged`: longest in the current status first. */
+  sort: z.enum(['latest', 'oldest', 'aged']).default('latest'),
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
@@ -154,6 +155,13 @@ export const argSchemas = {
     }),
     z.strictObject({ upTo: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
   ]),
+  /** The feed for a filter (kinds, list), newest first, as a workbook or CSV. */
+  'changes.export': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES).optional(),
+    kinds: z.array(z.enum(CHANGE_KINDS)).min(1).max(CHANGE_KINDS.length).optional(),
+    lang: z.enum(['ko', 'en']).default('ko'),
+    format: exportFormat,
+  }),
   /** Entries of the feed not marked seen yet (the navigation's count). */
   'changes.unseen': z.strictObject({}),
   /** A record's statuses with the time and sync that first saw each, and its feed entries. */
@@ -175,6 +183,7 @@ export const argSchemas = {
     from: listFilterShape.from,
     to: listFilterShape.to,
     review: listFilterShape.review,
+    agedDays: listFilterShape.agedDays,
     sort: listFilterShape.sort,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
@@ -292,6 +301,7 @@ interface ChannelResults {
   'changes.list': ChangePage
   'changes.markSeen': { readonly marked: number; readonly unseen: number }
   'changes.unseen': { readonly unseen: number }
+  'changes.export': ExportResult
   'records.timeline': RecordTimeline
   'aging.counts': AgingCounts
   'lists.export': ExportResult

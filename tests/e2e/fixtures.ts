@@ -6,6 +6,8 @@ import { bootWithEmbeddedSandbox, type BootedCore, type BootOptions } from '../s
 import { startWebHost, type WebHost } from '../../src/web-host/server'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
+import type { ChannelName } from '../../src/shared/channels'
+import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 
 /** A running app: the embedded sandbox, the real core, and the web host serving the built renderer. */
 export interface RunningApp {
@@ -78,5 +80,16 @@ export const test = base.extend<{ koreanFirst: void }, { app: RunningApp }>({
     { scope: 'worker' },
   ],
 })
+
+/** Calls a channel of the running core directly and answers its value. */
+export async function call<C extends ChannelName>(
+  app: RunningApp,
+  channel: C,
+  args: ChannelArgs<C> = {} as ChannelArgs<C>,
+): Promise<ChannelResult<C>> {
+  const answer = await app.core.router.dispatch(channel, args)
+  if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`)
+  return answer.value as ChannelResult<C>
+}
 
 export { expect } from '@playwright/test'

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from '@playwright/test'
-import type { ChannelName } from '../../src/shared/channels'
-import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import { localTimestamp } from '../../src/shared/local-time'
 import { DEFAULT_TIME_ZONE } from '../../src/shared/profiles'
-import { test, expect, type RunningApp } from './fixtures'
+import { call, test, expect, type RunningApp } from './fixtures'
 import { VIEWS } from '../../src/renderer/src/lib/views'
 
 /**
@@ -56,17 +54,6 @@ async function contrastViolations(page: Page): Promise<ContrastViolation[]> {
       })),
     )
   })
-}
-
-/** Calls a channel of the running core directly and answers its value. */
-async function call<C extends ChannelName>(
-  app: RunningApp,
-  channel: C,
-  args: ChannelArgs<C> = {} as ChannelArgs<C>,
-): Promise<ChannelResult<C>> {
-  const answer = await app.core.router.dispatch(channel, args)
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`)
-  return answer.value as ChannelResult<C>
 }
 
 async function setTheme(app: RunningApp, theme: 'light' | 'dark' | 'system'): Promise<void> {

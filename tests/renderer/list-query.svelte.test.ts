@@ -32,6 +32,7 @@ function row(idx: number, productName: string): InspectionRow {
     modifiedAt: null,
     gone: false,
     review: null,
+    statusSince: null,
   }
 }
 
@@ -132,6 +133,7 @@ describe('list query layer', () => {
           from: '2026-01-01',
           to: '',
           review: 'follow_up',
+          agedDays: 7,
           sort: 'oldest',
         },
         'c1',
@@ -142,6 +144,7 @@ describe('list query layer', () => {
       status: null,
       from: '2026-01-01',
       review: 'follow_up',
+      agedDays: 7,
       sort: 'oldest',
       limit: 50,
       cursor: 'c1',

@@ -25,6 +25,8 @@ export interface ListExport {
   /** Local time text of the export, in the profile's zone. */
   readonly asOf: string
   readonly timeZone: string
+  /** The export's instant (ISO): days in status count back from it, as the aging filter does. */
+  readonly now: string
 }
 
 /**
@@ -50,7 +52,13 @@ function markText(lang: Locale, mark: ReviewMarkName): string {
 /** The declared fields whose values are times: date cells in a workbook. */
 const TIMES = new Set(['registeredAt', 'modifiedAt'])
 
-function columnsOf(resource: PagedResource, lang: Locale): ExportColumn<Row>[] {
+/** Whole days from `since` to `now` (both ISO); null without a `since`. */
+function daysBetween(since: string | null, now: string): number | null {
+  if (since === null) return null
+  return Math.max(0, Math.floor((Date.parse(now) - Date.parse(since)) / 86_400_000))
+}
+
+function columnsOf(resource: PagedResource, lang: Locale, now: string): ExportColumn<Row>[] {
   const fields: readonly FieldSpec[] = RECORD_TABLES[resource].fields
   const declared = fields
     .filter((f) => !NOT_EXPORTED.has(f.api))
@@ -63,6 +71,11 @@ function columnsOf(resource: PagedResource, lang: Locale): ExportColumn<Row>[] {
   return [
     ...declared,
     { header: message(lang, 'export.gone'), value: (row) => (row.gone ? yes : '') },
+    {
+      header: message(lang, 'export.agedDays'),
+      value: (row) => daysBetween(row.statusSince, now),
+      type: 'number',
+    },
     {
       header: message(lang, 'export.mark'),
       value: (row) => (row.review ? markText(lang, row.review.mark) : ''),
@@ -79,7 +92,17 @@ function cell(value: unknown): string | number | null {
 }
 
 /** The filter parts the first line names, in this order. */
-const STAMPED = ['q', 'status', 'state', 'member', 'from', 'to', 'review', 'sort'] as const
+const STAMPED = [
+  'q',
+  'status',
+  'state',
+  'member',
+  'from',
+  'to',
+  'review',
+  'agedDays',
+  'sort',
+] as const
 
 /** The first line: what was exported, as of when (a spreadsheet shows it above the header). */
 function stampOf(job: ListExport, rows: number): string {
@@ -109,7 +132,12 @@ function* rowsOf(db: StoreConnection, job: ListExport): Generator<Row[]> {
   )
   let cursor: string | undefined
   do {
-    const args = { ...job.query, limit: LIST_LIMIT.max, ...(cursor ? { cursor } : {}) }
+    const args = {
+      ...job.query,
+      ...(job.query.agedDays === undefined ? {} : { agedAsOf: job.now }),
+      limit: LIST_LIMIT.max,
+      ...(cursor ? { cursor } : {}),
+    }
     const page =
       job.resource === 'guarantees' ? queryGuarantees(db, args) : queryInspections(db, args)
     const stored = new Map<number, Record<string, unknown>>()
@@ -133,7 +161,11 @@ function allRows(db: StoreConnection, job: ListExport): Row[] {
 /** The CSV text (UTF-8 BOM, CRLF, RFC 4180) of a list, and how many records it holds. */
 export function listCsv(db: StoreConnection, job: ListExport): { csv: string; rows: number } {
   const rows = allRows(db, job)
-  const csv = csvWithCaption(rows, columnsOf(job.resource, job.lang), stampOf(job, rows.length))
+  const csv = csvWithCaption(
+    rows,
+    columnsOf(job.resource, job.lang, job.now),
+    stampOf(job, rows.length),
+  )
   return { csv, rows: rows.length }
 }
 
@@ -147,7 +179,7 @@ export async function listExport(
     return { data: csv, rows }
   }
   const rows = allRows(db, job)
-  const data = await writeExport(rows, columnsOf(job.resource, job.lang), {
+  const data = await writeExport(rows, columnsOf(job.resource, job.lang, job.now), {
     format: job.format,
     caption: stampOf(job, rows.length),
     timeZone: job.timeZone,

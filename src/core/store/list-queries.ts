@@ -90,7 +90,7 @@ function decodeCursor(cursor: string): [string, number] {
 }
 
 /** The index a list query walks; {@link explainList} shows each shape's SQLite plan. */
-export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' | 'cells'
+export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' | 'cells' | 'aged'
 
 /**
  * Short text (one character, two initials, one or two digits:
@@ -223,6 +223,8 @@ function driverOf(
   text: Text,
   status: string | null | undefined,
 ): ListDriver {
+  // Longest in status first: every match is ordered by since when it holds its status.
+  if (query.sort === 'aged') return 'aged'
   const marked = query.review !== undefined && query.review !== 'none'
   // Marked records are few: walk them and probe the text's matches, unless
   // a short query makes those matches most of the list.
@@ -287,6 +289,8 @@ function pageStatement(
   const select = `SELECT ${columns}, ${reviewColumn(table)}`
   let where = withStatus(baseWhere(table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
+  if (driver === 'aged')
+    return { driver, statement: agedStatement(table, select, where, text, query, limit) }
   if (driver === 'text' && text.plan.kind === 'match') {
     let fts = and(rowidRange(db, table, query), `f.${table}_fts MATCH ?`, text.plan.match)
     // Rowid order is the list's order here: the cursor's idx is its position.
@@ -312,6 +316,39 @@ function pageStatement(
   const index = driver === 'text-sorted' ? '' : `INDEXED BY ${table}_by_${driver}`
   const sql = `${select} FROM ${table} t ${index} WHERE ${where.clauses.join(' AND ')} ${order}`
   return { driver, statement: { sql, params: [...where.params, limit] } }
+}
+
+/**
+ * Since when a row of list `t` holds its status: its `status_since` row,
+ * else the list's baseline (`''` before any): the key of the `aged` sort.
+ */
+function sinceKey(table: PagedResource): string {
+  return `coalesce(
+    (SELECT since FROM status_since WHERE resource = '${table}' AND idx = t.idx),
+    (SELECT at FROM change_baselines WHERE resource = '${table}'), '')`
+}
+
+/**
+ * A page of the `aged` sort: the filter's matches, longest in their status
+ * first (then by idx), after the cursor's (since, idx). Every match is
+ * keyed and sorted: meant for a narrowed list (a status, the aging filter).
+ */
+function agedStatement(
+  table: PagedResource,
+  select: string,
+  filter: Where,
+  text: Text,
+  query: ListRequest,
+  limit: number,
+): Statement {
+  let where = withText(table, filter, text)
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  if (cursor) where = and(where, `(${sinceKey(table)}, t.idx) > (?, ?)`, ...cursor)
+  return {
+    sql: `${select}, ${sinceKey(table)} AS sort_key FROM ${table} t
+      WHERE ${where.clauses.join(' AND ')} ORDER BY sort_key, t.idx LIMIT ?`,
+    params: [...where.params, limit],
+  }
 }
 
 /**
@@ -461,6 +498,7 @@ function cellPageApplies(
   query: ListRequest,
   text: Text,
 ): text is Text & { plan: { kind: 'match'; match: string } } {
+  if (query.sort === 'aged') return false
   return searchOnly(query, text) && inIdxOrder(db, table) && cellIndexReady(db, table)
 }
 
@@ -565,14 +603,14 @@ function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshnes
   }
 }
 
-function listPage<R>(
+function listPage<R extends { readonly idx: number; readonly gone: boolean }>(
   db: StoreConnection,
   table: PagedResource,
   columns: string,
   query: ListRequest,
   status: string | null | undefined,
   toRow: (raw: Record<string, unknown>) => R,
-): QueryPage<R> {
+): QueryPage<R & { readonly statusSince: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? LIST_LIMIT.default, 1), LIST_LIMIT.max)
   const text = textOf(db, table, query)
   const ask: PageAsk = { table, columns, query, status, text, limit: limit + 1 }
@@ -590,15 +628,49 @@ function listPage<R>(
     : cellsOf(db, table, query, text)
   const summary = summarise(cells, status, query.review)
   return {
-    rows: page.map(toRow),
+    rows: withStatusSince(db, table, page.map(toRow)),
     total: summary.total,
     ...(capped ? { totalIsLowerBound: true } : {}),
     counts: summary.counts,
     reviewCounts: summary.reviewCounts,
     nextCursor:
-      more && last ? encodeCursor(String(last['registered_at']), Number(last['idx'])) : null,
+      more && last
+        ? encodeCursor(
+            String(query.sort === 'aged' ? last['sort_key'] : last['registered_at']),
+            Number(last['idx']),
+          )
+        : null,
     freshness: freshnessOf(db, table),
   }
+}
+
+/**
+ * A page's rows, each with since when it holds its current status
+ * (`statusSince`): its `status_since` row, else the list's baseline; null
+ * for a gone record or before the baseline. One lookup by primary key for
+ * the page, never part of the page's plan.
+ */
+function withStatusSince<R extends { readonly idx: number; readonly gone: boolean }>(
+  db: StoreConnection,
+  table: PagedResource,
+  rows: readonly R[],
+): (R & { readonly statusSince: string | null })[] {
+  if (rows.length === 0) return []
+  const baseline =
+    (
+      prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
+        { at: string } | undefined
+    )?.at ?? null
+  const since = new Map<number, string>()
+  const read = prepared(
+    db,
+    `SELECT idx, since FROM status_since WHERE resource = ? AND idx IN (SELECT value FROM json_each(?))`,
+  ).all(table, JSON.stringify(rows.map((row) => row.idx))) as { idx: number; since: string }[]
+  for (const row of read) since.set(Number(row.idx), row.since)
+  return rows.map((row) => ({
+    ...row,
+    statusSince: row.gone ? null : (since.get(row.idx) ?? baseline),
+  }))
 }
 
 /** What {@link explainList} tells about one query. */

@@ -2,6 +2,7 @@ import type { StoreConnection } from './connection'
 import type { ExportFormat } from '../../shared/export'
 import { listExport, type ListExport } from '../export/list-csv'
 import { reconcileExport, type ReconcileExport } from '../export/reconcile-export'
+import { changesExport, type ChangesExport } from '../export/changes-export'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { dashboard, type DashboardAsk } from './dashboard'
@@ -148,6 +149,8 @@ export const STORE_OPS = {
     listExport(db, job),
   /** The reconciliation view as CSV or a workbook, one line per record. */
   reconcileExport: (db: StoreConnection, job: ReconcileExport) => reconcileExport(db, job),
+  /** The changes feed as CSV or a workbook, one line per entry. */
+  changesExport: (db: StoreConnection, job: ChangesExport) => changesExport(db, job),
 } satisfies Record<string, (db: StoreConnection, args: never) => unknown>
 
 /** The name of one owner operation. */

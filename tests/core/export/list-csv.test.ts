@@ -155,4 +155,33 @@ describe('lists.export', () => {
       expect(answer.ok ? 'ok' : answer.error.code).toBe('invalid_argument')
     }
   })
+
+  it("carries each record's days in status and takes the aging filter", async () => {
+    const day = 86_400_000
+    let now = Date.parse('2026-11-01T00:00:00Z')
+    core = await bootSynced({ size: 120, now: () => new Date(now) })
+    // Nine days after the first sync (the baseline): every record holds its status since then.
+    now += 9 * day + 60_000
+    const aged = await call('inspections.query', { agedDays: 9, limit: 500 })
+    expect(aged.total).toBeGreaterThan(0)
+    const answer = await call('lists.export', {
+      resource: 'inspections',
+      agedDays: 9,
+      lang: 'en',
+      format: 'csv',
+    })
+    const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
+    expect(stamp![0]).toContain('days in status at least=9')
+    expect(rows).toHaveLength(aged.total)
+    const days = header!.indexOf('Days in status')
+    expect(rows.every((row) => row[days] === '9')).toBe(true)
+    // Ten days or more: nobody yet.
+    const none = await call('lists.export', {
+      resource: 'inspections',
+      agedDays: 10,
+      lang: 'en',
+      format: 'csv',
+    })
+    expect(none.rows).toBe(0)
+  })
 })

@@ -115,6 +115,29 @@ it('keeps when each status was first seen: the timeline, aging counts and the ag
     const t = await h.store.call('recordTimeline', { resource: 'inspections', idx })
     since.set(idx, t.currentSince!)
   }
+  // Each listed row says since when it holds its status, as its timeline does.
+  const listed = await h.store.call('queryInspections', { status, limit: 500 })
+  expect(new Map(listed.rows.map((r) => [r.idx, r.statusSince]))).toEqual(since)
+  // Sorted longest in status first, then by idx, paged by keyset without gaps or repeats.
+  const all = await h.store.call('queryInspections', { limit: 500 })
+  const byAge = all.rows
+    .map((r) => [r.idx, r.statusSince!] as const)
+    .sort(([a, x], [b, y]) => (x < y ? -1 : x > y ? 1 : a - b))
+    .map(([idx]) => idx)
+  // Records that moved after the baseline come after older ones that did not.
+  expect(byAge).not.toEqual([...byAge].sort((a, b) => a - b))
+  const paged: number[] = []
+  let cursor: string | undefined
+  do {
+    const page = await h.store.call('queryInspections', {
+      sort: 'aged',
+      limit: 37,
+      ...(cursor ? { cursor } : {}),
+    })
+    paged.push(...page.rows.map((r) => r.idx))
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  expect(paged).toEqual(byAge)
   const day = 86_400_000
   const times = [base.at, moved.at].map(Date.parse)
   for (const now of [

@@ -62,6 +62,9 @@ export interface RevealTarget {
   readonly idx: number
   /** The search that finds it (the list is filtered to it). */
   readonly q: string
+  /** Registration dates that narrow the search further (`YYYY-MM-DD`). */
+  readonly from?: string
+  readonly to?: string
 }
 
 let pendingReveal = $state<RevealTarget | null>(null)

@@ -34,6 +34,8 @@ export interface ListFilters {
   to: string
   /** Records with this review mark; `undefined` every record. */
   review: ListFilterInput['review']
+  /** Only records in their current status for this many days or more; `undefined` every record. */
+  agedDays: number | undefined
   sort: NonNullable<ListFilterInput['sort']>
 }
 
@@ -44,7 +46,15 @@ const PAGE_SIZE = 500
 
 /** Filters with nothing narrowing the list. */
 export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters {
-  return { q: '', status: undefined, from: '', to: '', review: undefined, sort }
+  return {
+    q: '',
+    status: undefined,
+    from: '',
+    to: '',
+    review: undefined,
+    agedDays: undefined,
+    sort,
+  }
 }
 
 /** The contract's filter fields set by `filters` (empty ones left out), as a list query and the CSV export take them. */
@@ -57,6 +67,7 @@ export function filterArgs(filters: ListFilters): ListFilterInput {
     ...(filters.from ? { from: filters.from } : {}),
     ...(filters.to ? { to: filters.to } : {}),
     ...(filters.review ? { review: filters.review } : {}),
+    ...(filters.agedDays !== undefined ? { agedDays: filters.agedDays } : {}),
   }
 }
 
@@ -164,12 +175,13 @@ export class ListQueryState<R extends ListResource> {
     void this.#query.refetch()
   }
 
-  /** `aria-sort` of the date column: the store sorts by registration time. */
-  get dateOrder(): 'ascending' | 'descending' {
+  /** `aria-sort` of the date column: the store sorts by registration time (not while `aged`). */
+  get dateOrder(): 'ascending' | 'descending' | undefined {
+    if (this.filters.sort === 'aged') return undefined
     return this.filters.sort === 'latest' ? 'descending' : 'ascending'
   }
 
-  /** Flips the date order (newest first ↔ oldest first). */
+  /** Flips the date order (newest first ↔ oldest first); from `aged`, newest first. */
   toggleSort(): void {
     this.filters.sort = this.filters.sort === 'latest' ? 'oldest' : 'latest'
   }
@@ -187,7 +199,8 @@ export class ListQueryState<R extends ListResource> {
       f.status !== undefined ||
       f.from !== '' ||
       f.to !== '' ||
-      f.review !== undefined
+      f.review !== undefined ||
+      f.agedDays !== undefined
     )
   }
 }

@@ -2,6 +2,7 @@ import { getContext, setContext } from 'svelte'
 import type { ErrorData } from '../../../shared/errors'
 import { isLocale, type Locale } from '../../../shared/i18n'
 import type { SettingsView, ThemeName } from '../../../shared/profiles'
+import type { AgingRule } from '../../../shared/changes'
 import type { LocaleStore } from './i18n.svelte'
 import { THEME_STORAGE_KEY, parseTheme, resolveTheme, type ResolvedTheme } from './theme'
 import type { Client } from './client'
@@ -57,6 +58,7 @@ export class Preferences implements LocaleStore {
     theme?: ThemeName
     language?: Locale
     reviewerName?: string
+    agingDays?: Partial<Record<AgingRule, number>>
   }): Promise<boolean> {
     if (change.theme) this.theme = change.theme
     if (change.language) this.locale = change.language
