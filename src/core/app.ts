@@ -438,6 +438,7 @@ export function createCore(deps: CoreDeps): Core {
       'team.ackChanged': async (record) => ({
         cleared: await scope.store.call('reviewAckChanged', record),
       }),
+      'team.members': () => scope.store.call('teamMembers'),
       'reviews.history': async (record) => {
         // Opening a record's history is looking at it: a "changed while away" flag clears.
         const history = await scope.store.call('reviewHistory', record)

@@ -42,6 +42,7 @@ export const CHANNEL_NAMES = [
   'team.setPassword',
   'team.ackChanged',
   'reviews.history',
+  'team.members',
 ] as const
 
 /** Events main sends to the renderer. */
