@@ -34,6 +34,8 @@ export interface ListFilters {
   to: string
   /** Records with this review mark; `undefined` every record. */
   review: ListFilterInput['review']
+  /** Records whose current mark this member, others or one person set; `undefined` anyone's. */
+  markedBy: ListFilterInput['markedBy']
   sort: NonNullable<ListFilterInput['sort']>
 }
 
@@ -44,7 +46,15 @@ const PAGE_SIZE = 500
 
 /** Filters with nothing narrowing the list. */
 export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters {
-  return { q: '', status: undefined, from: '', to: '', review: undefined, sort }
+  return {
+    q: '',
+    status: undefined,
+    from: '',
+    to: '',
+    review: undefined,
+    markedBy: undefined,
+    sort,
+  }
 }
 
 /** The contract's filter fields set by `filters` (empty ones left out), as a list query and the CSV export take them. */
@@ -57,6 +67,7 @@ export function filterArgs(filters: ListFilters): ListFilterInput {
     ...(filters.from ? { from: filters.from } : {}),
     ...(filters.to ? { to: filters.to } : {}),
     ...(filters.review ? { review: filters.review } : {}),
+    ...(filters.markedBy ? { markedBy: filters.markedBy } : {}),
   }
 }
 
@@ -187,7 +198,8 @@ export class ListQueryState<R extends ListResource> {
       f.status !== undefined ||
       f.from !== '' ||
       f.to !== '' ||
-      f.review !== undefined
+      f.review !== undefined ||
+      f.markedBy !== undefined
     )
   }
 }
