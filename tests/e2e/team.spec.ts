@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto'
+import { test as base, expect, type Page } from '@playwright/test'
+import { addMember, grantPartner } from '../../src/core/team/admin'
+import { connectClient, type TeamServerConfig } from '../../src/core/team/connection'
+import { sourceThreads } from '../../src/core/source-threads'
+import { demoCredentials, startSandbox } from '../../src/sandbox'
+import { startMigratedTeamCluster } from '../support/team-cluster'
+import { joinTeam } from '../support/team-core'
+import { startApp, type RunningApp } from './fixtures'
+
+/**
+ * Two staff machines on one team server: two web hosts (two data folders,
+ * two login roles of one team) against a throwaway PostgreSQL cluster, the
+ * one the vitest `team` project starts (tests/support/team-cluster.ts). A
+ * mark made in one page shows in the other without a reload. Without
+ * PostgreSQL the suite fails: nothing is skipped.
+ */
+
+interface TeamHosts {
+  readonly minji: RunningApp
+  readonly jisoo: RunningApp
+}
+
+const test = base.extend<{ team: TeamHosts }, { teamHosts: TeamHosts }>({
+  teamHosts: [
+    // Playwright requires an object pattern for the (unused) fixtures argument.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const cluster = await startMigratedTeamCluster()
+      const sandbox = await startSandbox({ seed: 2468, size: 20 })
+      const config = (user: string, password: string): TeamServerConfig => ({
+        host: cluster.host,
+        port: cluster.port,
+        database: cluster.database,
+        user,
+        password,
+        tls: 'verify-full',
+        caFile: cluster.caFile,
+      })
+      const admin = await connectClient(config(cluster.adminUser, cluster.adminPassword))
+      const member = async (role: string, displayName: string): Promise<TeamServerConfig> => {
+        const password = `pw-${randomBytes(8).toString('hex')}`
+        await addMember(admin, { team: '강남 감정팀', role, password, displayName })
+        return config(role, password)
+      }
+      await grantPartner(admin, '강남 감정팀', demoCredentials(sandbox.seed).partnerId)
+      const configs = [await member('minji', '김민지'), await member('jisoo', '박지수')]
+      await admin.end()
+      const apps: RunningApp[] = []
+      const close: (() => Promise<void>)[] = []
+      try {
+        for (const memberConfig of configs) {
+          const app = await startApp({
+            teamWorker: sourceThreads().teamWorker,
+            teamBackoffMs: { base: 50, max: 500 },
+            sandbox: { size: 5 },
+          })
+          close.push(() => app.close())
+          await joinTeam(app.core, sandbox, memberConfig)
+          apps.push(app)
+        }
+        await use({ minji: apps[0]!, jisoo: apps[1]! })
+      } finally {
+        for (const stop of close) await stop()
+        await sandbox.close()
+        await cluster.stop()
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  team: async ({ teamHosts }, use) => {
+    for (const app of [teamHosts.minji, teamHosts.jisoo]) {
+      const answer = await app.core.router.dispatch('settings.set', {
+        language: 'ko',
+        theme: 'light',
+      })
+      if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
+    }
+    await use(teamHosts)
+  },
+})
+
+/** Opens an app on its inspections and waits for the team server's "connected". */
+async function open(page: Page, app: RunningApp): Promise<void> {
+  await page.goto(app.host.url)
+  await expect(page.getByTestId('status-team')).toHaveAttribute('data-state', 'connected')
+  await expect(page.getByTestId('inspection-row').first()).toBeVisible()
+  await expect(page.getByTestId('list')).toHaveAttribute('aria-busy', 'false')
+}
+
+test.describe('two staff machines on one team server', () => {
+  test('a mark made in one page shows in the other without a reload, with who set it and its history', async ({
+    page,
+    browser,
+    team,
+  }) => {
+    const other = await (await browser.newContext()).newPage()
+    await open(page, team.minji)
+    await open(other, team.jisoo)
+    await expect(page.getByTestId('status-team')).toContainText('강남 감정팀')
+
+    const row = page.getByTestId('inspection-row').first()
+    const idx = await row.getAttribute('data-idx')
+    await row.click()
+    await page.getByTestId('review-editor').getByRole('radio', { name: '검토 완료' }).click()
+    await page.getByTestId('review-note').fill('스크래치 확인')
+    await page.getByTestId('review-save').click()
+
+    // The other page was never reloaded: the mark arrives through the team server.
+    const seen = other.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
+    await expect(seen.getByTestId('review-badge')).toHaveAttribute('data-mark', 'reviewed')
+    await expect(seen.getByTestId('review-who')).toHaveText('민지')
+    await expect(seen.getByTestId('review-who')).toHaveAttribute('title', '김민지 님이 표시')
+
+    // Its history in the detail pane: who, the mark and the note.
+    await seen.click()
+    const entry = other.getByTestId('review-history-entry')
+    await expect(entry).toHaveCount(2)
+    await expect(entry.first()).toContainText('김민지')
+    await expect(entry.first()).toContainText('스크래치 확인')
+
+    // The list filtered by who marked: the record is someone else's for 박지수.
+    await other.getByTestId('marked-by-filter').selectOption('others')
+    await expect(other.getByTestId('inspection-row')).toHaveCount(1)
+    await other.getByTestId('marked-by-filter').selectOption('me')
+    await expect(other.getByTestId('inspection-row')).toHaveCount(0)
+    await other.getByTestId('marked-by-filter').selectOption('role:minji')
+    await expect(other.getByTestId('inspection-row')).toHaveCount(1)
+
+    // And back: 박지수 marks it for follow-up; 김민지's page follows.
+    await other.getByTestId('inspection-row').first().click()
+    await other.getByTestId('review-editor').getByRole('radio', { name: '후속 조치 필요' }).click()
+    const mine = page.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
+    await expect(mine.getByTestId('review-badge')).toHaveAttribute('data-mark', 'follow_up')
+    await expect(mine.getByTestId('review-who')).toHaveText('지수')
+    await other.context().close()
+  })
+
+  test('Accounts: the team server section tests the connection and names the team', async ({
+    page,
+    team,
+  }) => {
+    await page.goto(team.minji.host.url)
+    await page.getByRole('link', { name: '계정' }).click()
+    const section = page.getByTestId('team-section').first()
+    await expect(section.getByTestId('team-address')).toContainText('127.0.0.1:')
+    await section.getByTestId('team-test').click()
+    const result = section.getByTestId('team-test-result')
+    await expect(result).toHaveAttribute('data-code', 'ok')
+    await expect(result).toContainText('강남 감정팀')
+    await expect(result).toContainText('김민지 (minji)')
+  })
+})
