@@ -6,6 +6,8 @@ import { sourceThreads } from '../../src/core/source-threads'
 import { demoCredentials, startSandbox } from '../../src/sandbox'
 import { startMigratedTeamCluster } from '../support/team-cluster'
 import { joinTeam } from '../support/team-core'
+import type { ChannelName } from '../../src/shared/channels'
+import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import { startApp, type RunningApp } from './fixtures'
 
 /**
@@ -88,6 +90,38 @@ async function open(page: Page, app: RunningApp): Promise<void> {
   await expect(page.getByTestId('list')).toHaveAttribute('aria-busy', 'false')
 }
 
+/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
+async function dispatch<C extends ChannelName>(
+  app: RunningApp,
+  channel: C,
+  args: ChannelArgs<C>,
+): Promise<ChannelResult<C>> {
+  const answer = await app.core.router.dispatch(channel, args)
+  if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`)
+  return answer.value as ChannelResult<C>
+}
+
+/** The port of the app's team server now. */
+async function teamPort(app: RunningApp): Promise<number> {
+  const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
+  return profiles.find((profile) => profile.id === activeId)!.team!.port
+}
+
+/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
+async function moveTeamPort(app: RunningApp, port: number): Promise<void> {
+  const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
+  const {
+    credentials: _credentials,
+    team,
+    ...profile
+  } = profiles.find((entry) => entry.id === activeId)!
+  await dispatch(app, 'profiles.save', {
+    ...profile,
+    kind: profile.kind === 'test' ? 'test' : 'production',
+    team: { ...team!, port },
+  })
+}
+
 test.describe('two staff machines on one team server', () => {
   test('a mark made in one page shows in the other without a reload, with who set it and its history', async ({
     page,
@@ -149,5 +183,56 @@ test.describe('two staff machines on one team server', () => {
     await expect(result).toHaveAttribute('data-code', 'ok')
     await expect(result).toContainText('강남 감정팀')
     await expect(result).toContainText('김민지 (minji)')
+  })
+
+  test('a mark changed while this member was offline: a dot in the list, a notice in the pane until dismissed', async ({
+    page,
+    browser,
+    team,
+  }) => {
+    const other = await (await browser.newContext()).newPage()
+    await open(page, team.minji)
+    await open(other, team.jisoo)
+    const idx = await page.getByTestId('inspection-row').nth(2).getAttribute('data-idx')
+    const mine = page.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
+    const theirs = other.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
+    // 박지수 is cut off (a closed port); 김민지 marks the record meanwhile.
+    const serverPort = await teamPort(team.jisoo)
+    await moveTeamPort(team.jisoo, 1)
+    await expect(other.getByTestId('status-team')).toHaveAttribute('data-state', 'offline')
+    await mine.click()
+    await page.getByTestId('review-editor').getByRole('radio', { name: '검토 완료' }).click()
+    // Sent: the server numbers 김민지's mark first.
+    await expect
+      .poll(async () => {
+        const status = await dispatch(team.minji, 'team.status', {})
+        return status.state === 'connected' && status.unsent === 0
+      })
+      .toBe(true)
+    // 김민지 goes on to another record (looking at this one would clear what follows).
+    await page.getByTestId('inspection-row').nth(4).click()
+
+    // 박지수, offline, marks it too without having seen it: kept and counted as unsent.
+    await theirs.click()
+    await other.getByTestId('review-editor').getByRole('radio', { name: '후속 조치 필요' }).click()
+    await expect(other.getByTestId('status-team')).toContainText('보내지 않은 항목 1개')
+
+    // Back online: the server numbers 박지수's mark last, so it is current, and 김민지 is told.
+    await moveTeamPort(team.jisoo, serverPort)
+    await expect(other.getByTestId('status-team')).toHaveAttribute('data-state', 'connected')
+    await expect(mine.getByTestId('review-badge')).toHaveAttribute('data-mark', 'follow_up')
+    await expect(mine.getByTestId('review-changed')).toHaveAttribute(
+      'title',
+      '자리를 비운 사이 박지수 님이 변경함',
+    )
+    await mine.click()
+    const notice = page.getByTestId('changed-notice')
+    await expect(notice).toContainText('자리를 비운 사이 박지수 님이 변경함')
+    await expect(page.getByTestId('review-history-entry')).toHaveCount(2)
+    // Looking at the record clears the list's dot; the notice stays until dismissed.
+    await expect(mine.getByTestId('review-changed')).toHaveCount(0)
+    await page.getByTestId('changed-ack').click()
+    await expect(notice).toHaveCount(0)
+    await other.context().close()
   })
 })

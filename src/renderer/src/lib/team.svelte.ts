@@ -15,6 +15,8 @@ export class TeamState {
   /** True while the active profile has a team server. */
   readonly active = $derived(this.status.state !== 'none')
   readonly #client: Client | null
+  /** `team.status` events seen so far: an answer asked for before the latest event is stale. */
+  #events = 0
 
   /** `null`: no core behind it (a component shown on its own); it stays `none`. */
   constructor(client: Client | null) {
@@ -28,6 +30,7 @@ export class TeamState {
     void this.#load()
     const offs = [
       client.on('team.status', (next) => {
+        this.#events += 1
         const wasConnected = this.status.state === 'connected'
         this.status = next
         // A (re)connect reads the team's members: the names may be new.
@@ -48,8 +51,10 @@ export class TeamState {
   }
 
   async #load(): Promise<void> {
+    const seen = this.#events
     const answer = await this.#client?.attempt('team.status', {})
-    if (answer?.ok) this.status = answer.value
+    // An event that arrived while the answer was on its way is newer than it.
+    if (answer?.ok && seen === this.#events) this.status = answer.value
     await this.#loadMembers()
   }
 
