@@ -180,8 +180,9 @@ export function createCore(deps: CoreDeps): Core {
         return password
       },
       onStatus: (status) => events.emit('team.status', status),
-      onApplied: ({ resources }) => {
+      onApplied: ({ resources, walletLinks }) => {
         for (const resource of resources) events.emit('data.changed', { resource })
+        if (walletLinks) events.emit('wallet.historyChanged', {})
       },
       ...(deps.teamBackoffMs ? { backoffMs: deps.teamBackoffMs } : {}),
     })

@@ -53,6 +53,7 @@ const EVENT_NAMES = [
   'wallet.outcome',
   'command.run',
   'team.status',
+  'wallet.historyChanged',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -346,6 +346,8 @@ export interface EventPayloads {
   'command.run': { readonly id: string }
   /** The active profile's team state changed (status bar). */
   'team.status': TeamStatusView
+  /** The Wallet history gained links other members ran (pulled from the team server). */
+  'wallet.historyChanged': Readonly<Record<string, never>>
 }
 
 /** What the caller passes (defaults may be left out). */

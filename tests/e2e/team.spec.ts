@@ -1,126 +1,10 @@
-import { randomBytes } from 'node:crypto'
-import { test as base, expect, type Page } from '@playwright/test'
-import { addMember, grantPartner } from '../../src/core/team/admin'
-import { connectClient, type TeamServerConfig } from '../../src/core/team/connection'
-import { sourceThreads } from '../../src/core/source-threads'
-import { demoCredentials, startSandbox } from '../../src/sandbox'
-import { startMigratedTeamCluster } from '../support/team-cluster'
-import { joinTeam } from '../support/team-core'
-import type { ChannelName } from '../../src/shared/channels'
-import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
-import { startApp, type RunningApp } from './fixtures'
+import { dispatch, expect, moveTeamPort, open, teamPort, test } from './team-fixtures'
 
 /**
- * Two staff machines on one team server: two web hosts (two data folders,
- * two login roles of one team) against a throwaway PostgreSQL cluster, the
- * one the vitest `team` project starts (tests/support/team-cluster.ts). A
- * mark made in one page shows in the other without a reload. Without
- * PostgreSQL the suite fails: nothing is skipped.
+ * Two staff machines on one team server (tests/e2e/team-fixtures.ts): a mark
+ * made in one page shows in the other without a reload, with who set it and
+ * its history; a member who was offline is told whose mark replaced theirs.
  */
-
-interface TeamHosts {
-  readonly minji: RunningApp
-  readonly jisoo: RunningApp
-}
-
-const test = base.extend<{ team: TeamHosts }, { teamHosts: TeamHosts }>({
-  teamHosts: [
-    // Playwright requires an object pattern for the (unused) fixtures argument.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const cluster = await startMigratedTeamCluster()
-      const sandbox = await startSandbox({ seed: 2468, size: 20 })
-      const config = (user: string, password: string): TeamServerConfig => ({
-        host: cluster.host,
-        port: cluster.port,
-        database: cluster.database,
-        user,
-        password,
-        tls: 'verify-full',
-        caFile: cluster.caFile,
-      })
-      const admin = await connectClient(config(cluster.adminUser, cluster.adminPassword))
-      const member = async (role: string, displayName: string): Promise<TeamServerConfig> => {
-        const password = `pw-${randomBytes(8).toString('hex')}`
-        await addMember(admin, { team: '강남 감정팀', role, password, displayName })
-        return config(role, password)
-      }
-      await grantPartner(admin, '강남 감정팀', demoCredentials(sandbox.seed).partnerId)
-      const configs = [await member('minji', '김민지'), await member('jisoo', '박지수')]
-      await admin.end()
-      const apps: RunningApp[] = []
-      const close: (() => Promise<void>)[] = []
-      try {
-        for (const memberConfig of configs) {
-          const app = await startApp({
-            teamWorker: sourceThreads().teamWorker,
-            teamBackoffMs: { base: 50, max: 500 },
-            sandbox: { size: 5 },
-          })
-          close.push(() => app.close())
-          await joinTeam(app.core, sandbox, memberConfig)
-          apps.push(app)
-        }
-        await use({ minji: apps[0]!, jisoo: apps[1]! })
-      } finally {
-        for (const stop of close) await stop()
-        await sandbox.close()
-        await cluster.stop()
-      }
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  team: async ({ teamHosts }, use) => {
-    for (const app of [teamHosts.minji, teamHosts.jisoo]) {
-      const answer = await app.core.router.dispatch('settings.set', {
-        language: 'ko',
-        theme: 'light',
-      })
-      if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
-    }
-    await use(teamHosts)
-  },
-})
-
-/** Opens an app on its inspections and waits for the team server's "connected". */
-async function open(page: Page, app: RunningApp): Promise<void> {
-  await page.goto(app.host.url)
-  await expect(page.getByTestId('status-team')).toHaveAttribute('data-state', 'connected')
-  await expect(page.getByTestId('inspection-row').first()).toBeVisible()
-  await expect(page.getByTestId('list')).toHaveAttribute('aria-busy', 'false')
-}
-
-/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
-async function dispatch<C extends ChannelName>(
-  app: RunningApp,
-  channel: C,
-  args: ChannelArgs<C>,
-): Promise<ChannelResult<C>> {
-  const answer = await app.core.router.dispatch(channel, args)
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`)
-  return answer.value as ChannelResult<C>
-}
-
-/** The port of the app's team server now. */
-async function teamPort(app: RunningApp): Promise<number> {
-  const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
-  return profiles.find((profile) => profile.id === activeId)!.team!.port
-}
-
-/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
-async function moveTeamPort(app: RunningApp, port: number): Promise<void> {
-  const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
-  const {
-    credentials: _credentials,
-    team,
-    ...profile
-  } = profiles.find((entry) => entry.id === activeId)!
-  await dispatch(app, 'profiles.save', {
-    ...profile,
-    kind: profile.kind === 'test' ? 'test' : 'production',
-    team: { ...team!, port },
-  })
-}
 
 test.describe('two staff machines on one team server', () => {
   test('a mark made in one page shows in the other without a reload, with who set it and its history', async ({
@@ -233,6 +117,30 @@ test.describe('two staff machines on one team server', () => {
     await expect(mine.getByTestId('review-changed')).toHaveCount(0)
     await page.getByTestId('changed-ack').click()
     await expect(notice).toHaveCount(0)
+    await other.context().close()
+  })
+
+  test('a wallet link one member ran shows in the other’s Wallet history, with who ran it', async ({
+    page,
+    browser,
+    team,
+  }) => {
+    const other = await (await browser.newContext()).newPage()
+    await open(page, team.minji)
+    await open(other, team.jisoo)
+    await other.getByRole('link', { name: '지갑 연동' }).click()
+    await page.getByRole('link', { name: '지갑 연동' }).click()
+    const form = page.getByTestId('wallet-presync-form')
+    await form.getByLabel('회원 ID (refUserId)').fill('member-team-1')
+    const popup = page.waitForEvent('popup')
+    await form.getByRole('button', { name: '지갑 연결 시작' }).click()
+    await (await popup).close()
+    await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'cancelled')
+
+    // 박지수's page was never reloaded: the link arrives through the team server.
+    const row = other.getByTestId('wallet-history-row').filter({ hasText: 'member-team-1' })
+    await expect(row).toHaveAttribute('data-outcome', 'cancelled')
+    await expect(row.getByTestId('wallet-by')).toHaveText('김민지')
     await other.context().close()
   })
 })
