@@ -43,7 +43,7 @@ export interface TeamTestResult {
 }
 
 /** A person whose marks the lists can be filtered by: a login role and the name shown for it. */
-export interface TeamMember {
+interface TeamMember {
   readonly role: string
   /** The display name the administrator gave; the role when none. */
   readonly name: string
