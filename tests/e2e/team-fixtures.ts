@@ -24,7 +24,13 @@ export interface TeamHosts {
   readonly jisoo: RunningApp
 }
 
-export const test = base.extend<{ team: TeamHosts }, { teamHosts: TeamHosts }>({
+/** A page on each host, both open on the inspections and connected to the team server. */
+interface TeamPages {
+  readonly minji: Page
+  readonly jisoo: Page
+}
+
+export const test = base.extend<{ team: TeamHosts; pages: TeamPages }, { teamHosts: TeamHosts }>({
   teamHosts: [
     // Playwright requires an object pattern for the (unused) fixtures argument.
     // eslint-disable-next-line no-empty-pattern
@@ -81,10 +87,18 @@ export const test = base.extend<{ team: TeamHosts }, { teamHosts: TeamHosts }>({
     }
     await use(teamHosts)
   },
+  pages: async ({ page, browser, team }, use) => {
+    const context = await browser.newContext()
+    const other = await context.newPage()
+    await open(page, team.minji)
+    await open(other, team.jisoo)
+    await use({ minji: page, jisoo: other })
+    await context.close()
+  },
 })
 
 /** Opens an app on its inspections and waits for the team server's "connected". */
-export async function open(page: Page, app: RunningApp): Promise<void> {
+async function open(page: Page, app: RunningApp): Promise<void> {
   await page.goto(app.host.url)
   await expect(page.getByTestId('status-team')).toHaveAttribute('data-state', 'connected')
   await expect(page.getByTestId('inspection-row').first()).toBeVisible()

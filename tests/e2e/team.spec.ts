@@ -1,4 +1,4 @@
-import { dispatch, expect, moveTeamPort, open, teamPort, test } from './team-fixtures'
+import { dispatch, expect, moveTeamPort, teamPort, test } from './team-fixtures'
 
 /**
  * Two staff machines on one team server (tests/e2e/team-fixtures.ts): a mark
@@ -8,13 +8,9 @@ import { dispatch, expect, moveTeamPort, open, teamPort, test } from './team-fix
 
 test.describe('two staff machines on one team server', () => {
   test('a mark made in one page shows in the other without a reload, with who set it and its history', async ({
-    page,
-    browser,
-    team,
+    pages,
   }) => {
-    const other = await (await browser.newContext()).newPage()
-    await open(page, team.minji)
-    await open(other, team.jisoo)
+    const { minji: page, jisoo: other } = pages
     await expect(page.getByTestId('status-team')).toContainText('강남 감정팀')
 
     const row = page.getByTestId('inspection-row').first()
@@ -51,7 +47,6 @@ test.describe('two staff machines on one team server', () => {
     const mine = page.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
     await expect(mine.getByTestId('review-badge')).toHaveAttribute('data-mark', 'follow_up')
     await expect(mine.getByTestId('review-who')).toHaveText('지수')
-    await other.context().close()
   })
 
   test('Accounts: the team server section tests the connection and names the team', async ({
@@ -70,13 +65,10 @@ test.describe('two staff machines on one team server', () => {
   })
 
   test('a mark changed while this member was offline: a dot in the list, a notice in the pane until dismissed', async ({
-    page,
-    browser,
+    pages,
     team,
   }) => {
-    const other = await (await browser.newContext()).newPage()
-    await open(page, team.minji)
-    await open(other, team.jisoo)
+    const { minji: page, jisoo: other } = pages
     const idx = await page.getByTestId('inspection-row').nth(2).getAttribute('data-idx')
     const mine = page.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
     const theirs = other.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
@@ -117,17 +109,12 @@ test.describe('two staff machines on one team server', () => {
     await expect(mine.getByTestId('review-changed')).toHaveCount(0)
     await page.getByTestId('changed-ack').click()
     await expect(notice).toHaveCount(0)
-    await other.context().close()
   })
 
   test('a wallet link one member ran shows in the other’s Wallet history, with who ran it', async ({
-    page,
-    browser,
-    team,
+    pages,
   }) => {
-    const other = await (await browser.newContext()).newPage()
-    await open(page, team.minji)
-    await open(other, team.jisoo)
+    const { minji: page, jisoo: other } = pages
     await other.getByRole('link', { name: '지갑 연동' }).click()
     await page.getByRole('link', { name: '지갑 연동' }).click()
     const form = page.getByTestId('wallet-presync-form')
@@ -141,6 +128,5 @@ test.describe('two staff machines on one team server', () => {
     const row = other.getByTestId('wallet-history-row').filter({ hasText: 'member-team-1' })
     await expect(row).toHaveAttribute('data-outcome', 'cancelled')
     await expect(row.getByTestId('wallet-by')).toHaveText('김민지')
-    await other.context().close()
   })
 })
