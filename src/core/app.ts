@@ -180,8 +180,9 @@ export function createCore(deps: CoreDeps): Core {
         return password
       },
       onStatus: (status) => events.emit('team.status', status),
-      onApplied: ({ resources }) => {
+      onApplied: ({ resources, walletLinks }) => {
         for (const resource of resources) events.emit('data.changed', { resource })
+        if (walletLinks) events.emit('wallet.historyChanged', {})
       },
       ...(deps.teamBackoffMs ? { backoffMs: deps.teamBackoffMs } : {}),
     })
@@ -457,6 +458,7 @@ export function createCore(deps: CoreDeps): Core {
       'team.ackChanged': async (record) => ({
         cleared: await scope.store.call('reviewAckChanged', record),
       }),
+      'team.members': () => scope.store.call('teamMembers'),
       'reviews.history': async (record) => {
         // Opening a record's history is looking at it: a "changed while away" flag clears.
         const history = await scope.store.call('reviewHistory', record)

@@ -43,6 +43,7 @@ export const CHANNEL_NAMES = [
   'team.setPassword',
   'team.ackChanged',
   'reviews.history',
+  'team.members',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -53,6 +54,7 @@ const EVENT_NAMES = [
   'wallet.outcome',
   'command.run',
   'team.status',
+  'wallet.historyChanged',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

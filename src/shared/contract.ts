@@ -34,7 +34,7 @@ import {
   secretInputSchema,
   settingsInputSchema,
 } from './profile-schemas'
-import type { ReviewHistoryEntry, TeamStatusView, TeamTestResult } from './team'
+import type { ReviewHistoryEntry, TeamMembers, TeamStatusView, TeamTestResult } from './team'
 import {
   WALLET_FLOWS,
   WALLET_OUTCOMES,
@@ -52,6 +52,14 @@ export const LIST_LIMIT = { default: 50, max: 500 } as const
 /** An export's file: an Excel workbook unless CSV is asked for. */
 const exportFormat = z.enum(EXPORT_FORMATS).default('xlsx')
 
+/** Who set a record's current mark: this member, anyone else, or one login role. */
+const markedBySchema = z.union([
+  z.enum(['me', 'others']),
+  z.strictObject({ role: z.string().trim().min(1).max(63) }),
+])
+/** The "marked by" part of a list filter. */
+export type MarkedBy = z.output<typeof markedBySchema>
+
 /** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
 const listFilterShape = {
   /** Free text: product name, inspection number, member, ref codes; Korean (초성 too) or English. */
@@ -64,6 +72,8 @@ const listFilterShape = {
   to: day.optional(),
   /** Records with this review mark (`none`: unmarked, or only a note). */
   review: z.enum(REVIEW_MARKS).optional(),
+  /** Records whose current mark or note was set by this member, by others, or by one login role (docs/team.md). */
+  markedBy: markedBySchema.optional(),
   /** Registration time, newest or oldest first; or `aged`: longest in the current status first. */
   sort: z.enum(['latest', 'oldest', 'aged']).default('latest'),
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
@@ -184,6 +194,7 @@ export const argSchemas = {
     to: listFilterShape.to,
     review: listFilterShape.review,
     agedDays: listFilterShape.agedDays,
+    markedBy: listFilterShape.markedBy,
     sort: listFilterShape.sort,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
@@ -284,6 +295,8 @@ export const argSchemas = {
     resource: z.enum(PAGED_RESOURCES),
     idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   }),
+  /** This member's login role and the people whose marks the lists can be filtered by. */
+  'team.members': z.strictObject({}),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -326,6 +339,7 @@ interface ChannelResults {
   'team.setPassword': TeamStatusView
   'team.ackChanged': { readonly cleared: boolean }
   'reviews.history': readonly ReviewHistoryEntry[]
+  'team.members': TeamMembers
 }
 
 /** Payload of each event. */
@@ -342,6 +356,8 @@ export interface EventPayloads {
   'command.run': { readonly id: string }
   /** The active profile's team state changed (status bar). */
   'team.status': TeamStatusView
+  /** The Wallet history gained links other members ran (pulled from the team server). */
+  'wallet.historyChanged': Readonly<Record<string, never>>
 }
 
 /** What the caller passes (defaults may be left out). */

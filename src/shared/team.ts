@@ -42,6 +42,21 @@ export interface TeamTestResult {
   readonly partners: readonly string[]
 }
 
+/** A person whose marks the lists can be filtered by: a login role and the name shown for it. */
+interface TeamMember {
+  readonly role: string
+  /** The display name the administrator gave; the role when none. */
+  readonly name: string
+}
+
+/** Answer of `team.members`: who this member is and everyone whose marks this computer knows. */
+export interface TeamMembers {
+  /** This member's login role; null when the active profile has no team server. */
+  readonly me: string | null
+  /** The team's members and any other author of a current mark, by name. */
+  readonly members: readonly TeamMember[]
+}
+
 /** One event of a record's review history (`reviews.history`), oldest first. */
 export interface ReviewHistoryEntry {
   readonly id: string

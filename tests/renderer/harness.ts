@@ -1,5 +1,6 @@
 import { render } from '@testing-library/svelte'
 import type { Component } from 'svelte'
+import type { Client } from '../../src/renderer/src/lib/client'
 import type { Locale } from '../../src/renderer/src/lib/i18n.svelte'
 import Harness from './Harness.svelte'
 
@@ -8,10 +9,11 @@ export function renderInApp<P extends object>(
   component: Component<P>,
   props: P,
   locale: Locale = 'ko',
+  client?: Client,
 ) {
   const inner = component as unknown as Component<Record<string, unknown>>
   const view = render(Harness, {
-    props: { component: inner, innerProps: props as Record<string, unknown>, locale },
+    props: { component: inner, innerProps: props as Record<string, unknown>, locale, client },
   })
   return {
     ...view,

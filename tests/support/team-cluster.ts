@@ -146,6 +146,33 @@ async function makeCertificates(dir: string): Promise<void> {
   )
 }
 
+/**
+ * Creates and starts a cluster and applies the migrations with the project's
+ * own command (`npm run team -- migrate`), as an administrator would. The
+ * vitest `team` project and the two-host Playwright test both start theirs here.
+ */
+export async function startMigratedTeamCluster(): Promise<TeamCluster> {
+  const cluster = await startTeamCluster()
+  try {
+    const url = `postgres://${cluster.adminUser}:${encodeURIComponent(cluster.adminPassword)}@${cluster.host}:${cluster.port}/${cluster.database}`
+    await execFile('npm', [
+      'run',
+      '--silent',
+      'team',
+      '--',
+      'migrate',
+      '--url',
+      url,
+      '--ca',
+      cluster.caFile,
+    ])
+  } catch (error) {
+    await cluster.stop()
+    throw error
+  }
+  return cluster
+}
+
 /** Creates and starts a cluster. */
 export async function startTeamCluster(): Promise<TeamCluster> {
   const bin = await binDir()

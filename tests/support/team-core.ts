@@ -9,6 +9,7 @@ import { demoCredentials } from '../../src/sandbox'
 import type { ChannelName } from '../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import type { TeamStatusView } from '../../src/shared/team'
+import type { Core } from '../../src/core/app'
 import { bootWithEmbeddedSandbox, type BootedCore } from './boot'
 import { sourceThreads } from '../../src/core/source-threads'
 
@@ -65,10 +66,49 @@ export async function bootTeamCore(
     channel: C,
     args?: ChannelArgs<C>,
   ): Promise<ChannelResult<C>> {
-    const result = await core.router.dispatch(channel, args ?? {})
-    if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
-    return result.value as ChannelResult<C>
+    return dispatch(core, channel, args)
   }
+  const id = await joinTeam(core, sandbox, server)
+  return {
+    core,
+    profileId: id,
+    dataDir,
+    call,
+    async until(check) {
+      for (;;) {
+        const next = nextEvent()
+        if (await check()) return
+        await next
+      }
+    },
+    status: () => call('team.status'),
+    close: () => core.close(),
+  }
+}
+
+async function dispatch<C extends ChannelName>(
+  core: Core,
+  channel: C,
+  args?: ChannelArgs<C>,
+): Promise<ChannelResult<C>> {
+  const result = await core.router.dispatch(channel, args ?? {})
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
+  return result.value as ChannelResult<C>
+}
+
+/**
+ * Makes a partner profile on `sandbox`'s partner account with the team
+ * server `server` (null: none), its key for this session and the team
+ * password, selects it and syncs its lists; answers the profile id. Two
+ * cores that join one sandbox see the same records.
+ */
+export async function joinTeam(
+  core: Core,
+  sandbox: Sandbox,
+  server: TeamServerConfig | null,
+): Promise<string> {
+  const call = <C extends ChannelName>(channel: C, args?: ChannelArgs<C>) =>
+    dispatch(core, channel, args)
   const credentials = demoCredentials(sandbox.seed)
   const { id } = await call('profiles.save', {
     name: 'Shop',
@@ -100,19 +140,5 @@ export async function bootTeamCore(
   await call('profiles.select', { id })
   await call('sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
   await core.sync.idle()
-  return {
-    core,
-    profileId: id,
-    dataDir,
-    call,
-    async until(check) {
-      for (;;) {
-        const next = nextEvent()
-        if (await check()) return
-        await next
-      }
-    },
-    status: () => call('team.status'),
-    close: () => core.close(),
-  }
+  return id
 }

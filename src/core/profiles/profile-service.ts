@@ -149,6 +149,10 @@ export class ProfileService {
     })
     // The key and secret were given for the old hosts: the next sync must not send them to new ones.
     if (before && movesService(before, profile)) await this.#options.vault.delete(id)
+    // The team password belongs to one role on one server: it goes with them.
+    if (before?.team && movesTeam(before.team, profile.team)) {
+      await this.#options.vault.deleteTeamPassword(id)
+    }
     if (id === this.activeId) await this.#options.onActiveChange(this.active())
     this.#options.onListChange?.(this.activeId)
     return viewOf(profile, await this.#options.vault.status(id))
@@ -292,6 +296,11 @@ function movesService(
     originOf(before.baseUrl) !== originOf(after.baseUrl) ||
     originOf(before.staticUrl) !== originOf(after.staticUrl)
   )
+}
+
+/** True when the team server is removed, or now names another host or login role. */
+function movesTeam(before: TeamServerView, after: TeamServerView | undefined): boolean {
+  return !after || before.host !== after.host || before.role !== after.role
 }
 
 function originOf(address: string): string {

@@ -7,7 +7,12 @@ import type {
   QueryPage,
   ReviewMarkName,
 } from '../../shared/cache'
-import { LIST_LIMIT, type GuaranteeFilter, type ListFilter } from '../../shared/contract'
+import {
+  LIST_LIMIT,
+  type GuaranteeFilter,
+  type ListFilter,
+  type MarkedBy,
+} from '../../shared/contract'
 import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
 import { AppError } from '../app-error'
@@ -30,6 +35,7 @@ import { brandAliases } from './brand-search'
 import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
 import { readSyncState } from './sync-state'
+import { teamIdentity } from './team-side'
 import { dataVersion } from './writes'
 
 /**
@@ -168,14 +174,18 @@ function agedClause(table: PagedResource, days: number, asOf: string | undefined
   }
 }
 
-/** True when the filter has a part the stored counts cannot answer: a member, or aging. */
+/** True when the filter has a part the stored counts cannot answer: a member, aging or who marked. */
 function mustCount(query: ListRequest): boolean {
-  return Boolean(query.member) || query.agedDays !== undefined
+  return Boolean(query.member) || query.agedDays !== undefined || query.markedBy !== undefined
 }
 
-/** The filter's member, date and aging parts. */
-function baseWhere(table: PagedResource, query: ListRequest): Where {
+/** The filter's member, date, aging and "marked by" parts. */
+function baseWhere(db: StoreConnection, table: PagedResource, query: ListRequest): Where {
   let where: Where = { clauses: ['t.gone_at IS NULL'], params: [] }
+  if (query.markedBy !== undefined) {
+    const marked = markedByClause(table, query.markedBy, teamIdentity(db)?.role ?? null)
+    where = and(where, marked.clauses[0]!, ...marked.params)
+  }
   if (query.agedDays !== undefined) {
     const aged = agedClause(table, query.agedDays, query.agedAsOf)
     where = and(where, aged.clauses[0]!, ...aged.params)
@@ -186,6 +196,26 @@ function baseWhere(table: PagedResource, query: ListRequest): Where {
     where = and(where, 't.registered_at < ?', `${nextDay(checkDate(query.to))} 00:00:00`)
   }
   return where
+}
+
+/**
+ * Records whose review row (a mark or a note) was last set by `markedBy`.
+ * A row without a team author was set on this computer (before the profile
+ * had a team server, or without one), so it is this member's; `me` without a
+ * team identity is exactly those.
+ */
+function markedByClause(table: PagedResource, markedBy: MarkedBy, me: string | null): Where {
+  const marks = `t.idx IN (SELECT record_idx FROM review_marks WHERE resource = '${table}' AND`
+  if (markedBy === 'me') {
+    return { clauses: [`${marks} (team_author IS NULL OR team_author = ?))`], params: [me] }
+  }
+  if (markedBy === 'others') {
+    return {
+      clauses: [`${marks} team_author IS NOT NULL AND team_author IS NOT ?)`],
+      params: [me],
+    }
+  }
+  return { clauses: [`${marks} team_author = ?)`], params: [markedBy.role] }
 }
 
 function withStatus(where: Where, status: string | null | undefined): Where {
@@ -287,7 +317,7 @@ function pageStatement(
   const after = sort === 'latest' ? '<' : '>'
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const select = `SELECT ${columns}, ${reviewColumn(table)}`
-  let where = withStatus(baseWhere(table, query), status)
+  let where = withStatus(baseWhere(db, table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
   if (driver === 'aged')
     return { driver, statement: agedStatement(table, select, where, text, query, limit) }
@@ -405,6 +435,7 @@ function agedCells(
   text: Text,
 ): Cell[] | null {
   if (query.agedDays === undefined || text.plan.kind !== 'all' || query.member) return null
+  if (query.markedBy !== undefined) return null
   if (query.from !== undefined || query.to !== undefined) return null
   const cutoff = agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays)
   const baseline = prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
@@ -547,7 +578,7 @@ function countStatement(
   text: Text,
 ): Statement {
   const marks = `LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx`
-  const where = baseWhere(table, query)
+  const where = baseWhere(db, table, query)
   if (text.plan.kind !== 'match') {
     // A member id without a word (see `textOf`): every row compared.
     const rows = withText(table, where, text)

@@ -44,6 +44,7 @@ import {
   lastPulledSeq,
   readOutbox,
   reviewHistory,
+  teamMembers,
   type PulledApply,
   type TeamConfigure,
 } from './team-side'
@@ -126,6 +127,8 @@ export const STORE_OPS = {
     transaction(db, () => applyPulled(db, page)),
   reviewHistory: (db: StoreConnection, query: { resource: PagedResource; idx: number }) =>
     reviewHistory(db, query),
+  /** This member and the people whose marks the lists can be filtered by. */
+  teamMembers: (db: StoreConnection) => teamMembers(db),
   reviewAckChanged: (db: StoreConnection, query: { resource: PagedResource; idx: number }) =>
     transaction(db, () => ackChanged(db, query)),
   /** Whether the lists' cell indexes are built yet (`cell-index.ts`; the bench waits for it). */

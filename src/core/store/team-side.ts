@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { StoreConnection } from './connection'
 import type { ReviewMarkName } from '../../shared/cache'
-import type { ReviewHistoryEntry } from '../../shared/team'
+import type { ReviewHistoryEntry, TeamMembers } from '../../shared/team'
 import { localTimestamp } from '../../shared/local-time'
 import type { TeamEvent, TeamEventDraft, WalletLinkEventDraft } from '../team/events'
 import { touchCells } from './cell-index'
@@ -367,6 +367,26 @@ export function reviewHistory(
     seq: row.seq,
     serverTime: row.server_time,
   }))
+}
+
+/**
+ * Who this member is, and the people whose marks the lists can be filtered
+ * by: the team's members as the worker last read them and any other author
+ * of a current mark (a member since removed keeps their marks), by name.
+ */
+export function teamMembers(db: StoreConnection): TeamMembers {
+  const me = teamIdentity(db)?.role ?? null
+  const names = memberNames(db)
+  const authors = prepared(
+    db,
+    'SELECT DISTINCT team_author AS role FROM review_marks WHERE team_author IS NOT NULL',
+  ).all() as { role: string }[]
+  const roles = new Set([...Object.keys(names), ...authors.map((row) => row.role)])
+  if (me !== null) roles.add(me)
+  const members = [...roles]
+    .map((role) => ({ role, name: names[role] || role }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'ko') || a.role.localeCompare(b.role))
+  return { me, members }
 }
 
 /** The member looked at the record: its "changed while you were away" flag is cleared. */

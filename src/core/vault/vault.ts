@@ -167,6 +167,22 @@ export class Vault {
     this.#teamCache.set(profileId, password)
   }
 
+  /**
+   * Removes a profile's team server password from memory and the keychain
+   * (the profile no longer has that team server, or it names another host
+   * or role). A keychain that does not exist holds nothing to remove.
+   */
+  async deleteTeamPassword(profileId: string): Promise<void> {
+    this.#teamCache.delete(profileId)
+    try {
+      await this.#keychainCall(this.#keychain.delete(this.#service, teamAccountOf(profileId)))
+    } catch (error) {
+      const appError = toKeychainError(error, this.#platform)
+      if (appError.code === 'keychain_unavailable') return
+      throw appError
+    }
+  }
+
   /** A profile's team server password, or null when none is stored. */
   async teamPassword(profileId: string): Promise<string | null> {
     const cached = this.#teamCache.get(profileId)

@@ -217,6 +217,45 @@ describe('profiles', () => {
     expect(!badId.ok && badId.error.code).toBe('invalid_argument')
   })
 
+  it('removing the team server, or pointing it at another host or role, deletes its password; the profile keeps working alone', async () => {
+    const core = await boot()
+    const team = { host: '127.0.0.1', port: 1, database: 'team', role: 'minji', tls: 'plain' }
+    const saved = await call(core, 'profiles.save', secondProfile({ team }))
+    await call(core, 'profiles.setSecret', {
+      id: saved.id,
+      apiKey: second.apiKey,
+      apiSecret: second.apiSecret,
+    })
+    const account = `team:${saved.id}`
+    await call(core, 'team.setPassword', { id: saved.id, password: 'team-pw-1' })
+    expect(await kc.keychain.get(kc.service, account)).toBe('team-pw-1')
+
+    // Another database or port on the same server and role keeps the password.
+    await call(core, 'profiles.save', secondProfile({ id: saved.id, team: { ...team, port: 2 } }))
+    expect(await kc.keychain.get(kc.service, account)).toBe('team-pw-1')
+    await call(
+      core,
+      'profiles.save',
+      secondProfile({ id: saved.id, team: { ...team, role: 'jisoo' } }),
+    )
+    expect(await kc.keychain.get(kc.service, account)).toBeNull()
+
+    await call(core, 'team.setPassword', { id: saved.id, password: 'team-pw-2' })
+    await call(core, 'profiles.select', { id: saved.id })
+    const removed = await call(core, 'profiles.save', secondProfile({ id: saved.id, team: null }))
+    expect(removed.team ?? null).toBeNull()
+    expect(await kc.keychain.get(kc.service, account)).toBeNull()
+    expect(await kc.keychain.get(kc.service, `profile:${saved.id}`)).toContain(second.apiSecret)
+    expect(await call(core, 'team.status')).toEqual({ state: 'none' })
+    // Without a team server the local marks work as before.
+    await call(core, 'sync.start', { resources: ['inspections'], mode: 'full' })
+    await core.sync.idle()
+    const [first] = (await call(core, 'inspections.query', { limit: 1 })).rows
+    await call(core, 'reviews.set', { resource: 'inspections', idx: first!.idx, mark: 'reviewed' })
+    const marked = await call(core, 'inspections.query', { review: 'reviewed' })
+    expect(marked.rows.map((row) => row.idx)).toEqual([first!.idx])
+  })
+
   it('removing the active profile returns to the Sandbox and deletes its keychain entry; the cache only when confirmed', async () => {
     const core = await boot()
     const kept = await addSecond(core)

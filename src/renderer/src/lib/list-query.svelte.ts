@@ -36,6 +36,8 @@ export interface ListFilters {
   review: ListFilterInput['review']
   /** Only records in their current status for this many days or more; `undefined` every record. */
   agedDays: number | undefined
+  /** Records whose current mark this member, others or one person set; `undefined` anyone's. */
+  markedBy: ListFilterInput['markedBy']
   sort: NonNullable<ListFilterInput['sort']>
 }
 
@@ -53,6 +55,7 @@ export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters 
     to: '',
     review: undefined,
     agedDays: undefined,
+    markedBy: undefined,
     sort,
   }
 }
@@ -68,6 +71,7 @@ export function filterArgs(filters: ListFilters): ListFilterInput {
     ...(filters.to ? { to: filters.to } : {}),
     ...(filters.review ? { review: filters.review } : {}),
     ...(filters.agedDays !== undefined ? { agedDays: filters.agedDays } : {}),
+    ...(filters.markedBy ? { markedBy: filters.markedBy } : {}),
   }
 }
 
@@ -200,7 +204,8 @@ export class ListQueryState<R extends ListResource> {
       f.from !== '' ||
       f.to !== '' ||
       f.review !== undefined ||
-      f.agedDays !== undefined
+      f.agedDays !== undefined ||
+      f.markedBy !== undefined
     )
   }
 }

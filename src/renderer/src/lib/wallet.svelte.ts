@@ -52,8 +52,11 @@ export class WalletState {
       this.#closePopup()
       this.version += 1
     })
+    // Links another member ran arrive from the team server: the history is asked again.
+    const offPulled = this.#client.on('wallet.historyChanged', () => (this.version += 1))
     return () => {
       off()
+      offPulled()
       this.#stopPolling()
     }
   }

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto'
+import { test as base, expect, type Page } from '@playwright/test'
+import { addMember, grantPartner } from '../../src/core/team/admin'
+import { connectClient, type TeamServerConfig } from '../../src/core/team/connection'
+import { sourceThreads } from '../../src/core/source-threads'
+import { demoCredentials, startSandbox } from '../../src/sandbox'
+import type { ChannelName } from '../../src/shared/channels'
+import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
+import { startMigratedTeamCluster } from '../support/team-cluster'
+import { joinTeam } from '../support/team-core'
+import { startApp, type RunningApp } from './fixtures'
+
+/**
+ * Two staff machines on one team server, for the end-to-end tests: two web
+ * hosts (two data folders, the login roles `minji` and `jisoo` of one team)
+ * on one partner account, against a throwaway PostgreSQL cluster started and
+ * migrated the way the vitest `team` project does it
+ * (tests/support/team-cluster.ts). Without PostgreSQL the fixture fails:
+ * nothing is skipped.
+ */
+
+export interface TeamHosts {
+  readonly minji: RunningApp
+  readonly jisoo: RunningApp
+}
+
+/** A page on each host, both open on the inspections and connected to the team server. */
+interface TeamPages {
+  readonly minji: Page
+  readonly jisoo: Page
+}
+
+export const test = base.extend<{ team: TeamHosts; pages: TeamPages }, { teamHosts: TeamHosts }>({
+  teamHosts: [
+    // Playwright requires an object pattern for the (unused) fixtures argument.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const cluster = await startMigratedTeamCluster()
+      const sandbox = await startSandbox({ seed: 2468, size: 20 })
+      const config = (user: string, password: string): TeamServerConfig => ({
+        host: cluster.host,
+        port: cluster.port,
+        database: cluster.database,
+        user,
+        password,
+        tls: 'verify-full',
+        caFile: cluster.caFile,
+      })
+      const admin = await connectClient(config(cluster.adminUser, cluster.adminPassword))
+      const member = async (role: string, displayName: string): Promise<TeamServerConfig> => {
+        const password = `pw-${randomBytes(8).toString('hex')}`
+        await addMember(admin, { team: '강남 감정팀', role, password, displayName })
+        return config(role, password)
+      }
+      await grantPartner(admin, '강남 감정팀', demoCredentials(sandbox.seed).partnerId)
+      const configs = [await member('minji', '김민지'), await member('jisoo', '박지수')]
+      await admin.end()
+      const apps: RunningApp[] = []
+      const close: (() => Promise<void>)[] = []
+      try {
+        for (const memberConfig of configs) {
+          const app = await startApp({
+            teamWorker: sourceThreads().teamWorker,
+            teamBackoffMs: { base: 50, max: 500 },
+            sandbox: { size: 5 },
+          })
+          close.push(() => app.close())
+          await joinTeam(app.core, sandbox, memberConfig)
+          apps.push(app)
+        }
+        await use({ minji: apps[0]!, jisoo: apps[1]! })
+      } finally {
+        for (const stop of close) await stop()
+        await sandbox.close()
+        await cluster.stop()
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  team: async ({ teamHosts }, use) => {
+    for (const app of [teamHosts.minji, teamHosts.jisoo]) {
+      const answer = await app.core.router.dispatch('settings.set', {
+        language: 'ko',
+        theme: 'light',
+      })
+      if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
+    }
+    await use(teamHosts)
+  },
+  pages: async ({ page, browser, team }, use) => {
+    const context = await browser.newContext()
+    const other = await context.newPage()
+    await open(page, team.minji)
+    await open(other, team.jisoo)
+    await use({ minji: page, jisoo: other })
+    await context.close()
+  },
+})
+
+/** Opens an app on its inspections and waits for the team server's "connected". */
+async function open(page: Page, app: RunningApp): Promise<void> {
+  await page.goto(app.host.url)
+  await expect(page.getByTestId('status-team')).toHaveAttribute('data-state', 'connected')
+  await expect(page.getByTestId('inspection-row').first()).toBeVisible()
+  await expect(page.getByTestId('list')).toHaveAttribute('aria-busy', 'false')
+}
+
+/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
+export async function dispatch<C extends ChannelName>(
+  app: RunningApp,
+  channel: C,
+  args: ChannelArgs<C>,
+): Promise<ChannelResult<C>> {
+  const answer = await app.core.router.dispatch(channel, args)
+  if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`)
+  return answer.value as ChannelResult<C>
+}
+
+/** The port of the app's team server now. */
+export async function teamPort(app: RunningApp): Promise<number> {
+  const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
+  return profiles.find((profile) => profile.id === activeId)!.team!.port
+}
+
+/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
+export async function moveTeamPort(app: RunningApp, port: number): Promise<void> {
+  const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
+  const {
+    credentials: _credentials,
+    team,
+    ...profile
+  } = profiles.find((entry) => entry.id === activeId)!
+  await dispatch(app, 'profiles.save', {
+    ...profile,
+    kind: profile.kind === 'test' ? 'test' : 'production',
+    team: { ...team!, port },
+  })
+}
+
+export { expect }
