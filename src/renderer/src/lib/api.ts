@@ -42,6 +42,18 @@ function takeToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? ''
 }
 
+/**
+ * Calls one listener: a listener that throws is reported and skipped, as
+ * Electron's IPC would, so the other listeners and the event stream go on.
+ */
+function deliver(listener: (payload: never) => void, payload: never): void {
+  try {
+    listener(payload)
+  } catch (error) {
+    reportError(error)
+  }
+}
+
 function createHttpApi(token: string): AppApi {
   const listeners = new Map<EventName, Set<(payload: never) => void>>()
   let streaming = false
@@ -66,7 +78,7 @@ function createHttpApi(token: string): AppApi {
             event: EventName
             payload: never
           }
-          for (const listener of listeners.get(event) ?? []) listener(payload)
+          for (const listener of listeners.get(event) ?? []) deliver(listener, payload)
         }
       }
     } catch {
