@@ -12,13 +12,13 @@ import { RECORD_TABLES, type RecordTable } from './stored-raw'
 
 /** The write path's statements, per table where there is one per table. */
 export interface WriteStatements {
-  /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `stored_at`, `search_key`. */
+  /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `search_key`. */
   readonly insert: Record<PagedResource, StatementSync>
   /** The update of a stored record: the insert's named parameters. */
   readonly update: Record<PagedResource, StatementSync>
   /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
   readonly previous: Record<PagedResource, StatementSync>
-  /** Marks an unchanged record seen: only `seen_pass`, `gone_at`, `stored_at`. */
+  /** Marks an unchanged record seen: only `seen_pass` and `gone_at`. */
   readonly touch: Record<PagedResource, StatementSync>
   readonly ftsDelete: Record<PagedResource, StatementSync>
   readonly ftsInsert: Record<PagedResource, StatementSync>
@@ -60,7 +60,7 @@ function upsertSql(
  * parameters: the declared ones (`idx` first), `raw`, and the sync's own.
  */
 export function writtenColumns(table: RecordTable): string[] {
-  return [...storedColumns(table), 'seen_pass', 'stored_at', 'search_key']
+  return [...storedColumns(table), 'seen_pass', 'search_key']
 }
 
 /**
@@ -116,8 +116,7 @@ export function writeStatements(db: StoreConnection): WriteStatements {
         WHERE idx IN (SELECT value FROM json_each(?))`,
     ),
     touch: each(
-      (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL, stored_at = ?
-       WHERE idx = ?`,
+      (t) => `UPDATE ${t.name} SET seen_pass = max(seen_pass, ?), gone_at = NULL WHERE idx = ?`,
     ),
     ftsDelete: each((t) => `DELETE FROM ${t.name}_fts WHERE rowid = ?`),
     ftsInsert: each((t) => `INSERT INTO ${t.name}_fts (rowid, t) VALUES (?, ?)`),

@@ -6,6 +6,7 @@ import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } fro
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
+import { reconcileInserted } from './reconcile-writes'
 import { nfc, RECORD_TABLES, searchRow, type PreparedRow, type RecordTable } from './stored-raw'
 import { storedColumns, writeStatements, type WriteStatements } from './write-sql'
 
@@ -38,7 +39,6 @@ interface PageContext {
   readonly s: WriteStatements
   readonly table: RecordTable
   readonly pass: number
-  readonly storedAt: string
   readonly tally: NewRecordTally
   /** Records whose cell (status, gone) may have changed: the cell index reads them again. */
   readonly moved: number[]
@@ -75,11 +75,11 @@ function writeRecord(
   record: PreparedRow,
   row: StoredRow | undefined,
 ): NewRow | null {
-  const { s, table, pass, storedAt } = page
+  const { s, table, pass } = page
   const { idx, values, key } = record
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
   if (row !== undefined && previousKey === key && sameRow(row, values)) {
-    s.touch[table.name].run(pass, storedAt, idx)
+    s.touch[table.name].run(pass, idx)
     // Unchanged, but back if it was gone.
     if (row['gone_at'] !== null) {
       page.moved.push(idx)
@@ -93,7 +93,6 @@ function writeRecord(
     written[name] = values[column] as SQLInputValue
   }
   written[':seen_pass'] = pass
-  written[':stored_at'] = storedAt
   written[':search_key'] = key
   page.moved.push(idx)
   if (row === undefined) {
@@ -262,8 +261,8 @@ export function upsertRows(
   resource: PagedResource,
   rows: readonly PreparedRow[],
   pass: number,
-  storedAt: string,
-  sync: SyncMark = passSync(resource, pass, storedAt),
+  at: string,
+  sync: SyncMark = passSync(resource, pass, at),
 ): void {
   const s = writeStatements(db)
   const table = RECORD_TABLES[resource]
@@ -274,7 +273,6 @@ export function upsertRows(
     s,
     table,
     pass,
-    storedAt,
     tally: new NewRecordTally(),
     moved: [],
     pendingSearch: pendingSearchOf(db, s),
@@ -292,6 +290,11 @@ export function upsertRows(
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)
+  reconcileInserted(
+    db,
+    resource,
+    fresh.map(({ row }) => row),
+  )
   flushChanges(db, page.changes)
   page.tally.flush(db, table.name)
   touchCells(db, table.name, page.moved)

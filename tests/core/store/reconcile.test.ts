@@ -260,6 +260,15 @@ describe('reconciliation', () => {
       guarantee(12, { refUserId: 'lee02', refOrderId: 'E', refOrderDetailId: 'E-1' }),
     ])
     expect(listed(db, 'cancelled')).toEqual([])
+    // A member who completed a link before their first guarantee is never unlinked.
+    completedLink(db, 'jung05')
+    writeGuarantees(db, [
+      guarantee(19, { refUserId: 'jung05', refOrderId: 'J', refOrderDetailId: 'J-1' }),
+    ])
+    expect(listed(db, 'unlinked')).toEqual([
+      'unlinked choi04 - - guarantees:15',
+      'unlinked lee02 - - guarantees:12',
+    ])
     expect(listed(db)).toEqual(expected(db))
     expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
   })
@@ -380,6 +389,62 @@ describe('migration 13', () => {
           'unlinked park03 - - guarantees:13',
           'unlinked park03 - - guarantees:14',
         ])
+        expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
+      } finally {
+        db.close()
+      }
+    } finally {
+      temp.remove()
+    }
+  })
+})
+
+describe('migration 15', () => {
+  it('keeps the view of a file kept per record: unlinked members, links and every other kind', () => {
+    const temp = tempDir()
+    try {
+      const file = storeFileFor(temp.dir, 'sandbox')
+      const old = openStore(file, { targetVersion: 14 })
+      transaction(old.db, () => {
+        insertAsStored(old.db, 'inspections', [
+          inspection(2, {
+            inspectionResult: AUTHENTIC,
+            refUserId: 'lee02',
+            refOrderId: 'B',
+            refOrderDetailId: 'B-1',
+          }),
+        ])
+        insertAsStored(old.db, 'guarantees', [
+          guarantee(13, { refUserId: 'park03', refOrderId: 'G', refOrderDetailId: 'G-1' }),
+          guarantee(14, {
+            status: CANCEL,
+            refUserId: 'park03',
+            refOrderId: 'G',
+            refOrderDetailId: 'G-1',
+          }),
+          guarantee(15, { refUserId: 'kim01', refOrderId: 'K', refOrderDetailId: 'K-1' }),
+        ])
+      })
+      completedLink(old.db, 'kim01')
+      old.db.close()
+      const { db } = openStore(file)
+      try {
+        const before = [
+          'cancelled park03 G G-1 guarantees:14',
+          'duplicate park03 G G-1 guarantees:13',
+          'duplicate park03 G G-1 guarantees:14',
+          'unguaranteed lee02 B B-1 inspections:2',
+          'unlinked park03 - - guarantees:13',
+          'unlinked park03 - - guarantees:14',
+        ]
+        expect(listed(db)).toEqual(before)
+        expect(queryReconcile(db, {}).totals).toEqual(tally(before))
+        // Kept up from there: park03 links, a guarantee settles lee02's line.
+        completedLink(db, 'park03')
+        writeGuarantees(db, [
+          guarantee(16, { refUserId: 'lee02', refOrderId: 'B', refOrderDetailId: 'B-1' }),
+        ])
+        expect(listed(db)).toEqual(expected(db))
         expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
       } finally {
         db.close()

@@ -93,12 +93,7 @@ describe('record declarations', () => {
       const insert = recordInsertSql(RECORD_TABLES[table])
       const update = recordUpdateSql(RECORD_TABLES[table])
       const written = writtenColumns(RECORD_TABLES[table])
-      expect(written).toEqual([
-        ...storedColumns(RECORD_TABLES[table]),
-        'seen_pass',
-        'stored_at',
-        'search_key',
-      ])
+      expect(written).toEqual([...storedColumns(RECORD_TABLES[table]), 'seen_pass', 'search_key'])
       // Named parameters, one per column, never positional.
       expect(insert).toContain(`(${written.join(', ')})`)
       expect(insert).toContain(`VALUES (${written.map((c) => `:${c}`).join(', ')})`)
