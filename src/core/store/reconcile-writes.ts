@@ -117,16 +117,19 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
        AND (order_id, detail_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
     ).run(all)
   }
-  // Only a member's second guarantee on a line makes a duplicate: each of them is listed.
+  // A member's second guarantee on a line makes a duplicate (each of them is listed): lines
+  // whose order has one guarantee, nearly all, are passed over on the index alone.
   prepared(
     db,
     `INSERT OR IGNORE INTO reconcile_items (kind, member, order_id, detail_id, resource, idx)
      SELECT 'duplicate', g.ref_user_id, g.ref_order_id, g.ref_order_detail_id, 'guarantees', g.idx
-     FROM json_each(?) j JOIN guarantees g ON g.ref_order_id = j.value ->> 0
+     FROM json_each(?) j CROSS JOIN guarantees g ON g.ref_order_id = j.value ->> 0
        AND g.ref_order_detail_id = j.value ->> 1 AND g.ref_user_id = j.value ->> 2
        AND g.gone_at IS NULL
-     WHERE j.value ->> 2 <> '' AND (SELECT count(*) FROM guarantees c
-       WHERE c.ref_order_id = g.ref_order_id AND c.ref_order_detail_id = g.ref_order_detail_id
-         AND c.ref_user_id = g.ref_user_id AND c.gone_at IS NULL) >= 2`,
+     WHERE j.value ->> 2 <> ''
+       AND (SELECT count(*) FROM guarantees o WHERE o.ref_order_id = j.value ->> 0) >= 2
+       AND (SELECT count(*) FROM guarantees c WHERE c.ref_order_id = g.ref_order_id
+         AND c.ref_order_detail_id = g.ref_order_detail_id AND c.ref_user_id = g.ref_user_id
+         AND c.gone_at IS NULL) >= 2`,
   ).run(all)
 }

@@ -31,8 +31,7 @@ export function up(db: DatabaseSync): void {
     DROP TRIGGER reconcile_wallet_completed;
 
     DROP INDEX guarantees_by_line;
-    CREATE INDEX guarantees_by_order ON guarantees (ref_order_id)
-      WHERE ref_order_id IS NOT NULL AND ref_order_detail_id IS NOT NULL;
+    CREATE INDEX guarantees_by_order ON guarantees (ref_order_id) WHERE ref_order_id IS NOT NULL;
 
     DELETE FROM reconcile_items WHERE kind = 'unlinked';
     CREATE TABLE reconcile_members (
