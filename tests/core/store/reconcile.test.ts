@@ -298,16 +298,22 @@ describe('reconciliation', () => {
           ])
           break
         case 1:
-        case 2:
-          writeGuarantees(db, [
-            guarantee(100 + random(30), {
-              status: random(4) === 0 ? CANCEL : '발급완료',
-              refUserId: member,
-              refOrderId: random(6) === 0 ? null : order,
-              refOrderDetailId: detail,
-            }),
-          ])
+        case 2: {
+          // Up to three in one page, sharing its member and line (a page's duplicates).
+          const size = 1 + random(3)
+          writeGuarantees(
+            db,
+            Array.from({ length: size }, () =>
+              guarantee(100 + random(30), {
+                status: random(4) === 0 ? CANCEL : '발급완료',
+                refUserId: member,
+                refOrderId: random(6) === 0 ? null : order,
+                refOrderDetailId: detail,
+              }),
+            ),
+          )
           break
+        }
         case 3: {
           const table = random(2) === 0 ? 'inspections' : 'guarantees'
           const gone = random(2) === 0 ? `'now'` : 'NULL'
