@@ -12,7 +12,7 @@ import { RECORD_TABLES, type RecordTable } from './stored-raw'
 
 /** The write path's statements, per table where there is one per table. */
 export interface WriteStatements {
-  /** The insert of each table, named parameters: the declared columns, `raw`, `seen_pass`, `search_key`. */
+  /** The insert of each table, numbered parameters: the declared columns, `raw`, `seen_pass`, `search_key`. */
   readonly insert: Record<PagedResource, StatementSync>
   /** The update of a stored record: the insert's named parameters. */
   readonly update: Record<PagedResource, StatementSync>
@@ -64,20 +64,23 @@ export function writtenColumns(table: RecordTable): string[] {
 }
 
 /**
- * The insert of a record not stored yet, with named parameters (`:column`)
- * for the {@link writtenColumns}. Its statement takes the names with their
- * colon (`setAllowBareNamedParameters(false)`), so node:sqlite does not look
- * each bare name up with every prefix.
+ * The insert of a record not stored yet: its parameters are numbered
+ * (`?1`, `?2`, …) in {@link writtenColumns} order, the order the writer
+ * builds its values from the same list. Numbered rather than named: a sync
+ * inserts every record once, and node:sqlite binds a record's named
+ * parameters at about two and a half times the cost of numbered ones.
  */
 export function recordInsertSql(table: RecordTable): string {
   const columns = writtenColumns(table)
   return `INSERT INTO ${table.name} (${columns.join(', ')})
-    VALUES (${columns.map((c) => `:${c}`).join(', ')})`
+    VALUES (${columns.map((_, i) => `?${i + 1}`).join(', ')})`
 }
 
 /**
- * The update of a stored record, the insert's named parameters: every
- * column to its new value; seen in the later pass; no longer gone. (An
+ * The update of a stored record, with named parameters (`:column`) for the
+ * {@link writtenColumns}, taken with their colon
+ * (`setAllowBareNamedParameters(false)`, one lookup per key): every column
+ * to its new value; seen in the later pass; no longer gone. (An
  * update and an insert instead of one upsert: with the counts' update
  * triggers on the table, an `ON CONFLICT DO UPDATE` pays for them even when
  * it only inserts.)
@@ -109,7 +112,7 @@ export function writeStatements(db: StoreConnection): WriteStatements {
     inspections: db.prepare(sql(RECORD_TABLES.inspections)),
   })
   found = {
-    insert: named(each(recordInsertSql)),
+    insert: each(recordInsertSql),
     update: named(each(recordUpdateSql)),
     previous: each(
       (t) => `SELECT search_key, gone_at, ${storedColumns(t).join(', ')} FROM ${t.name}

@@ -51,14 +51,20 @@ interface PageContext {
 /** A record not stored yet, ready to insert. */
 interface NewRow {
   readonly row: PreparedRow
-  /** The insert's named parameters, keys with their colon ({@link WRITTEN_NAMES}). */
-  readonly written: Readonly<Record<string, SQLInputValue>>
+  /** The insert's parameters, in {@link writtenColumns} order (`recordInsertSql`). */
+  readonly written: readonly SQLInputValue[]
 }
 
 /** Each stored column ({@link storedColumns}) with its parameter's name as bound (`:column`). */
 const WRITTEN_NAMES: Readonly<Record<PagedResource, readonly (readonly [string, string])[]>> = {
   guarantees: storedColumns(RECORD_TABLES.guarantees).map((c) => [c, `:${c}`] as const),
   inspections: storedColumns(RECORD_TABLES.inspections).map((c) => [c, `:${c}`] as const),
+}
+
+/** The stored columns, in {@link writtenColumns} order (the insert's parameters, then `seen_pass` and `search_key`). */
+const STORED_ORDER: Readonly<Record<PagedResource, readonly string[]>> = {
+  guarantees: storedColumns(RECORD_TABLES.guarantees),
+  inspections: storedColumns(RECORD_TABLES.inspections),
 }
 
 /**
@@ -87,6 +93,15 @@ function writeRecord(
     }
     return null
   }
+  page.moved.push(idx)
+  if (row === undefined) {
+    page.changes.added(idx, values)
+    // The parameters in the insert's order, from the same column list as its SQL.
+    const written: SQLInputValue[] = []
+    for (const column of STORED_ORDER[table.name]) written.push(values[column] as SQLInputValue)
+    written.push(pass, key)
+    return { row: record, written }
+  }
   // Every written column by name (see writtenColumns).
   const written: Record<string, SQLInputValue> = {}
   for (const [column, name] of WRITTEN_NAMES[table.name]) {
@@ -94,11 +109,6 @@ function writeRecord(
   }
   written[':seen_pass'] = pass
   written[':search_key'] = key
-  page.moved.push(idx)
-  if (row === undefined) {
-    page.changes.added(idx, values)
-    return { row: record, written }
-  }
   page.changes.changed(idx, row, values)
   s.update[table.name].run(written)
   writeSearch(page, record, previousKey)
@@ -166,7 +176,7 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
   for (const { row, written } of fresh) {
-    s.insert[table.name].run(written)
+    s.insert[table.name].run(...written)
     writeSearch(page, row, undefined)
     const registeredAt = registeredAtOf(row)
     tally.add(row.values['status'] as string | null, registeredAt, countedMark(marks.get(row.idx)))
