@@ -14,7 +14,7 @@ import { RECORD_TABLES, type RecordTable } from './stored-raw'
 export interface WriteStatements {
   /** The insert of each table, numbered parameters: the declared columns, `raw`, `seen_pass`, `search_key`. */
   readonly insert: Record<PagedResource, StatementSync>
-  /** The update of a stored record: the insert's named parameters. */
+  /** The update of a stored record: named parameters (`:column`) of the {@link writtenColumns}. */
   readonly update: Record<PagedResource, StatementSync>
   /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
   readonly previous: Record<PagedResource, StatementSync>
