@@ -71,8 +71,9 @@ const STORED_ORDER: Readonly<Record<PagedResource, readonly string[]>> = {
  * Writes one record, given its stored row (undefined when none): an
  * unchanged one (most of a re-sync) is only marked seen, without rewriting
  * the row, its indexes or its FTS row; a changed one is updated, and its
- * FTS row rewritten only when its `search_key` changed (a key of an older
- * `SEARCH_FORMAT` never matches, so such a record is re-indexed). A
+ * FTS row rewritten only when a searched column changed or its
+ * `search_key` names another `SEARCH_FORMAT` (or none): such a record is
+ * re-indexed. A
  * record not stored yet is returned, to be inserted with the page's other
  * new ones ({@link insertNew}).
  */
@@ -111,8 +112,18 @@ function writeRecord(
   written[':search_key'] = key
   page.changes.changed(idx, row, values)
   s.update[table.name].run(written)
-  writeSearch(page, record, previousKey)
+  writeSearch(page, record, previousKey, previousKey !== key || searchedChanged(table, row, values))
   return null
+}
+
+/** True when a searched column's value differs from the stored one (the FTS text follows them). */
+function searchedChanged(
+  table: RecordTable,
+  row: StoredRow,
+  values: PreparedRow['values'],
+): boolean {
+  for (const f of table.searched) if (row[f.column] !== values[f.column]) return true
+  return false
 }
 
 /** A record's registration time as its column holds it (NOT NULL). */
@@ -228,18 +239,19 @@ function pendingSearchOf(db: StoreConnection, s: WriteStatements): PendingSearch
 }
 
 /**
- * Rewrites a record's FTS row only when its indexed text changed: a new
- * record is inserted, a changed one replaced, an unchanged one (most of a
- * re-sync) left alone. Inside a transaction the row waits for its end; a
- * record written twice in it keeps its last text, and replaces an FTS row
- * only if one was there before the transaction.
+ * Writes a record's FTS row when `rewrite` says its indexed text changed
+ * (a new record: always): a new record's is inserted, a changed one's
+ * replaced. Inside a transaction the row waits for its end; a record
+ * written twice in it keeps its last text, and replaces an FTS row only if
+ * one was there before the transaction.
  */
 function writeSearch(
   page: PageContext,
   record: PreparedRow,
   previousKey: string | null | undefined,
+  rewrite = true,
 ): void {
-  if (previousKey === record.key) return
+  if (!rewrite) return
   const { s, table, pendingSearch } = page
   const { idx, text } = record
   if (pendingSearch === null) {

@@ -14,7 +14,7 @@ import { up as changes } from './0012-changes'
 import { up as reconcile } from './0013-reconcile'
 import { up as teamOutbox } from './0014-team-outbox'
 import { up as reconcileByMember } from './0015-reconcile-by-member'
-import { up as noStoredAt } from './0016-no-stored-at'
+import { up as leanRows } from './0016-lean-rows'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -45,7 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'reconcile', up: reconcile },
   { version: 14, name: 'team-outbox', up: teamOutbox },
   { version: 15, name: 'reconcile-by-member', up: reconcileByMember },
-  { version: 16, name: 'no-stored-at', up: noStoredAt, vacuumAfter: true },
+  { version: 16, name: 'lean-rows', up: leanRows, vacuumAfter: true },
 ]
 
 /** The schema version this build writes. */
