@@ -275,8 +275,10 @@ export function passSync(resource: PagedResource, pass: number, at: string): Syn
  * Writes a page's prepared records in ascending `idx` order (the order of
  * the table's and the search index's keys: appending is cheaper and leaves
  * no half-empty pages in the file): its stored records first, then its new
- * ones, then adds these to the stored counts, and logs what changed
- * (`changes.ts`) for sync `sync`. Run inside a transaction.
+ * ones, with their share of the reconciliation view (`reconcile-writes.ts`),
+ * then adds these to the stored counts, and logs what changed
+ * (`changes.ts`) for sync `sync` (by default its pass, at `at`). Run inside
+ * a transaction.
  */
 export function upsertRows(
   db: StoreConnection,
