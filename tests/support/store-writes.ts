@@ -14,10 +14,10 @@ export function upsertGuarantees(
   db: StoreConnection,
   items: readonly GuaranteeRecord[],
   pass: number,
-  storedAt: string,
+  at: string,
   sync?: SyncMark,
 ): void {
-  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, storedAt, sync)
+  upsertRows(db, 'guarantees', prepareRows('guarantees', items), pass, at, sync)
 }
 
 /** Upserts inspections seen in sync pass `pass`; run inside a transaction. */
@@ -25,8 +25,8 @@ export function upsertInspections(
   db: StoreConnection,
   items: readonly InspectionRecord[],
   pass: number,
-  storedAt: string,
+  at: string,
   sync?: SyncMark,
 ): void {
-  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, storedAt, sync)
+  upsertRows(db, 'inspections', prepareRows('inspections', items), pass, at, sync)
 }

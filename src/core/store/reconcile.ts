@@ -9,14 +9,17 @@ import {
   type ReconcileTotals,
 } from '../../shared/reconcile'
 import { AppError } from '../app-error'
+import { planSearch } from './search-text'
 import { prepared } from './statements'
 
 /**
- * The reconciliation view's queries over `reconcile_items` and
- * `reconcile_counts`, which triggers keep (migration 13, see
- * `migrations/0013-reconcile.ts`): a page walks the primary key (kind,
- * member, order line), the totals are four small rows. Pure `(db, args)`
- * functions with `?` parameters.
+ * The reconciliation view's queries over `reconcile_items`,
+ * `reconcile_members` and `reconcile_counts`, which the writer
+ * (`reconcile-writes.ts`) and triggers keep (migrations 13 and 15, see
+ * `migrations/0015-reconcile-by-member.ts`): a page walks the primary key
+ * (kind, member, order line), `unlinked` members after the other kinds, and
+ * the totals are four small rows. Pure `(db, args)` functions with `?`
+ * parameters.
  */
 
 /** Filter and keyset paging of {@link queryReconcile}. */
@@ -80,31 +83,17 @@ interface GroupRow {
   records: string
 }
 
+/** The unlinked kind (the last in key order): kept per member, not per record. */
+const UNLINKED: ReconcileKind = 'unlinked'
+
 /** A page of groups in (kind, member, order line) order, with the totals per kind. */
 export function queryReconcile(db: StoreConnection, query: ReconcileQuery): ReconcilePage {
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 500)
-  const where: string[] = []
-  const params: SQLInputValue[] = []
-  if (query.kind) {
-    where.push('kind = ?')
-    params.push(query.kind)
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  const rows = query.kind === UNLINKED ? [] : itemGroups(db, query, cursor, limit + 1)
+  if (rows.length <= limit && (query.kind === undefined || query.kind === UNLINKED)) {
+    rows.push(...unlinkedGroups(db, query.member, cursor, limit + 1 - rows.length))
   }
-  if (query.member !== undefined) {
-    where.push('member = ?')
-    params.push(query.member)
-  }
-  if (query.cursor) {
-    where.push('(kind, member, order_id, detail_id) > (?, ?, ?, ?)')
-    params.push(...decodeCursor(query.cursor))
-  }
-  const rows = prepared(
-    db,
-    `SELECT kind, member, order_id, detail_id, count(*) AS n,
-       json_group_array(json_array(resource, idx)) AS records
-     FROM reconcile_items ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-     GROUP BY kind, member, order_id, detail_id
-     ORDER BY kind, member, order_id, detail_id LIMIT ?`,
-  ).all(...params, limit + 1) as unknown as GroupRow[]
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
   const totals = reconcileTotals(db)
@@ -116,6 +105,95 @@ export function queryReconcile(db: StoreConnection, query: ReconcileQuery): Reco
     nextCursor:
       more && last ? encodeCursor([last.kind, last.member, last.order_id, last.detail_id]) : null,
   }
+}
+
+/** Groups of the kinds kept per record (`reconcile_items`), after `cursor`. */
+function itemGroups(
+  db: StoreConnection,
+  query: ReconcileQuery,
+  cursor: GroupKey | null,
+  limit: number,
+): GroupRow[] {
+  const where: string[] = []
+  const params: SQLInputValue[] = []
+  if (query.kind) {
+    where.push('kind = ?')
+    params.push(query.kind)
+  }
+  if (query.member !== undefined) {
+    where.push('member = ?')
+    params.push(query.member)
+  }
+  if (cursor) {
+    where.push('(kind, member, order_id, detail_id) > (?, ?, ?, ?)')
+    params.push(...cursor)
+  }
+  return prepared(
+    db,
+    `SELECT kind, member, order_id, detail_id, count(*) AS n,
+       json_group_array(json_array(resource, idx)) AS records
+     FROM reconcile_items ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+     GROUP BY kind, member, order_id, detail_id
+     ORDER BY kind, member, order_id, detail_id LIMIT ?`,
+  ).all(...params, limit) as unknown as GroupRow[]
+}
+
+/**
+ * Groups of `unlinked` members after `cursor` (`reconcile_members` in key
+ * order), each with its not-gone guarantees, found by the member id's words
+ * in the search index as the lists' member filter finds them (an id without
+ * a word is compared on every row).
+ */
+function unlinkedGroups(
+  db: StoreConnection,
+  member: string | undefined,
+  cursor: GroupKey | null,
+  limit: number,
+): GroupRow[] {
+  if (limit <= 0 || (cursor && cursor[0] > UNLINKED)) return []
+  const where = ['linked = 0', 'guarantees > 0']
+  const params: SQLInputValue[] = []
+  if (member !== undefined) {
+    where.push('member = ?')
+    params.push(member)
+  }
+  if (cursor?.[0] === UNLINKED) {
+    where.push('member > ?')
+    params.push(cursor[1])
+  }
+  const members = prepared(
+    db,
+    `SELECT member FROM reconcile_members WHERE ${where.join(' AND ')} ORDER BY member LIMIT ?`,
+  ).all(...params, limit) as { member: string }[]
+  return members.map(({ member: id }) => {
+    const idx = memberGuarantees(db, id)
+    return {
+      kind: UNLINKED,
+      member: id,
+      order_id: '',
+      detail_id: '',
+      n: idx.length,
+      records: JSON.stringify(idx.map((i) => ['guarantees', i])),
+    }
+  })
+}
+
+/** The not-gone guarantees of a member, in `idx` order. */
+function memberGuarantees(db: StoreConnection, member: string): number[] {
+  const plan = planSearch(member)
+  const rows =
+    plan.kind === 'match'
+      ? prepared(
+          db,
+          `SELECT g.idx FROM guarantees_fts f CROSS JOIN guarantees g ON g.idx = f.rowid
+           WHERE guarantees_fts MATCH ? AND g.ref_user_id = ? AND g.gone_at IS NULL
+           ORDER BY g.idx`,
+        ).all(plan.match.replace(/ \*$/u, ''), member)
+      : prepared(
+          db,
+          'SELECT idx FROM guarantees WHERE ref_user_id = ? AND gone_at IS NULL ORDER BY idx',
+        ).all(member)
+  return (rows as { idx: number }[]).map((row) => row.idx)
 }
 
 function groupOf(row: GroupRow): ReconcileGroup {

@@ -28,9 +28,9 @@ const FIELD_BREAK = 'ǂ'
 const DIGIT_MARK = 'ǀ'
 
 /**
- * Starts every `search_key`. Change it whenever {@link searchDocument}'s
- * output changes: stored keys then no longer match, so a re-sync re-indexes
- * every record instead of trusting unchanged fields.
+ * The `search_key` of a record indexed with today's {@link searchDocument}.
+ * Change it whenever its output changes: stored keys then no longer match,
+ * so a re-sync re-indexes every record instead of trusting unchanged fields.
  */
 export const SEARCH_FORMAT = '5.'
 

@@ -179,40 +179,17 @@ export function expandRecord(
 }
 
 /**
- * A 64-bit hash of `parts` joined by U+0001 (two multiply-xorshift lanes,
- * as cyrb53 mixes them) in base 36, without joining them. Not for secrets:
- * it only tells whether a record's indexed text changed, at a tenth of the
- * cost of an MD5 object per record.
- */
-function textHash(...parts: readonly string[]): string {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  parts.forEach((text, n) => {
-    if (n > 0) {
-      h1 = Math.imul(h1 ^ 1, 2654435761)
-      h2 = Math.imul(h2 ^ 1, 1597334677)
-    }
-    for (let i = 0; i < text.length; i += 1) {
-      const code = text.charCodeAt(i)
-      h1 = Math.imul(h1 ^ code, 2654435761)
-      h2 = Math.imul(h2 ^ code, 1597334677)
-    }
-  })
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return (h1 >>> 0).toString(36).padStart(7, '0') + (h2 >>> 0).toString(36).padStart(7, '0')
-}
-
-/**
- * The indexed text of a record and a short hash of it (`search_key`),
- * prefixed with {@link SEARCH_FORMAT}.
+ * The indexed text of a record, and its `search_key`: the
+ * {@link SEARCH_FORMAT} its FTS row is built with. The row itself is a
+ * function of the searched columns (and `idx`) in that format, so the writer
+ * tells a changed text by those columns; a key of another format (or none)
+ * has the record indexed again.
  */
 export function searchOf(fields: readonly (string | null | undefined)[]): {
   doc: SearchDocument
   key: string
 } {
-  const doc = searchDocument(fields)
-  return { doc, key: SEARCH_FORMAT + textHash(doc.t, doc.c, doc.d) }
+  return { doc: searchDocument(fields), key: SEARCH_FORMAT }
 }
 
 /**
@@ -225,7 +202,7 @@ export interface PreparedRow {
   readonly idx: number
   /** Every column of the declaration (`idx` included) and `raw` ({@link rowValues}). */
   readonly values: Readonly<Record<string, SQLInputValue>>
-  /** `search_key`: {@link SEARCH_FORMAT} and a hash of the indexed text. */
+  /** `search_key`: the {@link SEARCH_FORMAT} of its FTS row's text. */
   readonly key: string
   /** The FTS row's text (`ftsText`). */
   readonly text: string

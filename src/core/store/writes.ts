@@ -6,6 +6,7 @@ import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } fro
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
+import { reconcileInserted } from './reconcile-writes'
 import { nfc, RECORD_TABLES, searchRow, type PreparedRow, type RecordTable } from './stored-raw'
 import { storedColumns, writeStatements, type WriteStatements } from './write-sql'
 
@@ -38,7 +39,6 @@ interface PageContext {
   readonly s: WriteStatements
   readonly table: RecordTable
   readonly pass: number
-  readonly storedAt: string
   readonly tally: NewRecordTally
   /** Records whose cell (status, gone) may have changed: the cell index reads them again. */
   readonly moved: number[]
@@ -51,8 +51,8 @@ interface PageContext {
 /** A record not stored yet, ready to insert. */
 interface NewRow {
   readonly row: PreparedRow
-  /** The insert's named parameters, keys with their colon ({@link WRITTEN_NAMES}). */
-  readonly written: Readonly<Record<string, SQLInputValue>>
+  /** The insert's parameters, in {@link writtenColumns} order (`recordInsertSql`). */
+  readonly written: readonly SQLInputValue[]
 }
 
 /** Each stored column ({@link storedColumns}) with its parameter's name as bound (`:column`). */
@@ -61,12 +61,19 @@ const WRITTEN_NAMES: Readonly<Record<PagedResource, readonly (readonly [string, 
   inspections: storedColumns(RECORD_TABLES.inspections).map((c) => [c, `:${c}`] as const),
 }
 
+/** The stored columns, in {@link writtenColumns} order (the insert's parameters, then `seen_pass` and `search_key`). */
+const STORED_ORDER: Readonly<Record<PagedResource, readonly string[]>> = {
+  guarantees: storedColumns(RECORD_TABLES.guarantees),
+  inspections: storedColumns(RECORD_TABLES.inspections),
+}
+
 /**
  * Writes one record, given its stored row (undefined when none): an
  * unchanged one (most of a re-sync) is only marked seen, without rewriting
  * the row, its indexes or its FTS row; a changed one is updated, and its
- * FTS row rewritten only when its `search_key` changed (a key of an older
- * `SEARCH_FORMAT` never matches, so such a record is re-indexed). A
+ * FTS row rewritten only when a searched column changed or its
+ * `search_key` names another `SEARCH_FORMAT` (or none): such a record is
+ * re-indexed. A
  * record not stored yet is returned, to be inserted with the page's other
  * new ones ({@link insertNew}).
  */
@@ -75,11 +82,11 @@ function writeRecord(
   record: PreparedRow,
   row: StoredRow | undefined,
 ): NewRow | null {
-  const { s, table, pass, storedAt } = page
+  const { s, table, pass } = page
   const { idx, values, key } = record
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
   if (row !== undefined && previousKey === key && sameRow(row, values)) {
-    s.touch[table.name].run(pass, storedAt, idx)
+    s.touch[table.name].run(pass, idx)
     // Unchanged, but back if it was gone.
     if (row['gone_at'] !== null) {
       page.moved.push(idx)
@@ -87,23 +94,36 @@ function writeRecord(
     }
     return null
   }
+  page.moved.push(idx)
+  if (row === undefined) {
+    page.changes.added(idx, values)
+    // The parameters in the insert's order, from the same column list as its SQL.
+    const written: SQLInputValue[] = []
+    for (const column of STORED_ORDER[table.name]) written.push(values[column] as SQLInputValue)
+    written.push(pass, key)
+    return { row: record, written }
+  }
   // Every written column by name (see writtenColumns).
   const written: Record<string, SQLInputValue> = {}
   for (const [column, name] of WRITTEN_NAMES[table.name]) {
     written[name] = values[column] as SQLInputValue
   }
   written[':seen_pass'] = pass
-  written[':stored_at'] = storedAt
   written[':search_key'] = key
-  page.moved.push(idx)
-  if (row === undefined) {
-    page.changes.added(idx, values)
-    return { row: record, written }
-  }
   page.changes.changed(idx, row, values)
   s.update[table.name].run(written)
-  writeSearch(page, record, previousKey)
+  writeSearch(page, record, previousKey, previousKey !== key || searchedChanged(table, row, values))
   return null
+}
+
+/** True when a searched column's value differs from the stored one (the FTS text follows them). */
+function searchedChanged(
+  table: RecordTable,
+  row: StoredRow,
+  values: PreparedRow['values'],
+): boolean {
+  for (const f of table.searched) if (row[f.column] !== values[f.column]) return true
+  return false
 }
 
 /** A record's registration time as its column holds it (NOT NULL). */
@@ -167,7 +187,7 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
   for (const { row, written } of fresh) {
-    s.insert[table.name].run(written)
+    s.insert[table.name].run(...written)
     writeSearch(page, row, undefined)
     const registeredAt = registeredAtOf(row)
     tally.add(row.values['status'] as string | null, registeredAt, countedMark(marks.get(row.idx)))
@@ -219,18 +239,19 @@ function pendingSearchOf(db: StoreConnection, s: WriteStatements): PendingSearch
 }
 
 /**
- * Rewrites a record's FTS row only when its indexed text changed: a new
- * record is inserted, a changed one replaced, an unchanged one (most of a
- * re-sync) left alone. Inside a transaction the row waits for its end; a
- * record written twice in it keeps its last text, and replaces an FTS row
- * only if one was there before the transaction.
+ * Writes a record's FTS row when `rewrite` says its indexed text changed
+ * (a new record: always): a new record's is inserted, a changed one's
+ * replaced. Inside a transaction the row waits for its end; a record
+ * written twice in it keeps its last text, and replaces an FTS row only if
+ * one was there before the transaction.
  */
 function writeSearch(
   page: PageContext,
   record: PreparedRow,
   previousKey: string | null | undefined,
+  rewrite = true,
 ): void {
-  if (previousKey === record.key) return
+  if (!rewrite) return
   const { s, table, pendingSearch } = page
   const { idx, text } = record
   if (pendingSearch === null) {
@@ -254,16 +275,18 @@ export function passSync(resource: PagedResource, pass: number, at: string): Syn
  * Writes a page's prepared records in ascending `idx` order (the order of
  * the table's and the search index's keys: appending is cheaper and leaves
  * no half-empty pages in the file): its stored records first, then its new
- * ones, then adds these to the stored counts, and logs what changed
- * (`changes.ts`) for sync `sync`. Run inside a transaction.
+ * ones, with their share of the reconciliation view (`reconcile-writes.ts`),
+ * then adds these to the stored counts, and logs what changed
+ * (`changes.ts`) for sync `sync` (by default its pass, at `at`). Run inside
+ * a transaction.
  */
 export function upsertRows(
   db: StoreConnection,
   resource: PagedResource,
   rows: readonly PreparedRow[],
   pass: number,
-  storedAt: string,
-  sync: SyncMark = passSync(resource, pass, storedAt),
+  at: string,
+  sync: SyncMark = passSync(resource, pass, at),
 ): void {
   const s = writeStatements(db)
   const table = RECORD_TABLES[resource]
@@ -274,7 +297,6 @@ export function upsertRows(
     s,
     table,
     pass,
-    storedAt,
     tally: new NewRecordTally(),
     moved: [],
     pendingSearch: pendingSearchOf(db, s),
@@ -292,6 +314,11 @@ export function upsertRows(
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)
+  reconcileInserted(
+    db,
+    resource,
+    fresh.map(({ row }) => row),
+  )
   flushChanges(db, page.changes)
   page.tally.flush(db, table.name)
   touchCells(db, table.name, page.moved)

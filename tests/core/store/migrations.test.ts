@@ -386,3 +386,42 @@ describe('migration 11 (search-grams)', () => {
     }
   })
 })
+
+describe('migration 16 (lean-rows)', () => {
+  it('drops stored_at and keeps the index of rows whose key hashed their text, without indexing them again', () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: 15 })
+    transaction(old.db, () => {
+      writeAsVersion10(old.db, 'guarantees', GUARANTEES, '', true)
+      // The writer of versions 11 to 15 stored the format and a hash of the text; an older
+      // format's key stays as it is, and its record is indexed again by the next write.
+      old.db.prepare("UPDATE guarantees SET search_key = '5.0uuoffj0qrqnse' WHERE idx = 1").run()
+      old.db.prepare("UPDATE guarantees SET search_key = '4.0uuoffj0qrqnse' WHERE idx = 2").run()
+    })
+    old.db.close()
+
+    const { db } = openStore(file)
+    try {
+      expect(columnsOf(db, 'guarantees').has('stored_at')).toBe(false)
+      expect(columnsOf(db, 'inspections').has('stored_at')).toBe(false)
+      expect(db.prepare('SELECT idx, search_key FROM guarantees ORDER BY idx').all()).toEqual([
+        { idx: 1, search_key: SEARCH_FORMAT },
+        { idx: 2, search_key: '4.0uuoffj0qrqnse' },
+      ])
+      expect(queryGuarantees(db, { q: '클래식' }).rows.map((r) => r.idx)).toEqual([1])
+      const changes = (): number =>
+        (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
+      // The same records again: the first only marked seen (one row), the second indexed again.
+      const before = changes()
+      transaction(db, () => upsertGuarantees(db, GUARANTEES.slice(0, 1), 4, 'now'))
+      expect(changes() - before).toBe(1)
+      transaction(db, () => upsertGuarantees(db, GUARANTEES.slice(1), 4, 'now'))
+      expect(db.prepare('SELECT search_key FROM guarantees WHERE idx = 2').get()).toEqual({
+        search_key: SEARCH_FORMAT,
+      })
+      expect(queryGuarantees(db, { q: 'birkin' }).rows.map((r) => r.idx)).toEqual([2])
+    } finally {
+      db.close()
+    }
+  })
+})

@@ -260,6 +260,15 @@ describe('reconciliation', () => {
       guarantee(12, { refUserId: 'lee02', refOrderId: 'E', refOrderDetailId: 'E-1' }),
     ])
     expect(listed(db, 'cancelled')).toEqual([])
+    // A member who completed a link before their first guarantee is never unlinked.
+    completedLink(db, 'jung05')
+    writeGuarantees(db, [
+      guarantee(19, { refUserId: 'jung05', refOrderId: 'J', refOrderDetailId: 'J-1' }),
+    ])
+    expect(listed(db, 'unlinked')).toEqual([
+      'unlinked choi04 - - guarantees:15',
+      'unlinked lee02 - - guarantees:12',
+    ])
     expect(listed(db)).toEqual(expected(db))
     expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
   })
@@ -289,16 +298,22 @@ describe('reconciliation', () => {
           ])
           break
         case 1:
-        case 2:
-          writeGuarantees(db, [
-            guarantee(100 + random(30), {
-              status: random(4) === 0 ? CANCEL : '발급완료',
-              refUserId: member,
-              refOrderId: random(6) === 0 ? null : order,
-              refOrderDetailId: detail,
-            }),
-          ])
+        case 2: {
+          // Up to three in one page, sharing its member and line (a page's duplicates).
+          const size = 1 + random(3)
+          writeGuarantees(
+            db,
+            Array.from({ length: size }, () =>
+              guarantee(100 + random(30), {
+                status: random(4) === 0 ? CANCEL : '발급완료',
+                refUserId: member,
+                refOrderId: random(6) === 0 ? null : order,
+                refOrderDetailId: detail,
+              }),
+            ),
+          )
           break
+        }
         case 3: {
           const table = random(2) === 0 ? 'inspections' : 'guarantees'
           const gone = random(2) === 0 ? `'now'` : 'NULL'
@@ -344,48 +359,96 @@ describe('reconciliation', () => {
   })
 })
 
+/** The records both migration tests store: every kind but `unlinked` linked away. */
+const STORED_BEFORE = [
+  'cancelled park03 G G-1 guarantees:14',
+  'duplicate park03 G G-1 guarantees:13',
+  'duplicate park03 G G-1 guarantees:14',
+  'unguaranteed lee02 B B-1 inspections:2',
+  'unlinked park03 - - guarantees:13',
+  'unlinked park03 - - guarantees:14',
+]
+
+/**
+ * A file at `version` holding an authentic inspection without a guarantee,
+ * park03's two guarantees on one line (one cancelled) and the `extra`
+ * guarantees, as that version stored them; `before` runs on it, then
+ * `check` on the file opened (migrated) by today's code.
+ */
+function migratedFrom(
+  version: number,
+  extra: readonly GuaranteeRecord[],
+  before: (db: StoreConnection) => void,
+  check: (db: StoreConnection) => void,
+): void {
+  const temp = tempDir()
+  try {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: version })
+    transaction(old.db, () => {
+      insertAsStored(old.db, 'inspections', [
+        inspection(2, {
+          inspectionResult: AUTHENTIC,
+          refUserId: 'lee02',
+          refOrderId: 'B',
+          refOrderDetailId: 'B-1',
+        }),
+      ])
+      insertAsStored(old.db, 'guarantees', [
+        guarantee(13, { refUserId: 'park03', refOrderId: 'G', refOrderDetailId: 'G-1' }),
+        guarantee(14, {
+          status: CANCEL,
+          refUserId: 'park03',
+          refOrderId: 'G',
+          refOrderDetailId: 'G-1',
+        }),
+        ...extra,
+      ])
+    })
+    before(old.db)
+    old.db.close()
+    const { db } = openStore(file)
+    try {
+      check(db)
+    } finally {
+      db.close()
+    }
+  } finally {
+    temp.remove()
+  }
+}
+
 describe('migration 13', () => {
   it('fills the view from the rows stored before it', () => {
-    const temp = tempDir()
-    try {
-      const file = storeFileFor(temp.dir, 'sandbox')
-      const old = openStore(file, { targetVersion: 11 })
-      transaction(old.db, () => {
-        insertAsStored(old.db, 'inspections', [
-          inspection(2, {
-            inspectionResult: AUTHENTIC,
-            refUserId: 'lee02',
-            refOrderId: 'B',
-            refOrderDetailId: 'B-1',
-          }),
-        ])
-        insertAsStored(old.db, 'guarantees', [
-          guarantee(13, { refUserId: 'park03', refOrderId: 'G', refOrderDetailId: 'G-1' }),
-          guarantee(14, {
-            status: CANCEL,
-            refUserId: 'park03',
-            refOrderId: 'G',
-            refOrderDetailId: 'G-1',
-          }),
-        ])
-      })
-      old.db.close()
-      const { db } = openStore(file)
-      try {
-        expect(listed(db)).toEqual([
-          'cancelled park03 G G-1 guarantees:14',
-          'duplicate park03 G G-1 guarantees:13',
-          'duplicate park03 G G-1 guarantees:14',
-          'unguaranteed lee02 B B-1 inspections:2',
-          'unlinked park03 - - guarantees:13',
-          'unlinked park03 - - guarantees:14',
-        ])
+    migratedFrom(
+      11,
+      [],
+      () => undefined,
+      (db) => {
+        expect(listed(db)).toEqual(STORED_BEFORE)
         expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
-      } finally {
-        db.close()
-      }
-    } finally {
-      temp.remove()
-    }
+      },
+    )
+  })
+})
+
+describe('migration 15', () => {
+  it('keeps the view of a file kept per record: unlinked members, links and every other kind', () => {
+    migratedFrom(
+      14,
+      [guarantee(15, { refUserId: 'kim01', refOrderId: 'K', refOrderDetailId: 'K-1' })],
+      (db) => completedLink(db, 'kim01'),
+      (db) => {
+        expect(listed(db)).toEqual(STORED_BEFORE)
+        expect(queryReconcile(db, {}).totals).toEqual(tally(STORED_BEFORE))
+        // Kept up from there: park03 links, a guarantee settles lee02's line.
+        completedLink(db, 'park03')
+        writeGuarantees(db, [
+          guarantee(16, { refUserId: 'lee02', refOrderId: 'B', refOrderDetailId: 'B-1' }),
+        ])
+        expect(listed(db)).toEqual(expected(db))
+        expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
+      },
+    )
   })
 })

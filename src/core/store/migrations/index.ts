@@ -13,6 +13,8 @@ import { up as searchGrams } from './0011-search-grams'
 import { up as changes } from './0012-changes'
 import { up as reconcile } from './0013-reconcile'
 import { up as teamOutbox } from './0014-team-outbox'
+import { up as reconcileByMember } from './0015-reconcile-by-member'
+import { up as leanRows } from './0016-lean-rows'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -42,6 +44,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'changes', up: changes },
   { version: 13, name: 'reconcile', up: reconcile },
   { version: 14, name: 'team-outbox', up: teamOutbox },
+  { version: 15, name: 'reconcile-by-member', up: reconcileByMember },
+  { version: 16, name: 'lean-rows', up: leanRows, vacuumAfter: true },
 ]
 
 /** The schema version this build writes. */
