@@ -42,6 +42,10 @@ export const CHANNEL_NAMES = [
   'team.setPassword',
   'team.ackChanged',
   'reviews.history',
+  'views.list',
+  'views.save',
+  'views.remove',
+  'views.setLast',
 ] as const
 
 /** Events main sends to the renderer. */

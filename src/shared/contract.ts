@@ -20,6 +20,7 @@ import type { ErrorData, Result } from './errors'
 import type { Dashboard } from './dashboard'
 import { EXPORT_FORMATS, type ExportResult } from './export'
 import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
+import { savedFilterSchema, viewSaveSchema, type SavedViewList } from './saved-views'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -275,6 +276,17 @@ export const argSchemas = {
     resource: z.enum(PAGED_RESOURCES),
     idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   }),
+  /** Saved views of the lists and the last filter of each (docs/renderer.md "Saved views"). */
+  'views.list': z.strictObject({}),
+  /** Saves a list's filter under a name (no `id`), or renames or re-filters a saved view. */
+  'views.save': viewSaveSchema,
+  /** Removes a saved view. */
+  'views.remove': z.strictObject({ id: z.uuid() }),
+  /** Keeps the filter a list shows now; the list opens with it at the next start. */
+  'views.setLast': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    filter: savedFilterSchema,
+  }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -316,6 +328,10 @@ interface ChannelResults {
   'team.setPassword': TeamStatusView
   'team.ackChanged': { readonly cleared: boolean }
   'reviews.history': readonly ReviewHistoryEntry[]
+  'views.list': SavedViewList
+  'views.save': SavedViewList
+  'views.remove': SavedViewList
+  'views.setLast': SavedViewList
 }
 
 /** Payload of each event. */
