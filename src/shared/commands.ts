@@ -69,9 +69,11 @@ const plain = (key: string, show = key): KeyBinding => ({ key, show })
 
 /** The screens, in the sidebar's order (the renderer's `lib/views.ts` takes them from here). */
 export const SCREENS = [
+  'dashboard',
   'inspections',
   'guarantees',
   'wallet',
+  'reconcile',
   'brands',
   'rejected',
   'accounts',

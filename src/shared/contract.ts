@@ -177,6 +177,7 @@ export const argSchemas = {
     to: listFilterShape.to,
     review: listFilterShape.review,
     sort: listFilterShape.sort,
+    agedDays: listFilterShape.agedDays,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
     lang: z.enum(['ko', 'en']).default('ko'),

@@ -35,6 +35,8 @@ export interface ListFilters {
   /** Records with this review mark; `undefined` every record. */
   review: ListFilterInput['review']
   sort: NonNullable<ListFilterInput['sort']>
+  /** Only records in their current status for this many days or more; absent: any time. */
+  agedDays?: number
 }
 
 /** Rows of the first page: what fills a screen or two, so the first rows come fast. */
@@ -57,6 +59,7 @@ export function filterArgs(filters: ListFilters): ListFilterInput {
     ...(filters.from ? { from: filters.from } : {}),
     ...(filters.to ? { to: filters.to } : {}),
     ...(filters.review ? { review: filters.review } : {}),
+    ...(filters.agedDays !== undefined ? { agedDays: filters.agedDays } : {}),
   }
 }
 
@@ -187,7 +190,8 @@ export class ListQueryState<R extends ListResource> {
       f.status !== undefined ||
       f.from !== '' ||
       f.to !== '' ||
-      f.review !== undefined
+      f.review !== undefined ||
+      f.agedDays !== undefined
     )
   }
 }
