@@ -194,6 +194,8 @@ test('screenshots: dashboard and reconciliation, both themes and both languages'
   app,
 }) => {
   test.setTimeout(90_000)
+  // Tall enough for the whole dashboard in one picture.
+  await page.setViewportSize({ width: 1280, height: 1400 })
   for (const theme of ['light', 'dark'] as const) {
     for (const language of ['ko', 'en'] as const) {
       await app.core.router.dispatch('settings.set', { theme, language })
@@ -204,7 +206,6 @@ test('screenshots: dashboard and reconciliation, both themes and both languages'
       await expect(page.getByTestId('dash-chart-guarantees').locator('canvas')).toBeVisible()
       await page.screenshot({
         path: `test-results/insight-dashboard-${theme}-${language}.png`,
-        fullPage: true,
       })
       await page.evaluate(() => (location.hash = 'reconcile'))
       await expect(page.getByTestId('reconcile-row').first()).toBeVisible()
