@@ -142,6 +142,7 @@ test('a saved view keeps its filter, sort and search; the last filter is back af
   await expect(page.getByTestId('view-current')).toContainText('오래된 샤넬 배송완료')
   const link = page.getByTestId('sidebar-view').filter({ hasText: '오래된 샤넬 배송완료' })
   await expect(link).toHaveAttribute('aria-current', 'true')
+  await page.screenshot({ path: 'test-results/insight-saved-view-ko.png' })
 
   // A second view under the same name is refused in place.
   await page.getByRole('tab', { name: /^전체/ }).click()
