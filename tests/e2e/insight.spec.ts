@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
+import type { SavedViewList } from '../../src/shared/saved-views'
 import { test, expect, type RunningApp } from './fixtures'
 
 /**
@@ -156,7 +157,7 @@ test('a saved view keeps its filter, sort and search; the last filter is back af
   await expect
     .poll(async () => {
       const answer = await app.core.router.dispatch('views.list', {})
-      return answer.ok ? answer.value.last.inspections : 'failed'
+      return answer.ok ? (answer.value as SavedViewList).last.inspections : 'failed'
     })
     .toEqual({ q: '샤넬', sort: 'oldest' })
   await page.reload()
