@@ -98,7 +98,7 @@ describe('SavedViews', () => {
     expect(again.filters).toEqual(fromSavedFilter(last.inspections))
   })
 
-  it('keeps the last filter after a pause in typing, once', async () => {
+  it('keeps the last filter after a pause in typing, or when the page goes away, once', async () => {
     vi.useFakeTimers()
     const { client, calls, release } = fakeApi({ views: [], last: {} })
     release()
@@ -114,9 +114,18 @@ describe('SavedViews', () => {
         args: { resource: 'guarantees', filter: { q: '샤넬', sort: 'latest' } },
       },
     ])
+    // A change still in its pause is written when the page goes away.
+    views.remember('guarantees', { ...emptyFilters(), q: '샤넬 백' })
+    const stop = views.connect()
+    window.dispatchEvent(new Event('pagehide'))
+    stop()
+    expect(calls.filter((call) => call.channel === 'views.setLast').at(-1)).toEqual({
+      channel: 'views.setLast',
+      args: { resource: 'guarantees', filter: { q: '샤넬 백', sort: 'latest' } },
+    })
     // The same filter again is not written again.
-    views.remember('guarantees', { ...emptyFilters(), q: '샤넬' })
+    views.remember('guarantees', { ...emptyFilters(), q: '샤넬 백' })
     await vi.advanceTimersByTimeAsync(1000)
-    expect(calls.filter((call) => call.channel === 'views.setLast')).toHaveLength(1)
+    expect(calls.filter((call) => call.channel === 'views.setLast')).toHaveLength(2)
   })
 })

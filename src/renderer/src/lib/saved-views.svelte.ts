@@ -60,6 +60,18 @@ export class SavedViews {
     this.#client = client
   }
 
+  /**
+   * Loads the views and last filters, and writes a last filter still waiting
+   * for its pause when the page goes away (a reload, the window closing).
+   * Returns the cleanup (for `$effect`).
+   */
+  connect(): () => void {
+    void this.load()
+    const flush = (): void => this.#flush()
+    globalThis.addEventListener?.('pagehide', flush)
+    return () => globalThis.removeEventListener?.('pagehide', flush)
+  }
+
   /** Loads the views and last filters; a list shown before they arrived opens on its last filter then. */
   async load(): Promise<void> {
     const answer = await this.#client.attempt('views.list', {})
@@ -143,10 +155,24 @@ export class SavedViews {
     if (last && sameFilter(last, filter)) return
     if (!last && sameFilter(toSavedFilter(emptyFilters()), filter)) return
     clearTimeout(this.#timers[resource])
-    this.#timers[resource] = setTimeout(() => {
-      this.last = { ...this.last, [resource]: filter }
-      void this.#client.attempt('views.setLast', { resource, filter })
-    }, REMEMBER_DELAY_MS)
+    this.#unsaved[resource] = filter
+    this.#timers[resource] = setTimeout(() => this.#keep(resource), REMEMBER_DELAY_MS)
+  }
+
+  /** Filters changed but not kept yet, by list. */
+  #unsaved: Partial<Record<ListResource, SavedFilter>> = {}
+
+  #keep(resource: ListResource): void {
+    const filter = this.#unsaved[resource]
+    clearTimeout(this.#timers[resource])
+    delete this.#unsaved[resource]
+    if (!filter) return
+    this.last = { ...this.last, [resource]: filter }
+    void this.#client.attempt('views.setLast', { resource, filter })
+  }
+
+  #flush(): void {
+    for (const resource of Object.keys(this.#unsaved) as ListResource[]) this.#keep(resource)
   }
 
   async #change(pending: Promise<Result<SavedViewList>>): Promise<boolean> {
