@@ -91,6 +91,7 @@ test('a bar of the chart opens the list of its period', async ({ page, app }) =>
   )
   const index = counts.findIndex((n) => n > 0)
   expect(index, counts.join(',')).toBeGreaterThanOrEqual(0)
+  await chart.screenshot({ path: 'test-results/insight-chart-week-ko.png' })
   const plot = chart.locator('.u-over')
   const box = (await plot.boundingBox())!
   const slot = box.width / counts.length
@@ -115,6 +116,16 @@ test('a reconciliation total opens its kind; a row opens its record', async ({ p
   const rows = page.getByTestId('reconcile-row')
   await expect(rows.first()).toBeVisible()
   await expect(rows.and(page.locator(':not([data-kind="unguaranteed"])'))).toHaveCount(0)
+
+  // An exact member narrows the groups to that member's; emptied, every member is back.
+  const member = (await rows.first().getAttribute('data-member'))!
+  const memberBox = page.getByTestId('reconcile-member')
+  await memberBox.fill(member)
+  await memberBox.press('Enter')
+  await expect(rows.and(page.locator(`:not([data-member="${member}"])`))).toHaveCount(0)
+  const mine = await rows.count()
+  await memberBox.fill('')
+  await expect.poll(() => rows.count()).toBeGreaterThan(mine)
 
   const record = page.getByTestId('reconcile-record').first()
   const idx = (await record.getAttribute('data-idx'))!
