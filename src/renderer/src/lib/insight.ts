@@ -59,14 +59,25 @@ export function openRecord(views: SavedViews, record: ReconcileRecord, q: string
 
 const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>()
 
-/** A `YYYY-MM-DD` day as a short date in the UI's locale (`11월 20일`, `Nov 20`). */
-export function shortDay(day: string, locale: string): string {
-  let format = DAY_FORMATS.get(locale)
+/** `day` (`YYYY-MM-DD`) in the UI's locale, month written `short` or `numeric`. */
+function formatDay(day: string, locale: string, month: 'short' | 'numeric'): string {
+  const key = `${locale}:${month}`
+  let format = DAY_FORMATS.get(key)
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' })
-    DAY_FORMATS.set(locale, format)
+    format = new Intl.DateTimeFormat(locale, { month, day: 'numeric', timeZone: 'UTC' })
+    DAY_FORMATS.set(key, format)
   }
   return format.format(new Date(`${day}T00:00:00Z`))
+}
+
+/** A `YYYY-MM-DD` day as a short date in the UI's locale (`11월 20일`, `Nov 20`). */
+function shortDay(day: string, locale: string): string {
+  return formatDay(day, locale, 'short')
+}
+
+/** A `YYYY-MM-DD` day as the shortest date in the UI's locale (`11. 20.`, `11/20`): chart ticks, table heads. */
+export function tinyDay(day: string, locale: string): string {
+  return formatDay(day, locale, 'numeric')
 }
 
 /** A day range as short dates (`11월 20일 – 11월 26일`); one day alone when it starts and ends the same day. */
