@@ -63,6 +63,9 @@ describe('saved filters', () => {
     expect(sameFilter({ q: 'a', sort: 'latest' }, { q: 'a', sort: 'latest', status: null })).toBe(
       false,
     )
+    expect(
+      sameFilter({ q: 'a', sort: 'latest' }, { q: 'a', sort: 'latest', status: undefined }),
+    ).toBe(true)
   })
 })
 
@@ -114,6 +117,11 @@ describe('SavedViews', () => {
         args: { resource: 'guarantees', filter: { q: '샤넬', sort: 'latest' } },
       },
     ])
+    // A change undone within the pause is not written.
+    views.remember('guarantees', { ...emptyFilters(), q: '샤넬 클래식' })
+    views.remember('guarantees', { ...emptyFilters(), q: '샤넬' })
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(calls.filter((call) => call.channel === 'views.setLast')).toHaveLength(1)
     // A change still in its pause is written when the page goes away.
     views.remember('guarantees', { ...emptyFilters(), q: '샤넬 백' })
     const stop = views.connect()

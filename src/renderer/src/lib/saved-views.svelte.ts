@@ -33,7 +33,11 @@ export function fromSavedFilter(saved: Partial<SavedFilter>): ListFilters {
 /** Whether two filters select the same records in the same order. */
 export function sameFilter(a: SavedFilter, b: SavedFilter): boolean {
   const key = (filter: SavedFilter): string =>
-    JSON.stringify(Object.entries(filter).sort(([x], [y]) => x.localeCompare(y)))
+    JSON.stringify(
+      Object.entries(filter)
+        .filter(([, value]) => value !== undefined)
+        .sort(([x], [y]) => x.localeCompare(y)),
+    )
   return key(a) === key(b)
 }
 
@@ -127,8 +131,8 @@ export class SavedViews {
 
   /**
    * Binds a shown list: it opens on the filter it was asked to show, else on
-   * its last filter, and every later change is kept (after a short pause) as
-   * its last filter. Returns the cleanup (for `$effect`).
+   * its last filter; {@link remember} keeps its later changes. Returns the
+   * cleanup.
    */
   bind(resource: ListResource, list: { filters: ListFilters }): () => void {
     const apply = (filters: ListFilters): void => {
@@ -151,10 +155,11 @@ export class SavedViews {
   remember(resource: ListResource, filters: ListFilters): void {
     const filter = toSavedFilter(filters)
     this.current[resource] = filter
-    const last = this.last[resource]
-    if (last && sameFilter(last, filter)) return
-    if (!last && sameFilter(toSavedFilter(emptyFilters()), filter)) return
+    // A change undone within the pause leaves nothing to keep.
     clearTimeout(this.#timers[resource])
+    delete this.#unsaved[resource]
+    const last = this.last[resource] ?? toSavedFilter(emptyFilters())
+    if (sameFilter(last, filter)) return
     this.#unsaved[resource] = filter
     this.#timers[resource] = setTimeout(() => this.#keep(resource), REMEMBER_DELAY_MS)
   }
