@@ -4,6 +4,7 @@ import type { AppApi } from '../../src/shared/contract'
 import type { Result } from '../../src/shared/errors'
 import type { SavedViewList } from '../../src/shared/saved-views'
 import { createClient } from '../../src/renderer/src/lib/client'
+import { requestReveal, takeReveal } from '../../src/renderer/src/lib/commands.svelte'
 import { emptyFilters, type ListFilters } from '../../src/renderer/src/lib/list-query.svelte'
 import {
   SavedViews,
@@ -99,6 +100,19 @@ describe('SavedViews', () => {
     const again = { filters: emptyFilters() }
     views.bind('inspections', again)
     expect(again.filters).toEqual(fromSavedFilter(last.inspections))
+  })
+
+  it('a record the palette picked opens on the search that finds it, not on the last filter', async () => {
+    const { client, release } = fakeApi({ views: [], last })
+    release()
+    const views = new SavedViews(client)
+    await views.load()
+    requestReveal({ resource: 'inspections', idx: 7, q: '240307000151' })
+    const list = { filters: emptyFilters() }
+    views.bind('inspections', list)
+    expect(list.filters).toEqual({ ...emptyFilters(), q: '240307000151' })
+    // The list itself still takes the record (and opens it).
+    expect(takeReveal('inspections')).toMatchObject({ idx: 7 })
   })
 
   it('keeps the last filter after a pause in typing, or when the page goes away, once', async () => {

@@ -7,6 +7,7 @@ import type {
   SavedViewList,
 } from '../../../shared/saved-views'
 import { errorData, type Client } from './client'
+import { peekReveal } from './commands.svelte'
 import { emptyFilters, type ListFilters, type ListResource } from './list-query.svelte'
 
 /** Waits this long after the last filter change before keeping it (typing in the search box). */
@@ -130,8 +131,9 @@ export class SavedViews {
   #waiting: Partial<Record<ListResource, (filters: ListFilters) => void>> = {}
 
   /**
-   * Binds a shown list: it opens on the filter it was asked to show, else on
-   * its last filter; {@link remember} keeps its later changes. Returns the
+   * Binds a shown list: it opens on the filter it was asked to show (a record
+   * the command palette picked: only the search that finds it), else on its
+   * last filter; {@link remember} keeps its later changes. Returns the
    * cleanup.
    */
   bind(resource: ListResource, list: { filters: ListFilters }): () => void {
@@ -139,7 +141,8 @@ export class SavedViews {
       list.filters = filters
       delete this.#pending[resource]
     }
-    const pending = this.#pending[resource]
+    const reveal = peekReveal(resource)
+    const pending = reveal ? { ...emptyFilters(), q: reveal.q } : this.#pending[resource]
     const last = this.last[resource]
     if (pending) apply(pending)
     else if (last) apply(fromSavedFilter(last))
