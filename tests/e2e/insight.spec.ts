@@ -35,6 +35,23 @@ async function opensItsCount(page: Page, number: Locator): Promise<void> {
   await expect.poll(() => listTotal(page), label).toBe(n)
 }
 
+/** Whether the chart's canvas holds a pixel of the colour the theme gives `token` (bars use `--accent`). */
+async function canvasHasToken(chart: Locator, token: string): Promise<boolean> {
+  return chart.evaluate((figure, name) => {
+    const canvas = figure.querySelector('canvas')
+    const probe = document.createElement('canvas').getContext('2d')!
+    probe.fillStyle = getComputedStyle(figure).getPropertyValue(name).trim()
+    probe.fillRect(0, 0, 1, 1)
+    const [r, g, b] = probe.getImageData(0, 0, 1, 1).data
+    const { data } = canvas!.getContext('2d')!.getImageData(0, 0, canvas!.width, canvas!.height)
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] === r && data[i + 1] === g && data[i + 2] === b && data[i + 3] === 255)
+        return true
+    }
+    return false
+  }, token)
+}
+
 async function openDashboard(page: Page, app: RunningApp): Promise<void> {
   await page.goto(app.host.url)
   await expect(page.locator('nav a[href="#dashboard"]')).toHaveAttribute('aria-current', 'page')
@@ -216,10 +233,15 @@ test('screenshots: dashboard and reconciliation, both themes and both languages'
       await page.reload()
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
       await expect(page.locator('html')).toHaveAttribute('lang', language)
-      await expect(page.getByTestId('dash-chart-guarantees').locator('canvas')).toBeVisible()
-      await page.screenshot({
-        path: `test-results/insight-dashboard-${theme}-${language}.png`,
-      })
+      // The canvas is drawn in the painted theme's colours, from the first drawing on (the grid
+      // in --border-soft) to one after a change (eight weeks' bars; the current ones in --accent).
+      const chart = page.getByTestId('dash-chart-inspections')
+      await expect
+        .poll(() => canvasHasToken(chart, '--border-soft'), `${theme} ${language}`)
+        .toBe(true)
+      await page.getByTestId('bucket-week').click()
+      await expect.poll(() => canvasHasToken(chart, '--accent'), `${theme} ${language}`).toBe(true)
+      await page.screenshot({ path: `test-results/insight-dashboard-${theme}-${language}.png` })
       await page.evaluate(() => (location.hash = 'reconcile'))
       await expect(page.getByTestId('reconcile-row').first()).toBeVisible()
       await page.screenshot({ path: `test-results/insight-reconcile-${theme}-${language}.png` })
