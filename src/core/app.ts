@@ -27,6 +27,7 @@ import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
 import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
 import { SettingsService } from './settings/settings'
+import { SavedViews } from './settings/saved-views'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
@@ -140,6 +141,7 @@ export function createCore(deps: CoreDeps): Core {
     now,
     log,
   })
+  const views = new SavedViews(settings)
   const vault = new Vault({
     keychain: deps.keychain,
     ...(deps.keychainService === undefined ? {} : { service: deps.keychainService }),
@@ -459,6 +461,10 @@ export function createCore(deps: CoreDeps): Core {
         cleared: await scope.store.call('reviewAckChanged', record),
       }),
       'team.members': () => scope.store.call('teamMembers'),
+      'views.list': () => views.list(),
+      'views.save': (input) => views.save(input),
+      'views.remove': ({ id }) => views.remove(id),
+      'views.setLast': ({ resource, filter }) => views.setLast(resource, filter),
       'reviews.history': async (record) => {
         // Opening a record's history is looking at it: a "changed while away" flag clears.
         const history = await scope.store.call('reviewHistory', record)

@@ -44,6 +44,10 @@ export const CHANNEL_NAMES = [
   'team.ackChanged',
   'reviews.history',
   'team.members',
+  'views.list',
+  'views.save',
+  'views.remove',
+  'views.setLast',
 ] as const
 
 /** Events main sends to the renderer. */

@@ -69,10 +69,12 @@ const plain = (key: string, show = key): KeyBinding => ({ key, show })
 
 /** The screens, in the sidebar's order (the renderer's `lib/views.ts` takes them from here). */
 export const SCREENS = [
+  'dashboard',
   'inspections',
   'guarantees',
   'wallet',
   'changes',
+  'reconcile',
   'brands',
   'rejected',
   'accounts',
@@ -84,7 +86,8 @@ const goTo = (screen: (typeof SCREENS)[number], index: number) =>
     id: `go.${screen}`,
     label: `nav.${screen}`,
     context: 'global',
-    keys: [mod(String(index + 1))],
+    // Ctrl/⌘ 1–9 for the first nine screens; Settings takes the usual Ctrl/⌘ + comma.
+    keys: index < 9 ? [mod(String(index + 1))] : screen === 'settings' ? [mod(',')] : [],
     runner: 'renderer',
     menu: 'go',
     palette: true,

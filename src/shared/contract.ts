@@ -20,6 +20,8 @@ import type { ErrorData, Result } from './errors'
 import type { Dashboard } from './dashboard'
 import { EXPORT_FORMATS, type ExportResult } from './export'
 import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
+import { savedFilterSchema, viewSaveSchema, type SavedViewList } from './saved-views'
+import { agedDaysSchema, listSortSchema, markedBySchema } from './list-filter'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -52,14 +54,6 @@ export const LIST_LIMIT = { default: 50, max: 500 } as const
 /** An export's file: an Excel workbook unless CSV is asked for. */
 const exportFormat = z.enum(EXPORT_FORMATS).default('xlsx')
 
-/** Who set a record's current mark: this member, anyone else, or one login role. */
-const markedBySchema = z.union([
-  z.enum(['me', 'others']),
-  z.strictObject({ role: z.string().trim().min(1).max(63) }),
-])
-/** The "marked by" part of a list filter. */
-export type MarkedBy = z.output<typeof markedBySchema>
-
 /** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
 const listFilterShape = {
   /** Free text: product name, inspection number, member, ref codes; Korean (초성 too) or English. */
@@ -74,13 +68,11 @@ const listFilterShape = {
   review: z.enum(REVIEW_MARKS).optional(),
   /** Records whose current mark or note was set by this member, by others, or by one login role (docs/team.md). */
   markedBy: markedBySchema.optional(),
-  /** Registration time, newest or oldest first; or `aged`: longest in the current status first. */
-  sort: z.enum(['latest', 'oldest', 'aged']).default('latest'),
+  sort: listSortSchema,
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
-  /** Only records in their current status for this many days or more (first seen locally). */
-  agedDays: z.number().int().min(0).max(3650).optional(),
+  agedDays: agedDaysSchema.optional(),
 }
 
 /** Arguments of `inspections.query`: the filter and keyset paging of a list. */
@@ -297,6 +289,17 @@ export const argSchemas = {
   }),
   /** This member's login role and the people whose marks the lists can be filtered by. */
   'team.members': z.strictObject({}),
+  /** Saved views of the lists and the last filter of each (docs/renderer.md "Saved views"). */
+  'views.list': z.strictObject({}),
+  /** Saves a list's filter under a name (no `id`), or renames or re-filters a saved view. */
+  'views.save': viewSaveSchema,
+  /** Removes a saved view. */
+  'views.remove': z.strictObject({ id: z.uuid() }),
+  /** Keeps the filter a list shows now; the list opens with it at the next start. */
+  'views.setLast': z.strictObject({
+    resource: z.enum(PAGED_RESOURCES),
+    filter: savedFilterSchema,
+  }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -340,6 +343,10 @@ interface ChannelResults {
   'team.ackChanged': { readonly cleared: boolean }
   'reviews.history': readonly ReviewHistoryEntry[]
   'team.members': TeamMembers
+  'views.list': SavedViewList
+  'views.save': SavedViewList
+  'views.remove': SavedViewList
+  'views.setLast': SavedViewList
 }
 
 /** Payload of each event. */

@@ -24,7 +24,7 @@ const TEXT_PROBLEM_MESSAGES: Record<Exclude<TextProblem, 'too_long'>, string> = 
  * `params` say which {@link TextProblem} it was (and `max`), so a form can
  * word it in its own language.
  */
-function plainTextSchema(max: number, options: { allowEmpty?: boolean } = {}) {
+export function plainTextSchema(max: number, options: { allowEmpty?: boolean } = {}) {
   return z.string().transform((value, ctx) => {
     const problem = textProblem(value, max)
     if (problem && !(problem === 'empty' && options.allowEmpty)) {

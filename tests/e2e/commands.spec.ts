@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures'
 
 async function syncInspections(page: Page, url: string): Promise<void> {
-  await page.goto(url)
+  await page.goto(url.replace('#token=', '#inspections&token='))
   const rows = page.getByTestId('inspection-row')
   await expect(page.getByTestId('sync-control')).toBeVisible()
   if ((await rows.count()) === 0) {
@@ -29,8 +29,10 @@ test.describe('commands', () => {
     await expect(palette).toBeHidden()
     await expect(page).toHaveURL(/#guarantees$/)
 
-    // Ctrl+1 goes back to the first screen.
+    // Ctrl+1 goes to the first screen (the dashboard), Ctrl+2 to the inspections.
     await page.keyboard.press('Control+1')
+    await expect(page).toHaveURL(/#dashboard$/)
+    await page.keyboard.press('Control+2')
     await expect(page).toHaveURL(/#inspections$/)
     await expect(page.getByTestId('inspection-row').first()).toBeVisible()
 

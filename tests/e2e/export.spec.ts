@@ -5,7 +5,7 @@ import { readBack } from '../core/helpers/xlsx-read'
 
 /** Opens the inspections list, synced; answers its rows. */
 async function openInspections(page: Page, url: string) {
-  await page.goto(url)
+  await page.goto(url.replace('#token=', '#inspections&token='))
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   const rows = page.getByTestId('inspection-row')
   if ((await rows.count()) === 0) {

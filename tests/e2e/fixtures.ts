@@ -57,14 +57,20 @@ export async function startApp(
 
 /**
  * Each test file gets one app (worker scope), with its own data folder. The
- * UI language is a setting of that app, so each test starts in Korean, the
- * default, whatever the test before it chose.
+ * UI language and the lists' last filters are settings of that app, so each
+ * test starts in Korean, the default, with no filter on the lists, whatever
+ * the test before it chose.
  */
 export const test = base.extend<{ koreanFirst: void }, { app: RunningApp }>({
   koreanFirst: [
     async ({ app }, use) => {
       const answer = await app.core.router.dispatch('settings.set', { language: 'ko' })
       if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
+      // The lists open on their last filter (kept in the settings): each test starts on none.
+      for (const resource of ['inspections', 'guarantees'] as const) {
+        const reset = await app.core.router.dispatch('views.setLast', { resource, filter: {} })
+        if (!reset.ok) throw new Error(`views.setLast: ${reset.error.message}`)
+      }
       await use()
     },
     { auto: true },

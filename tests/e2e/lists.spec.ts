@@ -14,7 +14,7 @@ test.describe('inspections', () => {
     page,
     app,
   }) => {
-    await page.goto(app.host.url)
+    await page.goto(app.host.url.replace('#token=', '#inspections&token='))
     await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
     await expect(page.getByTestId('inspection-row').first()).toBeVisible()

@@ -7,7 +7,7 @@ async function settled(page: Page): Promise<void> {
 }
 
 async function syncInspections(page: Page, url: string): Promise<void> {
-  await page.goto(url)
+  await page.goto(url.replace('#token=', '#inspections&token='))
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   const rows = page.getByTestId('inspection-row')
   if ((await rows.count()) === 0) {

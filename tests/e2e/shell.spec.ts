@@ -88,7 +88,7 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
 }) => {
   await page.goto(app.host.url)
   await syncAll(page, app)
-  // Four theme/language runs over seven views (28 axe scans and screenshots): several times
+  // Four theme/language runs over nine views (36 axe scans and screenshots): several times
   // one test's usual budget on a busy machine.
   test.setTimeout(180_000)
   // A language an earlier version kept in the browser's storage moves into the settings once.
@@ -111,8 +111,12 @@ test('every view meets WCAG AA contrast in both themes and both languages (axe)'
     await expect(page.locator('html')).toHaveAttribute('lang', language)
     for (const view of VIEWS) {
       await openView(page, view)
+      if (view === 'dashboard')
+        await expect(page.getByTestId('dash-chart-inspections').locator('canvas')).toBeVisible()
       if (view === 'inspections')
         await expect(page.getByTestId('inspection-row').first()).toBeVisible()
+      if (view === 'reconcile')
+        await expect(page.getByTestId('reconcile-row').first()).toBeVisible()
       if (view === 'guarantees')
         await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
       if (view === 'brands') await expect(page.getByTestId('brand-row').first()).toBeVisible()

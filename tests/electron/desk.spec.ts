@@ -37,6 +37,9 @@ test.afterAll(async () => {
 
 test('sees the sandbox data', async () => {
   const page = await app.firstWindow()
+  // The app opens on the dashboard; the inspections list is the next entry.
+  await expect(page.getByRole('heading', { level: 1, name: '대시보드' })).toBeVisible()
+  await page.getByRole('navigation').getByRole('link', { name: '감정 내역', exact: true }).click()
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   await expect(page.getByTestId('inspection-row').first()).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('profile-bar')).toHaveAttribute('data-kind', 'demo')
@@ -47,10 +50,12 @@ test('opens each screen; the lazily loaded ones come over app://', async () => {
   const screens: ReadonlyArray<readonly [link: string, heading: string]> = [
     ['보증서', '보증서'],
     ['지갑 연동', '지갑 연동'],
+    ['대사', '대사'],
     ['브랜드', '럭셔리 브랜드'],
     ['받지 못한 기록', '받지 못한 기록'],
     ['계정', '파트너 계정'],
     ['설정', '설정'],
+    ['대시보드', '대시보드'],
     ['감정 내역', '감정 내역'],
   ]
   for (const [link, heading] of screens) {
@@ -58,7 +63,7 @@ test('opens each screen; the lazily loaded ones come over app://', async () => {
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
   }
   const chunks = requested.filter((url) => /\/assets\/[^/]+View-[^/]+\.js$/.test(url))
-  expect(chunks.length).toBeGreaterThanOrEqual(6)
+  expect(chunks.length).toBeGreaterThanOrEqual(7)
   for (const url of chunks) expect(url).toMatch(/^app:\/\/renderer\//)
   expect(requested.filter((url) => url.startsWith('file:'))).toEqual([])
 })
@@ -107,6 +112,7 @@ test('quits and relaunches to find the cached data and the mark', async () => {
   await app.close()
   app = await launch()
   const page = await app.firstWindow()
+  await page.getByRole('navigation').getByRole('link', { name: '감정 내역', exact: true }).click()
   const rows = page.getByTestId('inspection-row')
   // Shown from the cache: no sync needed for the first rows.
   await expect(rows.first()).toBeVisible({ timeout: 30_000 })

@@ -31,6 +31,9 @@ test.afterAll(async () => {
 
 test('opens on the built-in sandbox and syncs it by itself', async () => {
   const page = await app.firstWindow()
+  // The first screen is the dashboard; the inspections list is the next entry.
+  await expect(page.getByRole('heading', { level: 1, name: '대시보드' })).toBeVisible()
+  await page.getByRole('navigation').getByRole('link', { name: '감정 내역', exact: true }).click()
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   // The background sync (pages parsed in the page thread, written by the owner thread) fills the
   // list without a click: out/main/page-worker.js and owner-worker.js both load.

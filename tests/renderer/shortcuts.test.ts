@@ -31,7 +31,8 @@ describe('keyboard map', () => {
     expect(list(key('k', { ctrlKey: true }))).toBe('palette.open')
     expect(list(key('k', { metaKey: true, target: field }))).toBe('palette.open')
     expect(list(key('ㅏ', { ctrlKey: true, code: 'KeyK' }))).toBe('palette.open')
-    expect(list(key('2', { ctrlKey: true }))).toBe('go.guarantees')
+    expect(list(key('1', { ctrlKey: true }))).toBe('go.dashboard')
+    expect(list(key('3', { ctrlKey: true }))).toBe('go.guarantees')
     expect(list(key('e', { ctrlKey: true }))).toBe('list.export')
     // Context decides: the same key is another command in the viewer.
     expect(commandFor(key('ArrowRight'), ['viewer'])).toBe('viewer.next')

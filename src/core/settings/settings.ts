@@ -20,6 +20,8 @@ import {
   type SettingsNotice,
 } from '../../shared/profiles'
 import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
+import { PAGED_RESOURCES } from '../../shared/cache'
+import { savedFilterSchema, viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
@@ -57,6 +59,27 @@ const storedProfileSchema = z
 
 /** A stored partner profile. */
 export type StoredProfile = z.infer<typeof storedProfileSchema>
+
+/** A saved view as stored (docs/renderer.md "Saved views"). */
+const storedViewSchema = z.object({
+  id: z.uuid(),
+  resource: z.enum(PAGED_RESOURCES),
+  name: viewNameSchema,
+  filter: savedFilterSchema,
+})
+
+/** Keeps the entries `schema` accepts: one damaged entry of a hand-edited file costs only itself. */
+function validEntries<T extends z.ZodType>(schema: T) {
+  return z
+    .array(z.unknown())
+    .catch([])
+    .transform((items) =>
+      items.flatMap((item) => {
+        const parsed = schema.safeParse(item)
+        return parsed.success ? [parsed.data as z.output<T>] : []
+      }),
+    )
+}
 
 /**
  * The settings document. Unknown keys are dropped on load (`z.object`
@@ -97,6 +120,16 @@ const settingsSchema = z.object({
     })
     .catch({ ...DEFAULT_AGING_DAYS })
     .default({ ...DEFAULT_AGING_DAYS }),
+  /** Saved views of the lists, in the order saved. Added without a new layout, like `agingDays`. */
+  savedViews: validEntries(storedViewSchema).default([]),
+  /** The last filter of each list, restored at start; an unreadable one is dropped. */
+  lastFilters: z
+    .object({
+      inspections: savedFilterSchema.optional().catch(undefined),
+      guarantees: savedFilterSchema.optional().catch(undefined),
+    })
+    .catch({})
+    .default({}),
 })
 
 /** The settings document. */

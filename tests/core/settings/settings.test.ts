@@ -51,6 +51,8 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      savedViews: [],
+      lastFilters: {},
     })
     expect(settings.notices).toEqual([])
   })
@@ -138,6 +140,8 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      savedViews: [],
+      lastFilters: {},
     })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).schemaVersion).toBe(2)
   })
@@ -165,6 +169,8 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      savedViews: [],
+      lastFilters: {},
     })
   })
 

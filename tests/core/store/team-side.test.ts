@@ -15,7 +15,7 @@ import {
 import { insertWalletLink, queryWalletLinks } from '../../../src/core/store/wallet-history'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { ReviewEvent, WalletLinkEventDraft } from '../../../src/core/team/events'
-import type { MarkedBy } from '../../../src/shared/contract'
+import type { MarkedBy } from '../../../src/shared/list-filter'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { guarantee, inspection, storePerTest } from './fixtures'
 

@@ -74,6 +74,12 @@ export function requestReveal(target: RevealTarget): void {
   pendingReveal = target
 }
 
+/** The record waiting to be shown on `resource`'s list, left waiting (not reactive). */
+export function peekReveal(resource: ListResource): RevealTarget | null {
+  const target = untrack(() => pendingReveal)
+  return target?.resource === resource ? target : null
+}
+
 /** The record waiting to be shown on `resource`'s list, taken once. Reactive. */
 export function takeReveal(resource: ListResource): RevealTarget | null {
   const target = pendingReveal
