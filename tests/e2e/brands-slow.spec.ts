@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { startApp } from './fixtures'
+import { startApp, screenUrl } from './fixtures'
 
 /**
  * The brand list on a service that trickles its answer (docs/faults.md F13): the
@@ -19,7 +19,7 @@ test.afterAll(async () => {
 test('says "not loaded yet" at once while the brand list trickles in, in Korean and English', async ({
   page,
 }) => {
-  await page.goto(app.host.url.replace('#token=', '#brands&token='))
+  await page.goto(screenUrl(app.host.url, 'brands'))
   const notLoaded = page.getByTestId('brands-not-loaded')
   await expect(notLoaded).toContainText('브랜드 목록을 아직 불러오지 않았습니다.', {
     timeout: 3000,

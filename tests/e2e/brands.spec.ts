@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures'
+import { test, expect, screenUrl } from './fixtures'
 
 test.describe('brand list', () => {
   test('shows the sandbox brands and filters them in Korean, by initial consonants and in English', async ({
@@ -11,7 +11,7 @@ test.describe('brand list', () => {
       if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
         errors.push(message.text())
     })
-    await page.goto(app.host.url.replace('#token=', '#brands&token='))
+    await page.goto(screenUrl(app.host.url, 'brands'))
 
     await expect(page.getByRole('heading', { name: '럭셔리 브랜드' })).toBeVisible()
     // The token left the address bar; the screen stayed.

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
-import { test, expect } from './fixtures'
+import { test, expect, screenUrl } from './fixtures'
 
 async function syncInspections(page: Page, url: string): Promise<void> {
-  await page.goto(url.replace('#token=', '#inspections&token='))
+  await page.goto(screenUrl(url, 'inspections'))
   const rows = page.getByTestId('inspection-row')
   await expect(page.getByTestId('sync-control')).toBeVisible()
   if ((await rows.count()) === 0) {

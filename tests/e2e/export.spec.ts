@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { test, expect } from './fixtures'
+import { test, expect, screenUrl } from './fixtures'
 import type { Page } from '@playwright/test'
 import { readBack } from '../core/helpers/xlsx-read'
 
 /** Opens the inspections list, synced; answers its rows. */
 async function openInspections(page: Page, url: string) {
-  await page.goto(url.replace('#token=', '#inspections&token='))
+  await page.goto(screenUrl(url, 'inspections'))
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   const rows = page.getByTestId('inspection-row')
   if ((await rows.count()) === 0) {

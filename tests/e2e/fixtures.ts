@@ -64,13 +64,7 @@ export async function startApp(
 export const test = base.extend<{ koreanFirst: void }, { app: RunningApp }>({
   koreanFirst: [
     async ({ app }, use) => {
-      const answer = await app.core.router.dispatch('settings.set', { language: 'ko' })
-      if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
-      // The lists open on their last filter (kept in the settings): each test starts on none.
-      for (const resource of ['inspections', 'guarantees'] as const) {
-        const reset = await app.core.router.dispatch('views.setLast', { resource, filter: {} })
-        if (!reset.ok) throw new Error(`views.setLast: ${reset.error.message}`)
-      }
+      await freshStart(app)
       await use()
     },
     { auto: true },
@@ -99,3 +93,25 @@ export async function call<C extends ChannelName>(
 }
 
 export { expect } from '@playwright/test'
+
+/** The web host's address opening on one screen (`#inspections&token=…`), as a bookmark would. */
+export function screenUrl(url: string, screen: string): string {
+  return url.replace('#token=', `#${screen}&token=`)
+}
+
+/**
+ * Puts an app shared by a file's tests back where a test starts: Korean (and
+ * any other settings given), and the lists on no filter (they open on their
+ * last one, kept in the settings), whatever the test before it chose.
+ */
+export async function freshStart(
+  app: RunningApp,
+  settings: { theme?: 'light' | 'dark' | 'system' } = {},
+): Promise<void> {
+  const answer = await app.core.router.dispatch('settings.set', { language: 'ko', ...settings })
+  if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
+  for (const resource of ['inspections', 'guarantees'] as const) {
+    const reset = await app.core.router.dispatch('views.setLast', { resource, filter: {} })
+    if (!reset.ok) throw new Error(`views.setLast: ${reset.error.message}`)
+  }
+}

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
 import type { SavedViewList } from '../../src/shared/saved-views'
-import { test, expect, type RunningApp } from './fixtures'
+import { test, expect, type RunningApp, screenUrl } from './fixtures'
 
 /**
  * The lead's screens: the dashboard (every number and bar opens the list it
@@ -39,11 +39,13 @@ async function opensItsCount(page: Page, number: Locator): Promise<void> {
 async function canvasHasToken(chart: Locator, token: string): Promise<boolean> {
   return chart.evaluate((figure, name) => {
     const canvas = figure.querySelector('canvas')
+    // Not drawn yet (the chart mounts after its answer): ask again.
+    if (!canvas) return false
     const probe = document.createElement('canvas').getContext('2d')!
     probe.fillStyle = getComputedStyle(figure).getPropertyValue(name).trim()
     probe.fillRect(0, 0, 1, 1)
     const [r, g, b] = probe.getImageData(0, 0, 1, 1).data
-    const { data } = canvas!.getContext('2d')!.getImageData(0, 0, canvas!.width, canvas!.height)
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height)
     for (let i = 0; i < data.length; i += 4) {
       if (data[i] === r && data[i + 1] === g && data[i + 2] === b && data[i + 3] === 255)
         return true
@@ -158,7 +160,7 @@ test('a saved view keeps its filter, sort and search; the last filter is back af
   page,
   app,
 }) => {
-  await page.goto(app.host.url.replace('#token=', '#inspections&token='))
+  await page.goto(screenUrl(app.host.url, 'inspections'))
   await expect(page.getByTestId('inspection-row').first()).toBeVisible()
   await page.getByRole('tab', { name: /^배송완료/ }).click()
   await page.getByTestId('sort').selectOption('oldest')

@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { test, expect } from './fixtures'
+import { test, expect, screenUrl } from './fixtures'
 import type { SyncStatus } from '../../src/shared/cache'
 
 /** Waits until the list has answered for its current filters. */
@@ -14,7 +14,7 @@ test.describe('inspections', () => {
     page,
     app,
   }) => {
-    await page.goto(app.host.url.replace('#token=', '#inspections&token='))
+    await page.goto(screenUrl(app.host.url, 'inspections'))
     await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
     await page.getByTestId('sync-control').getByRole('button', { name: '동기화' }).click()
     await expect(page.getByTestId('inspection-row').first()).toBeVisible()

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { test, expect } from './fixtures'
+import { test, expect, screenUrl } from './fixtures'
 
 /** Waits until the list has answered for its current filters. */
 async function settled(page: Page): Promise<void> {
@@ -7,7 +7,7 @@ async function settled(page: Page): Promise<void> {
 }
 
 async function syncInspections(page: Page, url: string): Promise<void> {
-  await page.goto(url.replace('#token=', '#inspections&token='))
+  await page.goto(screenUrl(url, 'inspections'))
   await expect(page.getByRole('heading', { name: '감정 내역' })).toBeVisible()
   const rows = page.getByTestId('inspection-row')
   if ((await rows.count()) === 0) {

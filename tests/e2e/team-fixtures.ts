@@ -8,7 +8,7 @@ import type { ChannelName } from '../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import { startMigratedTeamCluster } from '../support/team-cluster'
 import { joinTeam } from '../support/team-core'
-import { startApp, type RunningApp } from './fixtures'
+import { freshStart, startApp, type RunningApp, screenUrl } from './fixtures'
 
 /**
  * Two staff machines on one team server, for the end-to-end tests: two web
@@ -78,13 +78,7 @@ export const test = base.extend<{ team: TeamHosts; pages: TeamPages }, { teamHos
     { scope: 'worker', timeout: 180_000 },
   ],
   team: async ({ teamHosts }, use) => {
-    for (const app of [teamHosts.minji, teamHosts.jisoo]) {
-      const answer = await app.core.router.dispatch('settings.set', {
-        language: 'ko',
-        theme: 'light',
-      })
-      if (!answer.ok) throw new Error(`settings.set: ${answer.error.message}`)
-    }
+    for (const app of [teamHosts.minji, teamHosts.jisoo]) await freshStart(app, { theme: 'light' })
     await use(teamHosts)
   },
   pages: async ({ page, browser, team }, use) => {
@@ -99,7 +93,7 @@ export const test = base.extend<{ team: TeamHosts; pages: TeamPages }, { teamHos
 
 /** Opens an app on its inspections and waits for the team server's "connected". */
 async function open(page: Page, app: RunningApp): Promise<void> {
-  await page.goto(app.host.url)
+  await page.goto(screenUrl(app.host.url, 'inspections'))
   await expect(page.getByTestId('status-team')).toHaveAttribute('data-state', 'connected')
   await expect(page.getByTestId('inspection-row').first()).toBeVisible()
   await expect(page.getByTestId('list')).toHaveAttribute('aria-busy', 'false')
