@@ -15,12 +15,31 @@ export interface ThreadEntry {
 const live = new Set<Worker>()
 
 /**
+ * The old generation of a data thread's heap, in MB, unless its handle
+ * says otherwise. A bound, not a budget: V8 sizes how far a heap may grow
+ * past its live objects before the next full collection by this figure (up
+ * to 4 times the live objects for a heap allowed 2 GB or more, which a
+ * thread gets by default; about 1.6 times at 1 GB). The threads' garbage
+ * (a page's records, a query's rows) then stops piling up to several times
+ * what they hold, which is most of a sync's resident memory, while an
+ * export of a large list still has room.
+ */
+export const DATA_THREAD_OLD_GENERATION_MB = 1024
+
+/**
  * Starts a worker thread of the data path (a database owner, a
  * checkpointer, the sync's page thread) and keeps count of it until it
  * exits, so tests (and shutdown) can prove no thread is left behind.
  */
 export function spawnStoreThread(entry: ThreadEntry, options: WorkerOptions = {}): Worker {
-  const worker = new Worker(entry.url, { ...options, execArgv: [...(entry.execArgv ?? [])] })
+  const worker = new Worker(entry.url, {
+    ...options,
+    resourceLimits: {
+      maxOldGenerationSizeMb: DATA_THREAD_OLD_GENERATION_MB,
+      ...options.resourceLimits,
+    },
+    execArgv: [...(entry.execArgv ?? [])],
+  })
   live.add(worker)
   worker.once('exit', () => live.delete(worker))
   return worker
