@@ -20,6 +20,11 @@ export class PendingCalls<T> {
   readonly #waiters = new Map<number, Waiter<T>>()
   #nextId = 1
 
+  /** Calls sent and not yet settled. */
+  get size(): number {
+    return this.#waiters.size
+  }
+
   /** Registers a call under a new id and hands that id to `send`; resolves with the answer. */
   open(send: (id: number) => void): Promise<T> {
     const id = this.#nextId

@@ -12,7 +12,8 @@ export interface ThreadEntry {
   readonly execArgv?: readonly string[]
 }
 
-const live = new Set<Worker>()
+/** Data threads started and not yet exited, with the entry each runs. */
+const live = new Map<Worker, string>()
 
 /**
  * The old generation of a data thread's heap, in MB, unless its handle
@@ -40,7 +41,7 @@ export function spawnStoreThread(entry: ThreadEntry, options: WorkerOptions = {}
     },
     execArgv: [...(entry.execArgv ?? [])],
   })
-  live.add(worker)
+  live.set(worker, entry.url.href)
   worker.once('exit', () => live.delete(worker))
   return worker
 }
@@ -54,9 +55,15 @@ export function messageId(raw: unknown): number | null {
   return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
 }
 
-/** Data threads (owners, checkpointers, the page thread) started and not yet exited. */
-export function liveStoreThreads(): number {
-  return live.size
+/**
+ * Data threads (owners, checkpointers, the page thread) started and not yet
+ * exited; with `entry`, only those started from it.
+ */
+export function liveStoreThreads(entry?: ThreadEntry): number {
+  if (!entry) return live.size
+  let n = 0
+  for (const href of live.values()) if (href === entry.url.href) n += 1
+  return n
 }
 
 /**
