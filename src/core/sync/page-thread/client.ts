@@ -3,7 +3,7 @@ import { AppError } from '../../app-error'
 import { movable } from '../../store/encoded-rows'
 import { PendingCalls } from '../../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
-import { parsePageBody, type PageBody, type ParsedPage } from './parse-page'
+import type { PageBody, ParsedPage } from './parse-page'
 import { fromPageThreadSchema, type ToPageThread } from './protocol'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
@@ -13,9 +13,13 @@ export interface PageParsing {
   warm?(): void
 }
 
-/** Parses on the calling thread (unit tests, tools): the same function the page thread runs. */
+/**
+ * Parses on the calling thread (unit tests, tools): the same function the
+ * page thread runs, loaded at the first page (the app's main thread, which
+ * leaves parsing to the page thread, never loads it).
+ */
 export const parseHere: PageParsing = {
-  parse: (input) => Promise.resolve().then(() => parsePageBody(input)),
+  parse: async (input) => (await import('./parse-page')).parsePageBody(input),
 }
 
 /** The page thread's young generation, in MB (see `OWNER_YOUNG_GENERATION_MB` in `store/owner/store-owner.ts`). */
