@@ -64,3 +64,32 @@ export class PendingCalls<T> {
     this.#waiters.clear()
   }
 }
+
+/**
+ * The timer that ends an idle data thread: {@link start}ed when the thread
+ * has nothing left to do, {@link clear}ed when work comes; after `ms` it
+ * runs `stop` (the next call starts a new thread).
+ */
+export class IdleTimer {
+  readonly #ms: number
+  #timer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(ms: number) {
+    this.#ms = Math.max(0, ms)
+  }
+
+  start(stop: () => void): void {
+    this.clear()
+    this.#timer = setTimeout(() => {
+      this.#timer = null
+      stop()
+    }, this.#ms)
+    // An idle thread's timer never keeps the process alive.
+    this.#timer.unref()
+  }
+
+  clear(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
+  }
+}

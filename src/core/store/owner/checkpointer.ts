@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads'
+import { IdleTimer } from '../thread-calls'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads'
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './checkpoint-protocol'
 
@@ -92,12 +93,11 @@ export class Checkpointer {
   readonly #file: string
   readonly #entry: ThreadEntry
   readonly #onDamaged: () => void
-  readonly #idleMs: number
+  readonly #idle: IdleTimer
   #worker: Worker | null = null
   /** A `run` was sent to {@link #worker} and not yet answered. */
   #running = false
   #again = false
-  #idle: ReturnType<typeof setTimeout> | null = null
   /** Threads told to stop that have not exited yet: {@link close} waits for them too. */
   readonly #stopping = new Set<Promise<void>>()
   #closing: Promise<void> | null = null
@@ -115,7 +115,7 @@ export class Checkpointer {
     this.#file = file
     this.#entry = entry
     this.#onDamaged = onDamaged
-    this.#idleMs = Math.max(0, options.idleMs ?? CHECKPOINTER_IDLE_MS)
+    this.#idle = new IdleTimer(options.idleMs ?? CHECKPOINTER_IDLE_MS)
     this.#start(true)
   }
 
@@ -126,7 +126,7 @@ export class Checkpointer {
       this.#again = true
       return
     }
-    this.#clearIdle()
+    this.#idle.clear()
     this.#running = true
     this.#start(false).postMessage('run' satisfies ToCheckpointer)
   }
@@ -134,7 +134,7 @@ export class Checkpointer {
   /** Stops the thread; idempotent, and always resolves (a thread that hangs is terminated). */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      this.#clearIdle()
+      this.#idle.clear()
       if (this.#worker) this.#stop(this.#worker)
       await Promise.all(this.#stopping)
     })()
@@ -164,9 +164,7 @@ export class Checkpointer {
         this.request()
         return
       }
-      this.#clearIdle()
-      this.#idle = setTimeout(() => this.#stop(worker), this.#idleMs)
-      this.#idle.unref()
+      this.#idle.start(() => this.#stop(worker))
     })
     // A thread that fails exits: a checkpoint lost so only means the WAL stays longer, and the
     // next request starts a new thread.
@@ -176,7 +174,7 @@ export class Checkpointer {
       this.#worker = null
       this.#running = false
       this.#again = false
-      this.#clearIdle()
+      this.#idle.clear()
     })
     this.#worker = worker
     return worker
@@ -188,10 +186,5 @@ export class Checkpointer {
     const stopped = stopThread(worker, 'close' satisfies ToCheckpointer)
     this.#stopping.add(stopped)
     void stopped.finally(() => this.#stopping.delete(stopped))
-  }
-
-  #clearIdle(): void {
-    if (this.#idle !== null) clearTimeout(this.#idle)
-    this.#idle = null
   }
 }

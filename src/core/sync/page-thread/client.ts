@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../../app-error'
 import { movable } from '../../store/encoded-rows'
-import { PendingCalls } from '../../store/thread-calls'
+import { IdleTimer, PendingCalls } from '../../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
 import type { PageBody, ParsedPage } from './parse-page'
 import { fromPageThreadSchema, type ToPageThread } from './protocol'
@@ -40,18 +40,17 @@ export const PAGE_THREAD_IDLE_MS = 10_000
  */
 export class PageThread implements PageParsing {
   readonly #entry: ThreadEntry
-  readonly #idleMs: number
+  readonly #idle: IdleTimer
   #worker: Worker | null = null
   readonly #calls = new PendingCalls<ParsedPage>()
   #closed = false
-  #idle: ReturnType<typeof setTimeout> | null = null
   /** Threads given up on (crashed, babbling or idle) until they have exited. */
   readonly #ending = new Set<Promise<number>>()
 
   /** Starts nothing yet: an app that does not sync never starts the thread. */
   constructor(entry: ThreadEntry, options: { readonly idleMs?: number } = {}) {
     this.#entry = entry
-    this.#idleMs = Math.max(0, options.idleMs ?? PAGE_THREAD_IDLE_MS)
+    this.#idle = new IdleTimer(options.idleMs ?? PAGE_THREAD_IDLE_MS)
   }
 
   warm(): void {
@@ -64,7 +63,7 @@ export class PageThread implements PageParsing {
   parse(input: PageBody): Promise<ParsedPage> {
     if (this.#closed) return Promise.reject(new AppError('cancelled', 'The app is closing.'))
     const worker = this.#start()
-    this.#clearIdle()
+    this.#idle.clear()
     // The answer's bytes move to the page thread: the caller is done with them.
     return this.#calls.open((id) =>
       worker.postMessage({ id, input } satisfies ToPageThread, movable([input.body.bytes])),
@@ -74,7 +73,7 @@ export class PageThread implements PageParsing {
   /** Stops the thread (and any it gave up on); pages still being parsed fail as cancelled. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true
-    this.#clearIdle()
+    this.#idle.clear()
     const worker = this.#worker
     this.#worker = null
     this.#calls.failAll(new AppError('cancelled', 'The app is closing.'))
@@ -108,19 +107,11 @@ export class PageThread implements PageParsing {
 
   /** Stops the thread once no page has come for `idleMs` (a new page or request cancels it). */
   #idleLater(): void {
-    this.#clearIdle()
     const worker = this.#worker
     if (!worker) return
-    this.#idle = setTimeout(() => {
-      this.#idle = null
+    this.#idle.start(() => {
       if (this.#calls.size === 0 && this.#worker === worker) this.#retire(worker)
-    }, this.#idleMs)
-    this.#idle.unref()
-  }
-
-  #clearIdle(): void {
-    if (this.#idle !== null) clearTimeout(this.#idle)
-    this.#idle = null
+    })
   }
 
   /** The thread is gone or unusable: what it held fails, and the next page starts a new one. */
@@ -133,7 +124,7 @@ export class PageThread implements PageParsing {
   /** Ends `worker` (it holds no page): the next page starts a new thread. */
   #retire(worker: Worker): void {
     this.#worker = null
-    this.#clearIdle()
+    this.#idle.clear()
     const ending = worker.terminate()
     this.#ending.add(ending)
     void ending.finally(() => this.#ending.delete(ending))
