@@ -5,7 +5,7 @@ import { spawnStoreThread, type ThreadEntry } from '../store/threads'
 import { fromImageIndexSchema, type ImageIndexCall } from './index-protocol'
 
 /** How long the image-index thread waits for the next call, once it has none, before it exits. */
-export const IMAGE_INDEX_IDLE_MS = 30_000
+const IMAGE_INDEX_IDLE_MS = 30_000
 
 /**
  * The main thread's handle on the image-index thread (`index-worker.ts`):

@@ -72,7 +72,7 @@ export class CheckpointSchedule {
  * checkpoint before it exits. A sync asks every few thousand records (see
  * {@link CheckpointSchedule}), so the thread lives as long as the sync.
  */
-export const CHECKPOINTER_IDLE_MS = 10_000
+const CHECKPOINTER_IDLE_MS = 10_000
 
 /**
  * Keeps WAL checkpoints out of the owner's way. The owner's connection runs

@@ -26,7 +26,7 @@ export const parseHere: PageParsing = {
 const PAGE_YOUNG_GENERATION_MB = 8
 
 /** How long the page thread waits for the next page, once it has none, before it exits. */
-export const PAGE_THREAD_IDLE_MS = 10_000
+const PAGE_THREAD_IDLE_MS = 10_000
 
 /**
  * The main thread's handle on the page thread (`worker.ts`): it sends
