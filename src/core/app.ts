@@ -15,8 +15,7 @@ import { StoreOwner, type StoreThreads } from './store/owner/store-owner'
 import type { ThreadEntry } from './store/threads'
 import { localTimestamp } from '../shared/local-time'
 import type { Locale } from '../shared/i18n'
-import { listExportName } from './export/list-csv'
-import { exportExtension, type ExportData } from './export/export-file'
+import type { ExportData } from './export/export-file'
 import type { ExportFormat, ExportResult } from '../shared/export'
 import { clientSyncSource } from './sync/partner-source'
 import { PageThread } from './sync/page-thread/client'
@@ -31,8 +30,6 @@ import { SavedViews } from './settings/saved-views'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { Vault } from './vault/vault'
-import { walletHistoryExport } from './wallet/history-csv'
-import { testTeamConnection } from './team/session'
 import { TeamRunner, teamServerConfig } from './team/team-runner'
 import { toTeamError } from './team/team-error'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
@@ -257,6 +254,9 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
   })
 
+  // The exports' writers and the team server's client are imported where they are used: the
+  // main thread of an app that only browses its lists never loads them.
+
   /** Saves an export through the host's dialog, or answers it for the browser to download. */
   const deliver = async (
     format: ExportFormat,
@@ -382,6 +382,7 @@ export function createCore(deps: CoreDeps): Core {
           now: at.toISOString(),
         }
         const { data, rows } = await scope.store.call('listExport', { ...job, format })
+        const { listExportName } = await import('./export/list-csv')
         return deliver(format, listExportName(job, scope.profile.summary.id, format), data, rows)
       },
       'profiles.list': () => profiles.list(),
@@ -410,6 +411,8 @@ export function createCore(deps: CoreDeps): Core {
       'wallet.export': async ({ lang, format, ...filter }) => {
         const { rows } = await wallet.history(filter)
         const timeZone = scope.profile.summary.timeZone
+        const { walletHistoryExport } = await import('./wallet/history-csv')
+        const { exportExtension } = await import('./export/export-file')
         const data = await walletHistoryExport(rows, { lang, format, timeZone })
         const fileName = `wallet-history-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
         return deliver(format, fileName, data, rows.length)
@@ -424,6 +427,7 @@ export function createCore(deps: CoreDeps): Core {
           format,
           timeZone,
         })
+        const { exportExtension } = await import('./export/export-file')
         const fileName = `reconcile-${kind ?? 'all'}-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
         return deliver(format, fileName, data, rows)
       },
@@ -437,6 +441,7 @@ export function createCore(deps: CoreDeps): Core {
           throw new AppError('team_auth', 'No team server password is stored for this profile.')
         }
         try {
+          const { testTeamConnection } = await import('./team/session')
           const { members: _members, ...info } = await testTeamConnection(
             teamServerConfig(server, password),
           )

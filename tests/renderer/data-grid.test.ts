@@ -2,6 +2,7 @@ import { fireEvent, screen } from '@testing-library/svelte'
 import { createRawSnippet, type Component } from 'svelte'
 import { describe, expect, it, vi } from 'vitest'
 import DataGrid, { type GridColumn } from '../../src/renderer/src/components/DataGrid.svelte'
+import { LOAD_ON_DELAY_MS } from '../../src/renderer/src/lib/row-window'
 import { renderInApp } from './harness'
 
 interface Row {
@@ -20,8 +21,8 @@ const cells = createRawSnippet<[Row]>((row) => ({
     `<div class="cells"><div role="gridcell">${row().idx}</div><div role="gridcell" dir="auto">${row().name.replace(/</g, '&lt;')}</div><div role="gridcell">—</div></div>`,
 }))
 
-function renderGrid(rows: Row[], total: number, extra: Record<string, unknown> = {}) {
-  const props = {
+function gridProps(rows: Row[], total: number, extra: Record<string, unknown> = {}) {
+  return {
     rows,
     total,
     columns,
@@ -33,6 +34,10 @@ function renderGrid(rows: Row[], total: number, extra: Record<string, unknown> =
     onsort: vi.fn(),
     ...extra,
   }
+}
+
+function renderGrid(rows: Row[], total: number, extra: Record<string, unknown> = {}) {
+  const props = gridProps(rows, total, extra)
   renderInApp(DataGrid as unknown as Component<typeof props>, props)
   return props
 }
@@ -113,6 +118,26 @@ describe('data grid', () => {
   it('asks for the next page when the loaded rows do not reach past the view', async () => {
     const props = await renderSettled(rows(10), 500)
     expect(props.onend).toHaveBeenCalledOnce()
+  })
+
+  it('asks for no page while its rows keep changing (a search being typed), then once they stay', async () => {
+    vi.useFakeTimers()
+    try {
+      const onend = vi.fn()
+      const props = gridProps(rows(10), 500, { onend })
+      const view = renderInApp(DataGrid as unknown as Component<typeof props>, props)
+      // Each key's answer comes sooner than the grid waits: nothing is asked.
+      for (let key = 0; key < 5; key += 1) {
+        await vi.advanceTimersByTimeAsync(LOAD_ON_DELAY_MS / 2)
+        await view.rerenderWith({ ...props, rows: rows(10).map((row) => ({ ...row })) })
+      }
+      expect(onend).not.toHaveBeenCalled()
+      // The last answer stays: its short page loads on.
+      await vi.advanceTimersByTimeAsync(LOAD_ON_DELAY_MS * 2)
+      expect(onend).toHaveBeenCalledOnce()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('asks for no page while the loaded rows reach far past the view', async () => {

@@ -160,14 +160,37 @@ describe('list query layer', () => {
     list.filters.q = '구찌'
     flushSync()
     await settle()
+    // One query of the list at a time: the new filter's is sent once the old one is answered.
+    expect(calls).toHaveLength(1)
+    calls[0]!.answer(page([row(1, '아무 상품')]))
+    await settle()
+    expect(list.rows.map((r) => r.productName)).toEqual([])
+    expect(list.loading).toBe(true)
     expect(calls).toHaveLength(2)
     expect(calls[1]!.args).toMatchObject({ q: '구찌' })
-
     calls[1]!.answer(page([row(2, '구찌 마몬트')]))
     await settle()
     expect(list.rows.map((r) => r.productName)).toEqual(['구찌 마몬트'])
-    // The first filter's answer arrives last: it must not replace what the current filter shows.
+    expect(list.loading).toBe(false)
+  })
+
+  it('typing ahead of the store sends only the latest text, once the store has answered', async () => {
+    const { list, calls } = setup()
+    await settle()
     calls[0]!.answer(page([row(1, '아무 상품')]))
+    await settle()
+    // A slow answer for the first key; four more keys typed meanwhile.
+    for (const q of ['ㄱ', '구', '굦', '구찌', '구찌 ']) {
+      list.filters.q = q
+      flushSync()
+      await settle()
+    }
+    expect(calls.map((call) => (call.args as { q?: string }).q)).toEqual([undefined, 'ㄱ'])
+    calls[1]!.answer(page([row(3, '기타')]))
+    await settle()
+    // The keys in between were dropped: the store gets the text as it stands now.
+    expect(calls.map((call) => (call.args as { q?: string }).q)).toEqual([undefined, 'ㄱ', '구찌'])
+    calls[2]!.answer(page([row(2, '구찌 마몬트')]))
     await settle()
     expect(list.rows.map((r) => r.productName)).toEqual(['구찌 마몬트'])
     expect(list.loading).toBe(false)

@@ -21,7 +21,10 @@ import type { PagedResource } from './record-types'
  *   writers) drops it, to be built again.
  *
  * Memory: 10 bytes a record (a sorted `Float64Array` of idx and a
- * `Uint16Array` of cell codes), plus a map of records added since.
+ * `Uint16Array` of cell codes), plus a map of records added since. The
+ * build sizes both arrays once from the stored counts, and a merge writes
+ * the new arrays in one pass, so neither leaves copies for the collector:
+ * an idle owner runs none, and what it left would stay resident.
  */
 
 /** Rows read per build step (at least one step per idle call of the owner). */
@@ -79,12 +82,17 @@ export class ListCells {
   /** Parses by the caller's key (its data version and search: a few searches open at once). */
   readonly #memo = new Map<string, Parsed>()
   /** Build progress: the last idx read, and what was read; null once built. */
-  #building: { after: number; n: number; idx: Float64Array; code: Uint16Array } | null = {
+  #building: {
+    after: number
+    n: number
+    idx: Float64Array<ArrayBuffer>
+    code: Uint16Array<ArrayBuffer>
+  } | null = {
     after: -Infinity,
     n: 0,
-    // Typed from the start, grown by doubling: a million records never sit in JS arrays.
-    idx: new Float64Array(BUILD_CHUNK),
-    code: new Uint16Array(BUILD_CHUNK),
+    // Typed from the start, sized at the first step: a million records never sit in JS arrays.
+    idx: new Float64Array(0),
+    code: new Uint16Array(0),
   }
 
   constructor(
@@ -119,7 +127,12 @@ export class ListCells {
       BUILD_CHUNK,
     )
     if (building.n + rows.length > building.idx.length) {
-      const size = Math.max(building.idx.length * 2, building.n + rows.length)
+      // The stored count and a chunk of room for records written between steps; past that (a sync
+      // writing while it builds) an eighth more each time.
+      const size =
+        building.idx.length === 0
+          ? countedRecords(this.db, this.list) + BUILD_CHUNK
+          : Math.max(building.idx.length + (building.idx.length >> 3), building.n + rows.length)
       const idx = new Float64Array(size)
       idx.set(building.idx.subarray(0, building.n))
       const code = new Uint16Array(size)
@@ -139,8 +152,9 @@ export class ListCells {
       building.after = rows.at(-1)![0]
       return false
     }
-    this.#idx = building.idx.slice(0, building.n)
-    this.#code = building.code.slice(0, building.n)
+    // Views, not copies: the room left over is at most a chunk or an eighth.
+    this.#idx = building.idx.subarray(0, building.n)
+    this.#code = building.code.subarray(0, building.n)
     this.#building = null
     return true
   }
@@ -287,17 +301,37 @@ export class ListCells {
     else this.#overlay.set(idx, code)
   }
 
-  /** Folds the records added since into the sorted arrays (gone ones dropped). */
+  /**
+   * Folds the records added since into the sorted arrays (gone ones
+   * dropped): the added ones sorted, then both sorted runs merged straight
+   * into the new arrays (an added record is never in the old arrays).
+   */
   #merge(): void {
     this.#generation += 1
-    const entries: [number, number][] = []
-    for (let i = 0; i < this.#idx.length; i += 1) {
-      if (this.#code[i] !== 0) entries.push([this.#idx[i]!, this.#code[i]!])
+    const added = [...this.#overlay.keys()]
+      .filter((idx) => this.#overlay.get(idx) !== 0)
+      .sort((a, b) => a - b)
+    const old = { idx: this.#idx, code: this.#code }
+    let kept = 0
+    for (let i = 0; i < old.code.length; i += 1) if (old.code[i] !== 0) kept += 1
+    const idx = new Float64Array(kept + added.length)
+    const code = new Uint16Array(kept + added.length)
+    let i = 0
+    let j = 0
+    for (let k = 0; k < idx.length; k += 1) {
+      while (old.code[i] === 0) i += 1
+      if (j < added.length && (i >= old.idx.length || added[j]! < old.idx[i]!)) {
+        idx[k] = added[j]!
+        code[k] = this.#overlay.get(added[j]!)!
+        j += 1
+      } else {
+        idx[k] = old.idx[i]!
+        code[k] = old.code[i]!
+        i += 1
+      }
     }
-    for (const [idx, code] of this.#overlay) if (code !== 0) entries.push([idx, code])
-    entries.sort((a, b) => a[0] - b[0])
-    this.#idx = Float64Array.from(entries, (e) => e[0])
-    this.#code = Uint16Array.from(entries, (e) => e[1])
+    this.#idx = idx
+    this.#code = code
     this.#overlay.clear()
   }
 
@@ -319,6 +353,11 @@ export class ListCells {
     this.dropped = true
     return false
   }
+}
+
+/** The records a list's stored counts count (not gone): what its index will hold once built. */
+function countedRecords(db: StoreConnection, list: PagedResource): number {
+  return storedCells(db, list, {}).reduce((sum, cell) => sum + cell.n, 0)
 }
 
 function indexOf(db: StoreConnection, list: PagedResource): ListCells {

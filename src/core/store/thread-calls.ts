@@ -20,6 +20,11 @@ export class PendingCalls<T> {
   readonly #waiters = new Map<number, Waiter<T>>()
   #nextId = 1
 
+  /** Calls sent and not yet settled. */
+  get size(): number {
+    return this.#waiters.size
+  }
+
   /** Registers a call under a new id and hands that id to `send`; resolves with the answer. */
   open(send: (id: number) => void): Promise<T> {
     const id = this.#nextId
@@ -57,5 +62,34 @@ export class PendingCalls<T> {
   failAll(error: AppError): void {
     for (const waiter of this.#waiters.values()) waiter.reject(error)
     this.#waiters.clear()
+  }
+}
+
+/**
+ * The timer that ends an idle data thread: {@link start}ed when the thread
+ * has nothing left to do, {@link clear}ed when work comes; after `ms` it
+ * runs `stop` (the next call starts a new thread).
+ */
+export class IdleTimer {
+  readonly #ms: number
+  #timer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(ms: number) {
+    this.#ms = Math.max(0, ms)
+  }
+
+  start(stop: () => void): void {
+    this.clear()
+    this.#timer = setTimeout(() => {
+      this.#timer = null
+      stop()
+    }, this.#ms)
+    // An idle thread's timer never keeps the process alive.
+    this.#timer.unref()
+  }
+
+  clear(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
   }
 }

@@ -12,7 +12,20 @@ export interface ThreadEntry {
   readonly execArgv?: readonly string[]
 }
 
-const live = new Set<Worker>()
+/** Data threads started and not yet exited, with the entry each runs. */
+const live = new Map<Worker, string>()
+
+/**
+ * The old generation of a data thread's heap, in MB, unless its handle
+ * says otherwise. A bound, not a budget: V8 sizes how far a heap may grow
+ * past its live objects before the next full collection by this figure (up
+ * to 4 times the live objects for a heap allowed 2 GB or more, which a
+ * thread gets by default; about 1.6 times at 1 GB). The threads' garbage
+ * (a page's records, a query's rows) then stops piling up to several times
+ * what they hold, which is most of a sync's resident memory, while an
+ * export of a large list still has room.
+ */
+export const DATA_THREAD_OLD_GENERATION_MB = 1024
 
 /**
  * Starts a worker thread of the data path (a database owner, a
@@ -20,8 +33,15 @@ const live = new Set<Worker>()
  * exits, so tests (and shutdown) can prove no thread is left behind.
  */
 export function spawnStoreThread(entry: ThreadEntry, options: WorkerOptions = {}): Worker {
-  const worker = new Worker(entry.url, { ...options, execArgv: [...(entry.execArgv ?? [])] })
-  live.add(worker)
+  const worker = new Worker(entry.url, {
+    ...options,
+    resourceLimits: {
+      maxOldGenerationSizeMb: DATA_THREAD_OLD_GENERATION_MB,
+      ...options.resourceLimits,
+    },
+    execArgv: [...(entry.execArgv ?? [])],
+  })
+  live.set(worker, entry.url.href)
   worker.once('exit', () => live.delete(worker))
   return worker
 }
@@ -35,9 +55,15 @@ export function messageId(raw: unknown): number | null {
   return typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id > 0 ? raw.id : null
 }
 
-/** Data threads (owners, checkpointers, the page thread) started and not yet exited. */
-export function liveStoreThreads(): number {
-  return live.size
+/**
+ * Data threads (owners, checkpointers, the page thread) started and not yet
+ * exited; with `entry`, only those started from it.
+ */
+export function liveStoreThreads(entry?: ThreadEntry): number {
+  if (!entry) return live.size
+  let n = 0
+  for (const href of live.values()) if (href === entry.url.href) n += 1
+  return n
 }
 
 /**

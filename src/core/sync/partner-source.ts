@@ -24,6 +24,8 @@ export function clientSyncSource(
     hints: PageHints | undefined,
   ): Promise<SourcePage<never>> => {
     const list = resource === 'guarantees' ? 'guarantee' : 'inspection'
+    // The page thread starts while the service answers, not after.
+    parsing.warm?.()
     const body = await client.listBody(list, paramsOf(resource, query), signal)
     // Answered: parsing below is the page thread's work, not a request in flight.
     hints?.answered?.()

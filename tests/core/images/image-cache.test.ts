@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import { parseCardPath } from '../../../src/core/images/card-path'
 import { ImageCache } from '../../../src/core/images/image-cache'
+import { ImageIndex } from '../../../src/core/images/index-client'
+import { liveStoreThreads } from '../../../src/core/store/threads'
 import { nodeImageFs, type ImageFs } from '../../../src/core/images/image-fs'
 import { checkImageUrl, createImageHostPolicy } from '../../../src/core/images/url-policy'
 import { cardImageSrc } from '../../../src/shared/card-url'
@@ -164,6 +166,26 @@ describe('fetching and storing card images', () => {
     const served = await images.serve(`/u/${Buffer.from(url).toString('base64url')}`)
     expect(served).toEqual({ ok: false, status: 502, code: 'network' })
     await images.close()
+  })
+})
+
+describe('the image-index thread', () => {
+  it('ends once it has had no call for a while; the next call starts it again on the same index', async () => {
+    const dir = join(temp.dir, 'images')
+    mkdirSync(dir, { recursive: true })
+    const before = liveStoreThreads()
+    const index = new ImageIndex(SOURCE_PAGE_WORKER, dir, { idleMs: 0 })
+    const name = `${'a'.repeat(64)}.png`
+    try {
+      const url = `${host.origin}/card.png`
+      expect(await index.store({ name, size: 10, url, now: 1, maxTotalBytes: 1000 })).toEqual([])
+      // Nothing more asked: the thread (its heap and its connection) goes.
+      await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 10_000 })
+      expect(await index.nameOfUrl(url)).toBe(name)
+      expect(await index.totalBytes()).toBe(10)
+    } finally {
+      await index.close()
+    }
   })
 })
 

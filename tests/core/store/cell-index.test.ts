@@ -189,6 +189,29 @@ describe('cell index', () => {
     expect(answers(db)).toEqual(answers(plain))
   })
 
+  it('stays right when the records added since the build are merged into its arrays', () => {
+    buildCellIndexes(db)
+    // More new records than it keeps aside (50,000), and half the old ones gone.
+    const added = Array.from({ length: 50_100 }, (_, i) => 1000 + i)
+    for (let i = 0; i < added.length; i += 5000) write(added.slice(i, i + 5000), 2)
+    write(
+      Array.from({ length: 150 }, (_, i) => 2 * i + 1),
+      2,
+    )
+    transaction(db, () => markUnseenGone(db, 'inspections', 2, '2025-03-11 00:00:00'))
+    buildCellIndexes(db)
+    expect(indexed()).toBe(true)
+    const firstPages = (d: StoreConnection) => {
+      bumpDataVersion(d)
+      return QUERIES.map((query) => {
+        const { rows, total, counts, reviewCounts } = queryInspections(d, { ...query, limit: 20 })
+        return { rows: rows.map((row) => row.idx), total, counts, reviewCounts }
+      })
+    }
+    expect(firstPages(db)).toEqual(firstPages(plain))
+    expect(explainList(db, 'inspections', { q: '샤넬' }).driver).toBe('cells')
+  })
+
   it('ignores a rolled-back write', () => {
     buildCellIndexes(db)
     expect(() =>

@@ -292,10 +292,11 @@ describe('the database owner thread', () => {
     await worker.terminate()
   })
 
-  it('close is idempotent, always resolves, stops both threads, and later calls are refused', async () => {
+  it('close is idempotent, always resolves, stops its threads, and later calls are refused', async () => {
     const before = liveStoreThreads()
     const owner = await open()
-    expect(liveStoreThreads()).toBe(before + 2)
+    // The owner's, and its checkpointer's while it checks the file.
+    expect(liveStoreThreads()).toBeGreaterThan(before)
     const pending = owner.call('queryInspections', {})
     await Promise.all([owner.close(), owner.close()])
     // A request sent before the close is still answered.
@@ -344,6 +345,41 @@ describe('the database owner thread', () => {
       // The 800 kB written went to the log only; the checkpoint copied them into the file.
       expect(statSync(file).size).toBeGreaterThan(before + 700_000)
     } finally {
+      writer.close()
+    }
+  })
+
+  it('the checkpointer thread ends after its deep check; a request starts one that copies the log, and it ends when idle', async () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const writer = openStore(file, { autoCheckpoint: false }).db
+    const before = liveStoreThreads()
+    const checkpointer = new Checkpointer(file, SOURCE_STORE_WORKER.checkpointer, undefined, {
+      idleMs: 0,
+    })
+    try {
+      expect(liveStoreThreads()).toBe(before + 1)
+      // Nothing asked while it checked the file: its thread exits.
+      await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), {
+        timeout: 10_000,
+        interval: 20,
+      })
+      writer.exec('CREATE TABLE filler (x BLOB)')
+      const insert = writer.prepare('INSERT INTO filler VALUES (randomblob(4000))')
+      for (let i = 0; i < 200; i += 1) insert.run()
+      const size = statSync(file).size
+      checkpointer.request()
+      expect(liveStoreThreads()).toBe(before + 1)
+      // The 800 kB in the log reach the file, then the thread, idle, exits again.
+      await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(size + 700_000), {
+        timeout: 10_000,
+        interval: 20,
+      })
+      await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), {
+        timeout: 10_000,
+        interval: 20,
+      })
+    } finally {
+      await checkpointer.close()
       writer.close()
     }
   })

@@ -177,10 +177,35 @@ describe('the page thread', () => {
     expect((malformed as Error).message).toMatch(/malformed answer/)
   })
 
+  it('starts no thread until a page is on its way, and ends it once no page has come for a while', async () => {
+    const before = liveStoreThreads()
+    const pages = new PageThread(SOURCE_PAGE_WORKER, { idleMs: 0 })
+    threads.push(pages)
+    expect(liveStoreThreads()).toBe(before)
+    // A request went out: the thread starts while the service answers.
+    pages.warm()
+    expect(liveStoreThreads()).toBe(before + 1)
+    const parsed = await pages.parse({
+      resource: 'guarantees',
+      body: body(envelope(5)),
+      page: 1,
+      rowsPerChunk: 10,
+    })
+    expect(parsed.received).toBe(5)
+    // No page since: the thread exits; the next page starts a new one.
+    await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 10_000 })
+    const next = await pages.parse({
+      resource: 'guarantees',
+      body: body(envelope(2)),
+      page: 2,
+      rowsPerChunk: 10,
+    })
+    expect(next.received).toBe(2)
+  })
+
   it('close stops the thread, fails pages in flight as cancelled and refuses later ones', async () => {
     const before = liveStoreThreads()
     const pages = new PageThread(SOURCE_PAGE_WORKER)
-    expect(liveStoreThreads()).toBe(before + 1)
     const pending = pages.parse({
       resource: 'guarantees',
       body: body(envelope(50)),
@@ -188,6 +213,7 @@ describe('the page thread', () => {
       rowsPerChunk: 10,
     })
     const failed = failure(pending)
+    expect(liveStoreThreads()).toBe(before + 1)
     await Promise.all([pages.close(), pages.close()])
     expect(isAppError(await failed, 'cancelled')).toBe(true)
     await vi.waitFor(() => expect(liveStoreThreads()).toBe(before))

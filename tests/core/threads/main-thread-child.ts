@@ -1,9 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openConfFile } from '../../../src/core/settings/conf-file'
-import { MemoryStore } from '../../../src/core/vault/memory-store'
-import { bootWithEmbeddedSandbox } from '../../support/boot'
+import { startChildCore } from './child-core'
 
 /**
  * A core in a process of its own, as a host runs it: it syncs every list,
@@ -11,24 +6,13 @@ import { bootWithEmbeddedSandbox } from '../../support/boot'
  * image cache's index), switches nothing else, and prints the built-in
  * modules its main thread loaded (`process.moduleLoadList` is per thread).
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'main-thread-'))
-const core = await bootWithEmbeddedSandbox({
-  fetch: globalThis.fetch,
-  dataDir,
-  host: 'web',
-  version: '0.0.0-test',
-  keychain: new MemoryStore(),
-  keychainService: 'main-thread-test',
-  openSettings: openConfFile,
-  log: () => undefined,
-  sandbox: { size: 60 },
-})
+const child = await startChildCore('main-thread', 60)
+const { core } = child
 const steps: string[] = []
 const dispatch = async (channel: string, args: unknown): Promise<unknown> => {
-  const result = await core.router.dispatch(channel as never, args as never)
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
+  const value = await child.dispatch(channel, args)
   steps.push(channel)
-  return result.value
+  return value
 }
 await dispatch('sync.start', { resources: ['brands', 'inspections', 'guarantees'], mode: 'full' })
 await core.sync.idle()
@@ -40,8 +24,7 @@ for (let i = 0; i < 2; i += 1) {
   const served = await core.images.serve(`/u/${Buffer.from(url).toString('base64url')}`)
   steps.push(`card:${served.ok ? 'ok' : served.code}`)
 }
-await core.close()
-rmSync(dataDir, { recursive: true, force: true })
+await child.close()
 process.stdout.write(
   `RESULT=${JSON.stringify({ steps, sqlite: (process as unknown as { moduleLoadList: string[] }).moduleLoadList.filter((m) => /sqlite/i.test(m)) })}\n`,
 )

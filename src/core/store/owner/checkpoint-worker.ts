@@ -3,7 +3,11 @@ import { DatabaseSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
 import { damagedMarkerFor, deepCheck } from '../deep-check'
 import { yieldToMainThread } from '../threads'
-import { checkpointerDataSchema, toCheckpointerSchema, type FromCheckpointer } from './protocol'
+import {
+  isToCheckpointer,
+  readCheckpointerData,
+  type FromCheckpointer,
+} from './checkpoint-protocol'
 
 /**
  * The WAL checkpointer of one profile's file (see `checkpointer.ts` for the
@@ -12,40 +16,44 @@ import { checkpointerDataSchema, toCheckpointerSchema, type FromCheckpointer } f
  * database file without ever blocking the owner, and answers `done` or
  * `failed`; on `close` it closes its connection and exits.
  *
- * First it runs the file's deep check (`quick_check`, every page), which the
+ * Started with `deepCheck` (when the owner has just opened the file), it
+ * first runs the file's deep check (`quick_check`, every page), which the
  * owner skips at open so the first rows come at once: a damaged file is
  * marked (the next open rebuilds it) and the owner's handle is told
- * `damaged`.
+ * `damaged`; then `checked`.
  */
 if (!parentPort) throw new Error('checkpoint-worker runs only as a worker thread')
 yieldToMainThread()
 const port = parentPort
 
-const { file } = checkpointerDataSchema.parse(workerData)
-const db = new DatabaseSync(file, { timeout: 1000 })
+const data = readCheckpointerData(workerData)
+if (!data) throw new Error('checkpoint-worker was started without its file')
+const db = new DatabaseSync(data.file, { timeout: 1000 })
 
 function send(message: FromCheckpointer): void {
   port.postMessage(message)
 }
 
-try {
-  if (!deepCheck(db)) {
-    writeFileSync(damagedMarkerFor(file), '', { mode: 0o600 })
+if (data.deepCheck) {
+  try {
+    if (!deepCheck(db)) {
+      writeFileSync(damagedMarkerFor(data.file), '', { mode: 0o600 })
+      send('damaged')
+    }
+  } catch {
+    // A damaged header or page read throws: the same verdict.
+    writeFileSync(damagedMarkerFor(data.file), '', { mode: 0o600 })
     send('damaged')
   }
-} catch {
-  // A damaged header or page read throws: the same verdict.
-  writeFileSync(damagedMarkerFor(file), '', { mode: 0o600 })
-  send('damaged')
+  send('checked')
 }
 
 port.on('message', (raw: unknown) => {
-  const message = toCheckpointerSchema.safeParse(raw)
-  if (!message.success) {
+  if (!isToCheckpointer(raw)) {
     send('failed')
     return
   }
-  if (message.data === 'close') {
+  if (raw === 'close') {
     db.close()
     process.exit(0)
   }

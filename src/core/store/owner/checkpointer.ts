@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads'
+import { IdleTimer } from '../thread-calls'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads'
-import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './protocol'
+import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './checkpoint-protocol'
 
 /** When to checkpoint: after this many written records, or this long after the last write. */
 export interface CheckpointTiming {
@@ -67,38 +68,55 @@ export class CheckpointSchedule {
 }
 
 /**
+ * How long the checkpointer thread waits for the next request after a
+ * checkpoint before it exits. A sync asks every few thousand records (see
+ * {@link CheckpointSchedule}), so the thread lives as long as the sync.
+ */
+const CHECKPOINTER_IDLE_MS = 10_000
+
+/**
  * Keeps WAL checkpoints out of the owner's way. The owner's connection runs
  * with `wal_autocheckpoint = 0` (otherwise every ~1000 pages one commit
  * stalls while it copies the log into the database file); the checkpointer
  * thread (`checkpoint-worker.ts`), with its own connection, runs
  * `PRAGMA wal_checkpoint(PASSIVE)`, which never blocks the owner. Requests
  * while one runs are coalesced.
+ *
+ * The thread lives only while there is work: it starts with the file's
+ * deep check and exits after it unless a checkpoint was asked meanwhile;
+ * a later request starts it again (without the check), and it exits
+ * {@link CHECKPOINTER_IDLE_MS} after its last checkpoint. An app left open
+ * on a profile it does not write to then holds no second connection and
+ * no second heap for it.
  */
 export class Checkpointer {
-  readonly #worker: Worker
+  readonly #file: string
+  readonly #entry: ThreadEntry
+  readonly #onDamaged: () => void
+  readonly #idle: IdleTimer
+  #worker: Worker | null = null
+  /** A `run` was sent to {@link #worker} and not yet answered. */
   #running = false
   #again = false
+  /** Threads told to stop that have not exited yet: {@link close} waits for them too. */
+  readonly #stopping = new Set<Promise<void>>()
   #closing: Promise<void> | null = null
 
-  /** `onDamaged` runs when the background deep check finds the file damaged (see `checkpoint-worker.ts`). */
-  constructor(file: string, entry: ThreadEntry, onDamaged: () => void = () => undefined) {
-    this.#worker = spawnStoreThread(entry, { workerData: { file } satisfies CheckpointerData })
-    this.#worker.unref()
-    this.#worker.on('message', (message: FromCheckpointer) => {
-      if (message === 'damaged') {
-        onDamaged()
-        return
-      }
-      this.#running = false
-      if (this.#again) {
-        this.#again = false
-        this.request()
-      }
-    })
-    // A failed checkpoint only means the WAL stays longer; the next one retries.
-    this.#worker.on('error', () => {
-      this.#running = false
-    })
+  /**
+   * Starts the thread with the file's deep check. `onDamaged` runs when the
+   * check finds the file damaged (see `checkpoint-worker.ts`).
+   */
+  constructor(
+    file: string,
+    entry: ThreadEntry,
+    onDamaged: () => void = () => undefined,
+    options: { readonly idleMs?: number } = {},
+  ) {
+    this.#file = file
+    this.#entry = entry
+    this.#onDamaged = onDamaged
+    this.#idle = new IdleTimer(options.idleMs ?? CHECKPOINTER_IDLE_MS)
+    this.#start(true)
   }
 
   /** Asks for a checkpoint soon (ignored once closing). */
@@ -108,13 +126,65 @@ export class Checkpointer {
       this.#again = true
       return
     }
+    this.#idle.clear()
     this.#running = true
-    this.#worker.postMessage('run' satisfies ToCheckpointer)
+    this.#start(false).postMessage('run' satisfies ToCheckpointer)
   }
 
-  /** Stops the worker; idempotent, and always resolves (the worker is terminated if it hangs). */
+  /** Stops the thread; idempotent, and always resolves (a thread that hangs is terminated). */
   close(): Promise<void> {
-    this.#closing ??= stopThread(this.#worker, 'close' satisfies ToCheckpointer)
+    this.#closing ??= (async () => {
+      this.#idle.clear()
+      if (this.#worker) this.#stop(this.#worker)
+      await Promise.all(this.#stopping)
+    })()
     return this.#closing
+  }
+
+  #start(deepCheck: boolean): Worker {
+    if (this.#worker) return this.#worker
+    const worker = spawnStoreThread(this.#entry, {
+      workerData: { file: this.#file, deepCheck } satisfies CheckpointerData,
+    })
+    worker.unref()
+    worker.on('message', (message: FromCheckpointer) => {
+      if (message === 'damaged') {
+        this.#onDamaged()
+        return
+      }
+      if (worker !== this.#worker) return
+      if (message === 'checked') {
+        // The check was this thread's only work unless a checkpoint was asked meanwhile.
+        if (!this.#running) this.#stop(worker)
+        return
+      }
+      this.#running = false
+      if (this.#again) {
+        this.#again = false
+        this.request()
+        return
+      }
+      this.#idle.start(() => this.#stop(worker))
+    })
+    // A thread that fails exits: a checkpoint lost so only means the WAL stays longer, and the
+    // next request starts a new thread.
+    worker.on('error', () => undefined)
+    worker.on('exit', () => {
+      if (worker !== this.#worker) return
+      this.#worker = null
+      this.#running = false
+      this.#again = false
+      this.#idle.clear()
+    })
+    this.#worker = worker
+    return worker
+  }
+
+  /** Lets `worker` go: the next request starts a new thread. */
+  #stop(worker: Worker): void {
+    if (worker === this.#worker) this.#worker = null
+    const stopped = stopThread(worker, 'close' satisfies ToCheckpointer)
+    this.#stopping.add(stopped)
+    void stopped.finally(() => this.#stopping.delete(stopped))
   }
 }

@@ -58,18 +58,3 @@ export const fromOwnerSchema = z.discriminatedUnion('type', [
 export type FromOwner = z.infer<typeof fromOwnerSchema>
 /** Main thread → owner, checked. */
 export type ToOwner = z.infer<typeof toOwnerSchema>
-
-/** What the WAL checkpointer (`checkpoint-worker.ts`) is started with. */
-export const checkpointerDataSchema = z.object({ file: z.string().min(1) })
-
-/** What the checkpointer is started with. */
-export type CheckpointerData = z.infer<typeof checkpointerDataSchema>
-
-/** Owner's handle → checkpointer: run one passive checkpoint, or close the connection and exit. */
-export const toCheckpointerSchema = z.enum(['run', 'close'])
-
-/** Owner's handle → checkpointer. */
-export type ToCheckpointer = z.infer<typeof toCheckpointerSchema>
-
-/** Checkpointer → owner's handle: how the checkpoint asked for went. */
-export type FromCheckpointer = 'done' | 'failed' | 'damaged'

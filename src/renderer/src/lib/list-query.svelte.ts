@@ -92,6 +92,27 @@ export function listKey(resource: ListResource, filters?: ListFilters): readonly
 }
 
 /**
+ * A list's queries, sent one at a time: one asked while another is on its
+ * way waits for it, and is not sent at all if the query layer dropped it
+ * meanwhile (TanStack aborts the signal of a query that no screen shows,
+ * as when a newer text replaced it). Typing faster than the store answers
+ * then sends the latest text once the store is free, not one query per key
+ * for it to work through.
+ */
+class OneAtATime {
+  #last: Promise<unknown> = Promise.resolve()
+
+  send<T>(signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+    const turn = this.#last.then(() => {
+      signal.throwIfAborted()
+      return call()
+    })
+    this.#last = turn.catch(() => undefined)
+    return turn
+  }
+}
+
+/**
  * One cached list screen: its filters and the keyset pages loaded so far,
  * through the shared query layer. Each filter is its own query key, so an
  * answer that arrives late for an old filter lands in that filter's cache
@@ -102,6 +123,7 @@ export class ListQueryState<R extends ListResource> {
   filters = $state<ListFilters>(emptyFilters())
   readonly resource: R
   readonly #query
+  readonly #queue = new OneAtATime()
 
   constructor(client: Client, resource: R, queryClient?: QueryClient) {
     this.resource = resource
@@ -115,15 +137,14 @@ export class ListQueryState<R extends ListResource> {
     >(
       () => ({
         queryKey: listKey(resource, this.filters),
-        queryFn: ({ pageParam }) =>
-          client.call(
-            channel,
-            listArgs<R>(
-              $state.snapshot(this.filters),
-              pageParam,
-              pageParam ? PAGE_SIZE : FIRST_PAGE_SIZE,
-            ),
-          ),
+        queryFn: ({ pageParam, signal }) => {
+          const args = listArgs<R>(
+            $state.snapshot(this.filters),
+            pageParam,
+            pageParam ? PAGE_SIZE : FIRST_PAGE_SIZE,
+          )
+          return this.#queue.send(signal, () => client.call(channel, args))
+        },
         initialPageParam: null,
         getNextPageParam: (last) => last.nextCursor,
         placeholderData: keepPreviousData,

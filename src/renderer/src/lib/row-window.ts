@@ -1,3 +1,13 @@
+/**
+ * How long a list's rows stay unchanged before it loads its next page
+ * without a scroll (a short first page, or rows that do not fill the
+ * view). Each key typed in a search changes the rows sooner than this, so
+ * the next page of a text still being typed is never asked: it would make
+ * the next key's answer wait behind it in the store, and its rows behind
+ * it in the window. A scroll near the end still asks at once.
+ */
+export const LOAD_ON_DELAY_MS = 250
+
 /** The slice `[start, end)` of a fixed-height list to keep in the DOM. */
 export interface RowWindow {
   readonly start: number
