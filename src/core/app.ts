@@ -16,7 +16,7 @@ import type { ThreadEntry } from './store/threads'
 import { localTimestamp } from '../shared/local-time'
 import type { Locale } from '../shared/i18n'
 import type { ExportData } from './export/export-file'
-import type { ExportFormat, ExportResult } from '../shared/export'
+import { exportExtension, type ExportFormat, type ExportResult } from '../shared/export'
 import { clientSyncSource } from './sync/partner-source'
 import { PageThread } from './sync/page-thread/client'
 import { SyncEngine } from './sync/sync-engine'
@@ -412,7 +412,6 @@ export function createCore(deps: CoreDeps): Core {
         const { rows } = await wallet.history(filter)
         const timeZone = scope.profile.summary.timeZone
         const { walletHistoryExport } = await import('./wallet/history-csv')
-        const { exportExtension } = await import('./export/export-file')
         const data = await walletHistoryExport(rows, { lang, format, timeZone })
         const fileName = `wallet-history-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
         return deliver(format, fileName, data, rows.length)
@@ -427,7 +426,6 @@ export function createCore(deps: CoreDeps): Core {
           format,
           timeZone,
         })
-        const { exportExtension } = await import('./export/export-file')
         const fileName = `reconcile-${kind ?? 'all'}-${scope.profile.summary.id}-${today()}${exportExtension(format)}`
         return deliver(format, fileName, data, rows)
       },

@@ -3,6 +3,11 @@ export const EXPORT_FORMATS = ['xlsx', 'csv'] as const
 /** One of {@link EXPORT_FORMATS}. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
+/** The file name's extension of a format. */
+export function exportExtension(format: ExportFormat): string {
+  return format === 'xlsx' ? '.xlsx' : '.csv'
+}
+
 /** Answer of an export (`lists.export`, `wallet.export`, `reconcile.export`). */
 export interface ExportResult {
   /** `saved`: written to `path` (Electron); `download`: the file for the browser to download; `cancelled`: the user closed the dialog. */

@@ -59,8 +59,3 @@ export function csvWithCaption<T>(
   const bom = body.startsWith('\ufeff') ? '\ufeff' : ''
   return `${bom}${csvField(caption.replace(/\r?\n/gu, ' '))}\r\n${body.slice(bom.length)}`
 }
-
-/** The file name's extension of a format. */
-export function exportExtension(format: ExportFormat): string {
-  return format === 'xlsx' ? '.xlsx' : '.csv'
-}

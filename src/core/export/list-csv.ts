@@ -6,8 +6,8 @@ import type { PagedResource } from '../store/record-types'
 import { LIST_LIMIT } from '../../shared/contract'
 import { queryGuarantees, queryInspections, type GuaranteeListRequest } from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
-import type { ExportFormat } from '../../shared/export'
-import { csvWithCaption, exportExtension, writeExport, type ExportColumn } from './export-file'
+import { exportExtension, type ExportFormat } from '../../shared/export'
+import { csvWithCaption, writeExport, type ExportColumn } from './export-file'
 
 /**
  * A whole list as CSV or an Excel workbook: the current filter and sort,
