@@ -50,6 +50,22 @@ describe('the UI language lives in the settings', () => {
     expect(fake.sets).toEqual([{ language: 'ko' }])
   })
 
+  it('the next start paints in the last answer’s language before the settings answer; the answer wins', async () => {
+    const english = settingsApi('en')
+    const first = new Preferences(createClient(english.api))
+    first.connect()
+    await vi.waitFor(() => expect(first.locale).toBe('en'))
+
+    // The next start: English from the first frame, and the settings (Korean now) still decide.
+    const korean = settingsApi('ko')
+    const next = new Preferences(createClient(korean.api))
+    expect(new I18n(next).t('nav.settings')).toBe('Settings')
+    next.connect()
+    await vi.waitFor(() => expect(next.locale).toBe('ko'))
+    expect(new Preferences(createClient(korean.api)).locale).toBe('ko')
+    expect(korean.sets).toEqual([])
+  })
+
   it('a language an earlier version left in local storage moves into the settings once', async () => {
     localStorage.setItem('appraisal-desk.locale', 'en')
     const fake = settingsApi('ko')

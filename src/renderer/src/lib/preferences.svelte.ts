@@ -11,17 +11,30 @@ const DARK_QUERY = '(prefers-color-scheme: dark)'
 
 /** Where an earlier version kept the UI language; moved into the settings once. */
 const OLD_LOCALE_KEY = 'appraisal-desk.locale'
+/**
+ * The language of the last settings answer, kept in local storage only so
+ * the next start paints in it before the settings answer (no Korean flash
+ * for an English user). The settings stay the truth: their answer wins.
+ */
+export const LANGUAGE_HINT_KEY = 'appraisal-desk.language-hint'
+
+/** The language the last run painted in, or Korean, the default. */
+export function hintedLocale(): Locale {
+  const hint = globalThis.localStorage?.getItem(LANGUAGE_HINT_KEY)
+  return isLocale(hint) ? hint : 'ko'
+}
 
 /**
  * The user's preferences kept in core settings (theme, language, reviewer's
  * name) and where the data is, for the whole app. The theme is also
  * remembered in local storage so the next start paints it before the
- * settings answer. The language lives only in the settings, where the
- * shell's native dialogs read it too.
+ * settings answer. The language lives in the settings, where the shell's
+ * native dialogs read it too; local storage keeps only a hint of it for the
+ * first frame ({@link LANGUAGE_HINT_KEY}).
  */
 export class Preferences implements LocaleStore {
   view = $state.raw<SettingsView | null>(null)
-  locale = $state<Locale>('ko')
+  locale = $state<Locale>(hintedLocale())
   theme = $state<ThemeName>(parseTheme(globalThis.localStorage?.getItem(THEME_STORAGE_KEY)))
   systemDark = $state(globalThis.matchMedia?.(DARK_QUERY).matches ?? false)
   /** The error of the last save, if it failed. */
@@ -73,6 +86,7 @@ export class Preferences implements LocaleStore {
     this.theme = view.theme
     this.locale = view.language
     globalThis.localStorage?.setItem(THEME_STORAGE_KEY, view.theme)
+    globalThis.localStorage?.setItem(LANGUAGE_HINT_KEY, view.language)
   }
 
   /** A language an earlier version kept in local storage goes into the settings, once. */
