@@ -29,6 +29,9 @@ test.describe('wallet link', () => {
     app,
   }) => {
     await openWallet(page, app.host.url)
+    // Nothing to export yet: the export buttons wait for a first link.
+    await expect(page.getByTestId('wallet-export-xlsx')).toBeDisabled()
+    await expect(page.getByTestId('wallet-export-csv')).toBeDisabled()
     // Validation before anything opens.
     await page
       .getByTestId('wallet-presync-form')
@@ -47,6 +50,7 @@ test.describe('wallet link', () => {
       'data-outcome',
       'completed',
     )
+    await expect(page.getByTestId('wallet-export-xlsx')).toBeEnabled()
     await page.screenshot({ path: `${SHOTS}/wallet-completed-presync.png`, fullPage: true })
     const html = await page.content()
     expect(html).not.toContain(app.core.sandbox.apiKey)
