@@ -111,3 +111,27 @@ export interface SettingsView {
   /** Aging thresholds in days (`aging.counts`). */
   readonly agingDays: Readonly<Record<AgingRule, number>>
 }
+
+/**
+ * True when an edit points the profile's service or image host at another
+ * origin (scheme, host or port). Its stored key and secret are then
+ * dropped, so staff enter them again for the new host; a path change on the
+ * same origin keeps them. The Accounts form warns before such a save.
+ */
+export function movesService(
+  before: { readonly baseUrl: string; readonly staticUrl: string },
+  after: { readonly baseUrl: string; readonly staticUrl: string },
+): boolean {
+  return (
+    originOf(before.baseUrl) !== originOf(after.baseUrl) ||
+    originOf(before.staticUrl) !== originOf(after.staticUrl)
+  )
+}
+
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin
+  } catch {
+    return address
+  }
+}

@@ -85,6 +85,21 @@ test('add a partner account, test it, switch to it, remove it', async ({ page })
     await card.getByRole('button', { name: '연결 테스트' }).click()
     await expect(card.getByTestId('test-result')).toHaveAttribute('data-outcome', 'ok')
 
+    // Editing: pointing the account at another host warns that its stored key goes; a path does not.
+    await card.getByRole('button', { name: '편집' }).click()
+    const form = page.getByTestId('profile-form')
+    const baseUrl = form.locator('input[name=baseUrl]')
+    const before = await baseUrl.inputValue()
+    await baseUrl.fill(`${before}/v2`)
+    await expect(form.getByTestId('profile-drops-key')).toHaveCount(0)
+    await baseUrl.fill('https://partner.example.com')
+    await expect(form.getByTestId('profile-drops-key')).toContainText(
+      'API 키와 시크릿이 지워지므로',
+    )
+    await form.screenshot({ path: 'test-results/profile-drops-key.png' })
+    await form.getByRole('button', { name: '취소' }).click()
+    await expect(card.getByTestId('credential-state')).toContainText('키체인에 저장됨')
+
     await card.getByRole('button', { name: '이 계정 사용' }).click()
     await expect(card.getByText('사용 중')).toBeVisible()
     await page.getByRole('link', { name: '브랜드', exact: true }).click()

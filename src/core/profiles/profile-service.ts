@@ -6,6 +6,7 @@ import type { profileInputSchema, secretInputSchema } from '../../shared/profile
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
+  movesService,
   SANDBOX_PROFILE_ID,
   type ConnectionTestResult,
   type CredentialStatus,
@@ -282,33 +283,9 @@ export class ProfileService {
   }
 }
 
-/**
- * True when an edit points the profile's service or image host at another
- * origin (scheme, host or port). Its stored key and secret are then
- * dropped, so staff enter them again for the new host; a path change on the
- * same origin keeps them.
- */
-function movesService(
-  before: Pick<StoredProfile, 'baseUrl' | 'staticUrl'>,
-  after: Pick<StoredProfile, 'baseUrl' | 'staticUrl'>,
-): boolean {
-  return (
-    originOf(before.baseUrl) !== originOf(after.baseUrl) ||
-    originOf(before.staticUrl) !== originOf(after.staticUrl)
-  )
-}
-
 /** True when the team server is removed, or now names another host or login role. */
 function movesTeam(before: TeamServerView, after: TeamServerView | undefined): boolean {
   return !after || before.host !== after.host || before.role !== after.role
-}
-
-function originOf(address: string): string {
-  try {
-    return new URL(address).origin
-  } catch {
-    return address
-  }
 }
 
 function sandboxSummary(sandbox: BuiltinProfile): ProfileSummary {

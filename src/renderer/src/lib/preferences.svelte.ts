@@ -16,7 +16,7 @@ const OLD_LOCALE_KEY = 'appraisal-desk.locale'
  * the next start paints in it before the settings answer (no Korean flash
  * for an English user). The settings stay the truth: their answer wins.
  */
-export const LANGUAGE_HINT_KEY = 'appraisal-desk.language-hint'
+const LANGUAGE_HINT_KEY = 'appraisal-desk.language-hint'
 
 /** The language the last run painted in, or Korean, the default. */
 export function hintedLocale(): Locale {
