@@ -1,6 +1,4 @@
-import type { Worker } from 'node:worker_threads'
-import { AppError } from '../app-error'
-import { IdleTimer, PendingCalls } from '../store/thread-calls'
+import { OnDemandThread } from '../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../store/threads'
 import { fromImageIndexSchema, type ImageIndexCall } from './index-protocol'
 
@@ -16,18 +14,20 @@ const IMAGE_INDEX_IDLE_MS = 30_000
  * `internal`.
  */
 export class ImageIndex {
-  readonly #entry: ThreadEntry
-  readonly #dir: string
-  readonly #idle: IdleTimer
-  #worker: Worker | null = null
-  readonly #calls = new PendingCalls<unknown>()
-  #closed = false
+  readonly #thread: OnDemandThread<unknown>
 
   /** `entry` is the page thread's entry, started in the `image-index` role. */
   constructor(entry: ThreadEntry, dir: string, options: { readonly idleMs?: number } = {}) {
-    this.#entry = entry
-    this.#dir = dir
-    this.#idle = new IdleTimer(options.idleMs ?? IMAGE_INDEX_IDLE_MS)
+    this.#thread = new OnDemandThread({
+      spawn: () =>
+        spawnStoreThread(entry, {
+          workerData: { role: 'image-index', dir },
+          resourceLimits: { maxYoungGenerationSizeMb: 4 },
+        }),
+      answers: fromImageIndexSchema,
+      name: 'The image index',
+      idleMs: options.idleMs ?? IMAGE_INDEX_IDLE_MS,
+    })
   }
 
   totalBytes(): Promise<number> {
@@ -50,57 +50,11 @@ export class ImageIndex {
   }
 
   /** Stops the thread; calls still waiting fail as cancelled. Idempotent. */
-  async close(): Promise<void> {
-    this.#closed = true
-    this.#idle.clear()
-    const worker = this.#worker
-    this.#worker = null
-    this.#calls.failAll(new AppError('cancelled', 'The app is closing.'))
-    if (worker) await worker.terminate()
+  close(): Promise<void> {
+    return this.#thread.close()
   }
 
   #call(call: ImageIndexCall): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new AppError('cancelled', 'The app is closing.'))
-    const worker = this.#start()
-    this.#idle.clear()
-    return this.#calls.open((id) => worker.postMessage({ id, call }))
-  }
-
-  #start(): Worker {
-    if (this.#worker) return this.#worker
-    const worker = spawnStoreThread(this.#entry, {
-      workerData: { role: 'image-index', dir: this.#dir },
-      resourceLimits: { maxYoungGenerationSizeMb: 4 },
-    })
-    worker.unref()
-    worker.on('message', (raw: unknown) => {
-      if (this.#calls.settleRaw(fromImageIndexSchema, raw)) {
-        // Every call answered: the thread (its heap, its connection) goes if none comes.
-        if (this.#calls.size === 0) {
-          this.#idle.start(() => {
-            if (this.#calls.size === 0 && this.#worker === worker) {
-              this.#worker = null
-              void worker.terminate()
-            }
-          })
-        }
-        return
-      }
-      this.#stopped(worker, new AppError('internal', 'The image index sent a malformed answer.'))
-    })
-    const gone = (cause?: unknown): void =>
-      this.#stopped(worker, new AppError('internal', 'The image index stopped.', { cause }))
-    worker.on('error', gone)
-    worker.on('exit', () => gone())
-    this.#worker = worker
-    return worker
-  }
-
-  #stopped(worker: Worker, error: AppError): void {
-    if (this.#worker !== worker) return
-    this.#worker = null
-    this.#idle.clear()
-    this.#calls.failAll(error)
-    void worker.terminate()
+    return this.#thread.call((worker, id) => worker.postMessage({ id, call }))
   }
 }
