@@ -52,7 +52,7 @@ export function openDashboardFilter(views: SavedViews, filter: DashboardFilter):
  * (its order line, else its member; every other filter cleared) and its
  * details open.
  */
-export function openRecord(views: SavedViews, record: ReconcileRecord, q: string): void {
+export function openReconciledRecord(views: SavedViews, record: ReconcileRecord, q: string): void {
   requestReveal({ resource: record.resource, idx: record.idx, q })
   views.open(record.resource, { ...emptyFilters(), q })
 }
