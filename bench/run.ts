@@ -3,14 +3,12 @@ import {
   linkSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -42,6 +40,8 @@ import { Dataset } from '../src/sandbox/dataset'
 import { agingShapes, changeShapes, seedChanges } from './changes-feed'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 import { benchTeam } from './team'
+import { bundleBenchChildren } from './bundle'
+import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
 
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
@@ -212,96 +212,11 @@ function bareFetchParse(
   })
 }
 
-/** A run's main-loop delays, ms: the 1 ms timer's longest and 99th percentile, the 5 ms timer's longest. */
-interface LoopDelays {
-  readonly max: number
-  readonly p99: number
-  readonly max5: number
-}
-
 /** Records a main-loop figure (`maxKey`, with its `_5ms_ticks` twin) and its 99th percentile. */
 function recordMainLoop(maxKey: string, p99Key: string, loop: LoopDelays, target: string): void {
   record(maxKey, loop.max, 'ms', target)
   record(`${maxKey}_5ms_ticks`, loop.max5, 'ms')
   record(p99Key, loop.p99, 'ms')
-}
-
-/**
- * The main event loop's delays while something runs, sampled by two
- * `monitorEventLoopDelay` timers side by side. Node records the whole
- * interval between two ticks of its timer, so a loop that never blocks reads
- * one tick (5.1 ms at a 5 ms resolution): a block is overstated by up to one
- * tick. The keys take the 1 ms timer's figures (a block to within 1 ms); the
- * 5 ms timer's longest, what earlier runs of this bench reported, is kept beside
- * them under `_5ms_ticks`.
- */
-function mainLoopDelays(): { stop(): LoopDelays } {
-  const fine = monitorEventLoopDelay({ resolution: 1 })
-  const coarse = monitorEventLoopDelay({ resolution: 5 })
-  fine.enable()
-  coarse.enable()
-  return {
-    stop() {
-      fine.disable()
-      coarse.disable()
-      return { max: fine.max / 1e6, p99: fine.percentile(99) / 1e6, max5: coarse.max / 1e6 }
-    },
-  }
-}
-
-/**
- * Samples this thread's CPU time every 5 ms; `stop()` answers the most it
- * used between two samples (a block of its own work, GC included), and
- * `gaps()` the three longest waits between two samples (ms late, and when,
- * in ms since the start), each split into time on a core and time waiting
- * for one: where in a run the event loop's blocks fell, and why.
- */
-function mainThreadStretches(): { stop(): number; gaps(): string } {
-  let last = process.threadCpuUsage()
-  let max = 0
-  const started = performance.now()
-  let at = started
-  // Linux's account of this thread: time on a core and time runnable but waiting for one (ns).
-  const sched = (): number[] => {
-    try {
-      return readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(' ').map(Number)
-    } catch {
-      return [Number.NaN, Number.NaN]
-    }
-  }
-  let lastSched = sched()
-  const gaps: { late: number; at: number; ran: number; queued: number }[] = []
-  const sample = (): void => {
-    const now = process.threadCpuUsage()
-    max = Math.max(max, (now.user - last.user + now.system - last.system) / 1000)
-    last = now
-    const s = sched()
-    const t = performance.now()
-    gaps.push({
-      late: t - at - 5,
-      at: at - started,
-      ran: (s[0]! - lastSched[0]!) / 1e6,
-      queued: (s[1]! - lastSched[1]!) / 1e6,
-    })
-    lastSched = s
-    gaps.sort((a, b) => b.late - a.late).splice(3)
-    at = t
-  }
-  const timer = setInterval(sample, 5)
-  return {
-    stop() {
-      sample()
-      clearInterval(timer)
-      return max
-    },
-    gaps: () =>
-      gaps
-        .map(
-          (g) =>
-            `${g.late.toFixed(1)} ms at ${g.at.toFixed(0)} ms (on a core ${g.ran.toFixed(1)}, waiting for one ${g.queued.toFixed(1)})`,
-        )
-        .join(', '),
-  }
 }
 
 /** A partner client of the bench's sandbox, with the app's defaults. */
@@ -313,81 +228,59 @@ function clientOf(sandbox: SandboxChild): PartnerClient {
   })
 }
 
-/**
- * A full sync of the guarantees as the app runs it: its own defaults, into a
- * store owned by its thread, opened beforehand (the app opens a profile's
- * store when the profile opens, not when it syncs).
- */
-async function appSync(
-  sandbox: SandboxChild,
-  store: StoreOwner,
-  pages: PageThread,
-): Promise<{
+/** What `sync-child.ts` reports of the sync it ran. */
+interface SyncChildReport {
   ms: number
-  inFlight: number
-  store: StoreOwner
+  cpuMicros: number
+  rssBefore: number
+  peak: number
+  sampledPeak: number
+  loop: LoopDelays
+  cpuMaxMs: number
+  gaps: string
   maxStepMs: number
   complete: boolean
-}> {
-  const client = clientOf(sandbox)
-  const engine = new SyncEngine({
-    store,
-    source: clientSyncSource(client, pages),
-    events: new EventBus(),
-  })
-  const t = performance.now()
-  const [outcome] = await engine.run(['guarantees'], 'full')
-  const ms = performance.now() - t
-  if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
-  return {
-    ms,
-    inFlight: client.inFlight.limit,
-    store,
-    maxStepMs: outcome.maxStepMs ?? NaN,
-    complete: outcome.complete,
-  }
+  inFlight: number
+  writes: { records: number; pages: number; commits: number; cpuMicros: number }
+  bytes: number
 }
 
-async function benchSync(): Promise<void> {
+/** The sync in the app's process: a bundled child (`sync-child.ts`) on the store folder `dir`. */
+function syncInChild(sandbox: SandboxChild, children: string, dir: string): SyncChildReport {
+  const { baseUrl, partnerId, apiKey, apiSecret } = sandbox
+  const child = spawnSync(
+    process.execPath,
+    [
+      join(children, 'sync-child.mjs'),
+      JSON.stringify({ baseUrl, partnerId, apiKey, apiSecret, dir }),
+    ],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const line = child.stdout.split('\n').find((l) => l.startsWith('SYNC='))
+  if (!line) throw new Error(`sync-child failed (status ${child.status}): ${child.stdout}`)
+  return JSON.parse(line.slice('SYNC='.length)) as SyncChildReport
+}
+
+async function benchSync(children: string): Promise<void> {
   console.log(`\n# sync of ${SYNC_SIZE} guarantees (sandbox in a child process, loopback)`)
   const sandbox = await startSandboxChild(SYNC_SIZE)
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'))
-  // Started with the app (its core starts the page thread).
-  const pages = new PageThread(THREADS.pageWorker)
   try {
     const client = clientOf(sandbox)
     const probe = await client.listGuarantees({ page: 1, pageSize: 500, sort: 'latest' })
     const pageSize = probe.items.length
-    // Warm-up of every path (JIT, sockets), then the sync, then each loop twice, averaged.
-    await clientFetch(client, pageSize, Math.min(SYNC_SIZE, 5000))
-    await bareFetchParse(sandbox, pageSize, Math.min(SYNC_SIZE, 5000), CONCURRENCY)
-
-    const rssBefore = process.memoryUsage.rss()
-    let peak = rssBefore
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss())
-    }, 20)
-    const cpu = mainThreadStretches()
-    const delays = mainLoopDelays()
-    const store = await openOwner(dir)
-    // This process's CPU time, every thread (the sandbox runs in its own process).
-    const cpuBefore = process.cpuUsage()
-    const sync = await appSync(sandbox, store, pages)
-    const syncCpu = process.cpuUsage(cpuBefore)
-    const loop = delays.stop()
-    clearInterval(sampler)
-    const cpuMaxMs = cpu.stop()
-    console.log(`main thread's longest waits during the sync: ${cpu.gaps()}`)
-
-    // The owner's own account of the write step: thread time per record, pages per commit. Asked
-    // now, it is answered once the owner has compacted the first full pass (requests sent
-    // meanwhile wait), so the loops below run on a machine as quiet as the sync started on.
-    const writes = await sync.store.call('writeStats')
+    // The sync first, in the app's process (a child: the loops below and this process's own
+    // memory are not the app's), then each reference loop twice in this one, averaged.
+    const sync = syncInChild(sandbox, children, dir)
+    console.log(`main thread's longest waits during the sync: ${sync.gaps}`)
+    const writes = sync.writes
     // Only a complete first full pass is compacted (the store figure below counts on it).
     console.log(
       `write step: ${writes.records} records in ${writes.pages} pages, ${writes.commits} commits; the pass ${sync.complete ? 'was complete' : 'was NOT complete (no compaction)'}`,
     )
-
+    // Warm-up of the reference loops (JIT, sockets).
+    await clientFetch(client, pageSize, Math.min(SYNC_SIZE, 5000))
+    await bareFetchParse(sandbox, pageSize, Math.min(SYNC_SIZE, 5000), CONCURRENCY)
     const bare: number[] = []
     const own: number[] = []
     const bareCpu: number[] = []
@@ -406,37 +299,63 @@ async function benchSync(): Promise<void> {
     const bareMs = (bare[0]! + bare[1]!) / 2
     const ownMs = (own[0]! + own[1]!) / 2
 
-    // Closing the last connection checkpoints the WAL into the file.
-    await sync.store.close()
-    const bytes = statSync(storeFileFor(dir, 'bench')).size
-
     console.log(
       `pages of ${pageSize}; sync ended at ${sync.inFlight} in flight; bare fetch+parse runs ${bare.map((ms) => ms.toFixed(0)).join(' / ')} ms (${sync.inFlight} in flight); client loop runs ${own.map((ms) => ms.toFixed(0)).join(' / ')} ms (${CONCURRENCY} in flight); ${bareItems} items`,
+    )
+    console.log(
+      `sync process: RSS ${(sync.rssBefore / 2 ** 20).toFixed(0)} MB with the store open, peak ${(sync.peak / 2 ** 20).toFixed(0)} MB (sampled every 20 ms: ${(sync.sampledPeak / 2 ** 20).toFixed(0)} MB)`,
     )
     record('bare_fetch_ms', ownMs, 'ms')
     record('bare_fetch_parse_ms', bareMs, 'ms', 'reference')
     record('sync_ms', sync.ms, 'ms')
     record('sync_vs_bare_ratio', sync.ms / bareMs, 'ratio')
-    record('sync_cpu_us_per_record', (syncCpu.user + syncCpu.system) / SYNC_SIZE, 'µs', '<= 30')
+    record('sync_cpu_us_per_record', sync.cpuMicros / SYNC_SIZE, 'µs', '<= 30')
     record('bare_cpu_us_per_record', (bareCpu[0]! + bareCpu[1]!) / 2 / SYNC_SIZE, 'µs')
     record('sync_records_per_s', (SYNC_SIZE / sync.ms) * 1000, 'rec/s')
     record('write_us_per_record', writes.cpuMicros / writes.records, 'µs', '<= 40')
     record('sync_max_main_thread_write_ms', sync.maxStepMs, 'ms', '< ~20 (per step)')
-    record('sync_max_event_loop_block_ms', loop.max, 'ms')
-    record('main_loop_max_ms_sync', loop.max, 'ms')
-    record('main_loop_max_ms_sync_5ms_ticks', loop.max5, 'ms')
-    record('main_loop_p99_ms_sync', loop.p99, 'ms', '<= 10')
+    record('sync_max_event_loop_block_ms', sync.loop.max, 'ms')
+    record('main_loop_max_ms_sync', sync.loop.max, 'ms')
+    record('main_loop_max_ms_sync_5ms_ticks', sync.loop.max5, 'ms')
+    record('main_loop_p99_ms_sync', sync.loop.p99, 'ms', '<= 10')
     // The same thread's longest stretch of its own CPU time between two 5 ms ticks: what it
     // ran itself, which waiting for a core on a busy machine does not inflate.
-    record('main_cpu_stretch_max_ms_sync', cpuMaxMs, 'ms', '<= 10')
-    record('sync_peak_rss_mb', peak / 2 ** 20, 'MB', '<= 200')
-    record('sync_peak_rss_growth_mb', (peak - rssBefore) / 2 ** 20, 'MB')
-    record('store_mb_per_100k_guarantees', (bytes / 2 ** 20) * (100_000 / SYNC_SIZE), 'MB', '<= 50')
+    record('main_cpu_stretch_max_ms_sync', sync.cpuMaxMs, 'ms', '<= 10')
+    record('sync_peak_rss_mb', sync.peak / 2 ** 20, 'MB', '<= 200')
+    record('sync_peak_rss_growth_mb', (sync.peak - sync.rssBefore) / 2 ** 20, 'MB')
+    record(
+      'store_mb_per_100k_guarantees',
+      (sync.bytes / 2 ** 20) * (100_000 / SYNC_SIZE),
+      'MB',
+      '<= 50',
+    )
   } finally {
-    await pages.close()
     sandbox.child.kill('SIGTERM')
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * A full sync of the guarantees as the app runs it, in this process: its own
+ * defaults, into a store owned by its thread, opened beforehand (the app
+ * opens a profile's store when the profile opens, not when it syncs).
+ */
+async function appSync(
+  sandbox: SandboxChild,
+  store: StoreOwner,
+  pages: PageThread,
+): Promise<{ ms: number; inFlight: number; store: StoreOwner }> {
+  const client = clientOf(sandbox)
+  const engine = new SyncEngine({
+    store,
+    source: clientSyncSource(client, pages),
+    events: new EventBus(),
+  })
+  const t = performance.now()
+  const [outcome] = await engine.run(['guarantees'], 'full')
+  const ms = performance.now() - t
+  if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
+  return { ms, inFlight: client.inFlight.limit, store }
 }
 
 /**
@@ -554,11 +473,11 @@ async function benchStart(dir: string, label: string): Promise<void> {
   try {
     mkdirSync(join(dataDir, 'cache'))
     linkSync(storeFileFor(dir, 'bench'), storeFileFor(dataDir, 'sandbox'))
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'bench/start-child.ts'), dataDir],
-      { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-    )
+    const child = spawnSync(process.execPath, [join(CHILDREN, 'start-child.mjs'), dataDir], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const line = child.stdout.split('\n').find((l) => l.startsWith('START='))
     if (!line) throw new Error(`start-child failed: ${child.stdout}`)
     const start = JSON.parse(line.slice('START='.length)) as Record<string, number>
@@ -1062,7 +981,9 @@ console.log(`${'metric'.padEnd(32)} ${'value'.padStart(12)} ${'unit'.padEnd(8)} 
   record('main_loop_max_ms_idle', idle.max, 'ms')
   record('main_loop_max_ms_idle_5ms_ticks', idle.max5, 'ms')
 }
-if (PARTS.includes('sync')) await benchSync()
+// The app's process in the sync and start-up parts: children bundled as the app is.
+const CHILDREN = await bundleBenchChildren()
+if (PARTS.includes('sync')) await benchSync(CHILDREN)
 if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency()
 if (PARTS.includes('trickle')) await benchTrickle()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)

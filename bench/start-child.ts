@@ -1,9 +1,11 @@
 import { openConfFile } from '../src/core/settings/conf-file'
 import { MemoryStore } from '../src/core/vault/memory-store'
 import { bootWithEmbeddedSandbox } from '../tests/support/boot'
+import { bundledThreads } from './bundle'
 
 /**
- * `start_first_rows_ms_*` and `idle_rss_mb_*`: a new process starts the core
+ * `start_first_rows_ms_*` and `idle_rss_mb_*`: a new process, bundled as the
+ * app is (`bench/bundle.ts`), starts the core
  * on a data folder whose sandbox profile's store is already full (the bench
  * fills it), asks the first page of inspections, then idles until the owner
  * has built its cell indexes. Prints one line `START={json}`.
@@ -20,6 +22,7 @@ const core = await bootWithEmbeddedSandbox({
   openSettings: openConfFile,
   log: () => undefined,
   sandbox: { size: 10 },
+  ...bundledThreads(import.meta.url),
 })
 const result = await core.router.dispatch('inspections.query', { limit: 50 })
 const firstMs = performance.now() - t0

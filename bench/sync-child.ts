@@ -1,0 +1,94 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { PartnerClient } from '../src/core/api/client'
+import { EventBus } from '../src/core/events'
+import { storeFileFor } from '../src/core/store/paths'
+import { StoreOwner } from '../src/core/store/owner/store-owner'
+import { clientSyncSource } from '../src/core/sync/partner-source'
+import { PageThread } from '../src/core/sync/page-thread/client'
+import { SyncEngine } from '../src/core/sync/sync-engine'
+import { bundledThreads } from './bundle'
+import { mainLoopDelays, mainThreadStretches } from './loop-probes'
+
+/**
+ * The 100,000-guarantee sync in a process of its own, run as the app runs
+ * it: bundled code (`bench/bundle.ts`), the store opened beforehand (the app
+ * opens a profile's store when the profile opens), the page thread started
+ * by the sync's first page, nothing warmed up. What it reports is the app's
+ * process alone: its CPU time (every thread), its peak RSS (the kernel's
+ * high-water mark, reset once the store is open), its main thread's loop,
+ * the owner's account of its writes and the store file's size once closed.
+ * Prints one line `SYNC={json}`.
+ */
+interface SyncChildArgs {
+  readonly baseUrl: string
+  readonly partnerId: string
+  readonly apiKey: string
+  readonly apiSecret: string
+  readonly dir: string
+}
+const args = JSON.parse(process.argv[2] ?? '{}') as SyncChildArgs
+const threads = bundledThreads(import.meta.url)
+
+/** The kernel's peak RSS of this process, bytes (`VmHWM`). */
+function peakRss(): number {
+  const line = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))
+  return Number(line?.[1] ?? Number.NaN) * 1024
+}
+
+const client = new PartnerClient({
+  fetch: globalThis.fetch,
+  target: { baseUrl: args.baseUrl, partnerId: args.partnerId },
+  credentials: async () => ({ apiKey: args.apiKey, apiSecret: args.apiSecret }),
+})
+const pages = new PageThread(threads.pageWorker)
+const store = await StoreOwner.open({
+  file: storeFileFor(args.dir, 'bench'),
+  threads: threads.storeWorker,
+})
+const engine = new SyncEngine({
+  store,
+  source: clientSyncSource(client, pages),
+  events: new EventBus(),
+})
+
+const rssBefore = process.memoryUsage.rss()
+// Resets the high-water mark to the RSS now (Linux's clear_refs "5").
+writeFileSync('/proc/self/clear_refs', '5')
+let sampledPeak = rssBefore
+const sampler = setInterval(() => {
+  sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss())
+}, 20)
+const stretches = mainThreadStretches()
+const delays = mainLoopDelays()
+const cpuBefore = process.cpuUsage()
+const t = performance.now()
+const [outcome] = await engine.run(['guarantees'], 'full')
+const ms = performance.now() - t
+const cpu = process.cpuUsage(cpuBefore)
+const loop = delays.stop()
+clearInterval(sampler)
+const cpuMaxMs = stretches.stop()
+const peak = peakRss()
+if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
+// Asked now, it is answered once the owner has compacted the first full pass.
+const writes = await store.call('writeStats')
+// Closing the last connection checkpoints the WAL into the file.
+await store.close()
+await pages.close()
+process.stdout.write(
+  `SYNC=${JSON.stringify({
+    ms,
+    cpuMicros: cpu.user + cpu.system,
+    rssBefore,
+    peak,
+    sampledPeak,
+    loop,
+    cpuMaxMs,
+    gaps: stretches.gaps(),
+    maxStepMs: outcome.maxStepMs ?? Number.NaN,
+    complete: outcome.complete,
+    inFlight: client.inFlight.limit,
+    writes,
+    bytes: statSync(storeFileFor(args.dir, 'bench')).size,
+  })}\n`,
+)
