@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { PartnerClient } from '../src/core/api/client'
 import { EventBus } from '../src/core/events'
 import { storeFileFor } from '../src/core/store/paths'
@@ -28,6 +28,23 @@ interface SyncChildArgs {
 }
 const args = JSON.parse(process.argv[2] ?? '{}') as SyncChildArgs
 const threads = bundledThreads(import.meta.url)
+
+/** CPU time of each of this process's threads, ms, by name and id: where the sync's CPU time went. */
+function threadTimes(): Map<string, number> {
+  const times = new Map<string, number>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      // utime and stime, in clock ticks (100 a second here).
+      times.set(`${name}#${tid}`, (Number(fields[11]) + Number(fields[12])) * 10)
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return times
+}
 
 /** The kernel's peak RSS of this process, bytes (`VmHWM`). */
 function peakRss(): number {
@@ -60,11 +77,17 @@ const sampler = setInterval(() => {
 }, 20)
 const stretches = mainThreadStretches()
 const delays = mainLoopDelays()
+const threadsBefore = threadTimes()
 const cpuBefore = process.cpuUsage()
 const t = performance.now()
 const [outcome] = await engine.run(['guarantees'], 'full')
 const ms = performance.now() - t
 const cpu = process.cpuUsage(cpuBefore)
+const threadsAfter = threadTimes()
+const perThread = [...threadsAfter]
+  .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
+  .filter(([, ms]) => ms > 0)
+  .sort((a, b) => b[1] - a[1])
 const loop = delays.stop()
 clearInterval(sampler)
 const cpuMaxMs = stretches.stop()
@@ -79,6 +102,7 @@ process.stdout.write(
   `SYNC=${JSON.stringify({
     ms,
     cpuMicros: cpu.user + cpu.system,
+    perThread,
     rssBefore,
     peak,
     sampledPeak,
