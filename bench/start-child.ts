@@ -1,7 +1,7 @@
 import { openConfFile } from '../src/core/settings/conf-file'
 import { MemoryStore } from '../src/core/vault/memory-store'
 import { bootWithEmbeddedSandbox } from '../tests/support/boot'
-import { bundledThreads } from './bundle'
+import { bundledThreads } from './bundled-threads'
 
 /**
  * `start_first_rows_ms_*` and `idle_rss_mb_*`: a new process, bundled as the

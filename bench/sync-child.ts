@@ -6,7 +6,7 @@ import { StoreOwner } from '../src/core/store/owner/store-owner'
 import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
-import { bundledThreads } from './bundle'
+import { bundledThreads } from './bundled-threads'
 import { mainLoopDelays, mainThreadStretches } from './loop-probes'
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LIST_LIMIT } from './list-limit'
 import type { ChannelName, EventName } from './channels'
 import {
   PAGED_RESOURCES,
@@ -47,9 +48,6 @@ import {
 } from './wallet'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
-
-/** Default and largest page of a list query, in rows. */
-export const LIST_LIMIT = { default: 50, max: 500 } as const
 
 /** An export's file: an Excel workbook unless CSV is asked for. */
 const exportFormat = z.enum(EXPORT_FORMATS).default('xlsx')

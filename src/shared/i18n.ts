@@ -1,4 +1,5 @@
 import * as messages from './messages/messages/_index.js'
+import { LOCALES, type Locale } from './locales'
 
 /**
  * Messages of both languages, compiled by Paraglide JS from `messages/ko.json`
@@ -7,10 +8,8 @@ import * as messages from './messages/messages/_index.js'
  * headers) and main (native dialogs) all take their text from here.
  */
 
-/** UI languages: Korean first (the users are Korean), English second. */
-export const LOCALES = ['ko', 'en'] as const
-/** One of {@link LOCALES}. */
-export type Locale = (typeof LOCALES)[number]
+// In a module of their own, so what needs only the languages does not load every message.
+export { LOCALES, type Locale }
 
 type Catalog = typeof messages
 /** A message key, as written in the message files. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PARTNER_KINDS } from './domain'
 import { MAX_AGING_DAYS } from './changes'
-import { LOCALES } from './i18n'
+import { LOCALES } from './locales'
 import { DEFAULT_TIME_ZONE, PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
 

@@ -1,6 +1,6 @@
 import type { ExportFormat } from '../../shared/export'
 import { csvField, toCsv, type CsvColumn } from './csv'
-import { toXlsx, type XlsxColumnType } from './xlsx'
+import type { XlsxColumnType } from './xlsx'
 
 /**
  * One table written as either format with the same columns and headers:
@@ -35,6 +35,9 @@ export async function writeExport<T>(
   options: ExportOptions,
 ): Promise<ExportData> {
   if (options.format === 'csv') return csvWithCaption(rows, columns, options.caption)
+  // Loaded on the first workbook: its library is several MB of every thread that exports
+  // (the owner, which otherwise never needs it).
+  const { toXlsx } = await import('./xlsx')
   const bytes = await toXlsx({
     name: options.sheet,
     timeZone: options.timeZone,

@@ -3,7 +3,7 @@ import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/c
 import { isMessageKey, message, type Locale } from '../../shared/i18n'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/record-types'
-import { LIST_LIMIT } from '../../shared/contract'
+import { LIST_LIMIT } from '../../shared/list-limit'
 import { queryGuarantees, queryInspections, type GuaranteeListRequest } from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
 import { exportExtension, type ExportFormat } from '../../shared/export'

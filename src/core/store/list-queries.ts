@@ -7,7 +7,8 @@ import type {
   QueryPage,
   ReviewMarkName,
 } from '../../shared/cache'
-import { LIST_LIMIT, type GuaranteeFilter, type ListFilter } from '../../shared/contract'
+import type { GuaranteeFilter, ListFilter } from '../../shared/contract'
+import { LIST_LIMIT } from '../../shared/list-limit'
 import type { MarkedBy } from '../../shared/list-filter'
 import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'

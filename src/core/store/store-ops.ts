@@ -1,8 +1,8 @@
 import type { StoreConnection } from './connection'
 import type { ExportFormat } from '../../shared/export'
-import { listExport, type ListExport } from '../export/list-csv'
-import { reconcileExport, type ReconcileExport } from '../export/reconcile-export'
-import { changesExport, type ChangesExport } from '../export/changes-export'
+import type { ListExport } from '../export/list-csv'
+import type { ReconcileExport } from '../export/reconcile-export'
+import type { ChangesExport } from '../export/changes-export'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { dashboard, type DashboardAsk } from './dashboard'
@@ -147,13 +147,17 @@ export const STORE_OPS = {
   /**
    * A whole list as CSV or a workbook: built here, so a 100,000-row export never holds up
    * the main thread (a workbook's zipping finishes asynchronously, its rows read before).
+   * The exports' code (their messages, the workbook library) loads on the first export: an
+   * owner that never exports does not hold it.
    */
-  listExport: (db: StoreConnection, job: ListExport & { readonly format: ExportFormat }) =>
-    listExport(db, job),
+  listExport: async (db: StoreConnection, job: ListExport & { readonly format: ExportFormat }) =>
+    (await import('../export/list-csv')).listExport(db, job),
   /** The reconciliation view as CSV or a workbook, one line per record. */
-  reconcileExport: (db: StoreConnection, job: ReconcileExport) => reconcileExport(db, job),
+  reconcileExport: async (db: StoreConnection, job: ReconcileExport) =>
+    (await import('../export/reconcile-export')).reconcileExport(db, job),
   /** The changes feed as CSV or a workbook, one line per entry. */
-  changesExport: (db: StoreConnection, job: ChangesExport) => changesExport(db, job),
+  changesExport: async (db: StoreConnection, job: ChangesExport) =>
+    (await import('../export/changes-export')).changesExport(db, job),
 } satisfies Record<string, (db: StoreConnection, args: never) => unknown>
 
 /** The name of one owner operation. */

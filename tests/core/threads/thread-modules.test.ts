@@ -1,0 +1,57 @@
+import { build, type Metafile } from 'esbuild'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * What a data thread loads when it starts: the modules its entry reaches by
+ * static imports (a dynamic `import()` loads when first run). Each thread is
+ * an isolate of its own that loads its own copy of every module, so what it
+ * never needs at start costs memory in each.
+ */
+async function startGraph(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(`../../../${entry}`, import.meta.url))],
+    bundle: true,
+    write: false,
+    metafile: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outdir: 'out/graph',
+    logLevel: 'silent',
+  })
+  const inputs = (result.metafile as Metafile).inputs
+  const reached = new Set<string>()
+  const walk = (path: string): void => {
+    if (reached.has(path)) return
+    reached.add(path)
+    for (const next of inputs[path]?.imports ?? []) {
+      if (next.kind === 'import-statement') walk(next.path)
+    }
+  }
+  walk(entry)
+  return [...reached]
+}
+
+const EXPORTS_AND_TEXTS = [
+  /^src\/core\/export\//,
+  /^write-excel-file/,
+  /^src\/shared\/messages\//,
+  /^src\/shared\/i18n\.ts$/,
+  /^src\/shared\/contract\.ts$/,
+]
+
+describe("the data threads' start", () => {
+  it('the database owner loads no export code, messages or IPC contract until it exports', async () => {
+    const graph = await startGraph('src/core/store/owner/worker.ts')
+    expect(graph).toContain('src/core/store/store-ops.ts')
+    expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
+  })
+
+  it('the page thread loads none of them either', async () => {
+    const graph = await startGraph('src/core/sync/page-thread/worker.ts')
+    expect(graph).toContain('src/core/sync/page-thread/parse-page.ts')
+    expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
+  })
+})
