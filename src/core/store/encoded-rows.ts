@@ -3,6 +3,7 @@ import { AppError } from '../app-error'
 import type { PageRecords, PageWrite, PageWriteFields } from './owner/page-writer'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
 import { prepareRows, type PreparedRow } from './stored-raw'
+import { movable } from './transfer'
 
 /**
  * A chunk of a page's records, prepared as rows (`prepareRow`: column
@@ -30,34 +31,6 @@ export function encodeRows(
 ): EncodedRows {
   const bytes = serialize(prepareRows(resource, items))
   return { count: items.length, bytes: movable([bytes]).length > 0 ? bytes : new Uint8Array(bytes) }
-}
-
-/**
- * The buffers of `views` that can be moved to another thread
- * (`postMessage`'s transfer list) instead of copied: each view's own,
- * whole buffer, never a shared one such as a slice of Node's buffer pool.
- * Moving them keeps a page's bytes off the sending thread's heap.
- */
-export function movable(views: readonly Uint8Array[]): ArrayBuffer[] {
-  const out: ArrayBuffer[] = []
-  for (const view of views) {
-    const buffer = view.buffer
-    if (
-      buffer instanceof ArrayBuffer &&
-      view.byteOffset === 0 &&
-      view.byteLength === buffer.byteLength &&
-      !out.includes(buffer)
-    ) {
-      out.push(buffer)
-    }
-  }
-  return out
-}
-
-/** Records in a request, without decoding: what the main thread counts. */
-export function rowsOf(request: PageWriteRequest): number {
-  if ('encoded' in request) return request.encoded.count
-  return 'rows' in request ? request.rows.length : request.items.length
 }
 
 /**

@@ -37,7 +37,7 @@ describe('the main thread', () => {
     expect(sqlite).toEqual([])
   }, 60_000)
 
-  it('loads the exports’ writers, the team server’s client and the page parser only when used', async () => {
+  it('loads the exports’ writers, the team server’s client, the page parser and the search code only when used', async () => {
     const { atStart, afterExport } = await runChild<{ atStart: string[]; afterExport: string[] }>(
       './start-modules-child.ts',
     )
@@ -48,6 +48,9 @@ describe('the main thread', () => {
       /\/src\/core\/team\/session\.ts$/,
       /\/src\/core\/wallet\/history-csv\.ts$/,
       /\/src\/core\/sync\/page-thread\/parse-page\.ts$/,
+      // The search code and its Hangul library: the data threads' (the main thread moves bytes).
+      /\/node_modules\/es-hangul\//,
+      /\/src\/core\/store\/search-text\.ts$/,
     ]
     const matching = (urls: string[]) => urls.filter((url) => lazy.some((name) => name.test(url)))
     // The core started and answered a page: its main thread loaded none of them.

@@ -1,4 +1,4 @@
-import { movable } from '../../store/encoded-rows'
+import { movable } from '../../store/transfer'
 import { OnDemandThread } from '../../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
 import type { PageBody, ParsedPage } from './parse-page'
