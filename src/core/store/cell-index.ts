@@ -20,8 +20,9 @@ import type { PagedResource } from './record-types'
  *   the same transactions keep: any difference (a write that bypassed the
  *   writers) drops it, to be built again.
  *
- * Memory: 10 bytes a record (a sorted `Float64Array` of idx and a
- * `Uint16Array` of cell codes), plus a map of records added since. The
+ * Memory: 6 bytes a record (a sorted `Uint32Array` of idx, a `Float64Array`
+ * once an idx does not fit 32 bits, and a `Uint16Array` of cell codes),
+ * plus a map of records added since. The
  * build sizes both arrays once from the stored counts, and a merge writes
  * the new arrays in one pass, so neither leaves copies for the collector:
  * an idle owner runs none, and what it left would stay resident.
@@ -51,6 +52,21 @@ function cellKey(status: string | null, mark: string): string {
   return `${status === null ? '\u0000' : `s${status}`}\u0001${mark}`
 }
 
+/** Sorted idx of the cells: 32-bit while every idx fits (the service's do), else doubles. */
+type IdxArray = Uint32Array<ArrayBuffer> | Float64Array<ArrayBuffer>
+
+/** True when `idx` fits a {@link IdxArray} of 32 bits. */
+function fits32(idx: number): boolean {
+  return Number.isInteger(idx) && idx >= 0 && idx <= 0xffffffff
+}
+
+/** An {@link IdxArray} of `size` with `from`'s first `n` values: doubles when `from` is or `wide`. */
+function idxArray(size: number, from: IdxArray | null, n: number, wide: boolean): IdxArray {
+  const out = wide || from instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size)
+  if (from) out.set(from.subarray(0, n))
+  return out
+}
+
 /** A list of matches read against the cells: idx, their codes, and the count per code. */
 interface Parsed {
   readonly generation: number
@@ -65,7 +81,7 @@ export class ListCells {
   /** Given up on (see `#giveUp`): replaced by a fresh index on next use. */
   dropped = false
   /** Sorted idx of records counted when built or merged, and their codes. */
-  #idx = new Float64Array(0)
+  #idx: IdxArray = new Uint32Array(0)
   #code = new Uint16Array(0)
   /** Records added since: idx → code. */
   #overlay = new Map<number, number>()
@@ -85,13 +101,13 @@ export class ListCells {
   #building: {
     after: number
     n: number
-    idx: Float64Array<ArrayBuffer>
+    idx: IdxArray
     code: Uint16Array<ArrayBuffer>
   } | null = {
     after: -Infinity,
     n: 0,
     // Typed from the start, sized at the first step: a million records never sit in JS arrays.
-    idx: new Float64Array(0),
+    idx: new Uint32Array(0),
     code: new Uint16Array(0),
   }
 
@@ -133,8 +149,7 @@ export class ListCells {
         building.idx.length === 0
           ? countedRecords(this.db, this.list) + BUILD_CHUNK
           : Math.max(building.idx.length + (building.idx.length >> 3), building.n + rows.length)
-      const idx = new Float64Array(size)
-      idx.set(building.idx.subarray(0, building.n))
+      const idx = idxArray(size, building.idx, building.n, false)
       const code = new Uint16Array(size)
       code.set(building.code.subarray(0, building.n))
       building.idx = idx
@@ -143,6 +158,9 @@ export class ListCells {
     for (const [idx, status, mark] of rows) {
       const code = this.#codeOf(status, mark)
       if (code === null) return this.#giveUp()
+      if (!(building.idx instanceof Float64Array) && !fits32(idx)) {
+        building.idx = idxArray(building.idx.length, building.idx, building.n, true)
+      }
       building.idx[building.n] = idx
       building.code[building.n] = code
       building.n += 1
@@ -314,7 +332,12 @@ export class ListCells {
     const old = { idx: this.#idx, code: this.#code }
     let kept = 0
     for (let i = 0; i < old.code.length; i += 1) if (old.code[i] !== 0) kept += 1
-    const idx = new Float64Array(kept + added.length)
+    const idx = idxArray(
+      kept + added.length,
+      null,
+      0,
+      old.idx instanceof Float64Array || !added.every(fits32),
+    )
     const code = new Uint16Array(kept + added.length)
     let i = 0
     let j = 0
@@ -413,7 +436,7 @@ function pickSorted(parsed: Parsed, accepted: Uint8Array, pick: PagePick): numbe
 }
 
 /** The first position in ascending `sorted` whose value is ≥ `value` (its length when none is). */
-function lowerBound(sorted: Float64Array, value: number): number {
+function lowerBound(sorted: IdxArray | Float64Array, value: number): number {
   let low = 0
   let high = sorted.length
   while (low < high) {

@@ -154,6 +154,50 @@ describe('cell index', () => {
     expect(indexed()).toBe(true)
   })
 
+  it('holds an idx past 32 bits, whether it was there before the build or came after', () => {
+    const big = (idx: number): ReturnType<typeof inspection> =>
+      inspection(idx, {
+        productName: '샤넬 보이백',
+        inspectionStatus: '배송완료',
+        registeredAt: '2025-06-01 10:00:00',
+      })
+    const writeBig = (idxs: number[]): void =>
+      transaction(db, () => upsertInspections(db, idxs.map(big), 1, '2025-03-10T00:00:00Z'))
+    // Built with one already stored: the build widens its array at that row.
+    writeBig([2 ** 32 + 7])
+    buildCellIndexes(db)
+    expect(indexed()).toBe(true)
+    expect(answers(db)).toEqual(answers(plain))
+    // Added after the build: merged into the sorted arrays.
+    writeBig([2 ** 33, 2 ** 40 + 3])
+    write(Array.from({ length: 20 }, (_, i) => i + 301))
+    expect(answers(db)).toEqual(answers(plain))
+    expect(indexed()).toBe(true)
+  })
+
+  it('widens its arrays when a merge brings in a record past 32 bits', () => {
+    buildCellIndexes(db)
+    // More new records than it keeps aside (50,000), one of them past 32 bits and the latest.
+    const added = Array.from({ length: 50_100 }, (_, i) => 1000 + i)
+    for (let i = 0; i < added.length; i += 5000) write(added.slice(i, i + 5000), 2)
+    const far = inspection(2 ** 35, {
+      productName: '샤넬 보이백',
+      inspectionStatus: '배송완료',
+      registeredAt: '2030-01-01 10:00:00',
+    })
+    transaction(db, () => upsertInspections(db, [far], 2, '2025-03-10T00:00:00Z'))
+    // Caught up at once (the owner does it in idle steps).
+    buildCellIndexes(db)
+    expect(indexed()).toBe(true)
+    for (const query of [{ q: '샤넬' }, { q: '샤넬', status: '배송완료' }] as const) {
+      bumpDataVersion(db)
+      bumpDataVersion(plain)
+      const page = queryInspections(db, { ...query, limit: 5 })
+      expect(page.rows[0]?.idx).toBe(2 ** 35)
+      expect(page).toEqual(queryInspections(plain, { ...query, limit: 5 }))
+    }
+  })
+
   it('counts a gone record again when it comes back unchanged', () => {
     const same = Array.from({ length: 30 }, (_, i) =>
       inspection(i + 1, {
