@@ -214,6 +214,42 @@ describe('list query layer', () => {
     expect(list.hasMore).toBe(false)
   })
 
+  it('a change while a refetch is on its way: loading on never keeps the rows read before it', async () => {
+    const { list, calls, emit } = setup()
+    await settle()
+    const marked = (mark: 'reviewed' | null, idx: number): InspectionRow => ({
+      ...row(idx, 'a'),
+      review: mark ? { mark, note: '', by: null, at: '2026-01-01 09:00:00' } : null,
+    })
+    calls[0]!.answer(page([marked(null, 2), marked(null, 1)], 'cursor-2', 3))
+    await settle()
+    // A mark: the store's `data.changed` refetches the first page; its answer is on its way.
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    expect(calls).toHaveLength(2)
+    expect(calls[1]!.args).not.toHaveProperty('cursor')
+    // The grid's load-on timer fires meanwhile.
+    list.loadMore()
+    await settle()
+    calls[1]!.answer(page([marked(null, 2), marked('reviewed', 1)], 'cursor-2', 3))
+    await settle()
+    for (const call of calls.slice(2)) call.answer(page([marked(null, 0)], null, 3))
+    await settle()
+    expect(list.rows.find((r) => r.idx === 1)?.review?.mark).toBe('reviewed')
+    // Once the refetch has landed, the next page loads on after the fresh first page.
+    list.loadMore()
+    await settle()
+    const next = calls.at(-1)!
+    expect(next.args).toMatchObject({ cursor: 'cursor-2' })
+    next.answer(page([marked(null, 0)], null, 3))
+    await settle()
+    expect(list.rows.map((r) => [r.idx, r.review?.mark ?? null])).toEqual([
+      [2, null],
+      [1, 'reviewed'],
+      [0, null],
+    ])
+  })
+
   it('data.changed reloads that resource only; an error is reported, not thrown', async () => {
     const { list, calls, emit } = setup()
     await settle()
