@@ -250,6 +250,30 @@ describe('list query layer', () => {
     ])
   })
 
+  it("a change while a new filter's first answer is on its way: the list asks again once it lands", async () => {
+    const { list, calls, emit } = setup()
+    await settle()
+    calls[0]!.answer(page([row(1, '구찌 a')]))
+    await settle()
+    list.filters.q = '구찌'
+    flushSync()
+    await settle()
+    expect(calls).toHaveLength(2)
+    // A mark lands while the new filter's first answer (read before it) is on its way.
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    calls[1]!.answer(page([row(1, '구찌 a')]))
+    await settle()
+    expect(calls).toHaveLength(3)
+    expect(calls[2]!.args).toMatchObject({ q: '구찌' })
+    calls[2]!.answer(page([row(2, '구찌 b'), row(1, '구찌 a')]))
+    await settle()
+    expect(list.rows.map((r) => r.productName)).toEqual(['구찌 b', '구찌 a'])
+    // Asked again once only: the next answer is the last.
+    await settle()
+    expect(calls).toHaveLength(3)
+  })
+
   it('data.changed reloads that resource only; an error is reported, not thrown', async () => {
     const { list, calls, emit } = setup()
     await settle()

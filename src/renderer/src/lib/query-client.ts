@@ -51,11 +51,30 @@ function isList(resource: string): resource is ListResource {
  */
 export function connectInvalidation(client: Client, queryClient: QueryClient): () => void {
   const lastRefresh = new Map<ListResource, number>()
+  const cache = queryClient.getQueryCache()
+  /**
+   * Queries whose first answer was on its way when their data changed. A
+   * query without data joins the fetch under way instead of restarting it,
+   * and that answer may have been read before the change: such a query asks
+   * again once it lands.
+   */
+  const overtaken = new Set<string>()
   const offs = [
+    cache.subscribe((event) => {
+      const hash = event.query.queryHash
+      if (!overtaken.has(hash)) return
+      if (event.type === 'removed') overtaken.delete(hash)
+      if (event.type !== 'updated') return
+      if (event.action.type === 'error') overtaken.delete(hash)
+      if (event.action.type !== 'success') return
+      overtaken.delete(hash)
+      void queryClient.invalidateQueries({ queryKey: event.query.queryKey, exact: true })
+    }),
     client.on('data.changed', ({ resource }) => {
-      void queryClient.invalidateQueries({
-        queryKey: isList(resource) ? listKey(resource) : brandsKey,
-      })
+      const queryKey = isList(resource) ? listKey(resource) : brandsKey
+      for (const query of cache.findAll({ queryKey, fetchStatus: 'fetching' }))
+        if (query.state.data === undefined) overtaken.add(query.queryHash)
+      void queryClient.invalidateQueries({ queryKey })
     }),
     client.on('sync.progress', (event) => {
       // A finished sync may have refused records: the rejected list asks again.
