@@ -287,8 +287,8 @@ async function main(): Promise<void> {
       }
     }
     record('ui_keystroke_to_rows_median_ms', median(keystrokes), 'ms', '<= 20')
-    // Not keys: where the time goes. Chromium runs no task of the page after a key press
-    // (a network answer included) until the key's own frame is drawn, so rows painted
+    // Not keys: where the time goes. Chromium defers the page's tasks after a key press
+    // (a network answer's included) until the key's own frame is drawn, so rows painted
     // before the second frame after the key are rare however early the answer comes.
     const at = (part: keyof (typeof parts)[number]): number[] => parts.map((p) => p[part])
     console.log(

@@ -43,7 +43,8 @@ function isList(resource: string): resource is ListResource {
 
 /**
  * Wires the core's events to the cache: `data.changed` invalidates every list
- * (or brand search) of that resource; `sync.progress` refreshes that resource's lists while its
+ * (or brand search) of that resource, and one whose first answer was on its
+ * way asks again once it lands; `sync.progress` refreshes that resource's lists while its
  * sync runs (throttled, and only lists near their top, so a deep scroll is not
  * reloaded page by page) and all of them once it ends, with the rejected
  * records; `profiles.changed`
