@@ -214,6 +214,66 @@ describe('list query layer', () => {
     expect(list.hasMore).toBe(false)
   })
 
+  it('a change while a refetch is on its way: loading on never keeps the rows read before it', async () => {
+    const { list, calls, emit } = setup()
+    await settle()
+    const marked = (mark: 'reviewed' | null, idx: number): InspectionRow => ({
+      ...row(idx, 'a'),
+      review: mark ? { mark, note: '', by: null, at: '2026-01-01 09:00:00' } : null,
+    })
+    calls[0]!.answer(page([marked(null, 2), marked(null, 1)], 'cursor-2', 3))
+    await settle()
+    // A mark: the store's `data.changed` refetches the first page; its answer is on its way.
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    expect(calls).toHaveLength(2)
+    expect(calls[1]!.args).not.toHaveProperty('cursor')
+    // The grid's load-on timer fires meanwhile.
+    list.loadMore()
+    await settle()
+    calls[1]!.answer(page([marked(null, 2), marked('reviewed', 1)], 'cursor-2', 3))
+    await settle()
+    for (const call of calls.slice(2)) call.answer(page([marked(null, 0)], null, 3))
+    await settle()
+    expect(list.rows.find((r) => r.idx === 1)?.review?.mark).toBe('reviewed')
+    // Once the refetch has landed, the next page loads on after the fresh first page.
+    list.loadMore()
+    await settle()
+    const next = calls.at(-1)!
+    expect(next.args).toMatchObject({ cursor: 'cursor-2' })
+    next.answer(page([marked(null, 0)], null, 3))
+    await settle()
+    expect(list.rows.map((r) => [r.idx, r.review?.mark ?? null])).toEqual([
+      [2, null],
+      [1, 'reviewed'],
+      [0, null],
+    ])
+  })
+
+  it("a change while a new filter's first answer is on its way: the list asks again once it lands", async () => {
+    const { list, calls, emit } = setup()
+    await settle()
+    calls[0]!.answer(page([row(1, '구찌 a')]))
+    await settle()
+    list.filters.q = '구찌'
+    flushSync()
+    await settle()
+    expect(calls).toHaveLength(2)
+    // A mark lands while the new filter's first answer (read before it) is on its way.
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    calls[1]!.answer(page([row(1, '구찌 a')]))
+    await settle()
+    expect(calls).toHaveLength(3)
+    expect(calls[2]!.args).toMatchObject({ q: '구찌' })
+    calls[2]!.answer(page([row(2, '구찌 b'), row(1, '구찌 a')]))
+    await settle()
+    expect(list.rows.map((r) => r.productName)).toEqual(['구찌 b', '구찌 a'])
+    // Asked again once only: the next answer is the last.
+    await settle()
+    expect(calls).toHaveLength(3)
+  })
+
   it('data.changed reloads that resource only; an error is reported, not thrown', async () => {
     const { list, calls, emit } = setup()
     await settle()

@@ -190,9 +190,16 @@ export class ListQueryState<R extends ListResource> {
     return this.#query.error ? errorData(this.#query.error) : null
   }
 
-  /** Loads the next keyset page unless one is on its way. */
+  /**
+   * Loads the next keyset page unless any fetch of this list is on its way.
+   * A refetch (after `data.changed`) must land first: asking the next page
+   * meanwhile would cancel it (TanStack's `cancelRefetch`) and append a
+   * fresh page to the rows read before the change, which then stay. The
+   * grid asks again once the refetched rows are shown.
+   */
   loadMore(): void {
-    if (this.hasMore && !this.#query.isFetchingNextPage) void this.#query.fetchNextPage()
+    if (this.hasMore && !this.#query.isFetching)
+      void this.#query.fetchNextPage({ cancelRefetch: false })
   }
 
   /** Asks again (after an error). */

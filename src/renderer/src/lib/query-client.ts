@@ -43,7 +43,8 @@ function isList(resource: string): resource is ListResource {
 
 /**
  * Wires the core's events to the cache: `data.changed` invalidates every list
- * (or brand search) of that resource; `sync.progress` refreshes that resource's lists while its
+ * (or brand search) of that resource, and one whose first answer was on its
+ * way asks again once it lands; `sync.progress` refreshes that resource's lists while its
  * sync runs (throttled, and only lists near their top, so a deep scroll is not
  * reloaded page by page) and all of them once it ends, with the rejected
  * records; `profiles.changed`
@@ -51,11 +52,30 @@ function isList(resource: string): resource is ListResource {
  */
 export function connectInvalidation(client: Client, queryClient: QueryClient): () => void {
   const lastRefresh = new Map<ListResource, number>()
+  const cache = queryClient.getQueryCache()
+  /**
+   * Queries whose first answer was on its way when their data changed. A
+   * query without data joins the fetch under way instead of restarting it,
+   * and that answer may have been read before the change: such a query asks
+   * again once it lands.
+   */
+  const overtaken = new Set<string>()
   const offs = [
+    cache.subscribe((event) => {
+      const hash = event.query.queryHash
+      if (!overtaken.has(hash)) return
+      if (event.type === 'removed') overtaken.delete(hash)
+      if (event.type !== 'updated') return
+      if (event.action.type === 'error') overtaken.delete(hash)
+      if (event.action.type !== 'success') return
+      overtaken.delete(hash)
+      void queryClient.invalidateQueries({ queryKey: event.query.queryKey, exact: true })
+    }),
     client.on('data.changed', ({ resource }) => {
-      void queryClient.invalidateQueries({
-        queryKey: isList(resource) ? listKey(resource) : brandsKey,
-      })
+      const queryKey = isList(resource) ? listKey(resource) : brandsKey
+      for (const query of cache.findAll({ queryKey, fetchStatus: 'fetching' }))
+        if (query.state.data === undefined) overtaken.add(query.queryHash)
+      void queryClient.invalidateQueries({ queryKey })
     }),
     client.on('sync.progress', (event) => {
       // A finished sync may have refused records: the rejected list asks again.
