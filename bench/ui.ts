@@ -1,4 +1,5 @@
 import { chromium, type Page } from '@playwright/test'
+import { DISABLED_CHROMIUM_FEATURES } from '../src/shared/chromium-features'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -186,7 +187,14 @@ async function main(): Promise<void> {
   })
   const browser = await chromium.launch({
     ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      // As the app's Electron shell starts its renderer.
+      `--disable-features=${DISABLED_CHROMIUM_FEATURES.join(',')}`,
+    ],
   })
   try {
     // Sync the inspections once into the cache (not measured here; `npm run bench` measures sync).

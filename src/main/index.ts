@@ -21,6 +21,7 @@ import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handleCardProtocol } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
+import { DISABLED_CHROMIUM_FEATURES } from '../shared/chromium-features'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
 import { applicationMenuTemplate, createMenuLanguageWatch } from './menu'
@@ -154,6 +155,8 @@ function runMainCommand(id: CommandId): void {
 }
 
 registerAppSchemes(protocol)
+// Before the app is ready, so the renderer starts with it (see the module for why).
+app.commandLine.appendSwitch('disable-features', DISABLED_CHROMIUM_FEATURES.join(','))
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()

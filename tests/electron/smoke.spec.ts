@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { demoCredentials } from '../../src/sandbox/seed'
+import { DISABLED_CHROMIUM_FEATURES } from '../../src/shared/chromium-features'
 
 /**
  * What only Electron runs: the window, the CommonJS preload, IPC sender
@@ -63,6 +64,13 @@ test('the renderer sees window.api only, and no Node', async () => {
     process: typeof (window as unknown as { process?: unknown }).process,
   }))
   expect(surface).toEqual({ api: ['invoke', 'on'], require: 'undefined', process: 'undefined' })
+})
+
+test('the renderer runs without the Chromium features the app turns off', async () => {
+  const value = await app.evaluate(({ app: electronApp }) =>
+    electronApp.commandLine.getSwitchValue('disable-features'),
+  )
+  expect(value.split(',')).toEqual(expect.arrayContaining([...DISABLED_CHROMIUM_FEATURES]))
 })
 
 test('window.open and navigation away are denied', async () => {
