@@ -16,6 +16,7 @@ import {
   searchRow,
 } from '../../../src/core/store/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
+import { withCardUrl } from '../../../src/core/store/card-urls'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 
 /**
@@ -206,8 +207,12 @@ function writeAt(db: StoreConnection, version: number): void {
   })
 }
 
+/** A stored row, its card URL read back (`card-urls.ts`). */
 const row = (db: StoreConnection, table: string, idx: number): Record<string, unknown> =>
-  db.prepare(`SELECT * FROM ${table} WHERE idx = ?`).get(idx) as Record<string, unknown>
+  withCardUrl(
+    db,
+    db.prepare(`SELECT * FROM ${table} WHERE idx = ?`).get(idx) as Record<string, unknown>,
+  )
 
 describe('every historical version migrates to the newest, keeping every row', () => {
   it('the migrations are numbered 1..latest without a gap', () => {
