@@ -52,8 +52,13 @@ export function storedCardUrl(db: StoreConnection, url: string): string {
   const cut = url.lastIndexOf('/') + 1
   if (cut === 0) return url
   const prefix = url.slice(0, cut)
-  const known = db.cardPrefixes ?? loadPrefixes(db)
+  let known = db.cardPrefixes ?? loadPrefixes(db)
   let id = known.ids.get(prefix)
+  // Another connection may have added it since this one read them.
+  if (id === undefined && known.ids.size < MAX_PREFIXES) {
+    known = loadPrefixes(db)
+    id = known.ids.get(prefix)
+  }
   if (id === undefined) {
     if (known.ids.size >= MAX_PREFIXES) return url
     id = (
