@@ -4,10 +4,11 @@ import type { DatabaseSync } from 'node:sqlite'
  * Shorter guarantee rows (see `docs/store-and-sync.md`, "Store"):
  *
  * - `card_url_prefixes` holds up to 30 URL prefixes (a URL up to its last
- *   `/`), the most common first. A guarantee's `card_url` whose prefix is
- *   one of them becomes the character of the prefix's number (U+0001 …
- *   U+001E) and the rest of the URL; one that starts with a character below
- *   U+0020 gets U+001F in front; any other stays as it is.
+ *   `/`), the most common among the newest 10,000 guarantees first. A
+ *   guarantee's `card_url` whose prefix is one of them becomes the
+ *   character of the prefix's number (U+0001 … U+001E) and the rest of the
+ *   URL; one that starts with a character below U+0020 gets U+001F in
+ *   front; any other stays as it is.
  * - `refEtcData1..3` get columns (`ref_etc_data1..3`) and leave `raw`, as
  *   the writer of this version stores them: the value in NFC in its column,
  *   and in `raw` only the value as sent when NFC changed it.
@@ -24,7 +25,7 @@ export function up(db: DatabaseSync): void {
     INSERT INTO card_url_prefixes (prefix)
       SELECT prefix FROM (
         SELECT rtrim(card_url, replace(card_url, '/', '')) AS prefix, count(*) AS n
-        FROM guarantees GROUP BY prefix
+        FROM (SELECT card_url FROM guarantees ORDER BY idx DESC LIMIT 10000) GROUP BY prefix
       )
       WHERE prefix <> '' AND unicode(prefix) >= 32
       ORDER BY n DESC, prefix LIMIT 30;
@@ -38,6 +39,18 @@ export function up(db: DatabaseSync): void {
     ALTER TABLE guarantees ADD COLUMN ref_etc_data1 TEXT;
     ALTER TABLE guarantees ADD COLUMN ref_etc_data2 TEXT;
     ALTER TABLE guarantees ADD COLUMN ref_etc_data3 TEXT;
+  `)
+  // Rows whose values are text NFC leaves as it is (characters below U+0300 and Hangul
+  // syllables), nearly all: in one statement. The rest one by one below.
+  const plain = `'*[^' || char(1) || '-' || char(767) || char(44032) || '-' || char(55203) || ']*'`
+  const moves = (key: string): string =>
+    `(raw -> '$.${key}' IS NULL OR (json_type(raw, '$.${key}') = 'text' AND NOT (raw ->> '$.${key}') GLOB ${plain}))`
+  db.exec(`
+    UPDATE guarantees SET ref_etc_data1 = raw ->> '$.refEtcData1',
+      ref_etc_data2 = raw ->> '$.refEtcData2', ref_etc_data3 = raw ->> '$.refEtcData3',
+      raw = json_remove(raw, '$.refEtcData1', '$.refEtcData2', '$.refEtcData3')
+    WHERE raw LIKE '%"refEtcData%' AND json_valid(raw) AND json_type(raw) = 'object'
+      AND ${moves('refEtcData1')} AND ${moves('refEtcData2')} AND ${moves('refEtcData3')};
   `)
   const keys = ['refEtcData1', 'refEtcData2', 'refEtcData3'] as const
   const read = db.prepare(
