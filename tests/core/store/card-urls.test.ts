@@ -9,7 +9,7 @@ import type { GuaranteeRecord } from '../../../src/core/store/record-types'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { withCardUrl } from '../../../src/core/store/card-urls'
 import { upsertGuarantees } from '../../support/store-writes'
-import { guarantee, storePerTest, tempDir } from './fixtures'
+import { guarantee, LEFT_OUT, storePerTest, tempDir } from './fixtures'
 
 /**
  * Card URLs are stored without their prefix (`card-urls.ts`): every way a
@@ -45,15 +45,6 @@ function whole(idx: number): Record<string, unknown> {
   return expandRecord(RECORD_TABLES.guarantees, withCardUrl(db, row))
 }
 
-/** What a whole record holds for the fields `guarantee()` leaves out. */
-const ABSENT = {
-  refEtcData1: null,
-  refEtcData2: null,
-  refEtcData3: null,
-  guaranteeToken: null,
-  warnings: [],
-}
-
 const ODD_URLS = [
   'https://static.example.com/nft/cards/a1.png',
   'https://static.example.com/nft/cards/',
@@ -81,7 +72,7 @@ describe('card URLs stored short', () => {
     const rows = listed()
     for (const record of records) {
       expect(rows.get(record.idx)).toBe(record.nftCardImg!.normalize('NFC'))
-      expect(whole(record.idx)).toEqual({ ...ABSENT, ...record })
+      expect(whole(record.idx)).toEqual({ ...LEFT_OUT, ...record })
     }
   })
 

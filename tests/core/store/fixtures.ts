@@ -58,6 +58,15 @@ export function inspection(idx: number, patch: Partial<InspectionRecord> = {}): 
   return { ...base, raw: { extraField: 'kept' } }
 }
 
+/** What a whole guarantee read back (`expandRecord`) holds for the fields {@link guarantee} leaves out. */
+export const LEFT_OUT = {
+  refEtcData1: null,
+  refEtcData2: null,
+  refEtcData3: null,
+  guaranteeToken: null,
+  warnings: [],
+}
+
 /** A guarantee record with sensible defaults. */
 export function guarantee(idx: number, patch: Partial<GuaranteeRecord> = {}): GuaranteeRecord {
   const base = {

@@ -17,7 +17,7 @@ import {
 } from '../../../src/core/store/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { withCardUrl } from '../../../src/core/store/card-urls'
-import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
+import { guarantee, insertAsStored, inspection, LEFT_OUT, tempDir } from './fixtures'
 
 /**
  * Every historical version, with rows in it, migrates to the newest with
@@ -442,13 +442,6 @@ describe('migration 17 (short-rows)', () => {
     // Decomposed: the column gets NFC, raw keeps it as sent.
     { ...guarantee(7), refEtcData1: '매장: 명동본점', refEtcData3: 'Cafe\u0301' },
   ]
-  const ABSENT = {
-    refEtcData1: null,
-    refEtcData2: null,
-    refEtcData3: null,
-    guaranteeToken: null,
-    warnings: [],
-  }
 
   it('stores card URLs without their prefix and refEtcData1..3 in columns; a re-sync of the same records rewrites nothing', () => {
     const file = storeFileFor(temp.dir, 'sandbox')
@@ -498,7 +491,7 @@ describe('migration 17 (short-rows)', () => {
       ])
       for (const g of SHORT) {
         expect(expandRecord(RECORD_TABLES.guarantees, row(db, 'guarantees', g.idx))).toEqual({
-          ...ABSENT,
+          ...LEFT_OUT,
           ...JSON.parse(JSON.stringify(g)),
         })
       }
