@@ -59,9 +59,9 @@ export const GUARANTEE_FIELDS = [
   { api: 'refProductCode', column: 'ref_product_code', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refProductCode' },
   { api: 'refCategoryCode', column: 'ref_category_code', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refCategoryCode' },
   { api: 'refBrandCode', column: 'ref_brand_code', sql: 'TEXT', read: 'optional', null: 'column', searched: true, row: 'refBrandCode' },
-  { api: 'refEtcData1', column: '', sql: 'TEXT', read: 'optional', null: 'raw' },
-  { api: 'refEtcData2', column: '', sql: 'TEXT', read: 'optional', null: 'raw' },
-  { api: 'refEtcData3', column: '', sql: 'TEXT', read: 'optional', null: 'raw' },
+  { api: 'refEtcData1', column: 'ref_etc_data1', sql: 'TEXT', read: 'optional', null: 'column' },
+  { api: 'refEtcData2', column: 'ref_etc_data2', sql: 'TEXT', read: 'optional', null: 'column' },
+  { api: 'refEtcData3', column: 'ref_etc_data3', sql: 'TEXT', read: 'optional', null: 'column' },
   /** `YYYY-MM-DD HH:MM:SS` as the service sends it; null when it was not a date. */
   { api: 'registeredAt', column: 'registered_at', sql: 'TEXT', read: 'timestamp', null: 'blank-null', indexed: true, row: 'registeredAt' },
   /** Null when never modified. */
@@ -123,11 +123,21 @@ export type RowOf<Fs extends readonly FieldSpec[]> = {
 }
 
 /**
- * A record as the store takes it: every field with a column, the fields
- * kept only in the raw JSON optional.
+ * True for a field a record given to the store may leave out (null then):
+ * one kept only in the raw JSON, or one the API may leave out that no list
+ * shows (`refEtcData1..3`).
  */
+type MayBeLeftOut<F extends FieldSpec> = F['null'] extends 'raw'
+  ? true
+  : F extends { readonly row: string }
+    ? false
+    : F['read'] extends 'optional'
+      ? true
+      : false
+
+/** A record as the store takes it: every field with a column, those it {@link MayBeLeftOut} optional. */
 export type StoreRecordOf<Fs extends readonly FieldSpec[]> = {
-  readonly [F in Fs[number] as F['null'] extends 'raw' ? never : F['api']]: RecordValue<F>
+  readonly [F in Fs[number] as MayBeLeftOut<F> extends true ? never : F['api']]: RecordValue<F>
 } & {
-  readonly [F in Fs[number] as F['null'] extends 'raw' ? F['api'] : never]?: RecordValue<F>
+  readonly [F in Fs[number] as MayBeLeftOut<F> extends true ? F['api'] : never]?: RecordValue<F>
 }

@@ -6,6 +6,7 @@ import type { PagedResource } from '../store/record-types'
 import { LIST_LIMIT } from '../../shared/list-limit'
 import { queryGuarantees, queryInspections, type GuaranteeListRequest } from '../store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
+import { withCardUrl } from '../store/card-urls'
 import { exportExtension, type ExportFormat } from '../../shared/export'
 import { csvWithCaption, writeExport, type ExportColumn } from './export-file'
 
@@ -146,7 +147,7 @@ function* rowsOf(db: StoreConnection, job: ListExport): Generator<Row[]> {
     }
     yield page.rows.map((row: GuaranteeRow | InspectionRow) => ({
       ...row,
-      full: expandRecord(table, stored.get(row.idx) ?? {}),
+      full: expandRecord(table, withCardUrl(db, stored.get(row.idx) ?? {})),
     }))
     cursor = page.nextCursor ?? undefined
   } while (cursor)

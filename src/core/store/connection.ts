@@ -1,5 +1,6 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { StoredBrand } from './brand-search'
+import type { CardPrefixes } from './card-urls'
 import type { ListCells } from './cell-index'
 import type { Cell, TallyStatements } from './counts'
 import type { PagedResource } from './record-types'
@@ -33,4 +34,6 @@ export class StoreConnection extends DatabaseSync {
   readonly searchRowids = new Map<string, string | null>()
   /** The stored brand list, read once per data version (`brand-search.ts`). */
   brands: { readonly version: number; readonly rows: StoredBrand[] } | null = null
+  /** The store's card URL prefixes (`card-urls.ts`), read on first use; forgotten on a rollback. */
+  cardPrefixes: CardPrefixes | null = null
 }

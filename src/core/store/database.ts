@@ -122,6 +122,8 @@ export function transaction<T>(db: StoreConnection, fn: () => T): T {
     return value
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK')
+    // A card URL prefix added in the transaction is gone with it (`card-urls.ts`).
+    db.cardPrefixes = null
     throw toStoreError(error)
   } finally {
     close()

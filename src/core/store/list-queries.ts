@@ -28,6 +28,7 @@ import {
   type Cell,
 } from './counts'
 import { listedRow, RECORD_TABLES, type RecordTable } from './stored-raw'
+import { cardUrlOf } from './card-urls'
 import { brandAliases } from './brand-search'
 import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
@@ -768,6 +769,7 @@ export function queryGuarantees(
     const row = listedRow<RowOf<typeof GUARANTEE_FIELDS>>('guarantees', GUARANTEE_FIELDS, r)
     return {
       ...row,
+      cardUrl: cardUrlOf(db, row.cardUrl, row.idx),
       state: STATE_OF_LABEL.get(row.status) ?? null,
       gone: r['gone_at'] !== null,
       review: readReview(r['review']),

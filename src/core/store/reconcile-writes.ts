@@ -88,24 +88,24 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
     ).run(JSON.stringify(cancelled))
   }
   if (members.size > 0) {
-    const counts = JSON.stringify(Object.fromEntries(members))
-    prepared(
+    // Each member's row as it is now: their new guarantees count towards `unlinked` unless linked.
+    const counted = prepared(
       db,
       `INSERT INTO reconcile_members (member, guarantees, linked)
        SELECT key, value, EXISTS (SELECT 1 FROM wallet_links w
          WHERE w.ref_user_id = key AND w.outcome = 'completed')
        FROM json_each(?) WHERE true
-       ON CONFLICT (member) DO UPDATE SET guarantees = guarantees + excluded.guarantees`,
-    ).run(counts)
-    prepared(
-      db,
-      `UPDATE reconcile_counts SET n = n + (SELECT ifnull(sum(j.value), 0) FROM json_each(?) j
-         JOIN reconcile_members m ON m.member = j.key WHERE m.linked = 0)
-       WHERE kind = 'unlinked'`,
-    ).run(counts)
+       ON CONFLICT (member) DO UPDATE SET guarantees = guarantees + excluded.guarantees
+       RETURNING member, linked`,
+    ).all(JSON.stringify(Object.fromEntries(members))) as { member: string; linked: number }[]
+    let unlinked = 0
+    for (const { member, linked } of counted) if (linked === 0) unlinked += members.get(member)!
+    if (unlinked > 0) {
+      prepared(db, `UPDATE reconcile_counts SET n = n + ? WHERE kind = 'unlinked'`).run(unlinked)
+    }
   }
   if (lines.size === 0) return
-  const all = JSON.stringify([...lines.values()])
+  const all = [...lines.values()]
   const unguaranteed = prepared(
     db,
     `SELECT n FROM reconcile_counts WHERE kind = 'unguaranteed'`,
@@ -115,10 +115,12 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
       db,
       `DELETE FROM reconcile_items WHERE kind = 'unguaranteed'
        AND (order_id, detail_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
-    ).run(all)
+    ).run(JSON.stringify(all))
   }
   // A member's second guarantee on a line makes a duplicate (each of them is listed): lines
   // whose order has one guarantee, nearly all, are passed over on the index alone.
+  const ofMembers = all.filter(([, , member]) => member !== '')
+  if (ofMembers.length === 0) return
   prepared(
     db,
     `INSERT OR IGNORE INTO reconcile_items (kind, member, order_id, detail_id, resource, idx)
@@ -126,10 +128,9 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
      FROM json_each(?) j CROSS JOIN guarantees g ON g.ref_order_id = j.value ->> 0
        AND g.ref_order_detail_id = j.value ->> 1 AND g.ref_user_id = j.value ->> 2
        AND g.gone_at IS NULL
-     WHERE j.value ->> 2 <> ''
-       AND (SELECT count(*) FROM guarantees o WHERE o.ref_order_id = j.value ->> 0) >= 2
+     WHERE (SELECT count(*) FROM guarantees o WHERE o.ref_order_id = j.value ->> 0) >= 2
        AND (SELECT count(*) FROM guarantees c WHERE c.ref_order_id = g.ref_order_id
          AND c.ref_order_detail_id = g.ref_order_detail_id AND c.ref_user_id = g.ref_user_id
          AND c.gone_at IS NULL) >= 2`,
-  ).run(all)
+  ).run(JSON.stringify(ofMembers))
 }

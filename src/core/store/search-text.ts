@@ -7,8 +7,9 @@ import { foldText, isChoseongQuery } from '../text/hangul-search'
  * `루이 이비 비통 통`), so a phrase of pairs is a substring search of any
  * length, spaces ignored (`루이 비통` finds `루이비통`); other characters
  * stay words that `unicode61` splits on punctuation and matches by prefix.
- * Fields are separated by a token no query produces, so a phrase never spans
- * two fields. Latin accents are dropped (`HERMÈS` is found as `hermes`).
+ * No phrase spans two fields: words and syllables of two fields are apart by
+ * a token no query produces, and the other kinds need none (see
+ * {@link ftsText}). Latin accents are dropped (`HERMÈS` is found as `hermes`).
  * Initial consonants (`c`) are indexed as overlapping triples, and
  * every run of three or more digits (`d`) as overlapping marked trigrams, so
  * a phrase of them finds 초성 and digits anywhere inside a field or a number
@@ -29,8 +30,12 @@ const DIGIT_MARK = 'ǀ'
 
 /**
  * The `search_key` of a record indexed with today's {@link searchDocument}.
- * Change it whenever its output changes: stored keys then no longer match,
- * so a re-sync re-indexes every record instead of trusting unchanged fields.
+ * Change it whenever a query could find a record's row differently: stored
+ * keys then no longer match, so a re-sync re-indexes every record instead
+ * of trusting unchanged fields. A row that only holds more tokens than
+ * today's (field breaks where no phrase could run on, an order id's words
+ * beside its detail id's) is found by every query exactly as today's, so
+ * rows written before keep the key and are not indexed again.
  */
 export const SEARCH_FORMAT = '5.'
 
@@ -98,12 +103,19 @@ interface FieldParts {
   readonly initials: string
   /** Its runs of three or more digits, in order. */
   readonly digits: readonly string[]
+  /**
+   * An ASCII field's words as `unicode61` splits them, one space apart
+   * (`ord-1 x` → `ord 1 x`); null for any other field.
+   */
+  readonly words: string | null
 }
 
 /** Whitespace at the start of an ASCII field, and any other (`/\s/` within ASCII). */
 const ASCII_LEADING_SPACE = /^[\t\n\v\f\r ]+/u
 const ASCII_SPACE = /[\t\n\v\f\r]/gu
 const NO_DIGITS: readonly string[] = []
+/** Between two words of an ASCII field as `unicode61` splits them: anything but letters and digits. */
+const ASCII_NON_WORD = /[^a-z0-9]+/gu
 
 /**
  * A field's parts. An ASCII one (ids, codes) in one pass over its
@@ -116,6 +128,8 @@ const NO_DIGITS: readonly string[] = []
 function fieldParts(field: string): FieldParts {
   let upper = false
   let space = false
+  // Only letters and digits: the tokens are the words as they are.
+  let plain = true
   let digits: string[] | null = null
   let run = -1
   for (let i = 0; i < field.length; i += 1) {
@@ -128,12 +142,16 @@ function fieldParts(field: string): FieldParts {
     if (run >= 0 && i - run >= 3) (digits ??= []).push(field.slice(run, i))
     run = -1
     if (code >= 65 && code <= 90) upper = true
-    else if (code === 32 || (code >= 9 && code <= 13)) space = true
+    else if (code < 97 || code > 122) {
+      plain = false
+      if (code === 32 || (code >= 9 && code <= 13)) space = true
+    }
   }
   if (run >= 0 && field.length - run >= 3) (digits ??= []).push(field.slice(run))
   let tokens = upper ? field.toLowerCase() : field
   if (space) tokens = tokens.replace(ASCII_LEADING_SPACE, '').replace(ASCII_SPACE, ' ')
-  return { tokens, initials: '', digits: digits ?? NO_DIGITS }
+  const words = plain ? tokens : tokens.replace(ASCII_NON_WORD, ' ').trim()
+  return { tokens, initials: '', digits: digits ?? NO_DIGITS, words }
 }
 
 const SPACE = /\s/u
@@ -179,24 +197,64 @@ function textParts(field: string): FieldParts {
     tokens,
     initials: initials === '' ? '' : initialGrams(initials),
     digits: field.match(DIGIT_RUN) ?? [],
+    words: null,
   }
 }
 
-/** Builds the indexed text of a record from its searchable fields. */
+/**
+ * Builds the indexed text of a record from its searchable fields. An ASCII
+ * field whose words are, in order, a stretch of another ASCII field's words
+ * (an order id inside its order detail id `20241129123456-2`) adds no words
+ * of its own: every phrase that matches inside it matches inside the other.
+ * Its initials and digits count as any field's.
+ */
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
-  let t = ''
+  const words: string[] = []
+  const ascii: (string | null)[] = []
   let c = ''
-  let first = true
   const runs = new Set<string>()
   for (const field of fields) {
     if (!field) continue
     const parts = fieldParts(field)
-    t = first ? parts.tokens : `${t}${SEPARATOR}${parts.tokens}`
-    first = false
-    if (parts.initials !== '') c = c === '' ? parts.initials : `${c}${SEPARATOR}${parts.initials}`
+    words.push(parts.tokens)
+    ascii.push(parts.words)
+    // Triples never run on into the next field's: its last pair and initial end each field's grams.
+    if (parts.initials !== '') c = c === '' ? parts.initials : `${c} ${parts.initials}`
     for (const digits of parts.digits) runs.add(digits)
   }
+  let t = ''
+  let first = true
+  for (let i = 0; i < words.length; i += 1) {
+    if (insideAnother(ascii, i)) continue
+    t = first ? words[i]! : `${t}${SEPARATOR}${words[i]!}`
+    first = false
+  }
   return { t, c, d: digitGrams(runs) }
+}
+
+/**
+ * True when ASCII field `i`'s words ({@link FieldParts}) are a stretch of
+ * another's; of equal ones the first stays.
+ */
+function insideAnother(ascii: readonly (string | null)[], i: number): boolean {
+  const own = ascii[i]!
+  if (own === null || own === '') return false
+  for (let j = 0; j < ascii.length; j += 1) {
+    const other = ascii[j]!
+    if (j === i || other === null || other.length < own.length) continue
+    if (other.length === own.length ? j < i && other === own : hasWords(other, own)) return true
+  }
+  return false
+}
+
+/** True when `words` holds `part` from a word's start to a word's end. */
+function hasWords(words: string, part: string): boolean {
+  for (let at = words.indexOf(part); at >= 0; at = words.indexOf(part, at + 1)) {
+    const end = at + part.length
+    if ((at === 0 || words[at - 1] === ' ') && (end === words.length || words[end] === ' '))
+      return true
+  }
+  return false
 }
 
 /** Between two fields' (or digit runs') tokens. */
@@ -230,17 +288,19 @@ const SPACE_UNIT = 0x20
 const DIGIT_MARK_UNIT = DIGIT_MARK.charCodeAt(0)
 
 /**
- * The one FTS column of a record: its words and syllables, then its
- * initials, then its digit trigrams, apart by the field break. One column:
- * FTS5 marks every posting in any later column with its column number,
- * which one column does not pay for. The three kinds never share a term (initials are jamo,
- * trigrams are marked), so no query of one kind matches another's.
+ * The one FTS column of a record: its words and syllables, then its digit
+ * trigrams, then its initials. One column: FTS5 marks every posting in any
+ * later column with its column number, which one column does not pay for.
+ * The three kinds never share a term (initials are jamo, trigrams are
+ * marked), so no query of one kind matches another's, and a phrase runs
+ * from one kind into the next only through a marked trigram, which no query
+ * of words has: the field break stands only between words and initials,
+ * when there is no trigram between them.
  */
 export function ftsText(doc: SearchDocument): string {
   let text = doc.t
-  for (const part of [doc.c, doc.d]) {
-    if (part !== '') text = text === '' ? part : `${text}${SEPARATOR}${part}`
-  }
+  if (doc.d !== '') text = text === '' ? doc.d : `${text} ${doc.d}`
+  if (doc.c !== '') text = text === '' ? doc.c : `${text}${doc.d === '' ? SEPARATOR : ' '}${doc.c}`
   return text
 }
 
@@ -252,14 +312,17 @@ function trigramsOf(text: string): string[] {
 }
 
 /**
- * The digits (`d`): each distinct run's marked trigrams, runs apart by the field
- * break (a phrase never spans two numbers). A run inside a longer run of
- * the same record is left out: an order detail id (`20241129123456-2`)
- * repeats its order id, and the longer run already holds every trigram of
- * the shorter one in the same order.
+ * The digits (`d`): each distinct run's marked trigrams. A run inside a
+ * longer run of the same record is left out: an order detail id
+ * (`20241129123456-2`) repeats its order id, and the longer run already
+ * holds every trigram of the shorter one in the same order. Two runs are
+ * apart by the field break only where the next one starts with the two
+ * digits the last one ends with: a phrase of trigrams steps on by one
+ * digit, so elsewhere it cannot run on from one number into the next.
  */
 function digitGrams(runs: ReadonlySet<string>): string {
-  const kept: string[] = []
+  let out = ''
+  let previous = ''
   for (const run of runs) {
     let inside = false
     for (const other of runs) {
@@ -268,9 +331,20 @@ function digitGrams(runs: ReadonlySet<string>): string {
         break
       }
     }
-    if (!inside) kept.push(digitTokens(run))
+    if (inside) continue
+    if (previous === '') out = digitTokens(run)
+    else out += `${runsOn(previous, run) ? SEPARATOR : ' '}${digitTokens(run)}`
+    previous = run
   }
-  return kept.join(SEPARATOR)
+  return out
+}
+
+/** True when run `next` starts with the two digits run `last` ends with. */
+function runsOn(last: string, next: string): boolean {
+  return (
+    last.charCodeAt(last.length - 2) === next.charCodeAt(0) &&
+    last.charCodeAt(last.length - 1) === next.charCodeAt(1)
+  )
 }
 
 /**

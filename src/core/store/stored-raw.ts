@@ -11,7 +11,7 @@ import { ftsText, SEARCH_FORMAT, searchDocument, type SearchDocument } from './s
  *
  * `raw` format (schema 3): JSON of only the record's fields that no typed
  * column holds, null and empty ones left out — the fields declared
- * `null: 'raw'` (`refEtcData1..3`, `guaranteeToken`), the unknown fields the
+ * `null: 'raw'` (`guaranteeToken`), the unknown fields the
  * service sent (`raw`) and the parser's `warnings` — plus an explicit `null`
  * for a field whose NOT NULL column stores `''` for it (`null: 'blank'` or
  * `'blank-null'`), and, for a text field whose column holds its NFC form,

@@ -1,6 +1,7 @@
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import type { StoreConnection } from './connection'
+import { storedCardUrl, withCardUrl } from './card-urls'
 import { hasCellIndex, touchCells } from './cell-index'
 import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
@@ -36,6 +37,7 @@ function sameRow(row: StoredRow, values: PreparedRow['values']): boolean {
 
 /** What one page's write shares between its records. */
 interface PageContext {
+  readonly db: StoreConnection
   readonly s: WriteStatements
   readonly table: RecordTable
   readonly pass: number
@@ -110,7 +112,8 @@ function writeRecord(
   }
   written[':seen_pass'] = pass
   written[':search_key'] = key
-  page.changes.changed(idx, row, values)
+  // The feed names card URLs as sent, not as stored (`card-urls.ts`).
+  page.changes.changed(idx, withCardUrl(page.db, row), withCardUrl(page.db, values))
   s.update[table.name].run(written)
   writeSearch(page, record, previousKey, previousKey !== key || searchedChanged(table, row, values))
   return null
@@ -124,6 +127,17 @@ function searchedChanged(
 ): boolean {
   for (const f of table.searched) if (row[f.column] !== values[f.column]) return true
   return false
+}
+
+/** The field whose column keeps its URL short (`card-urls.ts`). */
+const CARD_URL_FIELD = 'nftCardImg'
+
+/** A prepared row with its card URL as the column stores it (a copy: the caller's row stays). */
+function withStoredCardUrl(db: StoreConnection, row: PreparedRow): PreparedRow {
+  const url = row.values['card_url']
+  if (typeof url !== 'string') return row
+  const stored = storedCardUrl(db, url)
+  return stored === url ? row : { ...row, values: { ...row.values, card_url: stored } }
 }
 
 /** A record's registration time as its column holds it (NOT NULL). */
@@ -293,7 +307,11 @@ export function upsertRows(
   // One row per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, PreparedRow>()
   for (const row of rows) byIdx.set(row.idx, row)
+  if (table.inColumns.has(CARD_URL_FIELD)) {
+    for (const [idx, row] of byIdx) byIdx.set(idx, withStoredCardUrl(db, row))
+  }
   const page: PageContext = {
+    db,
     s,
     table,
     pass,

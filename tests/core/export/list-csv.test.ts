@@ -121,6 +121,9 @@ describe('lists.export', () => {
     expect(header!.some((h) => /token/iu.test(h))).toBe(false)
     expect(rows).toHaveLength(1)
     expect(rows[0]![header!.indexOf('Review mark')]).toBe('Reviewed')
+    // The card URL as the service sent it (the store keeps it without its prefix).
+    expect(g.cardUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\S+\.\w+$/u)
+    expect(rows[0]![header!.indexOf('Card image')]).toBe(g.cardUrl)
   })
 
   it('in the app the file goes through the save dialog; a closed dialog saves nothing', async () => {

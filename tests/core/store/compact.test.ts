@@ -9,6 +9,7 @@ import { queryGuarantees, queryInspections } from '../../../src/core/store/list-
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { searchDocument } from '../../../src/core/store/search-text'
 import { expandRecord, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
+import { withCardUrl } from '../../../src/core/store/card-urls'
 import { markUnseenGone } from '../../../src/core/store/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { Dataset } from '../../../src/sandbox/dataset'
@@ -28,8 +29,9 @@ const ftsRows = (db: StoreConnection, table: string): number =>
 
 type Row = Record<string, unknown>
 
+/** A stored guarantee, its card URL read back (`card-urls.ts`). */
 const guaranteeRow = (db: StoreConnection, idx: number): Row =>
-  db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as Row
+  withCardUrl(db, db.prepare('SELECT * FROM guarantees WHERE idx = ?').get(idx) as Row)
 
 const inspectionRow = (db: StoreConnection, idx: number): Row =>
   db.prepare('SELECT * FROM inspections WHERE idx = ?').get(idx) as Row
@@ -239,11 +241,12 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
     // raw: only what the columns do not hold, the rest given back by the columns.
     expect(guaranteeRow(db, 1).raw).toBe('{}')
     const second = JSON.parse(String(guaranteeRow(db, 2).raw)) as Record<string, unknown>
-    expect(second).toEqual({
-      refEtcData1: '매장: 명동본점',
-      refEtcData3: '구성품: 더스트백',
-      guaranteeToken: 'tok-2',
-      raw: unknownFields(),
+    // refEtcData1..3 have columns since migration 17.
+    expect(second).toEqual({ guaranteeToken: 'tok-2', raw: unknownFields() })
+    expect(guaranteeRow(db, 2)).toMatchObject({
+      ref_etc_data1: '매장: 명동본점',
+      ref_etc_data2: null,
+      ref_etc_data3: '구성품: 더스트백',
     })
     expect(Object.hasOwn(second['raw'] as object, '__proto__')).toBe(true)
     expect(JSON.parse(String(guaranteeRow(db, 3).raw))).toEqual({

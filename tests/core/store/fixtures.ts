@@ -1,4 +1,5 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import type { SQLInputValue } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { StoreConnection } from '../../../src/core/store/connection'
@@ -57,6 +58,15 @@ export function inspection(idx: number, patch: Partial<InspectionRecord> = {}): 
   return { ...base, raw: { extraField: 'kept' } }
 }
 
+/** What a whole guarantee read back (`expandRecord`) holds for the fields {@link guarantee} leaves out. */
+export const LEFT_OUT = {
+  refEtcData1: null,
+  refEtcData2: null,
+  refEtcData3: null,
+  guaranteeToken: null,
+  warnings: [],
+}
+
 /** A guarantee record with sensible defaults. */
 export function guarantee(idx: number, patch: Partial<GuaranteeRecord> = {}): GuaranteeRecord {
   const base = {
@@ -94,13 +104,32 @@ export function insertAsStored(
   )
   for (const record of records) {
     const { values } = rowValues(RECORD_TABLES[table], record)
-    const row = Object.entries({ ...values, seen_pass: 1, stored_at: storedAt }).filter(([name]) =>
+    const stored = have.has('raw') ? { ...values, raw: rawBefore17(have, values, record) } : values
+    const row = Object.entries({ ...stored, seen_pass: 1, stored_at: storedAt }).filter(([name]) =>
       have.has(name),
     )
     db.prepare(
       `INSERT INTO ${table} (${row.map(([n]) => n).join(', ')}) VALUES (${row.map(() => '?').join(', ')})`,
     ).run(...row.map(([, value]) => value))
   }
+}
+
+/**
+ * `raw` as a file without the `refEtcData` columns (before version 17) kept
+ * it: those fields, when not null, in `raw` as sent.
+ */
+function rawBefore17(
+  have: ReadonlySet<string>,
+  values: Readonly<Record<string, SQLInputValue>>,
+  record: object,
+): SQLInputValue {
+  if (have.has('ref_etc_data1') || !('ref_etc_data1' in values)) return values['raw']!
+  const sent = record as Readonly<Record<string, unknown>>
+  const raw = JSON.parse(values['raw'] as string) as Record<string, unknown>
+  for (const key of ['refEtcData1', 'refEtcData2', 'refEtcData3']) {
+    if (sent[key] != null) raw[key] = sent[key]
+  }
+  return JSON.stringify(raw)
 }
 
 /** The sandbox profile's store in `dir`: 300 inspections, one page in the middle overwritten by garbage. */

@@ -16,7 +16,8 @@ import {
   searchRow,
 } from '../../../src/core/store/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
-import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
+import { withCardUrl } from '../../../src/core/store/card-urls'
+import { guarantee, insertAsStored, inspection, LEFT_OUT, tempDir } from './fixtures'
 
 /**
  * Every historical version, with rows in it, migrates to the newest with
@@ -206,8 +207,12 @@ function writeAt(db: StoreConnection, version: number): void {
   })
 }
 
+/** A stored row, its card URL read back (`card-urls.ts`). */
 const row = (db: StoreConnection, table: string, idx: number): Record<string, unknown> =>
-  db.prepare(`SELECT * FROM ${table} WHERE idx = ?`).get(idx) as Record<string, unknown>
+  withCardUrl(
+    db,
+    db.prepare(`SELECT * FROM ${table} WHERE idx = ?`).get(idx) as Record<string, unknown>,
+  )
 
 describe('every historical version migrates to the newest, keeping every row', () => {
   it('the migrations are numbered 1..latest without a gap', () => {
@@ -420,6 +425,89 @@ describe('migration 16 (lean-rows)', () => {
         search_key: SEARCH_FORMAT,
       })
       expect(queryGuarantees(db, { q: 'birkin' }).rows.map((r) => r.idx)).toEqual([2])
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('migration 17 (short-rows)', () => {
+  const SHORT: GuaranteeRecord[] = [
+    ...[1, 2, 3].map((idx) =>
+      guarantee(idx, { nftCardImg: `https://static.example.com/nft/${idx}.png` }),
+    ),
+    { ...guarantee(4, { nftCardImg: '\u0002odd' }), refEtcData2: '구성품: 박스' },
+    { ...guarantee(5, { nftCardImg: null }), warnings: ['nftCardImg: absent'] },
+    guarantee(6, { nftCardImg: 'no-slash.png' }),
+    // Decomposed: the column gets NFC, raw keeps it as sent.
+    { ...guarantee(7), refEtcData1: '매장: 명동본점', refEtcData3: 'Cafe\u0301' },
+  ]
+
+  it('stores card URLs without their prefix and refEtcData1..3 in columns; a re-sync of the same records rewrites nothing', () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: 16 })
+    transaction(old.db, () => writeAsVersion10(old.db, 'guarantees', SHORT, '', true))
+    expect(JSON.parse(row(old.db, 'guarantees', 7)['raw'] as string)).toEqual({
+      refEtcData1: '매장: 명동본점',
+      refEtcData3: 'Cafe\u0301',
+    })
+    old.db.close()
+
+    const { db } = openStore(file)
+    try {
+      expect(db.prepare('SELECT id, prefix FROM card_url_prefixes').all()).toEqual([
+        { id: 1, prefix: 'https://static.example.com/nft/' },
+        { id: 2, prefix: 'http://127.0.0.1:1/card/' },
+      ])
+      const stored = db
+        .prepare('SELECT idx, card_url, ref_etc_data1, ref_etc_data3, raw FROM guarantees')
+        .all()
+      expect(stored).toEqual([
+        { idx: 1, card_url: '\u00011.png', ref_etc_data1: null, ref_etc_data3: null, raw: '{}' },
+        { idx: 2, card_url: '\u00012.png', ref_etc_data1: null, ref_etc_data3: null, raw: '{}' },
+        { idx: 3, card_url: '\u00013.png', ref_etc_data1: null, ref_etc_data3: null, raw: '{}' },
+        {
+          idx: 4,
+          card_url: '\u001f\u0002odd',
+          ref_etc_data1: null,
+          ref_etc_data3: null,
+          raw: '{}',
+        },
+        {
+          idx: 5,
+          card_url: '',
+          ref_etc_data1: null,
+          ref_etc_data3: null,
+          raw: JSON.stringify({ nftCardImg: null, warnings: ['nftCardImg: absent'] }),
+        },
+        { idx: 6, card_url: 'no-slash.png', ref_etc_data1: null, ref_etc_data3: null, raw: '{}' },
+        {
+          idx: 7,
+          card_url: '\u00027.png',
+          ref_etc_data1: '매장: 명동본점',
+          ref_etc_data3: 'Café',
+          raw: JSON.stringify({ refEtcData3: 'Cafe\u0301' }),
+        },
+      ])
+      for (const g of SHORT) {
+        expect(expandRecord(RECORD_TABLES.guarantees, row(db, 'guarantees', g.idx))).toEqual({
+          ...LEFT_OUT,
+          ...JSON.parse(JSON.stringify(g)),
+        })
+      }
+      expect(queryGuarantees(db, {}).rows.map((r) => [r.idx, r.cardUrl])).toEqual(
+        [...SHORT].reverse().map((g) => [g.idx, g.nftCardImg ?? '']),
+      )
+      // The writer stores the same records exactly as the migration left them: only seen_pass moves.
+      db.prepare(
+        "INSERT INTO change_baselines (resource, at, sync_id) VALUES ('guarantees', 'then', 's')",
+      ).run()
+      const changes = (): number =>
+        (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
+      const before = changes()
+      transaction(db, () => upsertGuarantees(db, SHORT, 5, 'now'))
+      expect(changes() - before).toBe(SHORT.length)
+      expect(db.prepare('SELECT count(*) AS n FROM changes').get()).toEqual({ n: 0 })
     } finally {
       db.close()
     }

@@ -51,7 +51,8 @@ describe('the indexed document', () => {
       '12',
       '083',
     ])
-    // Marked (`ǀ`): a trigram is never the whole number `083` of the text.
+    // Marked (`ǀ`): a trigram is never the whole number `083` of the text. No break between
+    // runs: none starts with the two digits the run before it ends with.
     expect(doc.d).toBe(
       [
         '202 024 241 411 112 129 299 999 999 990',
@@ -60,19 +61,38 @@ describe('the indexed document', () => {
         '010 105',
       ]
         .map((run) => run.replace(/\d+/gu, 'ǀ$&'))
-        .join(' ǂ '),
+        .join(' '),
     )
-    // One FTS column: words, then initials (none here), then digits, apart by the field break.
+    // One FTS column: words, then digits, then initials (none here); the trigrams are marked,
+    // so no field break stands between the kinds.
     expect(doc.c).toBe('')
-    expect(ftsText(doc)).toBe(`${doc.t} ǂ ${doc.d}`)
+    expect(ftsText(doc)).toBe(`${doc.t} ${doc.d}`)
     // The whole numbers stay words of the text; their suffixes are no longer terms.
     expect(doc.t.split(' ')).toContain('202411299990')
     expect(doc.t.split(' ')).not.toContain('99990')
   })
 
+  it('breaks two digit runs only where the second starts with the last two digits of the first', () => {
+    expect(searchDocument(['5512', '1234', '3456', '777']).d).toBe(
+      'ǀ551 ǀ512 ǂ ǀ123 ǀ234 ǂ ǀ345 ǀ456 ǀ777',
+    )
+  })
+
+  it('an ASCII field whose words are a stretch of another field adds no words of its own', () => {
+    const t = (fields: string[]): string => searchDocument(fields).t
+    expect(t(['20241129123456', '20241129123456-2', 'BAG-083-0105', 'bag'])).toBe(
+      '20241129123456-2 ǂ bag-083-0105',
+    )
+    // Of two equal fields the first stays; a part of a word or a non-ASCII field stays.
+    expect(t(['B0056', 'b0056', 'b005', '샤넬', '샤넬 백'])).toBe(
+      'b0056 ǂ b005 ǂ 샤넬 넬 ǂ 샤넬 넬백 백',
+    )
+  })
+
   it('indexes initials as triples per field, then the last pair and the last initial', () => {
+    // A phrase of triples never runs on into the next field: a pair and an initial end each one.
     expect(searchDocument(['루이비통', '샤넬', '백', 'MM']).c).toBe(
-      'ㄹㅇㅂ ㅇㅂㅌ ㅂㅌ ㅌ ǂ ㅅㄴ ㄴ ǂ ㅂ',
+      'ㄹㅇㅂ ㅇㅂㅌ ㅂㅌ ㅌ ㅅㄴ ㄴ ㅂ',
     )
     expect(searchDocument(['12345']).c).toBe('')
     expect(searchDocument(['Birkin 30']).d).toBe('')
@@ -178,6 +198,20 @@ describe('search over a small store', () => {
     expect(listed(db, '3456')).toEqual([1])
     expect(listed(db, '123')).toEqual([1, 3])
     expect(listed(db, '5512')).toEqual([3])
+    // Record 2 holds 555000111 and 777 with no break between them: no phrase runs on either.
+    expect(listed(db, '111777')).toEqual([])
+    expect(listed(db, '1117')).toEqual([])
+  })
+
+  it('never matches words of two fields, an order id kept only inside its detail id included', () => {
+    expect(listed(db, '20241129123456')).toEqual([1])
+    expect(listed(db, '20241129123456-')).toEqual([1])
+    expect(listed(db, '2 bag')).toEqual([])
+    expect(listed(db, '777-1')).toEqual([2])
+    expect(listed(db, '777-')).toEqual([2])
+    expect(listed(db, '1 sho')).toEqual([])
+    expect(listed(db, 'mm 202411299990')).toEqual([])
+    expect(listed(db, '30 900000000004')).toEqual([])
   })
 
   it('one, two and three digits', () => {
@@ -332,5 +366,76 @@ describe('planSearch against the naive matcher, over a generated store', () => {
       expect(expected.length).toBeGreaterThan(0)
       for (const found of planned(q)) expect(found, q).toEqual(expected)
     }
+  })
+
+  it("rows indexed before (a field break between every field, kind and digit run) answer every query as today's", () => {
+    const next = rng(13)
+    const records = [...fields]
+    // The older rows of the same records, in a second index beside today's.
+    db.exec(`CREATE VIRTUAL TABLE before_fts USING fts5(
+      t, tokenize = 'unicode61', content = '', contentless_delete = 1)`)
+    const insert = db.prepare('INSERT INTO before_fts (rowid, t) VALUES (?, ?)')
+    for (const [idx, values] of records) insert.run(idx, textBefore(values))
+    const both = (match: string): [number[], number[]] => [
+      ftsMatches(db, match),
+      (
+        db
+          .prepare('SELECT rowid FROM before_fts WHERE before_fts MATCH ? ORDER BY rowid')
+          .all(match) as { rowid: number }[]
+      ).map((row) => row.rowid),
+    ]
+    let queries = 0
+    for (let n = 0; n < 150; n += 1) {
+      const values = records[Math.floor(next() * records.length)]![1].filter((v) => v !== '')
+      // A stretch of one field, or the end of one field and the start of the next.
+      const at = Math.floor(next() * values.length)
+      const joined =
+        next() < 0.5 ? values[at]! : `${values[at]!} ${values[(at + 1) % values.length]!}`
+      const length = 1 + Math.floor(next() * Math.min(12, joined.length))
+      const start = Math.floor(next() * (joined.length - length + 1))
+      for (const q of [joined.slice(start, start + length), choseongOf(joined).slice(0, length)]) {
+        const plan = planSearch(q)
+        if (plan.kind !== 'match') continue
+        const [today, before] = both(plan.match)
+        expect(today, q).toEqual(before)
+        queries += 1
+      }
+    }
+    expect(queries).toBeGreaterThan(150)
+  })
+})
+
+/**
+ * The FTS text rows were written with before fewer tokens were needed
+ * (search format `5.` as first written): every field's words, then every
+ * field's initials, then every digit run not inside another, each apart by
+ * the field break.
+ */
+function textBefore(values: readonly string[]): string {
+  const present = values.filter((value) => value !== '')
+  const runs = [...new Set(present.flatMap((value) => value.match(/\d{3,}/gu) ?? []))]
+  const kept = runs.filter(
+    (run) => !runs.some((other) => other.length > run.length && other.includes(run)),
+  )
+  return [
+    present.map((value) => searchDocument([value]).t).join(' ǂ '),
+    present
+      .map((value) => searchDocument([value]).c)
+      .filter((c) => c !== '')
+      .join(' ǂ '),
+    kept.map((run) => searchDocument([run]).d).join(' ǂ '),
+  ]
+    .filter((part) => part !== '')
+    .join(' ǂ ')
+}
+
+describe('the text rows were written with before', () => {
+  it('is the older format, as its writer built it', () => {
+    expect(textBefore(['루이비통 BAG  30', 'Ab1234x56789'])).toBe(
+      '루이 이비 비통 통 bag  30 ǂ ab1234x56789 ǂ ㄹㅇㅂ ㅇㅂㅌ ㅂㅌ ㅌ ǂ ǀ123 ǀ234 ǂ ǀ567 ǀ678 ǀ789',
+    )
+    expect(textBefore(['HERMÈS Birkin 30', '20241129123456-2', '20241129123456'])).toBe(
+      'hermes birkin 30 ǂ 20241129123456-2 ǂ 20241129123456 ǂ ǀ202 ǀ024 ǀ241 ǀ411 ǀ112 ǀ129 ǀ291 ǀ912 ǀ123 ǀ234 ǀ345 ǀ456',
+    )
   })
 })

@@ -15,6 +15,7 @@ import { up as reconcile } from './0013-reconcile'
 import { up as teamOutbox } from './0014-team-outbox'
 import { up as reconcileByMember } from './0015-reconcile-by-member'
 import { up as leanRows } from './0016-lean-rows'
+import { up as shortRows } from './0017-short-rows'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'team-outbox', up: teamOutbox },
   { version: 15, name: 'reconcile-by-member', up: reconcileByMember },
   { version: 16, name: 'lean-rows', up: leanRows, vacuumAfter: true },
+  { version: 17, name: 'short-rows', up: shortRows, vacuumAfter: true },
 ]
 
 /** The schema version this build writes. */
