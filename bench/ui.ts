@@ -295,9 +295,9 @@ async function main(): Promise<void> {
       }
     }
     record('ui_keystroke_to_rows_median_ms', median(keystrokes), 'ms', '<= 20')
-    // Not keys: where the time goes. Chromium defers the page's tasks after a key press
-    // (a network answer's included) until the key's own frame is drawn, so rows painted
-    // before the second frame after the key are rare however early the answer comes.
+    // Not keys: where the time goes. The rows paint in the key's own frame when the answer
+    // lands before that frame begins (Chromium started as the app's shell starts it, without
+    // deferring the answer to after that frame), else in the next one.
     const at = (part: keyof (typeof parts)[number]): number[] => parts.map((p) => p[part])
     console.log(
       `  key to answer received ${median(at('answer')).toFixed(1)} ms, ` +
