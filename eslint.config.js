@@ -51,6 +51,9 @@ export default tseslint.config(
       'coverage/**',
       'test-results/**',
       'playwright-report/**',
+      // Git-ignored scratch space and caches (see .gitignore): not the project's code.
+      '.tmp/**',
+      '.cache/**',
       // Compiled from messages/*.json by `npm run i18n`.
       'src/shared/messages/**',
     ],
