@@ -3,6 +3,7 @@ import type { ExportFormat } from '../../shared/export'
 import type { ListExport } from '../export/list-csv'
 import type { ReconcileExport } from '../export/reconcile-export'
 import type { ChangesExport } from '../export/changes-export'
+import type * as OwnerExports from '../export/owner-exports'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { dashboard, type DashboardAsk } from './dashboard'
@@ -61,6 +62,19 @@ export interface BrandsWrite {
   readonly items: readonly BrandRecord[]
   readonly rejected: number
   readonly at: string
+}
+
+/** The export code, once loaded (`export/owner-exports.ts`). */
+let exportCode: typeof OwnerExports | null = null
+
+/**
+ * Runs `build` with the export code. The first export waits for it to load
+ * (requests queued behind may run first); every later one reads its rows at
+ * once, before the next request, as the other operations do.
+ */
+function withExports<T>(build: (code: typeof OwnerExports) => Promise<T>): Promise<T> {
+  if (exportCode) return build(exportCode)
+  return import('../export/owner-exports').then((code) => build((exportCode = code)))
 }
 
 /**
@@ -147,17 +161,15 @@ export const STORE_OPS = {
   /**
    * A whole list as CSV or a workbook: built here, so a 100,000-row export never holds up
    * the main thread (a workbook's zipping finishes asynchronously, its rows read before).
-   * The exports' code (their messages, the workbook library) loads on the first export: an
-   * owner that never exports does not hold it.
    */
-  listExport: async (db: StoreConnection, job: ListExport & { readonly format: ExportFormat }) =>
-    (await import('../export/list-csv')).listExport(db, job),
+  listExport: (db: StoreConnection, job: ListExport & { readonly format: ExportFormat }) =>
+    withExports((code) => code.listExport(db, job)),
   /** The reconciliation view as CSV or a workbook, one line per record. */
-  reconcileExport: async (db: StoreConnection, job: ReconcileExport) =>
-    (await import('../export/reconcile-export')).reconcileExport(db, job),
+  reconcileExport: (db: StoreConnection, job: ReconcileExport) =>
+    withExports((code) => code.reconcileExport(db, job)),
   /** The changes feed as CSV or a workbook, one line per entry. */
-  changesExport: async (db: StoreConnection, job: ChangesExport) =>
-    (await import('../export/changes-export')).changesExport(db, job),
+  changesExport: (db: StoreConnection, job: ChangesExport) =>
+    withExports((code) => code.changesExport(db, job)),
 } satisfies Record<string, (db: StoreConnection, args: never) => unknown>
 
 /** The name of one owner operation. */
