@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import type { StoreConnection } from '../src/core/store/connection'
-import { PartnerClient } from '../src/core/api/client'
+import type { PartnerClient } from '../src/core/api/client'
 import { listCsv } from '../src/core/export/list-csv'
 import { readInspection } from '../src/core/api/read-records'
 import { DATA_CHANGED_MS, EventBus } from '../src/core/events'
@@ -35,6 +35,8 @@ import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 import { benchTeam } from './team'
 import { bundleBenchChildren } from './bundle'
 import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
+import { clientOf } from './sandbox-client'
+import type { SyncChildReport } from './sync-child'
 
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
@@ -212,33 +214,6 @@ function recordMainLoop(maxKey: string, p99Key: string, loop: LoopDelays, target
   record(p99Key, loop.p99, 'ms')
 }
 
-/** A partner client of the bench's sandbox, with the app's defaults. */
-function clientOf(sandbox: SandboxChild): PartnerClient {
-  return new PartnerClient({
-    fetch: globalThis.fetch,
-    target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
-    credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
-  })
-}
-
-/** What `sync-child.ts` reports of the sync it ran. */
-interface SyncChildReport {
-  ms: number
-  cpuMicros: number
-  perThread: [string, number][]
-  rssBefore: number
-  peak: number
-  sampledPeak: number
-  loop: LoopDelays
-  cpuMaxMs: number
-  gaps: string
-  maxStepMs: number
-  complete: boolean
-  inFlight: number
-  writes: { records: number; pages: number; commits: number; cpuMicros: number }
-  bytes: number
-}
-
 /** The sync in the app's process: a bundled child (`sync-child.ts`) on the store folder `dir`. */
 function syncInChild(sandbox: SandboxChild, children: string, dir: string): SyncChildReport {
   const { baseUrl, partnerId, apiKey, apiSecret } = sandbox
@@ -328,7 +303,7 @@ async function benchSync(children: string): Promise<void> {
       `sync process's CPU time by thread (ms): ${sync.perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')}`,
     )
     console.log(
-      `sync process: RSS ${(sync.rssBefore / 2 ** 20).toFixed(0)} MB with the store open, peak ${(sync.peak / 2 ** 20).toFixed(0)} MB (sampled every 20 ms: ${(sync.sampledPeak / 2 ** 20).toFixed(0)} MB)`,
+      `sync process: RSS ${(sync.rssBefore / 2 ** 20).toFixed(0)} MB with the store open, peak ${(sync.peak / 2 ** 20).toFixed(0)} MB`,
     )
     record('bare_fetch_ms', ownMs, 'ms')
     record('bare_fetch_parse_ms', bareMs, 'ms', 'reference')
@@ -767,11 +742,7 @@ async function benchListOpen(dir: string, label: string): Promise<void> {
   const pages = new PageThread(THREADS.pageWorker)
   try {
     await cellIndexesBuilt(store)
-    const client = new PartnerClient({
-      fetch: globalThis.fetch,
-      target: { baseUrl: sandbox.baseUrl, partnerId: sandbox.partnerId },
-      credentials: async () => ({ apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret }),
-    })
+    const client = clientOf(sandbox)
     const events = new EventBus({ coalesceMs: { 'data.changed': DATA_CHANGED_MS } })
     let requeries = 0
     const answers: Promise<unknown>[] = []

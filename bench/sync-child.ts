@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { PartnerClient } from '../src/core/api/client'
 import { EventBus } from '../src/core/events'
 import { storeFileFor } from '../src/core/store/paths'
 import { StoreOwner } from '../src/core/store/owner/store-owner'
@@ -7,7 +6,9 @@ import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { bundledThreads } from './bundled-threads'
-import { mainLoopDelays, mainThreadStretches } from './loop-probes'
+import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
+import { clientOf, type SandboxAccess } from './sandbox-client'
+import type { WriteStats } from '../src/core/store/write-stats'
 
 /**
  * The 100,000-guarantee sync in a process of its own, run as the app runs
@@ -19,12 +20,26 @@ import { mainLoopDelays, mainThreadStretches } from './loop-probes'
  * the owner's account of its writes and the store file's size once closed.
  * Prints one line `SYNC={json}`.
  */
-interface SyncChildArgs {
-  readonly baseUrl: string
-  readonly partnerId: string
-  readonly apiKey: string
-  readonly apiSecret: string
+interface SyncChildArgs extends SandboxAccess {
   readonly dir: string
+}
+
+/** What the child prints after `SYNC=` (`bench/run.ts` reads it). */
+export interface SyncChildReport {
+  readonly ms: number
+  readonly cpuMicros: number
+  /** CPU time of each thread that ran, ms, by name and id, most first. */
+  readonly perThread: readonly (readonly [string, number])[]
+  readonly rssBefore: number
+  readonly peak: number
+  readonly loop: LoopDelays
+  readonly cpuMaxMs: number
+  readonly gaps: string
+  readonly maxStepMs: number
+  readonly complete: boolean
+  readonly inFlight: number
+  readonly writes: WriteStats
+  readonly bytes: number
 }
 const args = JSON.parse(process.argv[2] ?? '{}') as SyncChildArgs
 const threads = bundledThreads(import.meta.url)
@@ -52,11 +67,7 @@ function peakRss(): number {
   return Number(line?.[1] ?? Number.NaN) * 1024
 }
 
-const client = new PartnerClient({
-  fetch: globalThis.fetch,
-  target: { baseUrl: args.baseUrl, partnerId: args.partnerId },
-  credentials: async () => ({ apiKey: args.apiKey, apiSecret: args.apiSecret }),
-})
+const client = clientOf(args)
 const pages = new PageThread(threads.pageWorker)
 const store = await StoreOwner.open({
   file: storeFileFor(args.dir, 'bench'),
@@ -71,10 +82,6 @@ const engine = new SyncEngine({
 const rssBefore = process.memoryUsage.rss()
 // Resets the high-water mark to the RSS now (Linux's clear_refs "5").
 writeFileSync('/proc/self/clear_refs', '5')
-let sampledPeak = rssBefore
-const sampler = setInterval(() => {
-  sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss())
-}, 20)
 const stretches = mainThreadStretches()
 const delays = mainLoopDelays()
 const threadsBefore = threadTimes()
@@ -89,7 +96,6 @@ const perThread = [...threadsAfter]
   .filter(([, ms]) => ms > 0)
   .sort((a, b) => b[1] - a[1])
 const loop = delays.stop()
-clearInterval(sampler)
 const cpuMaxMs = stretches.stop()
 const peak = peakRss()
 if (outcome?.phase !== 'done') throw new Error(`sync failed: ${outcome?.error?.message}`)
@@ -105,7 +111,6 @@ process.stdout.write(
     perThread,
     rssBefore,
     peak,
-    sampledPeak,
     loop,
     cpuMaxMs,
     gaps: stretches.gaps(),
@@ -114,5 +119,5 @@ process.stdout.write(
     inFlight: client.inFlight.limit,
     writes,
     bytes: statSync(storeFileFor(args.dir, 'bench')).size,
-  })}\n`,
+  } satisfies SyncChildReport)}\n`,
 )
