@@ -19,6 +19,8 @@ export async function bootForTest(options: {
   dataDir?: string
   keychainTimeoutMs?: number
   log?: (line: string) => void
+  /** Records of each kind in the embedded sandbox (50 unless given). */
+  sandboxSize?: number
 }): Promise<TestCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'core-'))
   const core = await bootWithEmbeddedSandbox({
@@ -35,7 +37,7 @@ export async function bootForTest(options: {
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
     log: options.log ?? (() => undefined),
-    sandbox: { size: 50 },
+    sandbox: { size: options.sandboxSize ?? 50 },
   })
   return Object.assign(core, { dataDir })
 }

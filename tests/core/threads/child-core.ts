@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openConfFile } from '../../../src/core/settings/conf-file'
+import { rmSync } from 'node:fs'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
-import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
+import type { BootedCore } from '../../support/boot'
+import { bootForTest, call } from '../helpers/core'
 
 /** A core started in a child process of its own, as a host starts it, for the main-thread tests. */
 export interface ChildCore {
@@ -16,28 +14,17 @@ export interface ChildCore {
 
 /** Starts a core over a temporary data folder and an embedded sandbox of `size` records. */
 export async function startChildCore(name: string, size: number): Promise<ChildCore> {
-  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`))
-  const core = await bootWithEmbeddedSandbox({
-    fetch: globalThis.fetch,
-    dataDir,
-    host: 'web',
-    version: '0.0.0-test',
+  const core = await bootForTest({
     keychain: new MemoryStore(),
     keychainService: `${name}-test`,
-    openSettings: openConfFile,
-    log: () => undefined,
-    sandbox: { size },
+    sandboxSize: size,
   })
   return {
     core,
-    async dispatch(channel, args) {
-      const result = await core.router.dispatch(channel as never, args as never)
-      if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`)
-      return result.value
-    },
+    dispatch: (channel, args) => call(core, channel as never, args as never),
     async close() {
       await core.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      rmSync(core.dataDir, { recursive: true, force: true })
     },
   }
 }
