@@ -101,7 +101,7 @@ export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' |
  * `isShortQuery`) matches a large share of a list: its matches are counted
  * up to this many, and the page says its total is a lower bound.
  */
-export const SHORT_QUERY_COUNT_CAP = 5000
+export const SHORT_QUERY_COUNT_CAP = 1000
 
 /** At most this many vocabulary terms spell out a one-syllable query. */
 const MAX_SYLLABLE_TERMS = 500
@@ -541,12 +541,16 @@ function cellPageApplies(
 function cellPage(
   db: StoreConnection,
   { table, columns, query, status, text, limit }: PageAsk,
-): { rows: Record<string, unknown>[]; cells: Cell[] } | null {
-  if (!cellPageApplies(db, table, query, text)) return null
+): { rows: Record<string, unknown>[]; cells: Cell[]; capped: boolean } | null {
+  const short = shortCellPageApplies(db, table, query, text)
+  if (!short && !cellPageApplies(db, table, query, text)) return null
+  if (text.plan.kind !== 'match') return null
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const descending = (query.sort ?? 'latest') === 'latest'
   const mark = query.review === undefined ? undefined : countedMark(query.review)
-  const { rowids, key } = matchingRowids(db, table, text.plan.match)
+  const { rowids, key, capped } = short
+    ? firstRowids(db, table, text.plan.match, descending)
+    : { ...matchingRowids(db, table, text.plan.match), capped: false }
   const pick: PagePick = {
     accept: (cell) =>
       (status === undefined || cell.status === status) &&
@@ -558,6 +562,8 @@ function cellPage(
   // Its parse is kept with the matches (per data version and search).
   const matched = matchCells(db, table, rowids, pick, key)
   if (!matched) return null
+  // Only the first matches were read: a page they do not fill may go on past them.
+  if (capped && matched.page.length < limit) return null
   const read = prepared(db, rowsByIdx(table, columns)).all(JSON.stringify(matched.page))
   const byIdx = new Map<number, Record<string, unknown>>()
   for (const row of read) byIdx.set(Number(row['idx']), row)
@@ -565,7 +571,55 @@ function cellPage(
     const row = byIdx.get(idx)
     return row ? [row] : []
   })
-  return { rows, cells: matched.cells }
+  return { rows, cells: matched.cells, capped }
+}
+
+/**
+ * Whether a short query's first page and counts come from its first
+ * matches' cells ({@link firstRowids}): the first page of a short text
+ * without member or dates, idx order being the list's order, and the
+ * list's cell index ready. Later pages (a cursor) use the SQL plans.
+ */
+function shortCellPageApplies(
+  db: StoreConnection,
+  table: PagedResource,
+  query: ListRequest,
+  text: Text,
+): boolean {
+  if (text.plan.kind !== 'match' || !text.short || query.member) return false
+  if (query.sort === 'aged' || query.cursor) return false
+  if (mustCount(query) || query.from !== undefined || query.to !== undefined) return false
+  return inIdxOrder(db, table) && cellIndexReady(db, table)
+}
+
+/**
+ * The first {@link SHORT_QUERY_COUNT_CAP} matches of a short query in the
+ * list's direction, in one walk of the search index, as comma-separated
+ * rowids; `capped` when there were more (the one read past the cap is
+ * dropped). The SQL count ({@link countStatement}) counts the same ones.
+ */
+function firstRowids(
+  db: StoreConnection,
+  table: PagedResource,
+  match: string,
+  descending: boolean,
+): { rowids: string | null; key: string; capped: boolean } {
+  const key = `${dataVersion(db)}\u0000${table}\u0000first ${descending}\u0000${match}`
+  const { sql, params } = firstRowidsStatement(table, match, descending)
+  const found = prepared(db, sql).get(...params) as { rowids: string | null; n: number }
+  if (found.n <= SHORT_QUERY_COUNT_CAP) return { rowids: found.rowids, key, capped: false }
+  const rowids = found.rowids!.slice(0, found.rowids!.lastIndexOf(','))
+  return { rowids, key, capped: true }
+}
+
+/** The statement of {@link firstRowids}: one more match than the cap, and how many it found. */
+function firstRowidsStatement(table: PagedResource, match: string, descending: boolean): Statement {
+  const fts = `${table}_fts`
+  return {
+    sql: `SELECT group_concat(rowid) AS rowids, count(*) AS n FROM (SELECT rowid FROM ${fts}
+      WHERE ${fts} MATCH ? ORDER BY rowid ${descending ? 'DESC' : 'ASC'} LIMIT ?)`,
+    params: [match, SHORT_QUERY_COUNT_CAP + 1],
+  }
 }
 
 /** The counting statement of {@link cellsOf}, walking what the page walks. */
@@ -596,16 +650,20 @@ function countStatement(
       params: [...fts.params, ...where.params],
     }
   }
+  // The first matches in the list's direction (as `firstRowids` reads them); `low` orders
+  // each cell's last one, so the lowest is the one read past the cap.
+  const ascending = query.sort === 'oldest'
   return {
-    sql: `SELECT status, mark, count(*) AS n, min(rowid) AS low FROM (
+    sql: `SELECT status, mark, count(*) AS n, ${ascending ? '-max(rowid)' : 'min(rowid)'} AS low
+      FROM (
         SELECT t.status AS status, ${COUNTED_MARK_SQL} AS mark,
-          f.rowid AS rowid ${from} ORDER BY f.rowid DESC LIMIT ?
+          f.rowid AS rowid ${from} ORDER BY f.rowid ${ascending ? 'ASC' : 'DESC'} LIMIT ?
       ) GROUP BY 1, 2`,
     params: [...fts.params, ...where.params, SHORT_QUERY_COUNT_CAP + 1],
   }
 }
 
-/** Drops the one row counted past the cap (the lowest rowid), saying that there are more. */
+/** Drops the one row counted past the cap (the lowest `low`: see `countStatement`), saying that there are more. */
 function capCells(
   rows: readonly (Cell & { low?: number })[],
   capping: boolean,
@@ -652,9 +710,7 @@ function listPage<R extends { readonly idx: number; readonly gone: boolean }>(
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
   const last = page.at(-1)
-  const { cells, capped } = fromCells
-    ? { cells: fromCells.cells, capped: false }
-    : cellsOf(db, table, query, text)
+  const { cells, capped } = fromCells ?? cellsOf(db, table, query, text)
   const summary = summarise(cells, status, query.review)
   return {
     rows: withStatusSince(db, table, page.map(toRow)),
@@ -723,14 +779,16 @@ export function explainList(
     (db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map(
       (row) => row.detail,
     )
-  if (cellPageApplies(db, table, query, text)) {
-    // One walk of the matches counts them and picks the page; its rows are read by idx.
+  const short = shortCellPageApplies(db, table, query, text)
+  if (text.plan.kind === 'match' && (short || cellPageApplies(db, table, query, text))) {
+    // One walk of the matches (a short query's first ones) counts them and picks the page;
+    // its rows are read by idx.
+    const walk = short
+      ? firstRowidsStatement(table, text.plan.match, (query.sort ?? 'latest') === 'latest')
+      : rowidsStatement(table, text.plan.match)
     return {
       driver: 'cells',
-      page: [
-        ...plan(rowidsStatement(table, text.plan.match)),
-        ...plan({ sql: rowsByIdx(table, columns), params: ['[]'] }),
-      ],
+      page: [...plan(walk), ...plan({ sql: rowsByIdx(table, columns), params: ['[]'] })],
       count: [],
     }
   }

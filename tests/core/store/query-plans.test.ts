@@ -10,6 +10,7 @@ import {
   type ListRequest,
 } from '../../../src/core/store/list-queries'
 import { setReview } from '../../../src/core/store/reviews'
+import { buildCellIndexes } from '../../../src/core/store/cell-index'
 import { upsertInspections } from '../../support/store-writes'
 import { inspection, tempDir } from './fixtures'
 
@@ -247,6 +248,46 @@ describe('one-character text', () => {
       expect(page.totalIsLowerBound).toBe(true)
       const counted = page.counts.reduce((sum, entry) => sum + entry.count, 0)
       expect(counted).toBe(SHORT_QUERY_COUNT_CAP)
+    }
+  })
+
+  it("answers a short query's first page from its first matches' cells as the SQL plans do", () => {
+    // A second connection to the same file, with its cell index built: the first page of a
+    // short query comes from one walk of its first matches there, from SQL here.
+    const indexed = openStore(storeFileFor(temp.dir, 'sandbox')).db
+    try {
+      buildCellIndexes(indexed)
+      const queries: ListRequest[] = []
+      for (const q of ['백', 'ㅂ', '2', '37'])
+        for (const sort of ['latest', 'oldest'] as const)
+          queries.push(
+            { q, sort },
+            { q, sort, status: '감정접수' },
+            { q, sort, status: null },
+            { q, sort, review: 'reviewed' },
+            { q, sort, review: 'none' },
+          )
+      for (const query of queries) {
+        expect(explainList(indexed, 'inspections', query).driver).toBe('cells')
+        expect(explainList(db, 'inspections', query).driver).not.toBe('cells')
+        const fromCells = queryInspections(indexed, { ...query, limit: 100 })
+        const fromSql = queryInspections(db, { ...query, limit: 100 })
+        expect(
+          fromCells.rows.map((row) => row.idx),
+          JSON.stringify(query),
+        ).toEqual(fromSql.rows.map((row) => row.idx))
+        for (const field of ['total', 'totalIsLowerBound', 'counts', 'reviewCounts', 'nextCursor'])
+          expect(
+            fromCells[field as keyof typeof fromCells],
+            `${field} ${JSON.stringify(query)}`,
+          ).toEqual(fromSql[field as keyof typeof fromSql])
+      }
+      // A page the first matches cannot fill (the reviewed are 4 in the whole list) still
+      // ends where the list does.
+      const few = queryInspections(indexed, { q: '2', review: 'reviewed' })
+      expect(few.rows.map((row) => row.idx).sort()).toEqual([10, 15, 20, 5].sort())
+    } finally {
+      indexed.close()
     }
   })
 
