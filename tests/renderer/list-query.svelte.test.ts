@@ -174,6 +174,23 @@ describe('list query layer', () => {
     expect(list.loading).toBe(false)
   })
 
+  it("sends a key's query in the key's own task, and shows its answer in the answer's", async () => {
+    const { list, calls } = setup()
+    await settle()
+    calls[0]!.answer(page([row(1, '아무 상품')]))
+    await settle()
+    list.filters.q = '구찌'
+    flushSync()
+    // No timer ran: the query left while the key's change was applied.
+    expect(calls.map((call) => (call.args as { q?: string }).q)).toEqual([undefined, '구찌'])
+    calls[1]!.answer(page([row(2, '구찌 마몬트')]))
+    // Microtasks only (the answer's own task), no timer: the rows are there to paint.
+    for (let i = 0; i < 20; i += 1) await Promise.resolve()
+    flushSync()
+    expect(list.rows.map((r) => r.productName)).toEqual(['구찌 마몬트'])
+    expect(list.loading).toBe(false)
+  })
+
   it('typing ahead of the store sends only the latest text, once the store has answered', async () => {
     const { list, calls } = setup()
     await settle()

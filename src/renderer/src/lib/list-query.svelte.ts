@@ -97,18 +97,31 @@ export function listKey(resource: ListResource, filters?: ListFilters): readonly
  * meanwhile (TanStack aborts the signal of a query that no screen shows,
  * as when a newer text replaced it). Typing faster than the store answers
  * then sends the latest text once the store is free, not one query per key
- * for it to work through.
+ * for it to work through. One asked while none is on its way is sent at
+ * once, in the same task: a key's query leaves before the screen updates
+ * for the key, not after.
  */
-class OneAtATime {
-  #last: Promise<unknown> = Promise.resolve()
+export class OneAtATime {
+  /** Settles when the last query sent or waiting has; null when none is. */
+  #last: Promise<void> | null = null
 
   send<T>(signal: AbortSignal, call: () => Promise<T>): Promise<T> {
-    const turn = this.#last.then(() => {
+    const start = (): Promise<T> => {
       signal.throwIfAborted()
       return call()
-    })
-    this.#last = turn.catch(() => undefined)
+    }
+    const turn: Promise<T> =
+      this.#last === null ? new Promise<T>((resolve) => resolve(start())) : this.#last.then(start)
+    const settled: Promise<void> = turn.then(
+      () => this.#free(settled),
+      () => this.#free(settled),
+    )
+    this.#last = settled
     return turn
+  }
+
+  #free(settled: Promise<void>): void {
+    if (this.#last === settled) this.#last = null
   }
 }
 
@@ -171,6 +184,15 @@ export class ListQueryState<R extends ListResource> {
   /** Records matching the whole filter (not only those loaded). */
   get total(): number {
     return this.page?.total ?? 0
+  }
+
+  /**
+   * True when {@link total} and the page's counts are only a lower bound: a
+   * very short text (one character, two initials, one or two digits) is
+   * counted over its first matches only.
+   */
+  get totalIsLowerBound(): boolean {
+    return this.page?.totalIsLowerBound === true
   }
 
   /** True until the current filter's first answer arrived (old rows may still show). */
