@@ -138,12 +138,24 @@ async function keyTo(
   }, mark)
 }
 
+/** Where a key's time went, in ms from the key down (see {@link afterKey}). */
+interface KeyParts {
+  /** The list request sent (resource timing `startTime`). */
+  readonly sent: number
+  /** Its answer's first byte at the browser. */
+  readonly firstByte: number
+  /** Its answer's last byte at the browser, not yet handed to the page. */
+  readonly answer: number
+  /** The first frame after the key began. */
+  readonly frame: number
+}
+
 /**
- * After a key measured by {@link keyTo}: from the key down to the end of the
- * list answer it caused (resource timing: the last byte at the browser, not
- * yet handed to the page) and to the first frame after the key, in ms.
+ * After a key measured by {@link keyTo}: from the key down to the list
+ * request it caused and its answer (resource timing), and to the first
+ * frame after the key, in ms.
  */
-async function afterKey(page: Page): Promise<{ answer: number; frame: number }> {
+async function afterKey(page: Page): Promise<KeyParts> {
   return page.evaluate(() => {
     const w = window as unknown as { __keyAt: number; __keyFrameAt: number }
     const answer = performance
@@ -153,6 +165,8 @@ async function afterKey(page: Page): Promise<{ answer: number; frame: number }> 
     // The buffer holds 250 entries; the scroll above filled it.
     performance.clearResourceTimings()
     return {
+      sent: answer ? answer.startTime - w.__keyAt : NaN,
+      firstByte: answer ? answer.responseStart - w.__keyAt : NaN,
       answer: answer ? answer.responseEnd - w.__keyAt : NaN,
       frame: w.__keyFrameAt - w.__keyAt,
     }
@@ -283,7 +297,7 @@ async function main(): Promise<void> {
 
     // Keystrokes in the search field: each key to its rows.
     const keystrokes: number[] = []
-    const parts: { answer: number; frame: number }[] = []
+    const parts: KeyParts[] = []
     await page.evaluate(() => performance.clearResourceTimings())
     for (const text of ['샤넬', 'ㄱㅊ', '2999', 'gucci', '백']) {
       await page.getByRole('searchbox').fill('')
@@ -300,12 +314,13 @@ async function main(): Promise<void> {
     // deferring the answer to after that frame), else in the next one.
     const at = (part: keyof (typeof parts)[number]): number[] => parts.map((p) => p[part])
     console.log(
-      `  key to answer received ${median(at('answer')).toFixed(1)} ms, ` +
-        `to the key's frame ${median(at('frame')).toFixed(1)} ms (medians); per key, answer/frame/rows: ` +
+      `  key to request sent ${median(at('sent')).toFixed(1)} ms, to answer received ` +
+        `${median(at('answer')).toFixed(1)} ms, to the key's frame ${median(at('frame')).toFixed(1)} ms ` +
+        `(medians); per key, sent>first byte>answer/frame/rows: ` +
         parts
           .map(
             (p, i) =>
-              `${Math.round(p.answer)}/${Math.round(p.frame)}/${Math.round(keystrokes[i]!)}`,
+              `${p.sent.toFixed(1)}>${p.firstByte.toFixed(1)}>${Math.round(p.answer)}/${Math.round(p.frame)}/${Math.round(keystrokes[i]!)}`,
           )
           .join(' '),
     )
