@@ -1,3 +1,4 @@
+import { GUARANTEE_FIELDS } from '../../shared/record-fields'
 import { AppError } from '../app-error'
 import type { StoreConnection } from './connection'
 import { prepared } from './statements'
@@ -15,6 +16,10 @@ import { prepared } from './statements'
  * `''` included, is stored as it is. The store keeps at most
  * {@link MAX_PREFIXES} prefixes; a URL of another prefix is stored whole.
  */
+
+/** The guarantee field whose column keeps its URL short, and that column. */
+export const CARD_URL_FIELD = 'nftCardImg'
+const CARD_URL_COLUMN = GUARANTEE_FIELDS.find((f) => f.api === CARD_URL_FIELD)!.column
 
 /** Prefixes a store keeps: their numbers are the characters U+0001 to U+001E. */
 const MAX_PREFIXES = 30
@@ -46,7 +51,7 @@ function loadPrefixes(db: StoreConnection): CardPrefixes {
  * (the caller's transaction holds it: a rollback forgets the connection's
  * copy, see `transaction` in `database.ts`).
  */
-export function storedCardUrl(db: StoreConnection, url: string): string {
+function storedCardUrl(db: StoreConnection, url: string): string {
   if (url === '') return url
   if (url.charCodeAt(0) < 0x20) return String.fromCharCode(AS_SENT) + url
   const cut = url.lastIndexOf('/') + 1
@@ -83,9 +88,9 @@ export function cardUrlOf(db: StoreConnection, stored: string, idx: unknown): st
   const first = stored.charCodeAt(0)
   if (!(first < 0x20)) return stored
   if (first === AS_SENT) return stored.slice(1)
-  const prefix =
-    (db.cardPrefixes ?? loadPrefixes(db)).prefixes.get(first) ??
-    loadPrefixes(db).prefixes.get(first)
+  let prefix = (db.cardPrefixes ?? loadPrefixes(db)).prefixes.get(first)
+  // Another connection may have added it since this one read them.
+  prefix ??= loadPrefixes(db).prefixes.get(first)
   if (prefix === undefined) {
     throw new AppError(
       'store_corrupt',
@@ -100,8 +105,19 @@ export function withCardUrl<R extends Readonly<Record<string, unknown>>>(
   db: StoreConnection,
   row: R,
 ): R {
-  const stored = row['card_url']
+  const stored = row[CARD_URL_COLUMN]
   if (typeof stored !== 'string') return row
   const url = cardUrlOf(db, stored, row['idx'])
-  return url === stored ? row : { ...row, card_url: url }
+  return url === stored ? row : { ...row, [CARD_URL_COLUMN]: url }
+}
+
+/** Column values with the card URL as its column stores it ({@link storedCardUrl}); a copy when it changes. */
+export function withStoredCardUrl<R extends Readonly<Record<string, unknown>>>(
+  db: StoreConnection,
+  values: R,
+): R {
+  const url = values[CARD_URL_COLUMN]
+  if (typeof url !== 'string') return values
+  const stored = storedCardUrl(db, url)
+  return stored === url ? values : { ...values, [CARD_URL_COLUMN]: stored }
 }

@@ -542,11 +542,11 @@ function cellPage(
   db: StoreConnection,
   { table, columns, query, status, text, limit }: PageAsk,
 ): { rows: Record<string, unknown>[]; cells: Cell[]; capped: boolean } | null {
+  if (text.plan.kind !== 'match') return null
   const short = shortCellPageApplies(db, table, query, text)
   if (!short && !cellPageApplies(db, table, query, text)) return null
-  if (text.plan.kind !== 'match') return null
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
-  const descending = (query.sort ?? 'latest') === 'latest'
+  const descending = newestFirst(query)
   const mark = query.review === undefined ? undefined : countedMark(query.review)
   const { rowids, key, capped } = short
     ? firstRowids(db, table, text.plan.match, descending)
@@ -572,6 +572,11 @@ function cellPage(
     return row ? [row] : []
   })
   return { rows, cells: matched.cells, capped }
+}
+
+/** True when the list's order is newest first (the default). */
+function newestFirst(query: ListRequest): boolean {
+  return (query.sort ?? 'latest') === 'latest'
 }
 
 /**
@@ -784,7 +789,7 @@ export function explainList(
     // One walk of the matches (a short query's first ones) counts them and picks the page;
     // its rows are read by idx.
     const walk = short
-      ? firstRowidsStatement(table, text.plan.match, (query.sort ?? 'latest') === 'latest')
+      ? firstRowidsStatement(table, text.plan.match, newestFirst(query))
       : rowidsStatement(table, text.plan.match)
     return {
       driver: 'cells',

@@ -1,7 +1,7 @@
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import type { StoreConnection } from './connection'
-import { storedCardUrl, withCardUrl } from './card-urls'
+import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from './card-urls'
 import { hasCellIndex, touchCells } from './cell-index'
 import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
@@ -127,17 +127,6 @@ function searchedChanged(
 ): boolean {
   for (const f of table.searched) if (row[f.column] !== values[f.column]) return true
   return false
-}
-
-/** The field whose column keeps its URL short (`card-urls.ts`). */
-const CARD_URL_FIELD = 'nftCardImg'
-
-/** A prepared row with its card URL as the column stores it (a copy: the caller's row stays). */
-function withStoredCardUrl(db: StoreConnection, row: PreparedRow): PreparedRow {
-  const url = row.values['card_url']
-  if (typeof url !== 'string') return row
-  const stored = storedCardUrl(db, url)
-  return stored === url ? row : { ...row, values: { ...row.values, card_url: stored } }
 }
 
 /** A record's registration time as its column holds it (NOT NULL). */
@@ -308,7 +297,11 @@ export function upsertRows(
   const byIdx = new Map<number, PreparedRow>()
   for (const row of rows) byIdx.set(row.idx, row)
   if (table.inColumns.has(CARD_URL_FIELD)) {
-    for (const [idx, row] of byIdx) byIdx.set(idx, withStoredCardUrl(db, row))
+    // A copy where the URL is stored short: the caller's row stays.
+    for (const [idx, row] of byIdx) {
+      const values = withStoredCardUrl(db, row.values)
+      if (values !== row.values) byIdx.set(idx, { ...row, values })
+    }
   }
   const page: PageContext = {
     db,
