@@ -100,24 +100,29 @@ export function cardUrlOf(db: StoreConnection, stored: string, idx: unknown): st
   return prefix + stored.slice(1)
 }
 
+/** `row` with its card URL column mapped by `map`; a copy only when that changes it. */
+function mapCardColumn<R extends Readonly<Record<string, unknown>>>(
+  row: R,
+  map: (value: string) => string,
+): R {
+  const value = row[CARD_URL_COLUMN]
+  if (typeof value !== 'string') return row
+  const mapped = map(value)
+  return mapped === value ? row : { ...row, [CARD_URL_COLUMN]: mapped }
+}
+
 /** A stored row (as `SELECT *` gives it) with its `card_url` read back ({@link cardUrlOf}). */
 export function withCardUrl<R extends Readonly<Record<string, unknown>>>(
   db: StoreConnection,
   row: R,
 ): R {
-  const stored = row[CARD_URL_COLUMN]
-  if (typeof stored !== 'string') return row
-  const url = cardUrlOf(db, stored, row['idx'])
-  return url === stored ? row : { ...row, [CARD_URL_COLUMN]: url }
+  return mapCardColumn(row, (stored) => cardUrlOf(db, stored, row['idx']))
 }
 
-/** Column values with the card URL as its column stores it ({@link storedCardUrl}); a copy when it changes. */
+/** Column values with the card URL as its column stores it ({@link storedCardUrl}). */
 export function withStoredCardUrl<R extends Readonly<Record<string, unknown>>>(
   db: StoreConnection,
   values: R,
 ): R {
-  const url = values[CARD_URL_COLUMN]
-  if (typeof url !== 'string') return values
-  const stored = storedCardUrl(db, url)
-  return stored === url ? values : { ...values, [CARD_URL_COLUMN]: stored }
+  return mapCardColumn(values, (url) => storedCardUrl(db, url))
 }
