@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { EventBus } from '../src/core/events'
+import { holdMainYoungGeneration } from '../src/core/heap-sizing'
 import { storeFileFor } from '../src/core/store/paths'
 import { StoreOwner } from '../src/core/store/owner/store-owner'
 import { clientSyncSource } from '../src/core/sync/partner-source'
@@ -14,7 +15,8 @@ import type { WriteStats } from '../src/core/store/write-stats'
  * The 100,000-guarantee sync in a process of its own, run as the app runs
  * it: bundled code (`bench/bundle.ts`), the store opened beforehand (the app
  * opens a profile's store when the profile opens), the page thread started
- * by the sync's first page, nothing warmed up. What it reports is the app's
+ * by the sync's first page, the heap sized as the app's core sizes it
+ * (`core/heap-sizing.ts`), nothing warmed up. What it reports is the app's
  * process alone: its CPU time (every thread), its peak RSS (the kernel's
  * high-water mark, reset once the store is open), its main thread's loop,
  * the owner's account of its writes and the store file's size once closed.
@@ -67,6 +69,8 @@ function peakRss(): number {
   return Number(line?.[1] ?? Number.NaN) * 1024
 }
 
+// As the app does when its core starts (`createCore`), before any data thread.
+holdMainYoungGeneration()
 const client = clientOf(args)
 const pages = new PageThread(threads.pageWorker)
 const store = await StoreOwner.open({

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import type { SettingsView } from '../shared/profiles'
 import { PartnerClient } from './api/client'
+import { holdMainYoungGeneration } from './heap-sizing'
 import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
@@ -125,6 +126,8 @@ interface ProfileScope {
 
 /** The composition root: builds every core service once from injected parts. */
 export function createCore(deps: CoreDeps): Core {
+  // Before any data thread starts: each starts at its young generation's bound.
+  holdMainYoungGeneration()
   // Owner-only data folder (0700, files 0600); one left open by an older version is tightened.
   tightenDataDir(deps.dataDir)
   const now = deps.now ?? (() => new Date())

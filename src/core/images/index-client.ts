@@ -22,7 +22,6 @@ export class ImageIndex {
       spawn: () =>
         spawnStoreThread(entry, {
           workerData: { role: 'image-index', dir },
-          resourceLimits: { maxYoungGenerationSizeMb: 4 },
         }),
       answers: fromImageIndexSchema,
       name: 'The image index',

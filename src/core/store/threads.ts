@@ -28,6 +28,15 @@ const live = new Map<Worker, string>()
 export const DATA_THREAD_OLD_GENERATION_MB = 1024
 
 /**
+ * The young generation of a data thread's heap, in MB, unless its handle
+ * says otherwise (the owner's and the page thread's are larger: their
+ * objects are many and die young). Every data thread has one: the process
+ * starts each young generation at its bound, which it never grows past
+ * (`heap-sizing.ts`); without a bound a thread would start at V8's largest.
+ */
+export const DATA_THREAD_YOUNG_GENERATION_MB = 4
+
+/**
  * Starts a worker thread of the data path (a database owner, a
  * checkpointer, the sync's page thread) and keeps count of it until it
  * exits, so tests (and shutdown) can prove no thread is left behind.
@@ -37,6 +46,7 @@ export function spawnStoreThread(entry: ThreadEntry, options: WorkerOptions = {}
     ...options,
     resourceLimits: {
       maxOldGenerationSizeMb: DATA_THREAD_OLD_GENERATION_MB,
+      maxYoungGenerationSizeMb: DATA_THREAD_YOUNG_GENERATION_MB,
       ...options.resourceLimits,
     },
     execArgv: [...(entry.execArgv ?? [])],

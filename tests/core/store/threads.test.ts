@@ -1,6 +1,10 @@
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { DATA_THREAD_OLD_GENERATION_MB, spawnStoreThread } from '../../../src/core/store/threads'
+import {
+  DATA_THREAD_OLD_GENERATION_MB,
+  DATA_THREAD_YOUNG_GENERATION_MB,
+  spawnStoreThread,
+} from '../../../src/core/store/threads'
 
 /** A thread that only waits, started as the data threads are. */
 const IDLE_THREAD = { url: new URL('data:text/javascript,setInterval(() => {}, 60000)') }
@@ -28,6 +32,21 @@ describe('a data thread', () => {
       expect(limit / 2 ** 20).toBeLessThan(DATA_THREAD_OLD_GENERATION_MB)
     } finally {
       await worker.terminate()
+    }
+  })
+
+  it('has a young generation bound, its own or the default (heap-sizing.ts starts it there)', async () => {
+    const plain = spawnStoreThread(IDLE_THREAD)
+    const larger = spawnStoreThread(IDLE_THREAD, {
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    })
+    try {
+      await Promise.all([once(plain, 'online'), once(larger, 'online')])
+      expect(plain.resourceLimits?.maxYoungGenerationSizeMb).toBe(DATA_THREAD_YOUNG_GENERATION_MB)
+      expect(larger.resourceLimits?.maxYoungGenerationSizeMb).toBe(8)
+      expect(larger.resourceLimits?.maxOldGenerationSizeMb).toBe(DATA_THREAD_OLD_GENERATION_MB)
+    } finally {
+      await Promise.all([plain.terminate(), larger.terminate()])
     }
   })
 })
