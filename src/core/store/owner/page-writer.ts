@@ -68,15 +68,31 @@ export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
  * runs once they are (the owner answers their callers there); then, when
  * one of them ended a list's first complete full pass, the file is
  * compacted ({@link compactStore}), so requests sent meanwhile wait for it.
+ *
+ * SQLite's temporary files stay in memory meanwhile, unless a page ends a
+ * full pass. A statement that writes several rows (a page's reconciliation
+ * rows, its counts) keeps the pages it changes in a statement journal, to
+ * undo itself alone if it fails; past 64 KB that journal goes to a
+ * temporary file. A 100,000-record sync wrote about 130 MB to such files,
+ * one write call per changed page, on the owner thread; in memory each
+ * journal is a few hundred KB and lives for one statement. The end of a
+ * full pass marks records gone in one statement, which may change every
+ * page of a list: its journal stays on disk, as do `VACUUM`'s copy and
+ * every other write's.
  */
 export function writePageBatch(
   db: StoreConnection,
   pages: readonly PageWrite[],
   committed: () => void = () => undefined,
 ): void {
-  const firstFull = transaction(db, () =>
-    pages.map((page) => applyPageWrite(db, page)).some(Boolean),
-  )
+  const inMemory = !pages.some((page) => page.markGone === true)
+  if (inMemory) db.exec('PRAGMA temp_store = MEMORY')
+  let firstFull: boolean
+  try {
+    firstFull = transaction(db, () => pages.map((page) => applyPageWrite(db, page)).some(Boolean))
+  } finally {
+    if (inMemory) db.exec('PRAGMA temp_store = DEFAULT')
+  }
   committed()
   if (firstFull) compactStore(db)
 }
