@@ -137,14 +137,39 @@ test('a reconciliation total opens its kind; a row opens its record', async ({ p
   await expect(rows.and(page.locator(':not([data-kind="unguaranteed"])'))).toHaveCount(0)
 
   // An exact member narrows the groups to that member's; emptied, every member is back.
-  const member = (await rows.first().getAttribute('data-member'))!
+  // The old groups dim while an answer takes long enough to notice, never for a fast one.
+  const members = await rows.evaluateAll((all) => all.map((row) => row.dataset['member']!))
+  const [member, other] = [members[0]!, members.find((m) => m !== members[0])!]
+  expect(other).toBeDefined()
   const memberBox = page.getByTestId('reconcile-member')
+  const card = page.locator('.table-card', { has: page.getByTestId('reconcile-table') })
+  const onlyOf = (m: string) => rows.and(page.locator(`:not([data-member="${m}"])`))
+  const slow = '**/ipc/reconcile.list'
+  await page.route(slow, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    await route.continue()
+  })
   await memberBox.fill(member)
   await memberBox.press('Enter')
-  await expect(rows.and(page.locator(`:not([data-member="${member}"])`))).toHaveCount(0)
-  const mine = await rows.count()
+  await expect(card).toHaveClass(/\bstale\b/)
+  await page.screenshot({ path: 'test-results/insight-reconcile-dimmed.png' })
+  await expect(onlyOf(member)).toHaveCount(0)
+  await expect(card).not.toHaveClass(/\bstale\b/)
+  await page.unroute(slow)
+  await card.evaluate((element) => {
+    const seen = new MutationObserver(() => {
+      if (element.classList.contains('stale')) element.dataset['wasStale'] = 'yes'
+    })
+    seen.observe(element, { attributes: true, attributeFilter: ['class'] })
+  })
+  await memberBox.fill(other)
+  await memberBox.press('Enter')
+  await expect(onlyOf(other)).toHaveCount(0)
+  await expect(rows.first()).toBeVisible()
+  await expect(card).not.toHaveAttribute('data-was-stale')
+  const theirs = await rows.count()
   await memberBox.fill('')
-  await expect.poll(() => rows.count()).toBeGreaterThan(mine)
+  await expect.poll(() => rows.count()).toBeGreaterThan(theirs)
 
   const record = page.getByTestId('reconcile-record').first()
   const idx = (await record.getAttribute('data-idx'))!

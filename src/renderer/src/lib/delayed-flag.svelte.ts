@@ -6,6 +6,9 @@
  * frame that draws a typed key repaints only what the key changed.
  * Construct it where effects may be created (a component's script).
  */
+/** How long a list's answer may take before its old rows dim (a wait long enough to notice). */
+export const STALE_AFTER_MS = 200
+
 export class DelayedFlag {
   current = $state(false)
 
