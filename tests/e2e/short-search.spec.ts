@@ -29,6 +29,7 @@ test('a one-digit search shows its counts as "at least"', async ({ page }) => {
 
   await page.getByRole('button', { name: 'English' }).click()
   await expect(page.getByTestId('row-count')).toHaveText('100 of 1,000+')
+  await page.screenshot({ path: 'test-results/short-search-en.png' })
 
   // Three digits are counted exactly: no plus.
   await search.fill('202')
