@@ -78,4 +78,10 @@ test('the first export button writes an Excel workbook: ids as text, times as da
   const registered = headers.find(([, cell]) => cell.value === '등록일시')![0].replace('2', '3')
   expect(cells.get(registered)).toMatchObject({ type: 'n', format: 'yyyy-mm-dd hh:mm:ss' })
   await expect(page.getByTestId('export-note')).toContainText('.xlsx')
+
+  // Ctrl+E in the list does what the first button does.
+  await rows.nth(0).click()
+  const again = page.waitForEvent('download')
+  await page.keyboard.press('Control+e')
+  expect((await again).suggestedFilename()).toMatch(/\.xlsx$/)
 })
