@@ -309,6 +309,9 @@ async function benchSync(children: string): Promise<void> {
       `sync process's CPU time by thread (ms): ${sync.perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')}`,
     )
     console.log(
+      `sync process's writes by thread (files and sockets): ${sync.writesByThread.map(([name, mb, calls]) => `${name} ${mb} MB in ${calls} calls`).join(', ')}`,
+    )
+    console.log(
       `sync process: RSS ${(sync.rssBefore / 2 ** 20).toFixed(0)} MB with the store open, peak ${(sync.peak / 2 ** 20).toFixed(0)} MB`,
     )
     record('bare_fetch_ms', ownMs, 'ms')

@@ -32,6 +32,8 @@ export interface SyncChildReport {
   readonly cpuMicros: number
   /** CPU time of each thread that ran, ms, by name and id, most first. */
   readonly perThread: readonly (readonly [string, number])[]
+  /** Bytes each thread wrote to files and sockets (`wchar`), MB, and its write calls, most first. */
+  readonly writesByThread: readonly (readonly [string, number, number])[]
   readonly rssBefore: number
   readonly peak: number
   readonly loop: LoopDelays
@@ -63,6 +65,27 @@ function threadTimes(): Map<string, number> {
   return times
 }
 
+/**
+ * What each of this process's threads wrote (files and sockets) since it
+ * started: MB and write calls, by name and id. Where a sync's writes go:
+ * the owner's log, its temporary files, the checkpointer's copy.
+ */
+function threadWrites(): Map<string, readonly [number, number]> {
+  const writes = new Map<string, readonly [number, number]>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const io = readFileSync(`/proc/self/task/${tid}/io`, 'utf8')
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()
+      const bytes = Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0)
+      const calls = Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? 0)
+      writes.set(`${name}#${tid}`, [bytes / 2 ** 20, calls])
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return writes
+}
+
 /** The kernel's peak RSS of this process, bytes (`VmHWM`). */
 function peakRss(): number {
   const line = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))
@@ -89,12 +112,20 @@ writeFileSync('/proc/self/clear_refs', '5')
 const stretches = mainThreadStretches()
 const delays = mainLoopDelays()
 const threadsBefore = threadTimes()
+const writesBefore = threadWrites()
 const cpuBefore = process.cpuUsage()
 const t = performance.now()
 const [outcome] = await engine.run(['guarantees'], 'full')
 const ms = performance.now() - t
 const cpu = process.cpuUsage(cpuBefore)
 const threadsAfter = threadTimes()
+const writesByThread = [...threadWrites()]
+  .map(([name, [mb, calls]]) => {
+    const [mbBefore, callsBefore] = writesBefore.get(name) ?? [0, 0]
+    return [name, Math.round((mb - mbBefore) * 10) / 10, calls - callsBefore] as const
+  })
+  .filter(([, mb]) => mb >= 1)
+  .sort((a, b) => b[1] - a[1])
 const perThread = [...threadsAfter]
   .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
   .filter(([, ms]) => ms > 0)
@@ -113,6 +144,7 @@ process.stdout.write(
     ms,
     cpuMicros: cpu.user + cpu.system,
     perThread,
+    writesByThread,
     rssBefore,
     peak,
     loop,
