@@ -166,6 +166,7 @@ export function createCore(deps: CoreDeps): Core {
       file: storeFileFor(deps.dataDir, profile.summary.id),
       threads: deps.storeWorker,
       now,
+      log: (message) => log(redactor.redact(message)),
     })
     const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
     const team = new TeamRunner({

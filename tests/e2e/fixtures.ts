@@ -14,6 +14,8 @@ export interface RunningApp {
   readonly core: BootedCore
   readonly host: WebHost
   readonly dataDir: string
+  /** What the core logged, in order (a failed test gets its share attached). */
+  readonly log: readonly string[]
 }
 
 /**
@@ -26,6 +28,7 @@ export async function startApp(
   options: Partial<BootOptions> = {},
 ): Promise<RunningApp & { close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-e2e-'))
+  const log: string[] = []
   const core = await bootWithEmbeddedSandbox({
     fetch: globalThis.fetch,
     dataDir,
@@ -33,7 +36,7 @@ export async function startApp(
     version: '0.0.0-e2e',
     keychain: new MemoryStore(),
     openSettings: openConfFile,
-    log: () => undefined,
+    log: (message) => log.push(`${new Date().toISOString()} ${message}`),
     sandbox: { size: 500 },
     ...options,
   })
@@ -48,6 +51,7 @@ export async function startApp(
     core,
     host,
     dataDir,
+    log,
     async close() {
       await host.close()
       await core.close()
@@ -61,11 +65,37 @@ export async function startApp(
  * test starts in Korean, the default, with no filter on the lists, whatever
  * the test before it chose.
  */
-export const test = base.extend<{ koreanFirst: void }, { app: RunningApp }>({
+export const test = base.extend<{ koreanFirst: void; coreReport: void }, { app: RunningApp }>({
   koreanFirst: [
     async ({ app }, use) => {
       await freshStart(app)
       await use()
+    },
+    { auto: true },
+  ],
+  // A failed test gets what the core logged meanwhile and its sync status, as the app would show.
+  coreReport: [
+    async ({ app }, use, testInfo) => {
+      const from = app.log.length
+      await use()
+      if (testInfo.status === testInfo.expectedStatus) return
+      const sync = await call(app, 'sync.status').then(
+        (status) =>
+          status.resources.map(
+            (r) =>
+              `${r.resource}: ${r.status}, ${r.recordCount} records` +
+              (r.error ? `, ${r.error.code}: ${r.error.message}` : ''),
+          ),
+        (error: unknown) => [String(error)],
+      )
+      await testInfo.attach('core', {
+        contentType: 'text/plain',
+        body: [
+          ...sync,
+          'log:',
+          ...(app.log.length > from ? app.log.slice(from) : ['(nothing)']),
+        ].join('\n'),
+      })
     },
     { auto: true },
   ],

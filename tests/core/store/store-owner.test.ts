@@ -223,6 +223,28 @@ describe('the database owner thread', () => {
     await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 5000 })
   })
 
+  it('a thread that dies after opening fails its callers as internal, and says why in the log', async () => {
+    // A stand-in owner: it opens, then throws on its next turn.
+    const dying = `import { parentPort } from 'node:worker_threads'
+      parentPort.postMessage({ type: 'ready', notice: null })
+      setTimeout(() => { throw new Error('the owner ran out of luck') }, 50)`
+    const log: string[] = []
+    const owner = new StoreOwner({
+      file: storeFileFor(temp.dir, 'sandbox'),
+      threads: {
+        ...SOURCE_STORE_WORKER,
+        owner: { url: new URL(`data:text/javascript,${encodeURIComponent(dying)}`) },
+      },
+      log: (message) => log.push(message),
+    })
+    owners.push(owner)
+    await owner.ready
+    const waiting = failure(owner.call('queryInspections', {}))
+    expect(isAppError(await waiting, 'internal')).toBe(true)
+    expect(log).toEqual([expect.stringContaining('the owner ran out of luck')])
+    expect(log[0]).toMatch(/^\[store\] the cache thread stopped: /)
+  })
+
   it('answers a malformed message with an error instead of leaving the caller waiting', async () => {
     mkdirSync(join(temp.dir, 'cache'), { recursive: true })
     const worker = new Worker(SOURCE_STORE_WORKER.owner.url, {

@@ -24,6 +24,8 @@ export interface StoreOwnerOptions {
   /** How long a write waits for another connection's lock before `store_busy` (default 5 s). */
   readonly busyTimeoutMs?: number
   readonly now?: () => Date
+  /** Where a thread that failed says why (the app's log); the callers get `internal`. */
+  readonly log?: (message: string) => void
 }
 
 /** The arguments of `call(op, …)`: none for operations that take none. */
@@ -94,6 +96,7 @@ export class StoreOwner implements StoreClient {
     this.#worker.on('message', (raw: unknown) => {
       const parsed = fromOwnerSchema.safeParse(raw)
       if (!parsed.success) {
+        options.log?.(`[store] the cache thread sent a malformed answer: ${parsed.error.message}`)
         this.#failAll(new AppError('internal', 'The cache thread sent a malformed answer.'))
         return
       }
@@ -122,6 +125,7 @@ export class StoreOwner implements StoreClient {
       }
     })
     this.#worker.on('error', (error) => {
+      options.log?.(`[store] the cache thread stopped: ${String(error)}`)
       this.#failure ??= new AppError('internal', 'The cache thread stopped.', { cause: error })
       this.#failAll(this.#failure)
       refused(this.#failure)
