@@ -50,6 +50,17 @@ test.describe('inspections', () => {
     await expect(panel).toBeVisible()
     await expect(panel).toContainText('검수번호')
     await expect(panel).toContainText('(Asia/Seoul)')
+    // Beside the open detail every column still fits, the time the list is sorted by too, and
+    // the inspection number and that time show whole: the name and the status give room.
+    const grid = (await page.getByRole('grid').boundingBox())!
+    const sortedBy = (await page.getByRole('columnheader', { name: /접수일시/ }).boundingBox())!
+    expect(sortedBy.x + sortedBy.width).toBeLessThanOrEqual(grid.x + grid.width + 1)
+    const whole = await page
+      .getByTestId('inspection-row')
+      .first()
+      .locator('.tabular')
+      .evaluateAll((cells) => cells.map((cell) => cell.scrollWidth <= cell.clientWidth))
+    expect(whole).toEqual([true, true])
     await page.screenshot({ path: 'test-results/inspections-detail.png' })
     await page.keyboard.press('Escape')
     await expect(panel).toBeHidden()
