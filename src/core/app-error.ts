@@ -1,5 +1,4 @@
-import { z } from 'zod'
-import { ERROR_CODES, type ErrorCode, type ErrorData } from '../shared/errors'
+import type { ErrorCode, ErrorData } from '../shared/errors'
 
 /**
  * The one error class core throws. It carries a code from the closed union;
@@ -24,7 +23,7 @@ export class AppError extends Error {
   }
 
   /** The error an {@link ErrorData} (from another thread, or stored) stands for. */
-  static fromData(data: z.infer<typeof errorDataSchema>): AppError {
+  static fromData(data: ErrorData): AppError {
     return new AppError(data.code, data.message, {
       ...(data.status === undefined ? {} : { status: data.status }),
       ...(data.retryAt === undefined ? {} : { retryAt: data.retryAt }),
@@ -46,11 +45,3 @@ export class AppError extends Error {
 export function isAppError(value: unknown, code?: ErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code)
 }
-
-/** {@link ErrorData} checked where it arrives from outside this thread (a worker, a stored row). */
-export const errorDataSchema = z.object({
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
-  status: z.number().int().optional(),
-  retryAt: z.string().optional(),
-})

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { errorDataSchema } from '../app-error'
+import { errorDataSchema } from '../error-data-schema'
 
 /**
  * The messages between the main thread's image cache and the image-index
@@ -37,6 +37,3 @@ export const fromImageIndexSchema = z.discriminatedUnion('ok', [
   z.object({ id: z.number().int().positive(), ok: z.literal(true), value: z.unknown() }),
   z.object({ id: z.number().int().positive(), ok: z.literal(false), error: errorDataSchema }),
 ])
-
-/** What the thread is started with. */
-export const imageIndexDataSchema = z.object({ role: z.literal('image-index'), dir: z.string() })

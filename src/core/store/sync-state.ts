@@ -1,7 +1,8 @@
 import type { StoreConnection } from './connection'
 import { z } from 'zod'
 import type { ErrorData } from '../../shared/errors'
-import { AppError, errorDataSchema } from '../app-error'
+import { AppError } from '../app-error'
+import { errorDataSchema } from '../error-data-schema'
 import { prepared } from './statements'
 import type { SyncResource } from './record-types'
 

@@ -1,11 +1,11 @@
-import type { z } from 'zod'
 import type { Worker } from 'node:worker_threads'
-import { AppError, type errorDataSchema } from '../app-error'
+import type { ErrorData } from '../../shared/errors'
+import { AppError } from '../app-error'
 
 /** A data thread's answer to one call, as its protocol's schema reads it. */
 type ThreadAnswer<T> =
   | { readonly id: number; readonly ok: true; readonly value: T }
-  | { readonly id: number; readonly ok: false; readonly error: z.infer<typeof errorDataSchema> }
+  | { readonly id: number; readonly ok: false; readonly error: ErrorData }
 
 interface Waiter<T> {
   resolve(value: T): void

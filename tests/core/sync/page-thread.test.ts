@@ -8,7 +8,7 @@ import { readGuarantee, readPage } from '../../../src/core/api/read-records'
 import { isAppError } from '../../../src/core/app-error'
 import { decodePageWrite } from '../../../src/core/store/encoded-rows'
 import { prepareRows } from '../../../src/core/store/stored-raw'
-import { liveStoreThreads } from '../../../src/core/store/threads'
+import { liveStoreThreads, spawnStoreThread } from '../../../src/core/store/threads'
 import type { ParsedPage } from '../../../src/core/sync/page-thread/parse-page'
 import { parseHere, PageThread } from '../../../src/core/sync/page-thread/client'
 import { Dataset } from '../../../src/sandbox/dataset'
@@ -124,6 +124,38 @@ describe('the page thread', () => {
       rowsPerChunk: 10,
     })
     expect(parsed.received).toBe(3)
+  })
+
+  it('answers a malformed request as internal, drops one without an id, and keeps working', async () => {
+    const worker = spawnStoreThread(SOURCE_PAGE_WORKER)
+    const answers: unknown[] = []
+    worker.on('message', (answer: unknown) => answers.push(answer))
+    try {
+      const input = { resource: 'guarantees', body: body(envelope(2)), page: 1, rowsPerChunk: 10 }
+      const malformed = [
+        { id: 1, input: { ...input, resource: 'brands' } },
+        { id: 2, input: { ...input, page: 0 } },
+        { id: 3, input: { ...input, body: { ...input.body, bytes: 'not bytes' } } },
+        { id: 4, input: null },
+        { id: 5, input: { ...input, rowsPerChunk: 1.5 } },
+        { id: 6, input: { ...input, body: { ...input.body, status: '200' } } },
+      ]
+      for (const request of malformed) worker.postMessage(request)
+      // Nobody to answer: dropped.
+      worker.postMessage({ input })
+      worker.postMessage({ id: 7, input })
+      await vi.waitFor(() => expect(answers).toHaveLength(7), { timeout: 10_000 })
+      expect(answers.slice(0, 6)).toEqual(
+        malformed.map(({ id }) => ({
+          id,
+          ok: false,
+          error: { code: 'internal', message: 'The page thread received a malformed request.' },
+        })),
+      )
+      expect(answers[6]).toMatchObject({ id: 7, ok: true, value: { received: 2 } })
+    } finally {
+      await worker.terminate()
+    }
   })
 
   it('decodes an answer in its declared legacy charset (EUC-KR) there too', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { errorDataSchema } from '../../app-error'
+import { errorDataSchema } from '../../error-data-schema'
 
 /**
  * The messages between the main thread and a profile's database owner

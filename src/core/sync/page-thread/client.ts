@@ -2,7 +2,8 @@ import { movable } from '../../store/transfer'
 import { OnDemandThread } from '../../store/thread-calls'
 import { spawnStoreThread, type ThreadEntry } from '../../store/threads'
 import type { PageBody, ParsedPage } from './parse-page'
-import { fromPageThreadSchema, type ToPageThread } from './protocol'
+import { fromPageThreadSchema } from './protocol'
+import type { ToPageThread } from './request'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
 export interface PageParsing {

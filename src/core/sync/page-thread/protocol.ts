@@ -1,26 +1,15 @@
 import { z } from 'zod'
-import { PAGED_RESOURCES } from '../../../shared/cache'
 import type { ErrorData } from '../../../shared/errors'
-import { errorDataSchema } from '../../app-error'
+import { errorDataSchema } from '../../error-data-schema'
 import type { ParsedPage } from './parse-page'
 
 /**
- * The messages between the main thread and the page thread
- * (`worker.ts`), checked with these schemas on arrival at either end.
+ * The page thread's answers (`worker.ts`), checked with these schemas as
+ * they arrive on the main thread. Its requests are checked by hand in the
+ * thread (`request.ts`), which loads no schema library.
  */
 
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')
-
-/** Main thread → page thread: one list answer to parse. */
-export const toPageThreadSchema = z.object({
-  id: z.number().int().positive(),
-  input: z.object({
-    resource: z.enum(PAGED_RESOURCES),
-    body: z.object({ bytes, contentType: z.string(), status: z.number().int() }),
-    page: z.number().int().positive(),
-    rowsPerChunk: z.number().int().positive(),
-  }),
-})
 
 const rejectedItem = z.object({
   position: z.number().int().nonnegative(),
@@ -55,8 +44,6 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   }),
 ])
 
-/** Main thread → page thread, checked. */
-export type ToPageThread = z.infer<typeof toPageThreadSchema>
 /** Page thread → main thread, as sent. */
 export type FromPageThread =
   | { readonly id: number; readonly ok: true; readonly value: ParsedPage }

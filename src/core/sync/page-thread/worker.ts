@@ -1,11 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError, isAppError } from '../../app-error'
-import { imageIndexDataSchema } from '../../images/index-protocol'
-import { serveImageIndex } from '../../images/index-worker'
 import { movable } from '../../store/transfer'
 import { messageId, yieldToMainThread } from '../../store/threads'
 import { parsePageBody } from './parse-page'
-import { toPageThreadSchema, type FromPageThread } from './protocol'
+import type { FromPageThread } from './protocol'
+import { readPageRequest } from './request'
 
 /**
  * The page thread: parses and checks the sync's list answers and encodes
@@ -19,15 +18,26 @@ import { toPageThreadSchema, type FromPageThread } from './protocol'
 if (!parentPort) throw new Error('page-worker runs only as a worker thread')
 yieldToMainThread()
 const port = parentPort
-const imageIndex = imageIndexDataSchema.safeParse(workerData)
+const imageIndex = imageIndexDir(workerData)
 
-if (imageIndex.success) serveImageIndex(port, imageIndex.data.dir)
-else port.on('message', parsePages)
+// The image index's code (and its schema library) loads only in that role; messages wait meanwhile.
+if (imageIndex !== null) {
+  void import('../../images/index-worker').then(({ serveImageIndex }) =>
+    serveImageIndex(port, imageIndex),
+  )
+} else port.on('message', parsePages)
+
+/** The folder of the `image-index` role (`images/index-client.ts`), or null for the page thread. */
+function imageIndexDir(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null) return null
+  const { role, dir } = data as { role?: unknown; dir?: unknown }
+  return role === 'image-index' && typeof dir === 'string' ? dir : null
+}
 
 function parsePages(raw: unknown): void {
-  const parsed = toPageThreadSchema.safeParse(raw)
+  const request = readPageRequest(raw)
   let answer: FromPageThread
-  if (!parsed.success) {
+  if (request === null) {
     const id = messageId(raw)
     if (id === null) return
     answer = {
@@ -36,7 +46,7 @@ function parsePages(raw: unknown): void {
       error: { code: 'internal', message: 'The page thread received a malformed request.' },
     }
   } else {
-    const { id, input } = parsed.data
+    const { id, input } = request
     try {
       answer = { id, ok: true, value: parsePageBody(input) }
     } catch (error) {

@@ -1,0 +1,14 @@
+import { z } from 'zod'
+import { ERROR_CODES } from '../shared/errors'
+
+/**
+ * {@link ErrorData} checked where it arrives from outside this thread (a
+ * worker, a stored row). Apart from `app-error.ts`, so a thread that only
+ * throws errors (the page thread) loads no schema library.
+ */
+export const errorDataSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  status: z.number().int().optional(),
+  retryAt: z.string().optional(),
+})
