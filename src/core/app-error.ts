@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorData } from '../shared/errors'
+import { ERROR_CODES, type ErrorCode, type ErrorData } from '../shared/errors'
 
 /**
  * The one error class core throws. It carries a code from the closed union;
@@ -44,4 +44,24 @@ export class AppError extends Error {
 /** True for an {@link AppError}, optionally of one code. */
 export function isAppError(value: unknown, code?: ErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code)
+}
+
+/**
+ * `value` as an {@link ErrorData}, or null when it is not one: checked by
+ * hand where a thread without a schema library reads one back (a stored
+ * sync state's last error). `error-data-schema.ts` is the same check.
+ */
+export function readErrorData(value: unknown): ErrorData | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
+  const { code, message, status, retryAt } = value as Record<string, unknown>
+  if (!(ERROR_CODES as readonly unknown[]).includes(code) || typeof message !== 'string')
+    return null
+  if (status !== undefined && !Number.isSafeInteger(status)) return null
+  if (retryAt !== undefined && typeof retryAt !== 'string') return null
+  return {
+    code: code as ErrorCode,
+    message,
+    ...(status === undefined ? {} : { status: status as number }),
+    ...(retryAt === undefined ? {} : { retryAt }),
+  }
 }

@@ -1,8 +1,6 @@
 import type { StoreConnection } from './connection'
-import { z } from 'zod'
 import type { ErrorData } from '../../shared/errors'
-import { AppError } from '../app-error'
-import { errorDataSchema } from '../error-data-schema'
+import { AppError, readErrorData } from '../app-error'
 import { prepared } from './statements'
 import type { SyncResource } from './record-types'
 
@@ -33,33 +31,79 @@ export interface SyncStateRow {
   readonly pageSize: number | null
 }
 
-/** A stored sync-state row, checked: the app wrote it, but the file may have been damaged since. */
-const rowSchema = z.object({
-  status: z.enum(['idle', 'syncing', 'offline', 'error']).catch('idle'),
-  mode: z.enum(['full', 'incremental']).nullable().catch(null),
-  checkpoint: z.string().nullable(),
-  pass: z.number().int().min(0),
-  started_at: z.string().nullable(),
-  last_success_at: z.string().nullable(),
-  last_full_at: z.string().nullable(),
-  last_error: z.string().nullable(),
-  rejected: z.number().int().min(0),
-  page_size: z.number().int().min(1).nullable().catch(null),
-})
+const STATUSES = ['idle', 'syncing', 'offline', 'error'] as const
+const MODES = ['full', 'incremental'] as const
 
-const checkpointSchema = z.object({
-  nextPage: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
-  total: z.number().int().min(0).nullable(),
-  fetched: z.number().int().min(0),
-})
+/** An integer of at least `min` (a whole number JavaScript holds exactly). */
+function isIntegerFrom(value: unknown, min: number): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= min
+}
 
-/** JSON text checked against a schema; null when absent or unreadable. */
-function parsedOrNull<T>(text: string | null, schema: z.ZodType<T>): T | null {
+function isTextOrNull(value: unknown): value is string | null {
+  return value === null || typeof value === 'string'
+}
+
+/** One of `values`, or `fallback` for anything else. */
+function oneOf<T extends string>(
+  values: readonly T[],
+  value: unknown,
+  fallback: T | null,
+): T | null {
+  return (values as readonly unknown[]).includes(value) ? (value as T) : fallback
+}
+
+/** A stored row's columns, its checkpoint and last error still JSON text. */
+type StoredRow = Omit<SyncStateRow, 'resource' | 'checkpoint' | 'lastError'> & {
+  readonly checkpoint: string | null
+  readonly lastError: string | null
+}
+
+/**
+ * A stored sync-state row, checked by hand (the owner loads no schema
+ * library): the app wrote it, but the file may have been damaged since. A
+ * status, mode or page size it cannot read falls back (`idle`, none,
+ * none); anything else it cannot read makes the row unreadable (null).
+ */
+function checkedRow(found: Readonly<Record<string, unknown>>): StoredRow | null {
+  const { pass, rejected, checkpoint } = found
+  const startedAt = found['started_at']
+  const lastSuccessAt = found['last_success_at']
+  const lastFullAt = found['last_full_at']
+  const lastError = found['last_error']
+  if (!isIntegerFrom(pass, 0) || !isIntegerFrom(rejected, 0)) return null
+  if (!isTextOrNull(checkpoint) || !isTextOrNull(startedAt)) return null
+  if (!isTextOrNull(lastSuccessAt) || !isTextOrNull(lastFullAt) || !isTextOrNull(lastError)) {
+    return null
+  }
+  const pageSize = found['page_size']
+  return {
+    status: oneOf(STATUSES, found['status'], 'idle')!,
+    mode: oneOf(MODES, found['mode'], null),
+    checkpoint,
+    pass,
+    startedAt,
+    lastSuccessAt,
+    lastFullAt,
+    lastError,
+    rejected,
+    pageSize: isIntegerFrom(pageSize, 1) ? pageSize : null,
+  }
+}
+
+/** A stored checkpoint, or null when it is not one. */
+function checkpointOf(value: unknown): Checkpoint | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
+  const { nextPage, pageSize, total, fetched } = value as Record<string, unknown>
+  if (!isIntegerFrom(nextPage, 1) || !isIntegerFrom(pageSize, 1)) return null
+  if (!(total === null || isIntegerFrom(total, 0)) || !isIntegerFrom(fetched, 0)) return null
+  return { nextPage, pageSize, total, fetched }
+}
+
+/** JSON text read by `read`; null when absent or unreadable. */
+function parsedOrNull<T>(text: string | null, read: (value: unknown) => T | null): T | null {
   if (text === null) return null
   try {
-    const parsed = schema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
+    return read(JSON.parse(text))
   } catch {
     return null
   }
@@ -88,23 +132,15 @@ export function readSyncState(db: StoreConnection, resource: SyncResource): Sync
       pageSize: null,
     }
   }
-  const parsed = rowSchema.safeParse(found)
-  if (!parsed.success) {
+  const row = checkedRow(found)
+  if (row === null) {
     throw new AppError('store_corrupt', `The stored sync state of ${resource} cannot be read.`)
   }
-  const row = parsed.data
   return {
+    ...row,
     resource,
-    status: row.status,
-    mode: row.mode,
-    checkpoint: parsedOrNull(row.checkpoint, checkpointSchema),
-    pass: row.pass,
-    startedAt: row.started_at,
-    lastSuccessAt: row.last_success_at,
-    lastFullAt: row.last_full_at,
-    lastError: parsedOrNull(row.last_error, errorDataSchema),
-    rejected: row.rejected,
-    pageSize: row.page_size,
+    checkpoint: parsedOrNull(row.checkpoint, checkpointOf),
+    lastError: parsedOrNull(row.lastError, readErrorData),
   }
 }
 

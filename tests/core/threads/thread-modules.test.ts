@@ -43,10 +43,11 @@ const EXPORTS_AND_TEXTS = [
 ]
 
 describe("the data threads' start", () => {
-  it('the database owner loads no export code, messages or IPC contract until it exports', async () => {
+  it('the database owner loads no export code, messages, IPC contract or schema library', async () => {
     const graph = await startGraph('src/core/store/owner/worker.ts')
     expect(graph).toContain('src/core/store/store-ops.ts')
     expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
+    expect(graph).not.toContain('zod')
   })
 
   it('the page thread loads none of them either, nor the schema library (about 4 MB a thread)', async () => {

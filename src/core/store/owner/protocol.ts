@@ -2,34 +2,11 @@ import { z } from 'zod'
 import { errorDataSchema } from '../../error-data-schema'
 
 /**
- * The messages between the main thread and a profile's database owner
- * (`worker.ts`), checked with these schemas on arrival at either end. The
- * main thread loads this module: it imports no store operation (they load
+ * The owner's answers to the main thread, checked with these schemas as
+ * they arrive there (what the main thread sends is checked by hand in the
+ * owner, `requests.ts`). This module imports no store operation (they load
  * `node:sqlite`); the owner checks a call's operation name itself.
  */
-
-/** What the owner is started with. */
-export const ownerDataSchema = z.object({
-  file: z.string().min(1),
-  busyTimeoutMs: z.number().int().positive().optional(),
-  /** When the open started (stamps a rebuilt file's moved-aside copy). */
-  openedAt: z.iso.datetime(),
-})
-
-/** What the owner is started with. */
-export type OwnerData = z.infer<typeof ownerDataSchema>
-
-/** Main thread → owner. `call` carries one {@link StoreRequest}; `reset` clears a failed page write. */
-export const toOwnerSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('call'),
-    id: z.number().int().positive(),
-    op: z.string(),
-    args: z.unknown().optional(),
-  }),
-  z.object({ type: z.literal('reset') }),
-  z.object({ type: z.literal('close') }),
-])
 
 /** Owner → main thread. */
 export const fromOwnerSchema = z.discriminatedUnion('type', [
@@ -56,5 +33,3 @@ export const fromOwnerSchema = z.discriminatedUnion('type', [
 
 /** Owner → main thread, checked. */
 export type FromOwner = z.infer<typeof fromOwnerSchema>
-/** Main thread → owner, checked. */
-export type ToOwner = z.infer<typeof toOwnerSchema>

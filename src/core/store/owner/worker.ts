@@ -3,7 +3,8 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { ErrorData } from '../../../shared/errors'
 import { advanceCellIndexes } from '../cell-index'
 import { openStore, toStoreError } from '../database'
-import { ownerDataSchema, toOwnerSchema, type FromOwner } from './protocol'
+import type { FromOwner } from './protocol'
+import { readOwnerData, readToOwner } from './requests'
 import { decodePageWrite, type PageWriteRequest } from '../encoded-rows'
 import { rowsOf } from '../transfer'
 import { writePageBatch } from './page-writer'
@@ -32,7 +33,8 @@ function errorData(error: unknown): ErrorData {
   return toStoreError(error).toData()
 }
 
-const data = ownerDataSchema.parse(workerData)
+const data = readOwnerData(workerData)
+if (data === null) throw new Error('owner-worker was started without its file')
 let db: StoreConnection
 try {
   const opened = openStore(data.file, {
@@ -137,14 +139,13 @@ function drain(): void {
 }
 
 port.on('message', (raw: unknown) => {
-  const parsed = toOwnerSchema.safeParse(raw)
-  if (!parsed.success || (parsed.data.type === 'call' && !isStoreOp(parsed.data.op))) {
+  const message = readToOwner(raw)
+  if (message === null || (message.type === 'call' && !isStoreOp(message.op))) {
     const id = messageId(raw)
     const error = { code: 'internal' as const, message: 'The cache received a malformed request.' }
     if (id !== null) send({ type: 'error', id, error })
     return
   }
-  const message = parsed.data
   if (message.type === 'close') {
     drain()
     db.close()
