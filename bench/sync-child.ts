@@ -48,42 +48,37 @@ export interface SyncChildReport {
 const args = JSON.parse(process.argv[2] ?? '{}') as SyncChildArgs
 const threads = bundledThreads(import.meta.url)
 
-/** CPU time of each of this process's threads, ms, by name and id: where the sync's CPU time went. */
-function threadTimes(): Map<string, number> {
-  const times = new Map<string, number>()
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-      // utime and stime, in clock ticks (100 a second here).
-      times.set(`${name}#${tid}`, (Number(fields[11]) + Number(fields[12])) * 10)
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return times
+/** What one thread has used since it started: CPU time (ms), and MB and calls written (files and sockets). */
+interface ThreadUse {
+  readonly ms: number
+  readonly mb: number
+  readonly calls: number
 }
 
 /**
- * What each of this process's threads wrote (files and sockets) since it
- * started: MB and write calls, by name and id. Where a sync's writes go:
- * the owner's log, its temporary files, the checkpointer's copy.
+ * What each of this process's threads has used, by name and id: where the
+ * sync's CPU time went, and its writes (the owner's log and temporary
+ * files, the checkpointer's copy).
  */
-function threadWrites(): Map<string, readonly [number, number]> {
-  const writes = new Map<string, readonly [number, number]>()
+function threadUse(): Map<string, ThreadUse> {
+  const use = new Map<string, ThreadUse>()
   for (const tid of readdirSync('/proc/self/task')) {
     try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
       const io = readFileSync(`/proc/self/task/${tid}/io`, 'utf8')
-      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()
-      const bytes = Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0)
-      const calls = Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? 0)
-      writes.set(`${name}#${tid}`, [bytes / 2 ** 20, calls])
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      use.set(`${name}#${tid}`, {
+        // utime and stime, in clock ticks (100 a second here).
+        ms: (Number(fields[11]) + Number(fields[12])) * 10,
+        mb: Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0) / 2 ** 20,
+        calls: Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? 0),
+      })
     } catch {
       // A thread that ended meanwhile.
     }
   }
-  return writes
+  return use
 }
 
 /** The kernel's peak RSS of this process, bytes (`VmHWM`). */
@@ -111,23 +106,27 @@ const rssBefore = process.memoryUsage.rss()
 writeFileSync('/proc/self/clear_refs', '5')
 const stretches = mainThreadStretches()
 const delays = mainLoopDelays()
-const threadsBefore = threadTimes()
-const writesBefore = threadWrites()
+const threadsBefore = threadUse()
 const cpuBefore = process.cpuUsage()
 const t = performance.now()
 const [outcome] = await engine.run(['guarantees'], 'full')
 const ms = performance.now() - t
 const cpu = process.cpuUsage(cpuBefore)
-const threadsAfter = threadTimes()
-const writesByThread = [...threadWrites()]
-  .map(([name, [mb, calls]]) => {
-    const [mbBefore, callsBefore] = writesBefore.get(name) ?? [0, 0]
-    return [name, Math.round((mb - mbBefore) * 10) / 10, calls - callsBefore] as const
-  })
-  .filter(([, mb]) => mb >= 1)
-  .sort((a, b) => b[1] - a[1])
-const perThread = [...threadsAfter]
-  .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
+const during = [...threadUse()].map(([name, after]) => {
+  const before = threadsBefore.get(name) ?? { ms: 0, mb: 0, calls: 0 }
+  return {
+    name,
+    ms: after.ms - before.ms,
+    mb: after.mb - before.mb,
+    calls: after.calls - before.calls,
+  }
+})
+const writesByThread = during
+  .filter(({ mb }) => mb >= 1)
+  .sort((a, b) => b.mb - a.mb)
+  .map(({ name, mb, calls }) => [name, Math.round(mb * 10) / 10, calls] as const)
+const perThread = during
+  .map(({ name, ms }) => [name, ms] as const)
   .filter(([, ms]) => ms > 0)
   .sort((a, b) => b[1] - a[1])
 const loop = delays.stop()

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode, type ErrorData } from '../shared/errors'
+import { isFields, isOneOf } from './plain-checks'
 
 /**
  * The one error class core throws. It carries a code from the closed union;
@@ -52,14 +53,13 @@ export function isAppError(value: unknown, code?: ErrorCode): value is AppError 
  * sync state's last error). `error-data-schema.ts` is the same check.
  */
 export function readErrorData(value: unknown): ErrorData | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
-  const { code, message, status, retryAt } = value as Record<string, unknown>
-  if (!(ERROR_CODES as readonly unknown[]).includes(code) || typeof message !== 'string')
-    return null
+  if (!isFields(value)) return null
+  const { code, message, status, retryAt } = value
+  if (!isOneOf(ERROR_CODES, code) || typeof message !== 'string') return null
   if (status !== undefined && !Number.isSafeInteger(status)) return null
   if (retryAt !== undefined && typeof retryAt !== 'string') return null
   return {
-    code: code as ErrorCode,
+    code,
     message,
     ...(status === undefined ? {} : { status: status as number }),
     ...(retryAt === undefined ? {} : { retryAt }),

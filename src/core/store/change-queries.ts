@@ -11,6 +11,7 @@ import type {
 } from '../../shared/changes'
 import { CHANGE_KINDS } from '../../shared/changes'
 import { AppError } from '../app-error'
+import { isFields, isOneOf } from '../plain-checks'
 import type { StoreConnection } from './connection'
 import type { PagedResource } from './record-types'
 import { prepared } from './statements'
@@ -46,10 +47,6 @@ const COLUMNS = 'id, resource, idx, kind, detail, sync_id, at, seen'
 
 const RESOURCES = ['inspections', 'guarantees'] as const
 
-function isOneOf<T>(values: readonly T[], value: unknown): value is T {
-  return (values as readonly unknown[]).includes(value)
-}
-
 /** A stored entry, checked: a damaged row is `store_corrupt`, never a bare crash. */
 function entryOf(row: ChangeRow): ChangeEntry {
   let detail: unknown
@@ -59,10 +56,7 @@ function entryOf(row: ChangeRow): ChangeEntry {
     detail = null
   }
   // Checked by hand: the owner loads no schema library. The detail is an object of its kind.
-  const detailKind =
-    typeof detail === 'object' && detail !== null && !Array.isArray(detail)
-      ? (detail as { kind?: unknown }).kind
-      : undefined
+  const detailKind = isFields(detail) ? detail['kind'] : undefined
   const { kind, resource } = row
   if (
     !isOneOf(CHANGE_KINDS, kind) ||

@@ -1,6 +1,7 @@
 import type { StoreConnection } from './connection'
 import type { ErrorData } from '../../shared/errors'
 import { AppError, readErrorData } from '../app-error'
+import { isFields, isIntegerFrom, isOneOf } from '../plain-checks'
 import { prepared } from './statements'
 import type { SyncResource } from './record-types'
 
@@ -34,22 +35,8 @@ export interface SyncStateRow {
 const STATUSES = ['idle', 'syncing', 'offline', 'error'] as const
 const MODES = ['full', 'incremental'] as const
 
-/** An integer of at least `min` (a whole number JavaScript holds exactly). */
-function isIntegerFrom(value: unknown, min: number): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= min
-}
-
 function isTextOrNull(value: unknown): value is string | null {
   return value === null || typeof value === 'string'
-}
-
-/** One of `values`, or `fallback` for anything else. */
-function oneOf<T extends string>(
-  values: readonly T[],
-  value: unknown,
-  fallback: T | null,
-): T | null {
-  return (values as readonly unknown[]).includes(value) ? (value as T) : fallback
 }
 
 /** A stored row's columns, its checkpoint and last error still JSON text. */
@@ -77,8 +64,8 @@ function checkedRow(found: Readonly<Record<string, unknown>>): StoredRow | null 
   }
   const pageSize = found['page_size']
   return {
-    status: oneOf(STATUSES, found['status'], 'idle')!,
-    mode: oneOf(MODES, found['mode'], null),
+    status: isOneOf(STATUSES, found['status']) ? found['status'] : 'idle',
+    mode: isOneOf(MODES, found['mode']) ? found['mode'] : null,
     checkpoint,
     pass,
     startedAt,
@@ -92,8 +79,8 @@ function checkedRow(found: Readonly<Record<string, unknown>>): StoredRow | null 
 
 /** A stored checkpoint, or null when it is not one. */
 function checkpointOf(value: unknown): Checkpoint | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
-  const { nextPage, pageSize, total, fetched } = value as Record<string, unknown>
+  if (!isFields(value)) return null
+  const { nextPage, pageSize, total, fetched } = value
   if (!isIntegerFrom(nextPage, 1) || !isIntegerFrom(pageSize, 1)) return null
   if (!(total === null || isIntegerFrom(total, 0)) || !isIntegerFrom(fetched, 0)) return null
   return { nextPage, pageSize, total, fetched }

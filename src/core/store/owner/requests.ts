@@ -1,3 +1,5 @@
+import { isFields, isPositiveInteger } from '../../plain-checks'
+
 /**
  * What the main thread sends a profile's database owner (`worker.ts`), and
  * the owner's checks of it on arrival, by hand: the owner loads no schema
@@ -19,16 +21,6 @@ export type ToOwner =
   | { readonly type: 'call'; readonly id: number; readonly op: string; readonly args?: unknown }
   | { readonly type: 'reset' }
   | { readonly type: 'close' }
-
-type Fields = Readonly<Record<string, unknown>>
-
-function isFields(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function isPositiveInteger(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) > 0
-}
 
 /** An ISO date and time in UTC, as `Date.prototype.toISOString` writes it (any precision). */
 const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/u

@@ -1,25 +1,11 @@
 import { PAGED_RESOURCES } from '../../../shared/cache'
-import type { PagedResource } from '../../store/record-types'
+import { isFields, isOneOf, isPositiveInteger } from '../../plain-checks'
 import type { PageBody } from './parse-page'
 
 /** Main thread → page thread: one list answer to parse. */
 export interface ToPageThread {
   readonly id: number
   readonly input: PageBody
-}
-
-type Fields = Readonly<Record<string, unknown>>
-
-function isFields(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function isPositiveInteger(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) > 0
-}
-
-function isPagedResource(value: unknown): value is PagedResource {
-  return (PAGED_RESOURCES as readonly unknown[]).includes(value)
 }
 
 /**
@@ -31,7 +17,7 @@ function isPagedResource(value: unknown): value is PagedResource {
 export function readPageRequest(raw: unknown): ToPageThread | null {
   if (!isFields(raw) || !isPositiveInteger(raw['id']) || !isFields(raw['input'])) return null
   const { resource, body, page, rowsPerChunk } = raw['input']
-  if (!isPagedResource(resource) || !isFields(body)) return null
+  if (!isOneOf(PAGED_RESOURCES, resource) || !isFields(body)) return null
   const { bytes, contentType, status } = body
   if (!(bytes instanceof Uint8Array) || typeof contentType !== 'string') return null
   if (!Number.isSafeInteger(status) || !isPositiveInteger(page)) return null

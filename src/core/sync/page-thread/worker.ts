@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError, isAppError } from '../../app-error'
+import { isFields } from '../../plain-checks'
 import { movable } from '../../store/transfer'
 import { messageId, yieldToMainThread } from '../../store/threads'
 import { parsePageBody } from './parse-page'
@@ -29,9 +30,8 @@ if (imageIndex !== null) {
 
 /** The folder of the `image-index` role (`images/index-client.ts`), or null for the page thread. */
 function imageIndexDir(data: unknown): string | null {
-  if (typeof data !== 'object' || data === null) return null
-  const { role, dir } = data as { role?: unknown; dir?: unknown }
-  return role === 'image-index' && typeof dir === 'string' ? dir : null
+  if (!isFields(data)) return null
+  return data['role'] === 'image-index' && typeof data['dir'] === 'string' ? data['dir'] : null
 }
 
 function parsePages(raw: unknown): void {
