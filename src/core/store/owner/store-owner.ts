@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../../app-error'
-import { Checkpointer, CheckpointSchedule } from './checkpointer'
+import { Checkpointer, CheckpointSchedule, type CheckpointHost } from './checkpointer'
 import type { StoreNotice } from '../database'
 import { movable, rowsOf } from '../transfer'
 import { fromOwnerSchema } from './protocol'
@@ -27,6 +27,12 @@ export interface StoreOwnerOptions {
   readonly now?: () => Date
   /** Where a thread that failed says why (the app's log); the callers get `internal`. */
   readonly log?: (message: string) => void
+  /**
+   * Runs the WAL checkpoints while it is up (the app's page thread), so a
+   * sync starts no checkpointer thread; without it, or while it is down,
+   * they run on the checkpointer's own thread (see `checkpointer.ts`).
+   */
+  readonly checkpointHost?: CheckpointHost
 }
 
 /** The arguments of `call(op, …)`: none for operations that take none. */
@@ -105,9 +111,14 @@ export class StoreOwner implements StoreClient {
       if (message.type === 'ready') {
         this.#notice = message.notice
         if (!this.#closing)
-          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer, () => {
-            this.#damaged = true
-          })
+          this.#checkpointer = new Checkpointer(
+            this.file,
+            options.threads.checkpointer,
+            () => {
+              this.#damaged = true
+            },
+            options.checkpointHost ? { host: options.checkpointHost } : {},
+          )
         opened()
       } else if (message.type === 'failed') {
         this.#failure = AppError.fromData(message.error)

@@ -1,0 +1,206 @@
+import { statSync } from 'node:fs'
+import type { DatabaseSync } from 'node:sqlite'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openStore } from '../../../src/core/store/database'
+import { Checkpointer, type CheckpointHost } from '../../../src/core/store/owner/checkpointer'
+import { storeFileFor } from '../../../src/core/store/paths'
+import { liveStoreThreads, type ThreadEntry } from '../../../src/core/store/threads'
+import { SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { tempDir } from './fixtures'
+
+const OWN = SOURCE_STORE_WORKER.checkpointer
+
+/** The checkpointer's own threads still running. */
+const ownThreads = (entry: ThreadEntry = OWN): number => liveStoreThreads(entry)
+
+/**
+ * A host whose thread is running or not as the test says; each checkpoint
+ * it takes waits until the test settles it.
+ */
+function fakeHost(): CheckpointHost & {
+  running: boolean
+  readonly asked: string[]
+  readonly inFlight: number
+  settle(ok?: boolean): void
+} {
+  const asked: string[] = []
+  const settles: ((ok: boolean) => void)[] = []
+  const host = {
+    running: true,
+    asked,
+    /** Checkpoints taken and not yet settled. */
+    get inFlight(): number {
+      return settles.length
+    },
+    /** Ends the oldest checkpoint in flight. */
+    settle(ok = true): void {
+      settles.shift()?.(ok)
+    },
+    checkpointIfRunning(file: string): Promise<boolean> | null {
+      asked.push(file)
+      if (!host.running) return null
+      return new Promise<boolean>((resolve) => settles.push(resolve))
+    },
+  }
+  return host
+}
+
+/** Lets settled promises' continuations run. */
+const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+
+let temp: ReturnType<typeof tempDir>
+let file: string
+let writer: DatabaseSync
+const closers: (() => Promise<void>)[] = []
+beforeEach(() => {
+  temp = tempDir()
+  file = storeFileFor(temp.dir, 'sandbox')
+  // Holds the file open as the owner does, writing to the log only.
+  writer = openStore(file, { autoCheckpoint: false }).db
+})
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close()
+  writer.close()
+  temp.remove()
+})
+
+/** A checkpointer on the test's file whose own thread has finished its deep check and exited. */
+async function checkpointer(host?: CheckpointHost, idleMs = 60_000): Promise<Checkpointer> {
+  const made = new Checkpointer(file, OWN, undefined, { idleMs, ...(host ? { host } : {}) })
+  closers.unshift(() => made.close())
+  await vi.waitFor(() => expect(ownThreads()).toBe(0), { timeout: 10_000, interval: 20 })
+  return made
+}
+
+/** Writes about 800 kB to the log; answers the file's size before. */
+function fillLog(): number {
+  writer.exec('CREATE TABLE IF NOT EXISTS filler (x BLOB)')
+  const insert = writer.prepare('INSERT INTO filler VALUES (randomblob(4000))')
+  for (let i = 0; i < 200; i += 1) insert.run()
+  return statSync(file).size
+}
+
+describe('the checkpointer with a host', () => {
+  it('runs a checkpoint on the host while it runs, and starts no thread of its own', async () => {
+    const host = fakeHost()
+    const checkpoints = await checkpointer(host)
+    checkpoints.request()
+    expect(host.asked).toEqual([file])
+    expect(host.inFlight).toBe(1)
+    expect(ownThreads()).toBe(0)
+    host.settle()
+    await turn()
+    checkpoints.request()
+    expect(host.asked).toEqual([file, file])
+    expect(ownThreads()).toBe(0)
+    host.settle()
+  })
+
+  it('uses its own thread when the host is not running, and that thread copies the log', async () => {
+    const host = fakeHost()
+    host.running = false
+    const checkpoints = await checkpointer(host)
+    const before = fillLog()
+    checkpoints.request()
+    expect(host.asked).toEqual([file])
+    expect(ownThreads()).toBe(1)
+    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 700_000), {
+      timeout: 10_000,
+      interval: 20,
+    })
+  })
+
+  it('runs one checkpoint at a time: requests meanwhile make one more after it, failed or not', async () => {
+    const host = fakeHost()
+    const checkpoints = await checkpointer(host)
+    checkpoints.request()
+    checkpoints.request()
+    checkpoints.request()
+    expect(host.asked).toHaveLength(1)
+    host.settle(false)
+    await turn()
+    // The requests made meanwhile: one more checkpoint.
+    expect(host.asked).toHaveLength(2)
+    expect(host.inFlight).toBe(1)
+    host.settle()
+    await turn()
+    expect(host.asked).toHaveLength(2)
+    expect(host.inFlight).toBe(0)
+  })
+
+  it('a request while its own thread runs one waits for it, then goes to the host if that runs now', async () => {
+    const host = fakeHost()
+    host.running = false
+    const checkpoints = await checkpointer(host)
+    const before = fillLog()
+    checkpoints.request()
+    expect(ownThreads()).toBe(1)
+    host.running = true
+    checkpoints.request()
+    // Not sent anywhere while the own thread's checkpoint runs.
+    expect(host.asked).toHaveLength(1)
+    await vi.waitFor(() => expect(host.asked).toHaveLength(2), { timeout: 10_000, interval: 20 })
+    expect(statSync(file).size).toBeGreaterThan(before + 700_000)
+    host.settle()
+  })
+
+  it('lets its own idle thread go once the host takes a checkpoint, so a sync runs one of them', async () => {
+    const host = fakeHost()
+    host.running = false
+    // Idle for a minute: only the host's taking over ends the thread in this test.
+    const checkpoints = await checkpointer(host, 60_000)
+    const before = fillLog()
+    checkpoints.request()
+    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 700_000), {
+      timeout: 10_000,
+      interval: 20,
+    })
+    // Its checkpoint done, it idles.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(ownThreads()).toBe(1)
+    host.running = true
+    checkpoints.request()
+    expect(host.asked).toHaveLength(2)
+    await vi.waitFor(() => expect(ownThreads()).toBe(0), { timeout: 10_000, interval: 20 })
+    host.settle()
+  })
+
+  it('keeps its own thread through its deep check when the host takes a checkpoint meanwhile', async () => {
+    // An own thread whose check takes 500 ms, and which exits when told to close.
+    const slow: ThreadEntry = {
+      url: new URL(
+        `data:text/javascript,${encodeURIComponent(
+          "import { parentPort, workerData } from 'node:worker_threads'; if (workerData.deepCheck) setTimeout(() => parentPort.postMessage('checked'), 500); parentPort.on('message', (m) => (m === 'close' ? process.exit(0) : parentPort.postMessage('done')))",
+        )}`,
+      ),
+    }
+    const host = fakeHost()
+    const checkpoints = new Checkpointer(file, slow, undefined, { host })
+    closers.unshift(() => checkpoints.close())
+    checkpoints.request()
+    host.settle()
+    expect(host.asked).toHaveLength(1)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    expect(ownThreads(slow)).toBe(1)
+    // Checked, and with nothing asked of it: it exits.
+    await vi.waitFor(() => expect(ownThreads(slow)).toBe(0), { timeout: 10_000, interval: 20 })
+  })
+
+  it('close waits for a checkpoint in flight on the host, and later requests are ignored', async () => {
+    const host = fakeHost()
+    const checkpoints = await checkpointer(host)
+    checkpoints.request()
+    // Asked meanwhile: dropped by the close.
+    checkpoints.request()
+    let closed = false
+    const closing = checkpoints.close().then(() => (closed = true))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(closed).toBe(false)
+    host.settle()
+    await closing
+    expect(closed).toBe(true)
+    checkpoints.request()
+    expect(host.asked).toHaveLength(1)
+    expect(ownThreads()).toBe(0)
+  })
+})
