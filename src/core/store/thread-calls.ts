@@ -127,6 +127,11 @@ export class OnDemandThread<T> {
     this.#idle = new IdleTimer(options.idleMs)
   }
 
+  /** True while a thread is up (started and neither idle-ended, given up on nor closed). */
+  get running(): boolean {
+    return this.#worker !== null
+  }
+
   /** Starts the thread ahead of a call; unless one comes within `idleMs`, it exits again. */
   warm(): void {
     if (this.#closed) return

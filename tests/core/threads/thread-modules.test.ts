@@ -55,5 +55,8 @@ describe("the data threads' start", () => {
     expect(graph).toContain('src/core/sync/page-thread/parse-page.ts')
     expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
     expect(graph).not.toContain('zod')
+    // SQLite only with the first checkpoint it runs for the owner (a sync's, not every page's).
+    expect(graph).not.toContain('node:sqlite')
+    expect(graph).not.toContain('src/core/store/owner/wal-checkpoint.ts')
   })
 })

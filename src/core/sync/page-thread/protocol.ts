@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ErrorData } from '../../../shared/errors'
 import { errorDataSchema } from '../../error-data-schema'
+import type { WalCheckpoint } from '../../store/owner/wal-checkpoint'
 import type { ParsedPage } from './parse-page'
 
 /**
@@ -21,21 +22,29 @@ const rejectedItem = z.object({
   rawTruncated: z.boolean(),
 })
 
-/** Page thread → main thread: the parsed page, or why it could not be. */
+const parsedPage = z.object({
+  total: z.number().int().nonnegative(),
+  page: z.number().int(),
+  received: z.number().int().nonnegative(),
+  pageSize: z.number().int().optional(),
+  rejected: z.number().int().nonnegative(),
+  rejects: z.array(rejectedItem),
+  encoded: z.array(z.object({ count: z.number().int().nonnegative(), bytes })).min(1),
+  fingerprint: z.string(),
+})
+
+const walCheckpoint = z.object({ log: z.number().int(), checkpointed: z.number().int() })
+
+/**
+ * Page thread → main thread: the parsed page or the checkpoint's frames
+ * (`client.ts` tells them apart by shape and fails a call answered with
+ * the other kind), or why it could not be.
+ */
 export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   z.object({
     id: z.number().int().positive(),
     ok: z.literal(true),
-    value: z.object({
-      total: z.number().int().nonnegative(),
-      page: z.number().int(),
-      received: z.number().int().nonnegative(),
-      pageSize: z.number().int().optional(),
-      rejected: z.number().int().nonnegative(),
-      rejects: z.array(rejectedItem),
-      encoded: z.array(z.object({ count: z.number().int().nonnegative(), bytes })).min(1),
-      fingerprint: z.string(),
-    }),
+    value: z.union([parsedPage, walCheckpoint]),
   }),
   z.object({
     id: z.number().int().positive(),
@@ -44,7 +53,10 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   }),
 ])
 
+/** What the page thread answers a request with: a parsed page, or a checkpoint's frames. */
+export type PageThreadValue = ParsedPage | WalCheckpoint
+
 /** Page thread → main thread, as sent. */
 export type FromPageThread =
-  | { readonly id: number; readonly ok: true; readonly value: ParsedPage }
+  | { readonly id: number; readonly ok: true; readonly value: PageThreadValue }
   | { readonly id: number; readonly ok: false; readonly error: ErrorData }
