@@ -167,6 +167,8 @@ export function createCore(deps: CoreDeps): Core {
       threads: deps.storeWorker,
       now,
       log: (message) => log(redactor.redact(message)),
+      // While a sync runs, its page thread runs the file's WAL checkpoints: one thread fewer.
+      checkpointHost: pages,
     })
     const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
     const team = new TeamRunner({

@@ -3,10 +3,15 @@ import type { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openStore } from '../../../src/core/store/database'
 import { Checkpointer, type CheckpointHost } from '../../../src/core/store/owner/checkpointer'
+import { StoreOwner } from '../../../src/core/store/owner/store-owner'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { liveStoreThreads, type ThreadEntry } from '../../../src/core/store/threads'
-import { SOURCE_STORE_WORKER } from '../../support/store-worker'
-import { tempDir } from './fixtures'
+import { PageThread } from '../../../src/core/sync/page-thread/client'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { SANDBOX_PROFILE_ID } from '../../../src/shared/profiles'
+import { bootForTest, call } from '../helpers/core'
+import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
+import { inspection, tempDir } from './fixtures'
 
 const OWN = SOURCE_STORE_WORKER.checkpointer
 
@@ -201,6 +206,69 @@ describe('the checkpointer with a host', () => {
     expect(closed).toBe(true)
     checkpoints.request()
     expect(host.asked).toHaveLength(1)
+    expect(ownThreads()).toBe(0)
+  })
+})
+
+describe("the owner's checkpoints on the page thread", () => {
+  it('during a sync the page thread copies the log and no checkpointer thread starts', async () => {
+    const pages = new PageThread(SOURCE_PAGE_WORKER)
+    const outcomes: (boolean | null)[] = []
+    const owner = await StoreOwner.open({
+      file: storeFileFor(temp.dir, 'owned'),
+      threads: SOURCE_STORE_WORKER,
+      checkpointHost: {
+        checkpointIfRunning: (path) => {
+          const outcome = pages.checkpointIfRunning(path)
+          if (outcome) void outcome.then((ok) => outcomes.push(ok))
+          else outcomes.push(null)
+          return outcome
+        },
+      },
+    })
+    closers.unshift(async () => {
+      await owner.close()
+      await pages.close()
+    })
+    // The deep check over, the owner's checkpointer thread has exited.
+    await vi.waitFor(() => expect(ownThreads()).toBe(0), { timeout: 10_000, interval: 20 })
+    // A page is on its way: the page thread runs.
+    pages.warm()
+    const before = statSync(owner.file).size
+    await owner.call('writePage', {
+      resource: 'inspections',
+      items: Array.from({ length: 500 }, (_, i) => inspection(i + 1)),
+      pass: 1,
+      at: '2026-01-01T00:00:00Z',
+    })
+    // A second after the last write, the checkpoint: on the page thread, and the rows reached the file.
+    await vi.waitFor(() => expect(outcomes).toEqual([true]), { timeout: 10_000, interval: 20 })
+    expect(statSync(owner.file).size).toBeGreaterThan(before)
+    expect(ownThreads()).toBe(0)
+  })
+})
+
+describe('the app', () => {
+  it("hands the page thread to the profile's owner: a sync's checkpoints start no checkpointer thread", async () => {
+    const core = await bootForTest({
+      keychain: new MemoryStore(),
+      keychainService: 'checkpointer-test',
+      sandboxSize: 300,
+    })
+    closers.unshift(() => core.close())
+    const cache = storeFileFor(core.dataDir, SANDBOX_PROFILE_ID)
+    await call(core, 'inspections.query', {})
+    // The deep check at open over, the checkpointer thread has exited.
+    await vi.waitFor(() => expect(ownThreads()).toBe(0), { timeout: 10_000, interval: 20 })
+    const before = statSync(cache).size
+    await call(core, 'sync.start', { resources: ['inspections'], mode: 'full' })
+    await core.sync.idle()
+    // A second after the last write the log reaches the file, copied by the page thread.
+    await vi.waitFor(() => expect(statSync(cache).size).toBeGreaterThan(before + 100_000), {
+      timeout: 10_000,
+      interval: 20,
+    })
+    expect(liveStoreThreads(SOURCE_PAGE_WORKER)).toBe(1)
     expect(ownThreads()).toBe(0)
   })
 })
