@@ -3,7 +3,7 @@ import { isFields, isOneOf, isPositiveInteger } from '../../plain-checks'
 import type { PageBody } from './parse-page'
 
 /** Main thread → page thread: one list answer to parse. */
-export interface PageRequest {
+interface PageRequest {
   readonly id: number
   readonly input: PageBody
 }
