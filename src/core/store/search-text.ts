@@ -156,11 +156,72 @@ function fieldParts(field: string): FieldParts {
 
 const SPACE = /\s/u
 
-/** True for a UTF-16 unit `/\s/` matches (a surrogate never does). */
-function isSpace(code: number, unit: string): boolean {
+/** True for the UTF-16 unit at `i` of `text` (its code `code`) that `/\s/` matches (a surrogate never does). */
+function isSpace(code: number, text: string, i: number): boolean {
   if (code < 0x80) return code === 32 || (code >= 9 && code <= 13)
-  return SPACE.test(unit)
+  return SPACE.test(text[i]!)
 }
+
+/**
+ * Text built one UTF-16 unit at a time, in a buffer reused from record to
+ * record: a string made at the end ({@link text}) instead of a rope of
+ * one- and three-unit pieces, one per syllable, that V8 flattens again
+ * when the row is sent to the owner.
+ */
+class Units {
+  #buffer = new Uint16Array(256)
+  /**
+   * The same memory as bytes: Node decodes UTF-16 from it in one call, lone
+   * surrogates kept (a `TextDecoder` would replace them). Little-endian, as
+   * the units are on every platform the app is built for.
+   */
+  #bytes = Buffer.from(this.#buffer.buffer)
+  length = 0
+
+  clear(): void {
+    this.length = 0
+  }
+
+  push(unit: number): void {
+    if (this.length === this.#buffer.length) this.#grow()
+    this.#buffer[this.length] = unit
+    this.length += 1
+  }
+
+  push3(a: number, b: number, c: number): void {
+    if (this.length + 3 > this.#buffer.length) this.#grow()
+    const buffer = this.#buffer
+    const at = this.length
+    buffer[at] = a
+    buffer[at + 1] = b
+    buffer[at + 2] = c
+    this.length = at + 3
+  }
+
+  at(i: number): number {
+    return this.#buffer[i]!
+  }
+
+  /** The units so far as a string. */
+  text(): string {
+    return this.#bytes.toString('utf16le', 0, this.length * 2)
+  }
+
+  #grow(): void {
+    const bigger = new Uint16Array(this.#buffer.length * 2)
+    bigger.set(this.#buffer)
+    this.#buffer = bigger
+    this.#bytes = Buffer.from(bigger.buffer)
+  }
+}
+
+/** A non-ASCII field's tokens, then its initials' grams ({@link textParts}); one field at a time. */
+const TOKEN_UNITS = new Units()
+const INITIAL_UNITS = new Units()
+const GRAM_UNITS = new Units()
+/** A record's digit trigrams ({@link digitGrams}). */
+const DIGIT_UNITS = new Units()
+const INITIAL_CODES = [...INITIALS].map((initial) => initial.charCodeAt(0))
 
 /**
  * A field's parts in one pass over its folded text: what {@link segment}
@@ -169,33 +230,35 @@ function isSpace(code: number, unit: string): boolean {
  */
 function textParts(field: string): FieldParts {
   const folded = foldText(field)
-  let tokens = ''
-  let initials = ''
+  const tokens = TOKEN_UNITS
+  const initials = INITIAL_UNITS
+  tokens.clear()
+  initials.clear()
   // 0: nothing yet (leading whitespace), 1: in a run of syllables, 2: in a word.
   let state = 0
-  let last = ''
+  let last = 0
   for (let i = 0; i < folded.length; i += 1) {
     const code = folded.charCodeAt(i)
-    const unit = folded[i]!
     if (code >= SYLLABLE_FIRST && code <= SYLLABLE_LAST) {
-      initials += INITIALS[Math.floor((code - SYLLABLE_FIRST) / SYLLABLES_PER_INITIAL)]!
-      if (state === 1) tokens += `${last}${unit} `
-      else if (state === 2) tokens += ' '
+      initials.push(INITIAL_CODES[Math.floor((code - SYLLABLE_FIRST) / SYLLABLES_PER_INITIAL)]!)
+      if (state === 1) tokens.push3(last, code, SPACE_UNIT)
+      else if (state === 2) tokens.push(SPACE_UNIT)
       state = 1
-      last = unit
-    } else if (isSpace(code, unit)) {
-      if (state === 2) tokens += ' '
+      last = code
+    } else if (isSpace(code, folded, i)) {
+      if (state === 2) tokens.push(SPACE_UNIT)
     } else if (state === 2) {
-      tokens += unit
+      tokens.push(code)
     } else {
-      tokens += state === 1 ? `${last} ${unit}` : unit
+      if (state === 1) tokens.push3(last, SPACE_UNIT, code)
+      else tokens.push(code)
       state = 2
     }
   }
-  if (state === 1) tokens += last
+  if (state === 1) tokens.push(last)
   return {
-    tokens,
-    initials: initials === '' ? '' : initialGrams(initials),
+    tokens: tokens.text(),
+    initials: initials.length === 0 ? '' : initialGrams(initials),
     digits: field.match(DIGIT_RUN) ?? [],
     words: null,
   }
@@ -286,6 +349,7 @@ function digitTokens(digits: string): string {
 
 const SPACE_UNIT = 0x20
 const DIGIT_MARK_UNIT = DIGIT_MARK.charCodeAt(0)
+const FIELD_BREAK_UNIT = FIELD_BREAK.charCodeAt(0)
 
 /**
  * The one FTS column of a record: its words and syllables, then its digit
@@ -321,7 +385,8 @@ function trigramsOf(text: string): string[] {
  * digit, so elsewhere it cannot run on from one number into the next.
  */
 function digitGrams(runs: ReadonlySet<string>): string {
-  let out = ''
+  const out = DIGIT_UNITS
+  out.clear()
   let previous = ''
   for (const run of runs) {
     let inside = false
@@ -332,11 +397,19 @@ function digitGrams(runs: ReadonlySet<string>): string {
       }
     }
     if (inside) continue
-    if (previous === '') out = digitTokens(run)
-    else out += `${runsOn(previous, run) ? SEPARATOR : ' '}${digitTokens(run)}`
+    if (previous !== '') {
+      if (runsOn(previous, run)) out.push3(SPACE_UNIT, FIELD_BREAK_UNIT, SPACE_UNIT)
+      else out.push(SPACE_UNIT)
+    }
+    // As digitTokens writes them.
+    for (let i = 0; i + 3 <= run.length; i += 1) {
+      if (i > 0) out.push(SPACE_UNIT)
+      out.push(DIGIT_MARK_UNIT)
+      out.push3(run.charCodeAt(i), run.charCodeAt(i + 1), run.charCodeAt(i + 2))
+    }
     previous = run
   }
-  return out
+  return out.text()
 }
 
 /** True when run `next` starts with the two digits run `last` ends with. */
@@ -354,12 +427,17 @@ function runsOn(last: string, next: string): boolean {
  * them about twentyfold again. The trailing pair and single let a prefix
  * query of one or two initials still find the field's last syllables.
  */
-function initialGrams(initials: string): string {
-  // Initials are single UTF-16 units: trigrams of their string are triples.
-  const grams = trigramsOf(initials)
-  if (initials.length >= 2) grams.push(initials.slice(-2))
-  grams.push(initials.slice(-1))
-  return grams.join(' ')
+function initialGrams(initials: Units): string {
+  const grams = GRAM_UNITS
+  grams.clear()
+  const n = initials.length
+  for (let i = 0; i + 3 <= n; i += 1) {
+    grams.push3(initials.at(i), initials.at(i + 1), initials.at(i + 2))
+    grams.push(SPACE_UNIT)
+  }
+  if (n >= 2) grams.push3(initials.at(n - 2), initials.at(n - 1), SPACE_UNIT)
+  grams.push(initials.at(n - 1))
+  return grams.text()
 }
 
 /** How one query is looked up. */

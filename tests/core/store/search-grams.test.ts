@@ -97,6 +97,15 @@ describe('the indexed document', () => {
     expect(searchDocument(['12345']).c).toBe('')
     expect(searchDocument(['Birkin 30']).d).toBe('')
   })
+
+  it('keeps every character of a long field, and a lone surrogate as sent', () => {
+    // Longer than the builders' first buffer (256 units): they grow and keep what they held.
+    const long = '가'.repeat(300)
+    const doc = searchDocument([long, `a\ud800b ${'1'.repeat(200)}`])
+    expect(doc.t).toBe(`${'가가 '.repeat(299)}가 ǂ a\ud800b ${'1'.repeat(200)}`)
+    expect(doc.c).toBe(`${'ㄱㄱㄱ '.repeat(298)}ㄱㄱ ㄱ`)
+    expect(doc.d).toBe(Array.from({ length: 198 }, () => 'ǀ111').join(' '))
+  })
 })
 
 describe('query plans', () => {
