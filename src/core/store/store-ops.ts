@@ -7,7 +7,7 @@ import type * as OwnerExports from '../export/owner-exports'
 import { cellIndexesReady } from './cell-index'
 import { transaction } from './database'
 import { dashboard, type DashboardAsk } from './dashboard'
-import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
+import type { PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
 import { queryGuarantees, queryInspections, recordCount } from './list-queries'
@@ -102,7 +102,7 @@ export const STORE_OPS = {
     counts: mapResources((resource) => recordCount(db, resource)),
   }),
   writePage: (db: StoreConnection, request: PageWriteRequest): void =>
-    writePageBatch(db, [decodePageWrite(request)]),
+    writePageBatch(db, [request]),
   writeBrands: (db: StoreConnection, write: BrandsWrite) =>
     transaction(db, () => {
       const pass = readSyncState(db, 'brands').pass + 1

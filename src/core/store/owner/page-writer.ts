@@ -1,5 +1,6 @@
 import type { StoreConnection } from '../connection'
 import { transaction } from '../database'
+import { decodePageWrite, type PageWriteRequest } from '../encoded-rows'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
 import { clearAccepted, storeRejected, type PageRejects } from '../rejected'
 import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
@@ -64,7 +65,8 @@ export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
 }
 
 /**
- * Writes `pages` in one transaction, each whole and in order. `committed`
+ * Writes `pages` in one transaction, each whole and in order, each
+ * decoded (`decodePageWrite`) just before it is written. `committed`
  * runs once they are (the owner answers their callers there); then, when
  * one of them ended a list's first complete full pass, the file is
  * compacted ({@link compactStore}), so requests sent meanwhile wait for it.
@@ -82,14 +84,20 @@ export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
  */
 export function writePageBatch(
   db: StoreConnection,
-  pages: readonly PageWrite[],
+  pages: readonly PageWriteRequest[],
   committed: () => void = () => undefined,
 ): void {
   const inMemory = !pages.some((page) => page.markGone === true)
   if (inMemory) db.exec('PRAGMA temp_store = MEMORY')
   let firstFull: boolean
   try {
-    firstFull = transaction(db, () => pages.map((page) => applyPageWrite(db, page)).some(Boolean))
+    firstFull = transaction(db, () => {
+      let any = false
+      // Each page's records are read just before it is written: only one page's rows are alive
+      // at a time, instead of the whole batch's surviving the young collections meanwhile.
+      for (const page of pages) if (applyPageWrite(db, decodePageWrite(page))) any = true
+      return any
+    })
   } finally {
     if (inMemory) db.exec('PRAGMA temp_store = DEFAULT')
   }
