@@ -29,8 +29,8 @@ export const DATA_THREAD_OLD_GENERATION_MB = 1024
 
 /**
  * The young generation of a data thread's heap, in MB, unless its handle
- * says otherwise (the owner's and the page thread's are larger: their
- * objects are many and die young). Every data thread has one: the process
+ * says otherwise (the owner's is larger: its objects are many, and a
+ * query's rows may live through a few collections). Every data thread has one: the process
  * starts each young generation at its bound, which it never grows past
  * (`heap-sizing.ts`); without a bound a thread would start at V8's largest.
  */
