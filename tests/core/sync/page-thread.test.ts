@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
@@ -10,7 +10,7 @@ import { isAppError } from '../../../src/core/app-error'
 import { decodePageWrite } from '../../../src/core/store/encoded-rows'
 import { prepareRows } from '../../../src/core/store/stored-raw'
 import { liveStoreThreads, spawnStoreThread } from '../../../src/core/store/threads'
-import type { ParsedPage } from '../../../src/core/sync/page-thread/parse-page'
+import type { PageBody, ParsedPage } from '../../../src/core/sync/page-thread/parse-page'
 import { parseHere, PageThread } from '../../../src/core/sync/page-thread/client'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { encodeEucKr } from '../../../src/sandbox/echo'
@@ -30,6 +30,31 @@ function thread(entry = SOURCE_PAGE_WORKER): PageThread {
   const started = new PageThread(entry)
   threads.push(started)
   return started
+}
+
+/** A stand-in page thread that runs `onMessage` (JavaScript of the message `m`) for each message. */
+function standIn(onMessage: string): PageThread {
+  const source = `import { parentPort } from 'node:worker_threads'; parentPort.on('message', (m) => ${onMessage})`
+  return thread({ url: new URL(`data:text/javascript,${encodeURIComponent(source)}`) })
+}
+
+/** A page of `count` guarantees to parse: the first page, in chunks of 10. */
+function pageInput(count: number): PageBody {
+  return { resource: 'guarantees', body: body(envelope(count)), page: 1, rowsPerChunk: 10 }
+}
+
+/** The error a one-record page fails with on `pages`. */
+function pageFailure(pages: PageThread): Promise<unknown> {
+  return failure(pages.parse(pageInput(1)))
+}
+
+/** A file that is not a database, removed after the test. */
+function notDatabaseFile(): string {
+  const temp = tempDir()
+  cleanups.push(temp.remove)
+  const file = join(temp.dir, 'notes.sqlite')
+  writeFileSync(file, 'not a database '.repeat(200))
+  return file
 }
 
 /** A list answer as the service sends it, in UTF-8 unless told. */
@@ -142,12 +167,7 @@ describe('the page thread', () => {
       expect(isAppError(error, 'bad_response')).toBe(true)
       expect((error as Error).message).toMatch(message)
     }
-    const parsed = await pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(3)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    const parsed = await pages.parse(pageInput(3))
     expect(parsed.received).toBe(3)
   })
 
@@ -156,7 +176,7 @@ describe('the page thread', () => {
     const answers: unknown[] = []
     worker.on('message', (answer: unknown) => answers.push(answer))
     try {
-      const input = { resource: 'guarantees', body: body(envelope(2)), page: 1, rowsPerChunk: 10 }
+      const input = pageInput(2)
       const malformed = [
         { id: 1, input: { ...input, resource: 'brands' } },
         { id: 2, input: { ...input, page: 0 } },
@@ -203,33 +223,12 @@ describe('the page thread', () => {
 
   it('a thread that dies fails what it held as internal, and the next page starts a new one', async () => {
     // A page thread that exits on its first message, then one that answers nonsense.
-    const dying = thread({
-      url: new URL(
-        `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', () => process.exit(3))")}`,
-      ),
-    })
-    const error = await failure(
-      dying.parse({ resource: 'guarantees', body: body(envelope(1)), page: 1, rowsPerChunk: 10 }),
-    )
-    expect(isAppError(error, 'internal')).toBe(true)
-    const again = await failure(
-      dying.parse({ resource: 'guarantees', body: body(envelope(1)), page: 1, rowsPerChunk: 10 }),
-    )
-    expect(isAppError(again, 'internal')).toBe(true)
+    const dying = standIn('process.exit(3)')
+    expect(isAppError(await pageFailure(dying), 'internal')).toBe(true)
+    expect(isAppError(await pageFailure(dying), 'internal')).toBe(true)
 
-    const babbling = thread({
-      url: new URL(
-        `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, ok: true, value: { total: -1 } }))")}`,
-      ),
-    })
-    const malformed = await failure(
-      babbling.parse({
-        resource: 'guarantees',
-        body: body(envelope(1)),
-        page: 1,
-        rowsPerChunk: 10,
-      }),
-    )
+    const babbling = standIn('parentPort.postMessage({ id: m.id, ok: true, value: { total: -1 } })')
+    const malformed = await pageFailure(babbling)
     expect(isAppError(malformed, 'internal')).toBe(true)
     expect((malformed as Error).message).toMatch(/malformed answer/)
   })
@@ -242,12 +241,7 @@ describe('the page thread', () => {
     // A request went out: the thread starts while the service answers.
     pages.warm()
     expect(liveStoreThreads()).toBe(before + 1)
-    const parsed = await pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(5)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    const parsed = await pages.parse(pageInput(5))
     expect(parsed.received).toBe(5)
     // No page since: the thread exits; the next page starts a new one.
     await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 10_000 })
@@ -263,23 +257,13 @@ describe('the page thread', () => {
   it('close stops the thread, fails pages in flight as cancelled and refuses later ones', async () => {
     const before = liveStoreThreads()
     const pages = new PageThread(SOURCE_PAGE_WORKER)
-    const pending = pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(50)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    const pending = pages.parse(pageInput(50))
     const failed = failure(pending)
     expect(liveStoreThreads()).toBe(before + 1)
     await Promise.all([pages.close(), pages.close()])
     expect(isAppError(await failed, 'cancelled')).toBe(true)
     await vi.waitFor(() => expect(liveStoreThreads()).toBe(before))
-    const later = pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(1)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    const later = pages.parse(pageInput(1))
     expect(isAppError(await failure(later), 'cancelled')).toBe(true)
   })
 
@@ -294,27 +278,19 @@ describe('the page thread', () => {
     // Nothing was left for a later checkpoint to copy.
     expect(writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get()).toMatchObject({ busy: 0 })
     // It keeps parsing pages.
-    const parsed = await pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(3)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    const parsed = await pages.parse(pageInput(3))
     expect(parsed.received).toBe(3)
   })
 
   it('answers a checkpoint with the frames it copied, a failed one as internal, a malformed one as malformed, and keeps working', async () => {
     const { file } = fileWithLog()
-    const temp = tempDir()
-    cleanups.push(temp.remove)
-    const notDatabase = join(temp.dir, 'notes.sqlite')
-    writeFileSync(notDatabase, 'not a database '.repeat(200))
-    const gone = join(temp.dir, 'gone.sqlite')
+    const notDatabase = notDatabaseFile()
+    const gone = join(dirname(notDatabase), 'gone.sqlite')
     const worker = spawnStoreThread(SOURCE_PAGE_WORKER)
     const answers: unknown[] = []
     worker.on('message', (answer: unknown) => answers.push(answer))
     try {
-      const input = { resource: 'guarantees', body: body(envelope(2)), page: 1, rowsPerChunk: 10 }
+      const input = pageInput(2)
       worker.postMessage({ id: 1, checkpoint: file })
       worker.postMessage({ id: 2, checkpoint: notDatabase })
       worker.postMessage({ id: 3, checkpoint: gone })
@@ -351,19 +327,11 @@ describe('the page thread', () => {
   })
 
   it('a checkpoint that fails answers false, and the next page still parses', async () => {
-    const temp = tempDir()
-    cleanups.push(temp.remove)
-    const notDatabase = join(temp.dir, 'notes.sqlite')
-    writeFileSync(notDatabase, 'not a database '.repeat(200))
+    const notDatabase = notDatabaseFile()
     const pages = thread()
     pages.warm()
     expect(await pages.checkpointIfRunning(notDatabase)).toBe(false)
-    const parsed = await pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(4)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    const parsed = await pages.parse(pageInput(4))
     expect(parsed.received).toBe(4)
   })
 
@@ -375,12 +343,7 @@ describe('the page thread', () => {
     expect(pages.checkpointIfRunning(file)).toBeNull()
     expect(liveStoreThreads()).toBe(before)
     // Up for a page: it takes checkpoints; once it has ended idle, it does not again.
-    await pages.parse({
-      resource: 'guarantees',
-      body: body(envelope(1)),
-      page: 1,
-      rowsPerChunk: 10,
-    })
+    await pages.parse(pageInput(1))
     await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 10_000 })
     expect(pages.checkpointIfRunning(file)).toBeNull()
     expect(liveStoreThreads()).toBe(before)
@@ -392,19 +355,10 @@ describe('the page thread', () => {
   })
 
   it('fails a page the thread answers with a checkpoint as internal', async () => {
-    const confused = thread({
-      url: new URL(
-        `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, ok: true, value: { log: 1, checkpointed: 1 } }))")}`,
-      ),
-    })
-    const error = await failure(
-      confused.parse({
-        resource: 'guarantees',
-        body: body(envelope(1)),
-        page: 1,
-        rowsPerChunk: 10,
-      }),
+    const confused = standIn(
+      'parentPort.postMessage({ id: m.id, ok: true, value: { log: 1, checkpointed: 1 } })',
     )
+    const error = await pageFailure(confused)
     expect(isAppError(error, 'internal')).toBe(true)
     expect((error as Error).message).toMatch(/answered a page with a checkpoint/)
   })
@@ -424,12 +378,7 @@ describe('the page thread', () => {
         },
       })
       const pages = thread({ url: pathToFileURL(join(dir, 'page-worker.js')) })
-      const parsed = await pages.parse({
-        resource: 'guarantees',
-        body: body(envelope(5)),
-        page: 1,
-        rowsPerChunk: 10,
-      })
+      const parsed = await pages.parse(pageInput(5))
       expect(rowsOf(parsed)).toHaveLength(5)
       // The checkpoint code, a chunk of its own loaded at the first checkpoint, is found too.
       const { file } = fileWithLog()
