@@ -3,6 +3,7 @@ import { PAGED_RESOURCES } from '../../shared/cache'
 import type { StoreConnection } from './connection'
 import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
 import type { PagedResource } from './record-types'
+import { transactionScope } from './transaction-scope'
 
 /**
  * Each stored record's cell (status and counted review mark; gone records
@@ -15,7 +16,10 @@ import type { PagedResource } from './record-types'
  *   of {@link BUILD_CHUNK} rows in `idx` order, or at once by {@link buildCellIndexes}.
  * - Kept current by the writers: every record a page writes, marks gone or
  *   marks for review is {@link touchCells touched}; touched records are read
- *   again before the next count (or in idle time).
+ *   again before the next count (or in idle time). A record a page inserts
+ *   is {@link knownCells known} instead: the writer has its cell, which is set
+ *   once the transaction commits, without reading the record again (most of
+ *   a first sync's records, read back one by one before).
  * - Checked on every use against the stored counts (`list_counts`), which
  *   the same transactions keep: any difference (a write that bypassed the
  *   writers) drops it, to be built again.
@@ -131,6 +135,33 @@ export class ListCells {
 
   touch(idx: number): void {
     this.#touched.add(idx)
+  }
+
+  /**
+   * Sets cells the writer knows, as committed (records it inserted). One
+   * also touched since is left to its re-read, which sees its last write;
+   * an index still being built reads them again like touched ones.
+   */
+  know(cells: readonly KnownCell[]): void {
+    if (this.#building) {
+      for (const [idx] of cells) this.#touched.add(idx)
+      return
+    }
+    // A page's records share a few cells: the last one's code is looked up once.
+    let last: { status: string | null; mark: string; code: number } | null = null
+    for (const [idx, status, mark] of cells) {
+      if (this.#touched.has(idx)) continue
+      if (last === null || last.status !== status || last.mark !== mark) {
+        const code = this.#codeOf(status, mark)
+        if (code === null) {
+          this.#giveUp()
+          return
+        }
+        last = { status, mark, code }
+      }
+      this.#set(idx, last.code)
+    }
+    if (this.#overlay.size > MAX_OVERLAY) this.#merge()
   }
 
   /** One build step; true when the build is complete. */
@@ -395,6 +426,36 @@ export function touchCells(db: StoreConnection, list: PagedResource, idx: Iterab
   const cells = db.cellIndexes.get(list)
   if (!cells) return
   for (const i of idx) cells.touch(i)
+}
+
+/** A cell the writer knows: a record it inserted, with its status and counted mark (`countedMark`). */
+export type KnownCell = readonly [idx: number, status: string | null, mark: string]
+
+/**
+ * Notes the cells of records a write inserted: set once its transaction
+ * commits (at once outside one), instead of read again like
+ * {@link touchCells touched} ones. A rolled-back write sets none.
+ */
+export function knownCells(
+  db: StoreConnection,
+  list: PagedResource,
+  cells: readonly KnownCell[],
+): void {
+  const index = db.cellIndexes.get(list)
+  if (!index || cells.length === 0) return
+  const apply = (): void => {
+    // Replaced meanwhile (dropped and built anew from the file): the new one reads them.
+    if (index.dropped || db.cellIndexes.get(list) !== index) return
+    try {
+      index.know(cells)
+    } catch {
+      // An accelerator only, and the write is committed: built anew at its next use.
+      index.dropped = true
+    }
+  }
+  const scope = transactionScope(db)
+  if (scope === null) apply()
+  else scope.afterCommit.push(apply)
 }
 
 /** True when a list's index exists (so a bulk write should say which records it changed). */

@@ -106,7 +106,8 @@ class CorruptStoreError extends Error {}
  * Runs `fn` in one `BEGIN IMMEDIATE` transaction: all of it is written, or
  * (on any error, SQLITE_FULL included) none of it. Errors come out typed.
  * Work `fn` deferred to its scope's `beforeCommit` (`transaction-scope.ts`)
- * runs after it, in the same transaction.
+ * runs after it, in the same transaction; its `afterCommit` work once the
+ * transaction is committed.
  */
 export function transaction<T>(db: StoreConnection, fn: () => T): T {
   try {
@@ -119,6 +120,7 @@ export function transaction<T>(db: StoreConnection, fn: () => T): T {
     const value = fn()
     for (const deferred of scope.beforeCommit) deferred()
     db.exec('COMMIT')
+    for (const committed of scope.afterCommit) committed()
     return value
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK')

@@ -6,6 +6,12 @@ export interface TransactionScope {
   readonly data: Map<symbol, unknown>
   /** Run in order after `fn`, before `COMMIT`, inside the transaction (not after a failure). */
   readonly beforeCommit: (() => void)[]
+  /**
+   * Run in order once `COMMIT` has succeeded (never after a failure or a
+   * rollback): in-memory state that must follow only committed data. They
+   * must not throw: the write is committed by then.
+   */
+  readonly afterCommit: (() => void)[]
 }
 
 /** The scope of the `transaction()` running on `db`, or null outside one. */
@@ -22,7 +28,7 @@ export function openTransactionScope(db: StoreConnection): {
   readonly scope: TransactionScope
   close(): void
 } {
-  const scope: TransactionScope = { data: new Map(), beforeCommit: [] }
+  const scope: TransactionScope = { data: new Map(), beforeCommit: [], afterCommit: [] }
   db.transactionScope = scope
   return {
     scope,

@@ -2,7 +2,7 @@ import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../shared/record-fields'
 import type { StoreConnection } from './connection'
 import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from './card-urls'
-import { hasCellIndex, touchCells } from './cell-index'
+import { hasCellIndex, knownCells, touchCells, type KnownCell } from './cell-index'
 import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from './record-types'
@@ -44,6 +44,8 @@ interface PageContext {
   readonly tally: NewRecordTally
   /** Records whose cell (status, gone) may have changed: the cell index reads them again. */
   readonly moved: number[]
+  /** Records inserted, with their cells: the cell index takes them as they are ({@link knownCells}). */
+  readonly known: KnownCell[]
   /** The transaction's FTS rows still to write, or null to write them at once. */
   readonly pendingSearch: PendingSearch | null
   /** What the page changed, for the changes feed (`changes.ts`). */
@@ -96,7 +98,6 @@ function writeRecord(
     }
     return null
   }
-  page.moved.push(idx)
   if (row === undefined) {
     page.changes.added(idx, values)
     // The parameters in the insert's order, from the same column list as its SQL.
@@ -105,6 +106,7 @@ function writeRecord(
     written.push(pass, key)
     return { row: record, written }
   }
+  page.moved.push(idx)
   // Every written column by name (see writtenColumns).
   const written: Record<string, SQLInputValue> = {}
   for (const [column, name] of WRITTEN_NAMES[table.name]) {
@@ -193,7 +195,10 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
     s.insert[table.name].run(...written)
     writeSearch(page, row, undefined)
     const registeredAt = registeredAtOf(row)
-    tally.add(row.values['status'] as string | null, registeredAt, countedMark(marks.get(row.idx)))
+    const status = row.values['status'] as string | null
+    const mark = countedMark(marks.get(row.idx))
+    tally.add(status, registeredAt, mark)
+    page.known.push([row.idx, status, mark])
     if (!inMemory) {
       const change = s.inversions[table.name].get({ idx: row.idx, r: registeredAt }) as {
         d: number
@@ -310,6 +315,7 @@ export function upsertRows(
     pass,
     tally: new NewRecordTally(),
     moved: [],
+    known: [],
     pendingSearch: pendingSearchOf(db, s),
     changes: new PageChanges(resource, sync, beforeBaseline(db, resource)),
   }
@@ -333,6 +339,7 @@ export function upsertRows(
   flushChanges(db, page.changes)
   page.tally.flush(db, table.name)
   touchCells(db, table.name, page.moved)
+  knownCells(db, table.name, page.known)
   bumpDataVersion(db)
 }
 
