@@ -101,8 +101,6 @@ interface FieldParts {
   readonly tokens: string
   /** Its initials as grams ({@link initialGrams}), '' when it has no syllable. */
   readonly initials: string
-  /** Its runs of three or more digits, in order. */
-  readonly digits: readonly string[]
   /**
    * An ASCII field's words as `unicode61` splits them, one space apart
    * (`ord-1 x` → `ord 1 x`); null for any other field.
@@ -113,7 +111,6 @@ interface FieldParts {
 /** Whitespace at the start of an ASCII field, and any other (`/\s/` within ASCII). */
 const ASCII_LEADING_SPACE = /^[\t\n\v\f\r ]+/u
 const ASCII_SPACE = /[\t\n\v\f\r]/gu
-const NO_DIGITS: readonly string[] = []
 /** Between two words of an ASCII field as `unicode61` splits them: anything but letters and digits. */
 const ASCII_NON_WORD = /[^a-z0-9]+/gu
 
@@ -122,7 +119,7 @@ const ASCII_NON_WORD = /[^a-z0-9]+/gu
  * characters, without {@link segment}: no syllables, so after its leading
  * whitespace it is one word, lower-cased, each whitespace character a
  * space (what {@link segment} makes of it, character for character), and
- * its runs of three or more digits as {@link DIGIT_RUN} finds them. Any
+ * its runs of three or more digits ({@link addRun}). Any
  * other field through {@link textParts}.
  */
 function fieldParts(field: string): FieldParts {
@@ -130,7 +127,6 @@ function fieldParts(field: string): FieldParts {
   let space = false
   // Only letters and digits: the tokens are the words as they are.
   let plain = true
-  let digits: string[] | null = null
   let run = -1
   for (let i = 0; i < field.length; i += 1) {
     const code = field.charCodeAt(i)
@@ -139,7 +135,7 @@ function fieldParts(field: string): FieldParts {
       if (run < 0) run = i
       continue
     }
-    if (run >= 0 && i - run >= 3) (digits ??= []).push(field.slice(run, i))
+    if (run >= 0 && i - run >= 3) addRun(field.slice(run, i))
     run = -1
     if (code >= 65 && code <= 90) upper = true
     else if (code < 97 || code > 122) {
@@ -147,11 +143,11 @@ function fieldParts(field: string): FieldParts {
       if (code === 32 || (code >= 9 && code <= 13)) space = true
     }
   }
-  if (run >= 0 && field.length - run >= 3) (digits ??= []).push(field.slice(run))
+  if (run >= 0 && field.length - run >= 3) addRun(field.slice(run))
   let tokens = upper ? field.toLowerCase() : field
   if (space) tokens = tokens.replace(ASCII_LEADING_SPACE, '').replace(ASCII_SPACE, ' ')
   const words = plain ? tokens : tokens.replace(ASCII_NON_WORD, ' ').trim()
-  return { tokens, initials: '', digits: digits ?? NO_DIGITS, words }
+  return { tokens, initials: '', words }
 }
 
 const SPACE = /\s/u
@@ -256,10 +252,10 @@ function textParts(field: string): FieldParts {
     }
   }
   if (state === 1) tokens.push(last)
+  addRunsOf(field)
   return {
     tokens: tokens.text(),
     initials: initials.length === 0 ? '' : initialGrams(initials),
-    digits: field.match(DIGIT_RUN) ?? [],
     words: null,
   }
 }
@@ -272,37 +268,71 @@ function textParts(field: string): FieldParts {
  * Its initials and digits count as any field's.
  */
 export function searchDocument(fields: readonly (string | null | undefined)[]): SearchDocument {
-  const words: string[] = []
-  const ascii: (string | null)[] = []
+  const words = FIELD_TOKENS
+  const ascii = FIELD_WORDS
+  let count = 0
+  runCount = 0
   let c = ''
-  const runs = new Set<string>()
   for (const field of fields) {
     if (!field) continue
+    // Its digit runs go to DIGIT_RUNS as it reads them.
     const parts = fieldParts(field)
-    words.push(parts.tokens)
-    ascii.push(parts.words)
+    words[count] = parts.tokens
+    ascii[count] = parts.words
+    count += 1
     // Triples never run on into the next field's: its last pair and initial end each field's grams.
     if (parts.initials !== '') c = c === '' ? parts.initials : `${c} ${parts.initials}`
-    for (const digits of parts.digits) runs.add(digits)
   }
   let t = ''
   let first = true
-  for (let i = 0; i < words.length; i += 1) {
-    if (insideAnother(ascii, i)) continue
+  for (let i = 0; i < count; i += 1) {
+    if (insideAnother(ascii, count, i)) continue
     t = first ? words[i]! : `${t}${SEPARATOR}${words[i]!}`
     first = false
   }
-  return { t, c, d: digitGrams(runs) }
+  return { t, c, d: digitGrams(DIGIT_RUNS, runCount) }
+}
+
+/**
+ * {@link searchDocument}'s fields' tokens and words, and its record's
+ * distinct digit runs (the first {@link runCount}): arrays reused from
+ * record to record, written by index (a call runs to its end before the
+ * next; emptying an array by its length would drop its storage).
+ */
+const FIELD_TOKENS: string[] = []
+const FIELD_WORDS: (string | null)[] = []
+const DIGIT_RUNS: string[] = []
+let runCount = 0
+
+/** Adds a digit run to the record's, unless it has it: each distinct run once, in the order found. */
+function addRun(run: string): void {
+  for (let i = 0; i < runCount; i += 1) if (DIGIT_RUNS[i] === run) return
+  DIGIT_RUNS[runCount] = run
+  runCount += 1
+}
+
+/** Adds every run of three or more ASCII digits (`/\d{3,}/u`) of `field`. */
+function addRunsOf(field: string): void {
+  let run = -1
+  for (let i = 0; i <= field.length; i += 1) {
+    const code = i < field.length ? field.charCodeAt(i) : -1
+    if (code >= 48 && code <= 57) {
+      if (run < 0) run = i
+      continue
+    }
+    if (run >= 0 && i - run >= 3) addRun(field.slice(run, i))
+    run = -1
+  }
 }
 
 /**
  * True when ASCII field `i`'s words ({@link FieldParts}) are a stretch of
  * another's; of equal ones the first stays.
  */
-function insideAnother(ascii: readonly (string | null)[], i: number): boolean {
+function insideAnother(ascii: readonly (string | null)[], count: number, i: number): boolean {
   const own = ascii[i]!
   if (own === null || own === '') return false
-  for (let j = 0; j < ascii.length; j += 1) {
+  for (let j = 0; j < count; j += 1) {
     const other = ascii[j]!
     if (j === i || other === null || other.length < own.length) continue
     if (other.length === own.length ? j < i && other === own : hasWords(other, own)) return true
@@ -322,8 +352,6 @@ function hasWords(words: string, part: string): boolean {
 
 /** Between two fields' (or digit runs') tokens. */
 const SEPARATOR = ` ${FIELD_BREAK} `
-
-const DIGIT_RUN = /\d{3,}/gu
 
 /** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`), one string. */
 function digitTokens(digits: string): string {
@@ -384,13 +412,15 @@ function trigramsOf(text: string): string[] {
  * digits the last one ends with: a phrase of trigrams steps on by one
  * digit, so elsewhere it cannot run on from one number into the next.
  */
-function digitGrams(runs: ReadonlySet<string>): string {
+function digitGrams(runs: readonly string[], count: number): string {
   const out = DIGIT_UNITS
   out.clear()
   let previous = ''
-  for (const run of runs) {
+  for (let r = 0; r < count; r += 1) {
+    const run = runs[r]!
     let inside = false
-    for (const other of runs) {
+    for (let o = 0; o < count; o += 1) {
+      const other = runs[o]!
       if (other.length > run.length && other.includes(run)) {
         inside = true
         break

@@ -98,6 +98,12 @@ describe('the indexed document', () => {
     expect(searchDocument(['Birkin 30']).d).toBe('')
   })
 
+  it("gives each record its own digit runs, none of the record before's", () => {
+    expect(searchDocument(['주문 20241129', 'A-777']).d).toBe('ǀ202 ǀ024 ǀ241 ǀ411 ǀ112 ǀ129 ǀ777')
+    expect(searchDocument(['샤넬 백', 'B-12']).d).toBe('')
+    expect(searchDocument(['A-777']).d).toBe('ǀ777')
+  })
+
   it('keeps every character of a long field, and a lone surrogate as sent', () => {
     // Longer than the builders' first buffer (256 units): they grow and keep what they held.
     const long = '가'.repeat(300)
