@@ -52,18 +52,14 @@ interface PageContext {
   readonly changes: PageChanges
 }
 
-/** A record not stored yet, ready to insert. */
-interface NewRow {
-  readonly row: PreparedRow
-  /** The insert's parameters, in {@link writtenColumns} order (`recordInsertSql`). */
-  readonly written: readonly SQLInputValue[]
-}
-
 /** Each stored column ({@link storedColumns}) with its parameter's name as bound (`:column`). */
 const WRITTEN_NAMES: Readonly<Record<PagedResource, readonly (readonly [string, string])[]>> = {
   guarantees: storedColumns(RECORD_TABLES.guarantees).map((c) => [c, `:${c}`] as const),
   inspections: storedColumns(RECORD_TABLES.inspections).map((c) => [c, `:${c}`] as const),
 }
+
+/** The parameters of one record's insert, reused from record to record ({@link insertNew}). */
+const INSERT_VALUES: SQLInputValue[] = []
 
 /** The stored columns, in {@link writtenColumns} order (the insert's parameters, then `seen_pass` and `search_key`). */
 const STORED_ORDER: Readonly<Record<PagedResource, readonly string[]>> = {
@@ -85,7 +81,7 @@ function writeRecord(
   page: PageContext,
   record: PreparedRow,
   row: StoredRow | undefined,
-): NewRow | null {
+): PreparedRow | null {
   const { s, table, pass } = page
   const { idx, values, key } = record
   const previousKey = row === undefined ? undefined : ((row['search_key'] as string | null) ?? null)
@@ -100,11 +96,7 @@ function writeRecord(
   }
   if (row === undefined) {
     page.changes.added(idx, values)
-    // The parameters in the insert's order, from the same column list as its SQL.
-    const written: SQLInputValue[] = []
-    for (const column of STORED_ORDER[table.name]) written.push(values[column] as SQLInputValue)
-    written.push(pass, key)
-    return { row: record, written }
+    return record
   }
   page.moved.push(idx)
   // Every written column by name (see writtenColumns).
@@ -163,18 +155,18 @@ function inversionsOf(times: readonly string[]): number {
  * memory from the stored rows between and beside them (one read), or per
  * record when too many stored rows lie in between.
  */
-function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
+function insertNew(page: PageContext, fresh: readonly PreparedRow[]): void {
   if (fresh.length === 0) return
-  const { s, table, tally } = page
-  const marked = s.marks[table.name].all(JSON.stringify(fresh.map(({ row }) => row.idx))) as {
+  const { s, table, tally, pass } = page
+  const marked = s.marks[table.name].all(JSON.stringify(fresh.map((row) => row.idx))) as {
     record_idx: number
     mark: string
   }[]
   const marks = new Map(marked.map((m) => [m.record_idx, m.mark]))
   const cap = SPAN_CAP_PER_RECORD * fresh.length + 2
   const span = s.span[table.name].all({
-    lo: fresh[0]!.row.idx,
-    hi: fresh.at(-1)!.row.idx,
+    lo: fresh[0]!.idx,
+    hi: fresh.at(-1)!.idx,
     cap,
   }) as {
     idx: number
@@ -184,14 +176,23 @@ function insertNew(page: PageContext, fresh: readonly NewRow[]): void {
   if (inMemory) {
     const merged: string[] = []
     let i = 0
-    for (const { row } of fresh) {
+    for (const row of fresh) {
       while (i < span.length && span[i]!.idx < row.idx) merged.push(span[i++]!.registered_at)
       merged.push(registeredAtOf(row))
     }
     while (i < span.length) merged.push(span[i++]!.registered_at)
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
-  for (const { row, written } of fresh) {
+  const columns = STORED_ORDER[table.name]
+  // The insert's parameters, in the order of its SQL (`recordInsertSql`), in one array for all.
+  const written = INSERT_VALUES
+  written.length = columns.length + 2
+  for (const row of fresh) {
+    for (let i = 0; i < columns.length; i += 1) {
+      written[i] = row.values[columns[i]!] as SQLInputValue
+    }
+    written[columns.length] = pass
+    written[columns.length + 1] = row.key
     s.insert[table.name].run(...written)
     writeSearch(page, row, undefined)
     const registeredAt = registeredAtOf(row)
@@ -325,17 +326,13 @@ export function upsertRows(
   for (const row of s.previous[table.name].all(JSON.stringify(order)) as StoredRow[]) {
     stored.set(Number(row['idx']), row)
   }
-  const fresh: NewRow[] = []
+  const fresh: PreparedRow[] = []
   for (const idx of order) {
     const row = writeRecord(page, byIdx.get(idx)!, stored.get(idx))
     if (row) fresh.push(row)
   }
   insertNew(page, fresh)
-  reconcileInserted(
-    db,
-    resource,
-    fresh.map(({ row }) => row),
-  )
+  reconcileInserted(db, resource, fresh)
   flushChanges(db, page.changes)
   page.tally.flush(db, table.name)
   touchCells(db, table.name, page.moved)
