@@ -217,6 +217,8 @@ const INITIAL_UNITS = new Units()
 const GRAM_UNITS = new Units()
 /** A record's digit trigrams ({@link digitGrams}). */
 const DIGIT_UNITS = new Units()
+/** A query's digit trigrams ({@link digitTokens}). */
+const QUERY_UNITS = new Units()
 const INITIAL_CODES = [...INITIALS].map((initial) => initial.charCodeAt(0))
 
 /**
@@ -355,24 +357,19 @@ const SEPARATOR = ` ${FIELD_BREAK} `
 
 /** A run of three or more digits as its marked trigrams (`ǀ202 ǀ024 …`), one string. */
 function digitTokens(digits: string): string {
-  // Flat strings from UTF-16 units (no rope of five-character pieces), a
-  // bounded number of arguments at a time however long the run.
-  let out = ''
-  let units: number[] = []
+  const out = QUERY_UNITS
+  out.clear()
+  writeDigitTokens(out, digits)
+  return out.text()
+}
+
+/** Writes a run's marked trigrams (`ǀ202 ǀ024 …`) to `out`, one space apart. */
+function writeDigitTokens(out: Units, digits: string): void {
   for (let i = 0; i + 3 <= digits.length; i += 1) {
-    if (i > 0) units.push(SPACE_UNIT)
-    units.push(
-      DIGIT_MARK_UNIT,
-      digits.charCodeAt(i),
-      digits.charCodeAt(i + 1),
-      digits.charCodeAt(i + 2),
-    )
-    if (units.length >= 4096) {
-      out += String.fromCharCode(...units)
-      units = []
-    }
+    if (i > 0) out.push(SPACE_UNIT)
+    out.push(DIGIT_MARK_UNIT)
+    out.push3(digits.charCodeAt(i), digits.charCodeAt(i + 1), digits.charCodeAt(i + 2))
   }
-  return out + String.fromCharCode(...units)
 }
 
 const SPACE_UNIT = 0x20
@@ -431,12 +428,7 @@ function digitGrams(runs: readonly string[], count: number): string {
       if (runsOn(previous, run)) out.push3(SPACE_UNIT, FIELD_BREAK_UNIT, SPACE_UNIT)
       else out.push(SPACE_UNIT)
     }
-    // As digitTokens writes them.
-    for (let i = 0; i + 3 <= run.length; i += 1) {
-      if (i > 0) out.push(SPACE_UNIT)
-      out.push(DIGIT_MARK_UNIT)
-      out.push3(run.charCodeAt(i), run.charCodeAt(i + 1), run.charCodeAt(i + 2))
-    }
+    writeDigitTokens(out, run)
     previous = run
   }
   return out.text()
