@@ -12,6 +12,8 @@ import { openStore } from '../../../src/core/store/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { encodeRows } from '../../../src/core/store/encoded-rows'
 import { LATEST_VERSION } from '../../../src/core/store/migrations'
+import { RECORD_TABLES } from '../../../src/core/store/stored-raw'
+import { storedColumns } from '../../../src/core/store/write-sql'
 import { StoreOwner, type StoreThreads } from '../../../src/core/store/owner/store-owner'
 import {
   liveStoreThreads,
@@ -118,12 +120,26 @@ describe('the database owner thread', () => {
     expect(encoded.bytes.byteLength).toBe(0)
     expect((await owner.call('queryInspections', {})).total).toBe(3)
 
+    const columns = storedColumns(RECORD_TABLES.inspections)
     const broken = [
       [{ count: 2, bytes: new Uint8Array([1, 2, 3]) }, /could not be read back/],
       // Claims more records than it holds.
       [{ ...encodeRows('inspections', [inspection(4)]), count: 2 }, /wrong number of records/],
       // Records, not rows (what the page thread sent before it prepared them).
       [{ count: 1, bytes: new Uint8Array(serialize([inspection(5)])) }, /not rows/],
+      // A row's slots, but a column holds an object.
+      [
+        { count: 1, bytes: new Uint8Array(serialize([6, '5.', 'x', ...columns.map(() => ({}))])) },
+        /not rows/,
+      ],
+      // A row's slots, but its idx is text.
+      [
+        {
+          count: 1,
+          bytes: new Uint8Array(serialize(['7', '5.', 'x', ...columns.map(() => null)])),
+        },
+        /not rows/,
+      ],
     ] as const
     for (const [bad, why] of broken) {
       const error = await failure(
