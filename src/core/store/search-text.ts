@@ -6,7 +6,11 @@ import { foldText, isChoseongQuery } from '../text/hangul-search'
  * indexed as its overlapping pairs plus its last syllable (`루이비통` →
  * `루이 이비 비통 통`), so a phrase of pairs is a substring search of any
  * length, spaces ignored (`루이 비통` finds `루이비통`); other characters
- * stay words that `unicode61` splits on punctuation and matches by prefix.
+ * stay words, split on anything but a letter or a digit, matched by prefix.
+ * The text is split here, on both sides: the FTS tables tokenize with
+ * `ascii` (migration 18), which splits only on ASCII characters, so every
+ * other character that is neither a letter nor a digit is written as a
+ * space ({@link wordUnit}), as a query's words leave it out.
  * No phrase spans two fields: words and syllables of two fields are apart by
  * a token no query produces, and the other kinds need none (see
  * {@link ftsText}). Latin accents are dropped (`HERMÈS` is found as `hermes`).
@@ -20,7 +24,7 @@ const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'
 const SYLLABLE_FIRST = 0xac00
 const SYLLABLE_LAST = 0xd7a3
 const SYLLABLES_PER_INITIAL = 588
-/** Between fields: a letter (so `unicode61` keeps it as a token) that no one types. */
+/** Between fields: a letter (so the tokenizer keeps it as a token) that no one types. */
 const FIELD_BREAK = 'ǂ'
 /**
  * Starts every digit trigram: a letter no one types, so a trigram is never
@@ -37,7 +41,7 @@ const DIGIT_MARK = 'ǀ'
  * beside its detail id's) is found by every query exactly as today's, so
  * rows written before keep the key and are not indexed again.
  */
-export const SEARCH_FORMAT = '5.'
+export const SEARCH_FORMAT = '6.'
 
 /** The FTS row of one record. */
 export interface SearchDocument {
@@ -102,7 +106,7 @@ interface FieldParts {
   /** Its initials as grams ({@link initialGrams}), '' when it has no syllable. */
   readonly initials: string
   /**
-   * An ASCII field's words as `unicode61` splits them, one space apart
+   * An ASCII field's words as the index splits them, one space apart
    * (`ord-1 x` → `ord 1 x`); null for any other field.
    */
   readonly words: string | null
@@ -111,7 +115,7 @@ interface FieldParts {
 /** Whitespace at the start of an ASCII field, and any other (`/\s/` within ASCII). */
 const ASCII_LEADING_SPACE = /^[\t\n\v\f\r ]+/u
 const ASCII_SPACE = /[\t\n\v\f\r]/gu
-/** Between two words of an ASCII field as `unicode61` splits them: anything but letters and digits. */
+/** Between two words of an ASCII field as the index splits them: anything but letters and digits. */
 const ASCII_NON_WORD = /[^a-z0-9]+/gu
 
 /**
@@ -221,6 +225,25 @@ const DIGIT_UNITS = new Units()
 const QUERY_UNITS = new Units()
 const INITIAL_CODES = [...INITIALS].map((initial) => initial.charCodeAt(0))
 
+/** A letter or a digit, as a query's words ({@link WORD}) take them. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u
+
+/**
+ * The UTF-16 unit at `i` of a word of `text` (its code `code`, not a
+ * syllable, not a space) as the index holds it: itself when it is ASCII
+ * (the `ascii` tokenizer splits those) or part of a letter or a digit, else
+ * a space, so the word splits there as a query's words do. A surrogate
+ * goes with its pair; a lone one splits.
+ */
+function wordUnit(code: number, text: string, i: number): number {
+  if (code < 0x80) return code
+  let char: string
+  if (code >= 0xd800 && code <= 0xdbff) char = text.slice(i, i + 2)
+  else if (code >= 0xdc00 && code <= 0xdfff) char = text.slice(i - 1, i + 1)
+  else char = text[i]!
+  return LETTER_OR_DIGIT.test(char) ? code : SPACE_UNIT
+}
+
 /**
  * A field's parts in one pass over its folded text: what {@link segment}
  * splits it into, written out as tokens as it goes (a run's pair at each
@@ -246,10 +269,10 @@ function textParts(field: string): FieldParts {
     } else if (isSpace(code, folded, i)) {
       if (state === 2) tokens.push(SPACE_UNIT)
     } else if (state === 2) {
-      tokens.push(code)
+      tokens.push(wordUnit(code, folded, i))
     } else {
-      if (state === 1) tokens.push3(last, SPACE_UNIT, code)
-      else tokens.push(code)
+      if (state === 1) tokens.push3(last, SPACE_UNIT, wordUnit(code, folded, i))
+      else tokens.push(wordUnit(code, folded, i))
       state = 2
     }
   }

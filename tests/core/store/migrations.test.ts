@@ -357,8 +357,9 @@ describe('migration 11 (search-grams)', () => {
         const sql = db
           .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
           .get(`${list}_fts`) as { sql: string }
+        // One column (migration 18 changed the tokenizer since).
         expect(sql.sql).toMatch(
-          /\(\s*t, tokenize = 'unicode61', content = '', contentless_delete = 1\s*\)/,
+          /\(\s*t, tokenize = '\w+', content = '', contentless_delete = 1\s*\)/,
         )
         // Every row was indexed again, with the key a write of today would give it.
         const table = RECORD_TABLES[list]
@@ -405,26 +406,63 @@ describe('migration 16 (lean-rows)', () => {
     })
     old.db.close()
 
-    const { db } = openStore(file)
+    // Version 17: migration 18 indexes every row again.
+    const { db } = openStore(file, { targetVersion: 17 })
     try {
       expect(columnsOf(db, 'guarantees').has('stored_at')).toBe(false)
       expect(columnsOf(db, 'inspections').has('stored_at')).toBe(false)
       expect(db.prepare('SELECT idx, search_key FROM guarantees ORDER BY idx').all()).toEqual([
-        { idx: 1, search_key: SEARCH_FORMAT },
+        { idx: 1, search_key: '5.' },
         { idx: 2, search_key: '4.0uuoffj0qrqnse' },
       ])
       expect(queryGuarantees(db, { q: '클래식' }).rows.map((r) => r.idx)).toEqual([1])
-      const changes = (): number =>
-        (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
-      // The same records again: the first only marked seen (one row), the second indexed again.
-      const before = changes()
-      transaction(db, () => upsertGuarantees(db, GUARANTEES.slice(0, 1), 4, 'now'))
-      expect(changes() - before).toBe(1)
-      transaction(db, () => upsertGuarantees(db, GUARANTEES.slice(1), 4, 'now'))
-      expect(db.prepare('SELECT search_key FROM guarantees WHERE idx = 2').get()).toEqual({
-        search_key: SEARCH_FORMAT,
-      })
-      expect(queryGuarantees(db, { q: 'birkin' }).rows.map((r) => r.idx)).toEqual([2])
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('migration 18 (ascii-search)', () => {
+  it('recreates the FTS tables with the ascii tokenizer and indexes every row again, words split as queries split them', () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: 17 })
+    const split = [
+      ...GUARANTEES,
+      guarantee(3, { productName: '디올·레이디 백™ Café–Noir', refOrderId: 'ORD-3' }),
+    ]
+    transaction(old.db, () => {
+      writeAsVersion10(old.db, 'guarantees', split, '', true)
+      writeAsVersion10(old.db, 'inspections', INSPECTIONS, '', true)
+      // A row indexed with other text: only indexing it again finds record 1 by its name.
+      old.db.exec(`DELETE FROM guarantees_fts WHERE rowid = 1;
+        INSERT INTO guarantees_fts (rowid, t) VALUES (1, 'stalemarker')`)
+    })
+    old.db.close()
+
+    const { db } = openStore(file)
+    try {
+      for (const list of ['guarantees', 'inspections'] as const) {
+        const sql = db
+          .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
+          .get(`${list}_fts`) as { sql: string }
+        expect(sql.sql).toMatch(
+          /\(\s*t, tokenize = 'ascii', content = '', contentless_delete = 1\s*\)/,
+        )
+        const keys = db.prepare(`SELECT DISTINCT search_key AS key FROM ${list}`).all()
+        expect(keys).toEqual([{ key: SEARCH_FORMAT }])
+        const terms = db.prepare(`SELECT count(*) AS n FROM ${list}_fts_terms`).get() as {
+          n: number
+        }
+        expect(terms.n).toBeGreaterThan(0)
+      }
+      const found = (q: string): number[] => queryGuarantees(db, { q }).rows.map((r) => r.idx)
+      expect(found('stalemarker')).toEqual([])
+      expect(found('클래식')).toEqual([1])
+      expect(found('birkin')).toEqual([2])
+      expect(found('디올·레이디')).toEqual([3])
+      expect(found('cafe noir')).toEqual([3])
+      expect(found('ORD-3')).toEqual([3])
+      expect(queryInspections(db, {}).total).toBe(2)
     } finally {
       db.close()
     }

@@ -104,13 +104,46 @@ describe('the indexed document', () => {
     expect(searchDocument(['A-777']).d).toBe('ǀ777')
   })
 
-  it('keeps every character of a long field, and a lone surrogate as sent', () => {
+  it('keeps every character of a long field; a lone surrogate splits a word, as a query drops it', () => {
     // Longer than the builders' first buffer (256 units): they grow and keep what they held.
     const long = '가'.repeat(300)
     const doc = searchDocument([long, `a\ud800b ${'1'.repeat(200)}`])
-    expect(doc.t).toBe(`${'가가 '.repeat(299)}가 ǂ a\ud800b ${'1'.repeat(200)}`)
+    expect(doc.t).toBe(`${'가가 '.repeat(299)}가 ǂ a b ${'1'.repeat(200)}`)
     expect(doc.c).toBe(`${'ㄱㄱㄱ '.repeat(298)}ㄱㄱ ㄱ`)
     expect(doc.d).toBe(Array.from({ length: 198 }, () => 'ǀ111').join(' '))
+  })
+})
+
+describe('words outside ASCII', () => {
+  it('split on every character that is neither a letter nor a digit, letters of any script kept', () => {
+    // The FTS tables tokenize with `ascii`, which splits only ASCII: the text is split here.
+    expect(searchDocument(['x·y™z', 'αβγ–δ', '𝐀𝐁 ｱｲ']).t).toBe('x y z ǂ αβγ δ ǂ 𝐀𝐁 ｱｲ')
+    expect(searchDocument(['디올·레이디']).t).toBe('디올 올   레이 이디 디')
+    expect(planSearch('x·y')).toEqual({ kind: 'match', match: '"x y" *' })
+  })
+
+  it('are found as their query splits them', () => {
+    const temp = tempDir()
+    const { db } = openStore(storeFileFor(temp.dir, 'sandbox'))
+    try {
+      transaction(db, () =>
+        upsertInspections(
+          db,
+          [inspection(1, { productName: '디올·레이디 백™ Café–Noir' })],
+          1,
+          'now',
+        ),
+      )
+      for (const q of ['디올·레이디', '레이디', '백', 'cafe noir', 'noir', 'café–n']) {
+        expect(listed(db, q)).toEqual([1])
+      }
+      // The dot ends a run of syllables, as it does in the query: no pair spans it.
+      expect(listed(db, '올레')).toEqual([])
+      expect(listed(db, '디올 레이디')).toEqual([])
+    } finally {
+      db.close()
+      temp.remove()
+    }
   })
 })
 

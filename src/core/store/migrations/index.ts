@@ -16,6 +16,7 @@ import { up as teamOutbox } from './0014-team-outbox'
 import { up as reconcileByMember } from './0015-reconcile-by-member'
 import { up as leanRows } from './0016-lean-rows'
 import { up as shortRows } from './0017-short-rows'
+import { up as asciiSearch } from './0018-ascii-search'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'reconcile-by-member', up: reconcileByMember },
   { version: 16, name: 'lean-rows', up: leanRows, vacuumAfter: true },
   { version: 17, name: 'short-rows', up: shortRows, vacuumAfter: true },
+  { version: 18, name: 'ascii-search', up: asciiSearch },
 ]
 
 /** The schema version this build writes. */
