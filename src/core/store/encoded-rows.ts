@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8'
 import { AppError } from '../app-error'
 import type { PageRecords, PageWrite, PageWriteFields } from './owner/page-writer'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
-import { prepareRows, RECORD_TABLES, type PreparedRow } from './stored-raw'
+import { appendPreparedRow, RECORD_TABLES, type PreparedRow } from './stored-raw'
 import { movable } from './transfer'
 import { storedColumns } from './write-sql'
 
@@ -48,12 +48,9 @@ export function encodeRows(
   resource: PagedResource,
   items: readonly (GuaranteeRecord | InspectionRecord)[],
 ): EncodedRows {
-  const columns = ENCODED_COLUMNS[resource]
+  const table = RECORD_TABLES[resource]
   const flat: SQLInputValue[] = []
-  for (const row of prepareRows(resource, items)) {
-    flat.push(row.idx, row.key, row.text)
-    for (const column of columns) flat.push(row.values[column] ?? null)
-  }
+  for (const item of items) appendPreparedRow(flat, table, item)
   const bytes = serialize(flat)
   return { count: items.length, bytes: movable([bytes]).length > 0 ? bytes : new Uint8Array(bytes) }
 }

@@ -31,6 +31,8 @@ export interface RecordTable {
   readonly searched: readonly FieldSpec[]
   /** API names of the fields that have a column. */
   readonly inColumns: ReadonlySet<string>
+  /** Where each searched field stands in {@link columns}, in index order. */
+  readonly searchedAt: readonly number[]
 }
 
 function tableOf(name: PagedResource, fields: readonly FieldSpec[]): RecordTable {
@@ -42,6 +44,7 @@ function tableOf(name: PagedResource, fields: readonly FieldSpec[]): RecordTable
     blanks: fields.filter((f) => f.null === 'blank' || f.null === 'blank-null'),
     searched: fields.filter((f) => f.searched === true),
     inColumns: new Set(columns.map((f) => f.api)),
+    searchedAt: columns.flatMap((f, i) => (f.searched === true ? [i] : [])),
   }
 }
 
@@ -93,8 +96,31 @@ export interface RowValues {
  * column) and its `raw` column. A record is read by its own properties only.
  */
 export function rowValues(table: RecordTable, record: object): RowValues {
-  const fields = record as Readonly<Record<string, unknown>>
+  const column = COLUMN_VALUES
+  const raw = columnValues(table, record, column)
   const values: Record<string, SQLInputValue> = {}
+  table.columns.forEach((f, i) => (values[f.column] = column[i]!))
+  values['raw'] = raw
+  return {
+    idx: Number((record as Readonly<Record<string, unknown>>)['idx']),
+    values,
+    search: table.searchedAt.map((i) => (column[i] as string | null) || null),
+  }
+}
+
+/**
+ * A record's values by column, reused from record to record: written by
+ * index, for the caller to read before the next record ({@link columnValues}).
+ */
+const COLUMN_VALUES: SQLInputValue[] = []
+
+/**
+ * Writes a record's value for each of the table's columns to `out`, in
+ * their order (text in NFC; `''` for null in a NOT NULL column), and
+ * returns its `raw` column.
+ */
+function columnValues(table: RecordTable, record: object, out: SQLInputValue[]): string {
+  const fields = record as Readonly<Record<string, unknown>>
   const sent: [string, unknown][] = []
   for (const f of table.blanks) if (fields[f.api] === null) sent.push([f.api, null])
   // Own properties without an array of their names (one a record, several KB a page).
@@ -102,19 +128,41 @@ export function rowValues(table: RecordTable, record: object): RowValues {
     if (!Object.hasOwn(fields, key) || table.inColumns.has(key) || isEmpty(fields[key])) continue
     sent.push([key, fields[key]])
   }
-  for (const f of table.columns) {
+  const columns = table.columns
+  for (let i = 0; i < columns.length; i += 1) {
+    const f = columns[i]!
     const given = (fields[f.api] ?? null) as SQLInputValue
     const value = nfc(given)
     if (value !== given) sent.push([f.api, given])
-    values[f.column] = value ?? (f.null === 'blank' || f.null === 'blank-null' ? '' : null)
+    out[i] = value ?? (f.null === 'blank' || f.null === 'blank-null' ? '' : null)
   }
   // fromEntries: a `__proto__` key stays a plain own property.
-  values['raw'] = sent.length === 0 ? '{}' : JSON.stringify(Object.fromEntries(sent))
-  return {
-    idx: Number(fields['idx']),
-    values,
-    search: table.searched.map((f) => (values[f.column] as string | null) || null),
+  return sent.length === 0 ? '{}' : JSON.stringify(Object.fromEntries(sent))
+}
+
+/** A record's searched values, then its `idx` ({@link searchRow}), reused from record to record. */
+const SEARCHED: (string | null)[] = []
+
+/**
+ * Appends a record as {@link prepareRow} makes it to `flat`, without an
+ * object for it: its `idx`, `search_key` and FTS text, then its values in
+ * column order and `raw` (the encoding of `encoded-rows.ts`).
+ */
+export function appendPreparedRow(flat: SQLInputValue[], table: RecordTable, record: object): void {
+  const column = COLUMN_VALUES
+  const raw = columnValues(table, record, column)
+  const idx = Number((record as Readonly<Record<string, unknown>>)['idx'])
+  const searched = table.searchedAt
+  const fields = SEARCHED
+  fields.length = searched.length + 1
+  for (let i = 0; i < searched.length; i += 1) {
+    fields[i] = (column[searched[i]!] as string | null) || null
   }
+  fields[searched.length] = String(idx)
+  const { doc, key } = searchOf(fields)
+  flat.push(idx, key, ftsText(doc))
+  for (let i = 0; i < table.columns.length; i += 1) flat.push(column[i]!)
+  flat.push(raw)
 }
 
 /** Why a stored row cannot be read: names the table, the row and the column. */
