@@ -105,8 +105,13 @@ export interface RunOutcome {
   readonly error?: AppError
 }
 
-/** Pages fetched but not yet committed, at most, unless the options say otherwise. */
-export const DEFAULT_MAX_PENDING_WRITES = 8
+/**
+ * Pages fetched but not yet committed, at most, unless the options say
+ * otherwise: enough pages of 100 records that the owner commits them in
+ * batches of `WRITE_BATCH_RECORDS` (`owner/worker.ts`) while the next are
+ * fetched.
+ */
+export const DEFAULT_MAX_PENDING_WRITES = 16
 
 /** A run going now. */
 interface ActiveRun {

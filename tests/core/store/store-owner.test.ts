@@ -81,6 +81,32 @@ describe('the database owner thread', () => {
     expect(snapshot.counts).toEqual({ brands: 0, inspections: 6, guarantees: 0 })
   })
 
+  it('commits page writes that come a few milliseconds apart together; another request runs at once, after them', async () => {
+    const owner = await open()
+    const write = (idx: number) =>
+      owner.call('writePage', {
+        resource: 'inspections',
+        items: [inspection(idx)],
+        pass: 1,
+        at: 'now',
+      })
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
+    const first = [write(1)]
+    await pause()
+    first.push(write(2))
+    await pause()
+    first.push(write(3))
+    await Promise.all(first)
+    expect(await owner.call('writeStats')).toMatchObject({ records: 3, pages: 3, commits: 1 })
+
+    // A read behind a page write does not wait for more pages: it runs after the page is written.
+    const later = write(4)
+    const page = await owner.call('queryInspections', {})
+    expect(page.total).toBe(4)
+    await later
+    expect(await owner.call('writeStats')).toMatchObject({ records: 4, pages: 4, commits: 2 })
+  })
+
   it('refuses every later page after a failed one until reset, so a checkpoint never skips a page', async () => {
     const owner = await open()
     const bad = owner.call('writePage', {

@@ -9,7 +9,8 @@ import { readSyncState } from '../../../src/core/store/sync-state'
 import { killedSync, restartedEngine, startHarness } from './harness'
 
 /** Fifteen pages of 100: more than the page killed at and every write the engine may queue behind it. */
-const SIZE = 1500
+// Pages of 100: more than KILL_AT_PAGE + DEFAULT_MAX_PENDING_WRITES of them.
+const SIZE = 3000
 const KILL_AT_PAGE = 3
 
 let h: Awaited<ReturnType<typeof startHarness>>

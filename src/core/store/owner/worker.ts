@@ -56,6 +56,33 @@ let inbox: Call[] = []
 let scheduled = false
 let pageFailure: ErrorData | null = null
 
+/**
+ * How long a page write waits for more to commit with, unless
+ * {@link WRITE_BATCH_RECORDS} are queued or another request comes (which
+ * runs at once, after the pages queued before it). A sync's pages arrive a
+ * few milliseconds apart, and each commit writes every database page it
+ * changed to the log: the tails of the indexes and the small tables keyed
+ * by member (`reconcile_members`, `reconcile_items`), whose every page a
+ * commit of a few hundred records touches. Committing about 1,500 records
+ * at a time instead of 500 halved the log a 100,000-record sync wrote
+ * (about 190 MB to 95 MB) and took about 2.5 µs a record off its CPU time.
+ */
+const WRITE_BATCH_MS = 30
+/** Records queued in page writes that are committed without waiting for more. */
+const WRITE_BATCH_RECORDS = 1500
+let queuedRecords = 0
+let batchTimer: ReturnType<typeof setTimeout> | null = null
+
+/** The records a page write holds; one that is not a page write counts as a full batch (it fails at once). */
+function queuedRowsOf(args: unknown): number {
+  try {
+    const rows = rowsOf(args as PageWriteRequest)
+    return Number.isFinite(rows) ? rows : WRITE_BATCH_RECORDS
+  } catch {
+    return WRITE_BATCH_RECORDS
+  }
+}
+
 /** Commits consecutive page writes in one transaction; answers each. */
 function writePages(batch: Call[]): void {
   if (!pageFailure) {
@@ -122,6 +149,9 @@ function scheduleIdle(): void {
 
 function drain(): void {
   scheduled = false
+  if (batchTimer !== null) clearTimeout(batchTimer)
+  batchTimer = null
+  queuedRecords = 0
   const calls = inbox
   inbox = []
   for (let i = 0; i < calls.length;) {
@@ -158,6 +188,13 @@ port.on('message', (raw: unknown) => {
     return
   }
   inbox.push({ id: message.id, op: message.op as StoreOp, args: message.args })
+  if (message.op === 'writePage') {
+    queuedRecords += queuedRowsOf(message.args)
+    if (queuedRecords < WRITE_BATCH_RECORDS) {
+      if (!scheduled && batchTimer === null) batchTimer = setTimeout(drain, WRITE_BATCH_MS)
+      return
+    }
+  }
   if (!scheduled) {
     scheduled = true
     setImmediate(drain)
