@@ -69,15 +69,20 @@ function inspectionsInserted(db: StoreConnection, rows: readonly PreparedRow[]):
 function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): void {
   const members = new Map<string, number>()
   const cancelled: (readonly [string, string, string, number])[] = []
-  const lines = new Map<string, readonly [string, string, string]>()
+  // Each complete order line with its member, a line twice as often as it comes: the
+  // statements below take each once (a delete by line, an `INSERT OR IGNORE`).
+  const lines: (readonly [string, string, string])[] = []
+  let ofMembers = false
   for (const row of rows) {
     const member = text(row, 'ref_user_id')
     const order = text(row, 'ref_order_id')
     const detail = text(row, 'ref_order_detail_id')
     if (member !== '') members.set(member, (members.get(member) ?? 0) + 1)
     if (row.values['status'] === CANCELLED) cancelled.push([member, order, detail, row.idx])
-    if (order !== '' && detail !== '')
-      lines.set(`${order}\u0000${detail}\u0000${member}`, [order, detail, member])
+    if (order !== '' && detail !== '') {
+      lines.push([order, detail, member])
+      if (member !== '') ofMembers = true
+    }
   }
   if (cancelled.length > 0) {
     prepared(
@@ -104,8 +109,8 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
       prepared(db, `UPDATE reconcile_counts SET n = n + ? WHERE kind = 'unlinked'`).run(unlinked)
     }
   }
-  if (lines.size === 0) return
-  const all = [...lines.values()]
+  if (lines.length === 0) return
+  const all = JSON.stringify(lines)
   const unguaranteed = prepared(
     db,
     `SELECT n FROM reconcile_counts WHERE kind = 'unguaranteed'`,
@@ -115,12 +120,11 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
       db,
       `DELETE FROM reconcile_items WHERE kind = 'unguaranteed'
        AND (order_id, detail_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
-    ).run(JSON.stringify(all))
+    ).run(all)
   }
   // A member's second guarantee on a line makes a duplicate (each of them is listed): lines
   // whose order has one guarantee, nearly all, are passed over on the index alone.
-  const ofMembers = all.filter(([, , member]) => member !== '')
-  if (ofMembers.length === 0) return
+  if (!ofMembers) return
   prepared(
     db,
     `INSERT OR IGNORE INTO reconcile_items (kind, member, order_id, detail_id, resource, idx)
@@ -128,9 +132,10 @@ function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): 
      FROM json_each(?) j CROSS JOIN guarantees g ON g.ref_order_id = j.value ->> 0
        AND g.ref_order_detail_id = j.value ->> 1 AND g.ref_user_id = j.value ->> 2
        AND g.gone_at IS NULL
-     WHERE (SELECT count(*) FROM guarantees o WHERE o.ref_order_id = j.value ->> 0) >= 2
+     WHERE j.value ->> 2 <> ''
+       AND (SELECT count(*) FROM guarantees o WHERE o.ref_order_id = j.value ->> 0) >= 2
        AND (SELECT count(*) FROM guarantees c WHERE c.ref_order_id = g.ref_order_id
          AND c.ref_order_detail_id = g.ref_order_detail_id AND c.ref_user_id = g.ref_user_id
          AND c.gone_at IS NULL) >= 2`,
-  ).run(JSON.stringify(ofMembers))
+  ).run(all)
 }

@@ -181,6 +181,9 @@ function known(db: StoreConnection): void {
     // No member: neither unlinked nor a duplicate.
     guarantee(16, { refUserId: null, refOrderId: 'H', refOrderDetailId: 'H-1' }),
     guarantee(17, { refUserId: null, refOrderId: 'H', refOrderDetailId: 'H-1' }),
+    // A member sent as '': no member either.
+    guarantee(18, { refUserId: '', refOrderId: 'J', refOrderDetailId: 'J-1' }),
+    guarantee(19, { refUserId: '', refOrderId: 'J', refOrderDetailId: 'J-1' }),
   ])
   completedLink(db, 'kim01')
   // A flow that did not complete leaves the member unlinked.
