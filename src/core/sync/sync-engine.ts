@@ -107,11 +107,10 @@ export interface RunOutcome {
 
 /**
  * Pages fetched but not yet committed, at most, unless the options say
- * otherwise: enough pages of 100 records that the owner commits them in
- * batches of `WRITE_BATCH_RECORDS` (`owner/worker.ts`) while the next are
- * fetched.
+ * otherwise: enough pages of 100 records that the owner commits a batch of
+ * `WRITE_BATCH_RECORDS` (`owner/worker.ts`) while the next are sent.
  */
-export const DEFAULT_MAX_PENDING_WRITES = 16
+export const DEFAULT_MAX_PENDING_WRITES = 12
 
 /** A run going now. */
 interface ActiveRun {
