@@ -5,7 +5,7 @@ import type { PageRecords, PageWrite, PageWriteFields } from './owner/page-write
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
 import { appendPreparedRow, RECORD_TABLES, type PreparedRow } from './stored-raw'
 import { movable } from './transfer'
-import { storedColumns } from './write-sql'
+import { STORED_COLUMNS } from './write-sql'
 
 /**
  * A chunk of a page's records, prepared as rows (`prepareRow`: column
@@ -16,7 +16,7 @@ import { storedColumns } from './write-sql'
  *
  * The bytes are V8's structured-clone format of one flat array: per record
  * its `idx`, `search_key` and FTS text, then its values in
- * {@link storedColumns} order. An array of objects carried every column
+ * {@link STORED_COLUMNS} order. An array of objects carried every column
  * name once per record, which the owner had to read back and look up: it
  * took about 1.9 µs a record to decode, the flat array about 0.6.
  */
@@ -26,15 +26,9 @@ export interface EncodedRows {
   readonly bytes: Uint8Array
 }
 
-/** Each list's stored columns, in the order a record's values are encoded. */
-const ENCODED_COLUMNS: Readonly<Record<PagedResource, readonly string[]>> = {
-  guarantees: storedColumns(RECORD_TABLES.guarantees),
-  inspections: storedColumns(RECORD_TABLES.inspections),
-}
-
 /** Slots a record takes in the flat array: `idx`, key, text, then its values. */
 function slotsOf(resource: PagedResource): number {
-  return 3 + ENCODED_COLUMNS[resource].length
+  return 3 + STORED_COLUMNS[resource].length
 }
 
 /** A page write as sent to the owner: its records as objects, as rows, or encoded. */
@@ -65,8 +59,8 @@ function isColumnValue(value: unknown): value is string | number | null {
  * shape it was written with, or null when one is not a row: the bytes were
  * made by this app, so any other shape is a bug, never stored half.
  */
-function rowsOf(resource: PagedResource, flat: readonly unknown[]): PreparedRow[] | null {
-  const columns = ENCODED_COLUMNS[resource]
+function decodedRows(resource: PagedResource, flat: readonly unknown[]): PreparedRow[] | null {
+  const columns = STORED_COLUMNS[resource]
   const slots = slotsOf(resource)
   const rows: PreparedRow[] = []
   for (let at = 0; at < flat.length; at += slots) {
@@ -109,7 +103,7 @@ export function decodePageWrite(request: PageWriteRequest): PageWrite {
   if (flat.length / slots !== encoded.count) {
     throw new AppError('internal', 'A synced page came back with the wrong number of records.')
   }
-  const rows = rowsOf(request.resource, flat)
+  const rows = decodedRows(request.resource, flat)
   if (rows === null) {
     throw new AppError('internal', 'A synced page came back with records that are not rows.')
   }

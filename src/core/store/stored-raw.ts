@@ -104,8 +104,20 @@ export function rowValues(table: RecordTable, record: object): RowValues {
   return {
     idx: Number((record as Readonly<Record<string, unknown>>)['idx']),
     values,
-    search: table.searchedAt.map((i) => (column[i] as string | null) || null),
+    search: searchedValues(table, column, []),
   }
+}
+
+/** Writes a record's searched values (`''` as null) from its column values to `out`, in index order. */
+function searchedValues(
+  table: RecordTable,
+  column: readonly SQLInputValue[],
+  out: (string | null)[],
+): (string | null)[] {
+  const at = table.searchedAt
+  out.length = at.length
+  for (let i = 0; i < at.length; i += 1) out[i] = (column[at[i]!] as string | null) || null
+  return out
 }
 
 /**
@@ -140,7 +152,7 @@ function columnValues(table: RecordTable, record: object, out: SQLInputValue[]):
   return sent.length === 0 ? '{}' : JSON.stringify(Object.fromEntries(sent))
 }
 
-/** A record's searched values, then its `idx` ({@link searchRow}), reused from record to record. */
+/** A record's searched values ({@link appendPreparedRow}), reused from record to record. */
 const SEARCHED: (string | null)[] = []
 
 /**
@@ -152,15 +164,8 @@ export function appendPreparedRow(flat: SQLInputValue[], table: RecordTable, rec
   const column = COLUMN_VALUES
   const raw = columnValues(table, record, column)
   const idx = Number((record as Readonly<Record<string, unknown>>)['idx'])
-  const searched = table.searchedAt
-  const fields = SEARCHED
-  fields.length = searched.length + 1
-  for (let i = 0; i < searched.length; i += 1) {
-    fields[i] = (column[searched[i]!] as string | null) || null
-  }
-  fields[searched.length] = String(idx)
-  const { doc, key } = searchOf(fields)
-  flat.push(idx, key, ftsText(doc))
+  const { key, text } = searchRow(searchedValues(table, column, SEARCHED), idx)
+  flat.push(idx, key, text)
   for (let i = 0; i < table.columns.length; i += 1) flat.push(column[i]!)
   flat.push(raw)
 }
@@ -273,9 +278,16 @@ export function searchRow(
   search: readonly (string | null)[],
   idx: number,
 ): Pick<PreparedRow, 'key' | 'text'> {
-  const { doc, key } = searchOf([...search, String(idx)])
+  const fields = SEARCH_FIELDS
+  fields.length = search.length + 1
+  for (let i = 0; i < search.length; i += 1) fields[i] = search[i]!
+  fields[search.length] = String(idx)
+  const { doc, key } = searchOf(fields)
   return { key, text: ftsText(doc) }
 }
+
+/** {@link searchRow}'s fields, then `idx`: reused from record to record. */
+const SEARCH_FIELDS: (string | null)[] = []
 
 /** The {@link PreparedRow}s of a list's records, in their order. */
 export function prepareRows(resource: PagedResource, items: readonly object[]): PreparedRow[] {

@@ -36,6 +36,12 @@ export function storedColumns(table: RecordTable): string[] {
   return [...table.columns.map((f) => f.column), 'raw']
 }
 
+/** Each list's {@link storedColumns}: the order of its inserts' parameters and of encoded rows. */
+export const STORED_COLUMNS: Readonly<Record<PagedResource, readonly string[]>> = {
+  guarantees: storedColumns(RECORD_TABLES.guarantees),
+  inspections: storedColumns(RECORD_TABLES.inspections),
+}
+
 /**
  * The upsert of a table keyed by `idx`, with named parameters (`:column`):
  * a conflict sets every column to the new value, or to its expression in

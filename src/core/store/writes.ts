@@ -9,7 +9,7 @@ import type { BrandRecord, PagedResource } from './record-types'
 import { transactionScope } from './transaction-scope'
 import { reconcileInserted } from './reconcile-writes'
 import { nfc, RECORD_TABLES, searchRow, type PreparedRow, type RecordTable } from './stored-raw'
-import { storedColumns, writeStatements, type WriteStatements } from './write-sql'
+import { STORED_COLUMNS, writeStatements, type WriteStatements } from './write-sql'
 
 /**
  * The write path of synced records: what a page changes, its search rows,
@@ -52,20 +52,14 @@ interface PageContext {
   readonly changes: PageChanges
 }
 
-/** Each stored column ({@link storedColumns}) with its parameter's name as bound (`:column`). */
+/** Each stored column ({@link STORED_COLUMNS}) with its parameter's name as bound (`:column`). */
 const WRITTEN_NAMES: Readonly<Record<PagedResource, readonly (readonly [string, string])[]>> = {
-  guarantees: storedColumns(RECORD_TABLES.guarantees).map((c) => [c, `:${c}`] as const),
-  inspections: storedColumns(RECORD_TABLES.inspections).map((c) => [c, `:${c}`] as const),
+  guarantees: STORED_COLUMNS.guarantees.map((c) => [c, `:${c}`] as const),
+  inspections: STORED_COLUMNS.inspections.map((c) => [c, `:${c}`] as const),
 }
 
 /** The parameters of one record's insert, reused from record to record ({@link insertNew}). */
 const INSERT_VALUES: SQLInputValue[] = []
-
-/** The stored columns, in {@link writtenColumns} order (the insert's parameters, then `seen_pass` and `search_key`). */
-const STORED_ORDER: Readonly<Record<PagedResource, readonly string[]>> = {
-  guarantees: storedColumns(RECORD_TABLES.guarantees),
-  inspections: storedColumns(RECORD_TABLES.inspections),
-}
 
 /**
  * Writes one record, given its stored row (undefined when none): an
@@ -183,7 +177,7 @@ function insertNew(page: PageContext, fresh: readonly PreparedRow[]): void {
     while (i < span.length) merged.push(span[i++]!.registered_at)
     tally.addInversions(inversionsOf(merged) - inversionsOf(span.map((r) => r.registered_at)))
   }
-  const columns = STORED_ORDER[table.name]
+  const columns = STORED_COLUMNS[table.name]
   // The insert's parameters, in the order of its SQL (`recordInsertSql`), in one array for all.
   const written = INSERT_VALUES
   written.length = columns.length + 2

@@ -74,6 +74,16 @@ function write(idxs: number[], pass = 1): void {
   )
 }
 
+/** Writes `records` in a transaction that then fails, so it is rolled back. */
+function writeRolledBack(records: readonly ReturnType<typeof inspection>[]): void {
+  expect(() =>
+    transaction(db, () => {
+      upsertInspections(db, records, 3, 'now')
+      throw new Error('the page failed')
+    }),
+  ).toThrow()
+}
+
 function mark(idx: number): void {
   transaction(db, () =>
     setReview(db, {
@@ -271,34 +281,14 @@ describe('cell index', () => {
 
   it('takes none from inserts rolled back', () => {
     buildCellIndexes(db)
-    expect(() =>
-      transaction(db, () => {
-        upsertInspections(
-          db,
-          Array.from({ length: 2500 }, (_, i) => record(5000 + i)),
-          3,
-          'now',
-        )
-        throw new Error('the page failed')
-      }),
-    ).toThrow()
+    writeRolledBack(Array.from({ length: 2500 }, (_, i) => record(5000 + i)))
     expect(indexed()).toBe(true)
     expect(answers(db)).toEqual(answers(plain))
   })
 
   it('ignores a rolled-back write', () => {
     buildCellIndexes(db)
-    expect(() =>
-      transaction(db, () => {
-        upsertInspections(
-          db,
-          [inspection(5, { productName: '샤넬 새것', inspectionStatus: '감정접수' })],
-          3,
-          'now',
-        )
-        throw new Error('the page failed')
-      }),
-    ).toThrow()
+    writeRolledBack([inspection(5, { productName: '샤넬 새것', inspectionStatus: '감정접수' })])
     expect(answers(db)).toEqual(answers(plain))
   })
 

@@ -138,6 +138,24 @@ function writeAsVersion10(
   tally.flush(db, table)
 }
 
+/**
+ * A list's FTS table has one column `t`, a tokenizer matching `tokenizer`,
+ * no content and deletes; its vocabulary table reads the index (one
+ * syllable is spelled out from it).
+ */
+function expectSearchTables(db: StoreConnection, list: string, tokenizer: RegExp): void {
+  const sql = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(`${list}_fts`) as {
+    sql: string
+  }
+  expect(sql.sql).toMatch(
+    new RegExp(
+      `\\(\\s*t, tokenize = '${tokenizer.source}', content = '', contentless_delete = 1\\s*\\)`,
+    ),
+  )
+  const terms = db.prepare(`SELECT count(*) AS n FROM ${list}_fts_terms`).get() as { n: number }
+  expect(terms.n).toBeGreaterThan(0)
+}
+
 function writeAt(db: StoreConnection, version: number): void {
   // Today's writer also logs changes (version 12 on) and team events: only the latest has their tables.
   // From version 11 the search index has today's shape, which writeAsVersion10 writes when told.
@@ -354,13 +372,8 @@ describe('migration 11 (search-grams)', () => {
     const { db } = openStore(file)
     try {
       for (const list of ['guarantees', 'inspections'] as const) {
-        const sql = db
-          .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
-          .get(`${list}_fts`) as { sql: string }
-        // One column (migration 18 changed the tokenizer since).
-        expect(sql.sql).toMatch(
-          /\(\s*t, tokenize = '\w+', content = '', contentless_delete = 1\s*\)/,
-        )
+        // One column (migration 18 changed the tokenizer since), and its vocabulary table.
+        expectSearchTables(db, list, /\w+/)
         // Every row was indexed again, with the key a write of today would give it.
         const table = RECORD_TABLES[list]
         const rows = db.prepare(`SELECT * FROM ${list} ORDER BY idx`).all() as Record<
@@ -373,11 +386,6 @@ describe('migration 11 (search-grams)', () => {
           expect(row['search_key']).toBe(searchOf([...fields, String(row['idx'])]).key)
           expect(row['search_key']!.startsWith(SEARCH_FORMAT)).toBe(true)
         }
-        // The vocabulary table reads the new index (one syllable is spelled out from it).
-        const terms = db.prepare(`SELECT count(*) AS n FROM ${list}_fts_terms`).get() as {
-          n: number
-        }
-        expect(terms.n).toBeGreaterThan(0)
       }
       // The old rows are gone from the index; today's grams find digits and 초성.
       expect(queryInspections(db, { q: 'stalemarker' }).total).toBe(0)
@@ -442,18 +450,9 @@ describe('migration 18 (ascii-search)', () => {
     const { db } = openStore(file)
     try {
       for (const list of ['guarantees', 'inspections'] as const) {
-        const sql = db
-          .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
-          .get(`${list}_fts`) as { sql: string }
-        expect(sql.sql).toMatch(
-          /\(\s*t, tokenize = 'ascii', content = '', contentless_delete = 1\s*\)/,
-        )
+        expectSearchTables(db, list, /ascii/)
         const keys = db.prepare(`SELECT DISTINCT search_key AS key FROM ${list}`).all()
         expect(keys).toEqual([{ key: SEARCH_FORMAT }])
-        const terms = db.prepare(`SELECT count(*) AS n FROM ${list}_fts_terms`).get() as {
-          n: number
-        }
-        expect(terms.n).toBeGreaterThan(0)
       }
       const found = (q: string): number[] => queryGuarantees(db, { q }).rows.map((r) => r.idx)
       expect(found('stalemarker')).toEqual([])
