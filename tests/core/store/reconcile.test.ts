@@ -276,6 +276,37 @@ describe('reconciliation', () => {
     expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
   })
 
+  it('counts a page of more members than one lookup takes, linked ones anywhere in it', () => {
+    const db = store.db
+    const members = Array.from({ length: 250 }, (_, i) => `m${String(i).padStart(3, '0')}`)
+    // Linked before their first guarantee: the first, one past the first hundred, the last.
+    for (const member of ['m000', 'm101', 'm249']) completedLink(db, member)
+    writeGuarantees(
+      db,
+      members.flatMap((member, i) => [
+        guarantee(1 + 2 * i, {
+          refUserId: member,
+          refOrderId: `O${i}`,
+          refOrderDetailId: `O${i}-1`,
+        }),
+        guarantee(2 + 2 * i, {
+          refUserId: member,
+          refOrderId: `P${i}`,
+          refOrderDetailId: `P${i}-1`,
+        }),
+      ]),
+    )
+    expect(queryReconcile(db, {}).totals.unlinked).toBe(2 * 247)
+    expect(listed(db)).toEqual(expected(db))
+    // m101 already has a row: a new guarantee of theirs stays linked.
+    writeGuarantees(db, [
+      guarantee(600, { refUserId: 'm101', refOrderId: 'Q', refOrderDetailId: 'Q-1' }),
+      guarantee(601, { refUserId: 'm102', refOrderId: 'R', refOrderDetailId: 'R-1' }),
+    ])
+    expect(queryReconcile(db, {}).totals.unlinked).toBe(2 * 247 + 1)
+    expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
+  })
+
   it('agrees with the definitions after many seeded random writes', () => {
     const db = store.db
     let seed = 7
