@@ -1,4 +1,5 @@
 import { build } from 'esbuild'
+import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
@@ -13,6 +14,8 @@ const root = resolve(import.meta.dirname, '..')
  */
 export async function bundleBenchChildren(): Promise<string> {
   const outdir = join(root, 'out/bench')
+  // Chunks are named by their content: emptied first, the folder holds this build's alone.
+  rmSync(outdir, { recursive: true, force: true })
   await build({
     entryPoints: {
       'start-child': join(root, 'bench/start-child.ts'),
