@@ -276,7 +276,7 @@ describe('reconciliation', () => {
     expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
   })
 
-  it('counts a page of more members than one lookup takes, linked ones anywhere in it', () => {
+  it('counts a page of 250 members, some linked before their first guarantee', () => {
     const db = store.db
     const members = Array.from({ length: 250 }, (_, i) => `m${String(i).padStart(3, '0')}`)
     // Linked before their first guarantee: the first, one past the first hundred, the last.
