@@ -371,6 +371,7 @@ export function createCore(deps: CoreDeps): Core {
         return deliver(format, fileName, data, rows)
       },
       'records.timeline': (ref) => scope.store.call('recordTimeline', ref),
+      'records.locate': (ref) => scope.store.call('locateRecord', ref),
       'aging.counts': () =>
         scope.store.call('agingCounts', {
           now: now().toISOString(),

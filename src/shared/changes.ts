@@ -103,6 +103,20 @@ export interface RecordTimeline {
   readonly changes: readonly ChangeEntry[]
 }
 
+/**
+ * Where a listed record is found (`records.locate`): what its list is
+ * searched by to show it alone, or nearly (an inspection's number; a
+ * guarantee's registration day, the service's local time).
+ */
+export interface RecordPlace {
+  readonly resource: PagedResourceName
+  readonly idx: number
+  /** `YYYY-MM-DD HH:MM:SS` as the service sent it; null when it sent none. */
+  readonly registeredAt: string | null
+  /** An inspection's number; null for a guarantee. */
+  readonly inspectionNum: string | null
+}
+
 /** One aging threshold: records of a list in a status for at least `days` days. */
 export interface AgingCount {
   readonly rule: AgingRule

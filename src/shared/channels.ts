@@ -20,6 +20,7 @@ export const CHANNEL_NAMES = [
   'changes.unseen',
   'changes.export',
   'records.timeline',
+  'records.locate',
   'aging.counts',
   'lists.export',
   'profiles.list',

@@ -15,7 +15,13 @@ import {
   type SyncResourceName,
   type SyncStatus,
 } from './cache'
-import { CHANGE_KINDS, type AgingCounts, type ChangePage, type RecordTimeline } from './changes'
+import {
+  CHANGE_KINDS,
+  type AgingCounts,
+  type ChangePage,
+  type RecordPlace,
+  type RecordTimeline,
+} from './changes'
 import { GUARANTEE_STATES, type AppInfo, type BrandSearchResult } from './domain'
 import type { ErrorData, Result } from './errors'
 import type { Dashboard } from './dashboard'
@@ -86,6 +92,12 @@ export type ListFilter = z.output<typeof listFilterSchema>
 export type ListFilterInput = z.input<typeof listFilterSchema>
 /** A guarantee list filter as the core receives it, defaults filled in. */
 export type GuaranteeFilter = z.output<typeof guaranteeFilterSchema>
+
+/** One stored record of a list, by its `idx`. */
+const recordRef = z.strictObject({
+  resource: z.enum(PAGED_RESOURCES),
+  idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+})
 
 /** Filters of the wallet-link history (`wallet.history`, `wallet.export`). */
 const walletFilter = {
@@ -165,10 +177,9 @@ export const argSchemas = {
   /** Entries of the feed not marked seen yet (the navigation's count). */
   'changes.unseen': z.strictObject({}),
   /** A record's statuses with the time and sync that first saw each, and its feed entries. */
-  'records.timeline': z.strictObject({
-    resource: z.enum(PAGED_RESOURCES),
-    idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  }),
+  'records.timeline': recordRef,
+  /** Where a record is listed (to open it on its list), or null when its list does not show it. */
+  'records.locate': recordRef,
   /** Records flagged by each aging rule (thresholds from the settings `agingDays`). */
   'aging.counts': z.strictObject({}),
   /**
@@ -317,6 +328,7 @@ interface ChannelResults {
   'changes.unseen': { readonly unseen: number }
   'changes.export': ExportResult
   'records.timeline': RecordTimeline
+  'records.locate': RecordPlace | null
   'aging.counts': AgingCounts
   'lists.export': ExportResult
   'profiles.list': ProfileList

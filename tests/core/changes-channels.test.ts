@@ -51,6 +51,22 @@ describe('changes channels', () => {
     })
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } })
 
+    // Where a list shows a record, for the feed's "Open": by its number, or its registration day.
+    expect(await call(c, 'records.locate', { resource: 'inspections', idx: first.idx })).toEqual({
+      resource: 'inspections',
+      idx: first.idx,
+      registeredAt: first.registeredAt,
+      inspectionNum: first.inspectionNum,
+    })
+    const oldest = (await call(c, 'guarantees.query', { limit: 1, sort: 'oldest' })).rows[0]!
+    expect(await call(c, 'records.locate', { resource: 'guarantees', idx: oldest.idx })).toEqual({
+      resource: 'guarantees',
+      idx: oldest.idx,
+      registeredAt: oldest.registeredAt,
+      inspectionNum: null,
+    })
+    expect(await call(c, 'records.locate', { resource: 'guarantees', idx: 99_999 })).toBeNull()
+
     // Just after the baseline nothing has waited long; the thresholds follow the settings.
     const aging = await call(c, 'aging.counts')
     expect(aging.rules.map((r) => [r.rule, r.resource, r.status, r.days, r.count])).toEqual([
@@ -91,6 +107,10 @@ describe('changes channels, bad arguments', () => {
     ['changes.unseen', { all: true }],
     ['records.timeline', { resource: 'brands', idx: 1 }],
     ['records.timeline', { resource: 'inspections' }],
+    ['records.locate', { resource: 'brands', idx: 1 }],
+    ['records.locate', { resource: 'guarantees', idx: -1 }],
+    ['records.locate', { resource: 'guarantees', idx: '7' }],
+    ['records.locate', { resource: 'guarantees', idx: 7, q: '7' }],
     ['aging.counts', { days: 3 }],
     ['settings.set', { agingDays: { guaranteeReady: 0 } }],
     ['settings.set', { agingDays: { guaranteeReady: 1.5 } }],

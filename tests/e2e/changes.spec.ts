@@ -158,6 +158,26 @@ test('the Changes view shows exactly what the sandbox changed, and an entry open
     }
   }
   await call(app, 'settings.set', { theme: 'light', language: 'ko' })
+  await page.reload()
+
+  // A guarantee's entry opens its guarantee: the list on its registration day, its details open.
+  await openView(page, 'changes')
+  await page.getByTestId('changes-list-guarantees').click()
+  const changed = page.locator('[data-testid="change-entry"]:not([data-kind="gone"])').first()
+  const guaranteeIdx = (await changed.getAttribute('data-idx'))!
+  await changed.getByTestId('change-open').click()
+  await expect(page).toHaveURL(/#guarantees$/u)
+  const guarantee = (await call(app, 'records.locate', {
+    resource: 'guarantees',
+    idx: Number(guaranteeIdx),
+  }))!
+  const day = guarantee.registeredAt!.slice(0, 10)
+  await expect(page.getByTestId('filter-from')).toHaveValue(day)
+  const guaranteePanel = page.getByTestId('detail-panel')
+  await expect(
+    guaranteePanel.locator('dd', { hasText: new RegExp(`^${guaranteeIdx}$`, 'u') }),
+  ).toBeVisible()
+  await page.screenshot({ path: 'test-results/changes-open-guarantee.png' })
 })
 
 test('marking seen: one entry, then all; the badge stays empty after a reload', async ({

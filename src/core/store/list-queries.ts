@@ -7,6 +7,7 @@ import type {
   QueryPage,
   ReviewMarkName,
 } from '../../shared/cache'
+import type { RecordPlace } from '../../shared/changes'
 import type { GuaranteeFilter, ListFilter } from '../../shared/contract'
 import { LIST_LIMIT } from '../../shared/list-limit'
 import type { MarkedBy } from '../../shared/list-filter'
@@ -852,6 +853,29 @@ export function queryInspections(
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
   }))
+}
+
+/**
+ * Where the list shows record `idx` (`records.locate`): its registration
+ * time and, for an inspection, its number; null when the list does not
+ * show it (never stored, or gone from the service). A screen that knows
+ * only the idx (the changes feed) opens the list on what finds the record
+ * there, instead of paging through a search for its idx: a one- or
+ * two-digit idx is inside most records' numbers.
+ */
+export function locateRecord(
+  db: StoreConnection,
+  ref: { resource: PagedResource; idx: number },
+): RecordPlace | null {
+  const { resource, idx } = ref
+  const number = resource === 'inspections' ? 'inspection_num' : 'NULL'
+  const row = prepared(
+    db,
+    `SELECT registered_at, ${number} AS inspection_num FROM ${resource}
+     WHERE idx = ? AND gone_at IS NULL`,
+  ).get(idx) as { registered_at: string | null; inspection_num: string | null } | undefined
+  if (row === undefined) return null
+  return { resource, idx, registeredAt: row.registered_at, inspectionNum: row.inspection_num }
 }
 
 /** Number of stored, not-gone records of a resource (the lists: from the stored counts). */

@@ -10,7 +10,7 @@ import { dashboard, type DashboardAsk } from './dashboard'
 import type { PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
-import { queryGuarantees, queryInspections, recordCount } from './list-queries'
+import { locateRecord, queryGuarantees, queryInspections, recordCount } from './list-queries'
 import type { GuaranteeListRequest, ListRequest } from './list-queries'
 import type { BrandRecord, SyncResource } from './record-types'
 import {
@@ -156,6 +156,9 @@ export const STORE_OPS = {
   unseenChanges: (db: StoreConnection) => unseenChanges(db),
   recordTimeline: (db: StoreConnection, ref: { resource: PagedResource; idx: number }) =>
     recordTimeline(db, ref),
+  /** Where a list shows a record (`list-queries.ts`). */
+  locateRecord: (db: StoreConnection, ref: { resource: PagedResource; idx: number }) =>
+    locateRecord(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>
     agingCounts(db, args),
   /**

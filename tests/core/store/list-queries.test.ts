@@ -2,7 +2,11 @@ import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, transaction } from '../../../src/core/store/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
+import {
+  locateRecord,
+  queryGuarantees,
+  queryInspections,
+} from '../../../src/core/store/list-queries'
 import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
 import { replaceBrands } from '../../../src/core/store/writes'
@@ -310,5 +314,37 @@ describe('guarantees', () => {
     const all = queryGuarantees(db, {})
     expect(all.total).toBe(3)
     expect(all.rows.find((r) => r.idx === 3)?.state).toBeNull()
+  })
+})
+
+describe('where a list shows a record (records.locate)', () => {
+  it('answers its registration time and number, and null when the list does not show it', () => {
+    transaction(db, () =>
+      upsertGuarantees(
+        db,
+        [guarantee(7, { registeredAt: '2024-05-06 09:10:11' }), guarantee(8)],
+        1,
+        'now',
+      ),
+    )
+    expect(locateRecord(db, { resource: 'inspections', idx: 2 })).toEqual({
+      resource: 'inspections',
+      idx: 2,
+      registeredAt: '2025-03-02 12:00:00',
+      inspectionNum: '100000000002',
+    })
+    expect(locateRecord(db, { resource: 'guarantees', idx: 7 })).toEqual({
+      resource: 'guarantees',
+      idx: 7,
+      registeredAt: '2024-05-06 09:10:11',
+      inspectionNum: null,
+    })
+    // Never stored, or stored under the other list.
+    expect(locateRecord(db, { resource: 'guarantees', idx: 2 })).toBeNull()
+    expect(locateRecord(db, { resource: 'inspections', idx: 99 })).toBeNull()
+    // Gone from the service: stored, but no list shows it.
+    db.prepare(`UPDATE guarantees SET gone_at = 'now' WHERE idx = 8`).run()
+    expect(queryGuarantees(db, {}).rows.map((r) => r.idx)).toEqual([7])
+    expect(locateRecord(db, { resource: 'guarantees', idx: 8 })).toBeNull()
   })
 })
