@@ -13,7 +13,7 @@ import { CHANGE_KINDS } from '../../shared/changes'
 import { AppError } from '../app-error'
 import { isFields, isOneOf } from '../plain-checks'
 import type { StoreConnection } from './connection'
-import type { PagedResource } from './record-types'
+import type { PagedResource, RecordRef } from './record-types'
 import { prepared } from './statements'
 
 /**
@@ -168,10 +168,7 @@ function baselineOf(db: StoreConnection, resource: PagedResource): Baseline | un
  * the sync that saw it; and its feed entries. `not_found` for an idx the
  * cache does not hold.
  */
-export function recordTimeline(
-  db: StoreConnection,
-  ref: { resource: PagedResource; idx: number },
-): RecordTimeline {
+export function recordTimeline(db: StoreConnection, ref: RecordRef): RecordTimeline {
   const { resource, idx } = ref
   const record = prepared(db, `SELECT status, gone_at FROM ${resource} WHERE idx = ?`).get(idx) as
     { status: string | null; gone_at: string | null } | undefined

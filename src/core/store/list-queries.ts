@@ -17,7 +17,7 @@ import { AppError } from '../app-error'
 import { cellIndexReady, matchCells, type PagePick } from './cell-index'
 import { agingCutoff } from './change-queries'
 import { prepared } from './statements'
-import type { PagedResource, SyncResource } from './record-types'
+import type { PagedResource, RecordRef, SyncResource } from './record-types'
 import {
   cellColumns,
   COUNTED_MARK_SQL,
@@ -863,10 +863,7 @@ export function queryInspections(
  * there, instead of paging through a search for its idx: a one- or
  * two-digit idx is inside most records' numbers.
  */
-export function locateRecord(
-  db: StoreConnection,
-  ref: { resource: PagedResource; idx: number },
-): RecordPlace | null {
+export function locateRecord(db: StoreConnection, ref: RecordRef): RecordPlace | null {
   const { resource, idx } = ref
   const number = resource === 'inspections' ? 'inspection_num' : 'NULL'
   const row = prepared(

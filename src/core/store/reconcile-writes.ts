@@ -69,7 +69,7 @@ function inspectionsInserted(db: StoreConnection, rows: readonly PreparedRow[]):
 function guaranteesInserted(db: StoreConnection, rows: readonly PreparedRow[]): void {
   const members = new Map<string, number>()
   const cancelled: (readonly [string, string, string, number])[] = []
-  // Each complete order line with its member, a line twice as often as it comes: the
+  // Each complete order line with its member, as often as it comes (repeats kept): the
   // statements below take each once (a delete by line, an `INSERT OR IGNORE`).
   const lines: (readonly [string, string, string])[] = []
   let ofMembers = false

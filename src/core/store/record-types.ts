@@ -32,5 +32,11 @@ export type BrandRecord = StoreRecordOf<typeof BRAND_FIELDS> & Extras
 /** The two paged resources the sync engine fills. */
 export type PagedResource = PagedResourceName
 
+/** One stored record of a list, by its `idx`. */
+export interface RecordRef {
+  readonly resource: PagedResource
+  readonly idx: number
+}
+
 /** Every resource with a sync state. */
 export type SyncResource = SyncResourceName

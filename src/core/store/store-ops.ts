@@ -23,7 +23,7 @@ import {
   type ChangeQuery,
   type MarkSeen,
 } from './change-queries'
-import type { PagedResource } from './record-types'
+import type { RecordRef } from './record-types'
 import { queryReconcile, type ReconcileQuery } from './reconcile'
 import { listRejected, type RejectedQuery } from './rejected'
 import { setReview, type ReviewInput } from './reviews'
@@ -139,11 +139,10 @@ export const STORE_OPS = {
   teamLastSeq: (db: StoreConnection) => lastPulledSeq(db),
   teamApplyPulled: (db: StoreConnection, page: PulledApply) =>
     transaction(db, () => applyPulled(db, page)),
-  reviewHistory: (db: StoreConnection, query: { resource: PagedResource; idx: number }) =>
-    reviewHistory(db, query),
+  reviewHistory: (db: StoreConnection, query: RecordRef) => reviewHistory(db, query),
   /** This member and the people whose marks the lists can be filtered by. */
   teamMembers: (db: StoreConnection) => teamMembers(db),
-  reviewAckChanged: (db: StoreConnection, query: { resource: PagedResource; idx: number }) =>
+  reviewAckChanged: (db: StoreConnection, query: RecordRef) =>
     transaction(db, () => ackChanged(db, query)),
   /** Whether the lists' cell indexes are built yet (`cell-index.ts`; the bench waits for it). */
   cellIndexesReady: (db: StoreConnection) => cellIndexesReady(db),
@@ -154,11 +153,9 @@ export const STORE_OPS = {
   markChangesSeen: (db: StoreConnection, mark: MarkSeen) =>
     transaction(db, () => markChangesSeen(db, mark)),
   unseenChanges: (db: StoreConnection) => unseenChanges(db),
-  recordTimeline: (db: StoreConnection, ref: { resource: PagedResource; idx: number }) =>
-    recordTimeline(db, ref),
+  recordTimeline: (db: StoreConnection, ref: RecordRef) => recordTimeline(db, ref),
   /** Where a list shows a record (`list-queries.ts`). */
-  locateRecord: (db: StoreConnection, ref: { resource: PagedResource; idx: number }) =>
-    locateRecord(db, ref),
+  locateRecord: (db: StoreConnection, ref: RecordRef) => locateRecord(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>
     agingCounts(db, args),
   /**
