@@ -9,7 +9,7 @@ import { SyncEngine } from '../src/core/sync/sync-engine'
 import { bundledThreads } from './bundled-threads'
 import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
 import { clientOf, type SandboxAccess } from './sandbox-client'
-import type { WriteStats } from '../src/core/store/write-stats'
+import type { WriteStats } from '../src/core/store/write/write-stats'
 
 /**
  * The 100,000-guarantee sync in a process of its own, run as the app runs

@@ -1,5 +1,5 @@
 import type { StoreThreads } from './store/owner/store-owner'
-import type { ThreadEntry } from './store/threads'
+import type { ThreadEntry } from './threads/spawn'
 
 /** A data thread from its TypeScript source, loaded through tsx. */
 function fromSource(url: URL): ThreadEntry {

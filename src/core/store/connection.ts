@@ -1,11 +1,11 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import type { StoredBrand } from './brand-search'
-import type { CardPrefixes } from './card-urls'
-import type { ListCells } from './cell-index'
-import type { Cell, TallyStatements } from './counts'
+import type { StoredBrand } from './queries/brand-search'
+import type { CardPrefixes } from './schema/card-urls'
+import type { ListCells } from './search/cell-index'
+import type { Cell, TallyStatements } from './write/counts'
 import type { PagedResource } from './record-types'
 import type { TransactionScope } from './transaction-scope'
-import type { WriteStatements } from './write-sql'
+import type { WriteStatements } from './write/write-sql'
 
 /**
  * One connection to a profile's cache file and everything kept for it:

@@ -4,10 +4,10 @@ import type { ReviewMarkName } from '../../shared/cache'
 import type { ReviewHistoryEntry, TeamMembers } from '../../shared/team'
 import { localTimestamp } from '../../shared/local-time'
 import type { TeamEvent, TeamEventDraft, WalletLinkEventDraft } from '../team/events'
-import { touchCells } from './cell-index'
+import { touchCells } from './search/cell-index'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
-import { bumpDataVersion } from './writes'
+import { bumpDataVersion } from './write/writes'
 
 /**
  * The store's half of team sharing (docs/team.md): the outbox, the cursor,

@@ -6,7 +6,7 @@ import { PageWalker, type WalkedPage } from '../api/page-walker'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
 import type { StoreClient } from '../store/owner/store-owner'
 import { randomUUID } from 'node:crypto'
-import type { SyncMark } from '../store/changes'
+import type { SyncMark } from '../store/write/changes'
 import type { SyncStateRow } from '../store/sync-state'
 import type { RunOutcome, SliceFilter } from './sync-engine'
 import {

@@ -3,7 +3,7 @@ import type { TeamErrorData } from '../../shared/errors'
 import { AppError } from '../app-error'
 import type { StoreClient } from '../store/owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
-import { spawnStoreThread, stopThread, type ThreadEntry } from '../store/threads'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
 import type { TeamStatus } from './team-sync'
 

@@ -11,7 +11,7 @@ import { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import type { ActiveProfile } from '../profiles/profile-service'
 import type { StoreClient } from '../store/owner/store-owner'
-import type { WalletHistoryFilter } from '../store/wallet-history'
+import type { WalletHistoryFilter } from '../store/queries/wallet-history'
 import {
   WalletFlowMachine,
   type WalletEnd,

@@ -8,19 +8,19 @@ import { build } from 'vite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
 import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
-import { openStore } from '../../../src/core/store/database'
+import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { encodeRows } from '../../../src/core/store/encoded-rows'
-import { LATEST_VERSION } from '../../../src/core/store/migrations'
-import { RECORD_TABLES } from '../../../src/core/store/stored-raw'
-import { storedColumns } from '../../../src/core/store/write-sql'
+import { encodeRows } from '../../../src/core/store/write/encoded-rows'
+import { LATEST_VERSION } from '../../../src/core/store/schema/migrations'
+import { RECORD_TABLES } from '../../../src/core/store/schema/stored-raw'
+import { storedColumns } from '../../../src/core/store/write/write-sql'
 import { StoreOwner, type StoreThreads } from '../../../src/core/store/owner/store-owner'
 import {
   liveStoreThreads,
   spawnStoreThread,
   stopThread,
   type ThreadEntry,
-} from '../../../src/core/store/threads'
+} from '../../../src/core/threads/spawn'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
 import { failure } from '../../support/failure'

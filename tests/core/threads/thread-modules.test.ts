@@ -45,7 +45,7 @@ const EXPORTS_AND_TEXTS = [
 describe("the data threads' start", () => {
   it('the database owner loads no export code, messages, IPC contract or schema library', async () => {
     const graph = await startGraph('src/core/store/owner/worker.ts')
-    expect(graph).toContain('src/core/store/store-ops.ts')
+    expect(graph).toContain('src/core/store/owner/store-ops.ts')
     expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
     expect(graph).not.toContain('zod')
   })

@@ -1,5 +1,5 @@
-import type { StoreConnection } from './connection'
-import type { PagedResourceName } from '../../shared/cache'
+import type { StoreConnection } from '../connection'
+import type { PagedResourceName } from '../../../shared/cache'
 import type {
   Dashboard,
   DashboardFilter,
@@ -9,11 +9,11 @@ import type {
   DashboardPoint,
   DashboardSeries,
   DayRange,
-} from '../../shared/dashboard'
-import { RECONCILE_KINDS } from '../../shared/reconcile'
-import { AppError } from '../app-error'
+} from '../../../shared/dashboard'
+import { RECONCILE_KINDS } from '../../../shared/reconcile'
+import { AppError } from '../../app-error'
 import { reconcileTotals } from './reconcile'
-import { prepared } from './statements'
+import { prepared } from '../statements'
 
 /**
  * The dashboard's numbers, all from small stored tables: `list_counts` and

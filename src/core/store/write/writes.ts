@@ -1,14 +1,20 @@
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
-import { BRAND_FIELDS } from '../../shared/record-fields'
-import type { StoreConnection } from './connection'
-import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from './card-urls'
-import { hasCellIndex, knownCells, touchCells, type KnownCell } from './cell-index'
+import { BRAND_FIELDS } from '../../../shared/record-fields'
+import type { StoreConnection } from '../connection'
+import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from '../schema/card-urls'
+import { hasCellIndex, knownCells, touchCells, type KnownCell } from '../search/cell-index'
 import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
-import type { BrandRecord, PagedResource } from './record-types'
-import { transactionScope } from './transaction-scope'
+import type { BrandRecord, PagedResource } from '../record-types'
+import { transactionScope } from '../transaction-scope'
 import { reconcileInserted } from './reconcile-writes'
-import { nfc, RECORD_TABLES, searchRow, type PreparedRow, type RecordTable } from './stored-raw'
+import {
+  nfc,
+  RECORD_TABLES,
+  searchRow,
+  type PreparedRow,
+  type RecordTable,
+} from '../schema/stored-raw'
 import { STORED_COLUMNS, writeStatements, type WriteStatements } from './write-sql'
 
 /**

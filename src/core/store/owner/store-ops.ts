@@ -1,18 +1,23 @@
-import type { StoreConnection } from './connection'
-import type { ExportFormat } from '../../shared/export'
-import type { ListExport } from '../export/list-csv'
-import type { ReconcileExport } from '../export/reconcile-export'
-import type { ChangesExport } from '../export/changes-export'
-import type * as OwnerExports from '../export/owner-exports'
-import { cellIndexesReady } from './cell-index'
-import { transaction } from './database'
-import { dashboard, type DashboardAsk } from './dashboard'
-import type { PageWriteRequest } from './encoded-rows'
-import { writePageBatch } from './owner/page-writer'
-import { searchBrands } from './brand-search'
-import { locateRecord, queryGuarantees, queryInspections, recordCount } from './list-queries'
-import type { GuaranteeListRequest, ListRequest } from './list-queries'
-import type { BrandRecord, SyncResource } from './record-types'
+import type { StoreConnection } from '../connection'
+import type { ExportFormat } from '../../../shared/export'
+import type { ListExport } from '../../export/list-csv'
+import type { ReconcileExport } from '../../export/reconcile-export'
+import type { ChangesExport } from '../../export/changes-export'
+import type * as OwnerExports from '../../export/owner-exports'
+import { cellIndexesReady } from '../search/cell-index'
+import { transaction } from '../schema/database'
+import { dashboard, type DashboardAsk } from '../queries/dashboard'
+import type { PageWriteRequest } from '../write/encoded-rows'
+import { writePageBatch } from '../write/page-writer'
+import { searchBrands } from '../queries/brand-search'
+import {
+  locateRecord,
+  queryGuarantees,
+  queryInspections,
+  recordCount,
+} from '../queries/list-queries'
+import type { GuaranteeListRequest, ListRequest } from '../queries/list-queries'
+import type { BrandRecord, SyncResource } from '../record-types'
 import {
   agingCounts,
   listChanges,
@@ -22,20 +27,20 @@ import {
   type AgingThresholds,
   type ChangeQuery,
   type MarkSeen,
-} from './change-queries'
-import type { RecordRef } from './record-types'
-import { queryReconcile, type ReconcileQuery } from './reconcile'
-import { listRejected, type RejectedQuery } from './rejected'
-import { setReview, type ReviewInput } from './reviews'
-import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
+} from '../queries/change-queries'
+import type { RecordRef } from '../record-types'
+import { queryReconcile, type ReconcileQuery } from '../queries/reconcile'
+import { listRejected, type RejectedQuery } from '../queries/rejected'
+import { setReview, type ReviewInput } from '../queries/reviews'
+import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
 import {
   insertWalletLink,
   queryWalletLinks,
   storedGuaranteeToken,
   type WalletHistoryFilter,
   type WalletLinkInput,
-} from './wallet-history'
-import { replaceBrands } from './writes'
+} from '../queries/wallet-history'
+import { replaceBrands } from '../write/writes'
 import {
   ackChanged,
   ackOutbox,
@@ -48,8 +53,8 @@ import {
   teamMembers,
   type PulledApply,
   type TeamConfigure,
-} from './team-side'
-import { writeStats } from './write-stats'
+} from '../team-side'
+import { writeStats } from '../write/write-stats'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -74,7 +79,7 @@ let exportCode: typeof OwnerExports | null = null
  */
 function withExports<T>(build: (code: typeof OwnerExports) => Promise<T>): Promise<T> {
   if (exportCode) return build(exportCode)
-  return import('../export/owner-exports').then((code) => build((exportCode = code)))
+  return import('../../export/owner-exports').then((code) => build((exportCode = code)))
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { BrandRow, Brand } from '../../shared/domain'
-import { BRAND_FIELDS } from '../../shared/record-fields'
-import { createRanker, foldForSearch } from '../text/hangul-search'
-import type { StoreConnection } from './connection'
-import { listedRow } from './stored-raw'
-import { dataVersion } from './writes'
+import type { BrandRow, Brand } from '../../../shared/domain'
+import { BRAND_FIELDS } from '../../../shared/record-fields'
+import { createRanker, foldForSearch } from '../../text/hangul-search'
+import type { StoreConnection } from '../connection'
+import { listedRow } from '../schema/stored-raw'
+import { dataVersion } from '../write/writes'
 
 /**
  * The stored brand list as the app searches it: the brand search box

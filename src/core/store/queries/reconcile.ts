@@ -1,5 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite'
-import type { StoreConnection } from './connection'
+import type { StoreConnection } from '../connection'
 import {
   RECONCILE_KINDS,
   type ReconcileGroup,
@@ -7,10 +7,10 @@ import {
   type ReconcilePage,
   type ReconcileRecord,
   type ReconcileTotals,
-} from '../../shared/reconcile'
-import { AppError } from '../app-error'
-import { planSearch } from './search-text'
-import { prepared } from './statements'
+} from '../../../shared/reconcile'
+import { AppError } from '../../app-error'
+import { planSearch } from '../search/search-text'
+import { prepared } from '../statements'
 
 /**
  * The reconciliation view's queries over `reconcile_items`,

@@ -1,23 +1,23 @@
 import type { SQLInputValue } from 'node:sqlite'
-import type { StoreConnection } from './connection'
+import type { StoreConnection } from '../connection'
 import type {
   CacheFreshness,
   GuaranteeRow,
   InspectionRow,
   QueryPage,
   ReviewMarkName,
-} from '../../shared/cache'
-import type { RecordPlace } from '../../shared/changes'
-import type { GuaranteeFilter, ListFilter } from '../../shared/contract'
-import { LIST_LIMIT } from '../../shared/list-limit'
-import type { MarkedBy } from '../../shared/list-filter'
-import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
-import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../shared/record-fields'
-import { AppError } from '../app-error'
-import { cellIndexReady, matchCells, type PagePick } from './cell-index'
+} from '../../../shared/cache'
+import type { RecordPlace } from '../../../shared/changes'
+import type { GuaranteeFilter, ListFilter } from '../../../shared/contract'
+import { LIST_LIMIT } from '../../../shared/list-limit'
+import type { MarkedBy } from '../../../shared/list-filter'
+import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../../shared/domain'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../../shared/record-fields'
+import { AppError } from '../../app-error'
+import { cellIndexReady, matchCells, type PagePick } from '../search/cell-index'
 import { agingCutoff } from './change-queries'
-import { prepared } from './statements'
-import type { PagedResource, RecordRef, SyncResource } from './record-types'
+import { prepared } from '../statements'
+import type { PagedResource, RecordRef, SyncResource } from '../record-types'
 import {
   cellColumns,
   COUNTED_MARK_SQL,
@@ -27,15 +27,15 @@ import {
   storedCells,
   summarise,
   type Cell,
-} from './counts'
-import { listedRow, RECORD_TABLES, type RecordTable } from './stored-raw'
-import { cardUrlOf } from './card-urls'
+} from '../write/counts'
+import { listedRow, RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
+import { cardUrlOf } from '../schema/card-urls'
 import { brandAliases } from './brand-search'
-import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from './search-text'
+import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from '../search/search-text'
 import { readReview, reviewClause, reviewColumn } from './reviews'
-import { readSyncState } from './sync-state'
-import { teamIdentity } from './team-side'
-import { dataVersion } from './writes'
+import { readSyncState } from '../sync-state'
+import { teamIdentity } from '../team-side'
+import { dataVersion } from '../write/writes'
 
 /**
  * The UI's read queries: pure functions `(db, args)`, `?` parameters only.

@@ -1,4 +1,4 @@
-import type { PageWriteRequest } from './encoded-rows'
+import type { PageWriteRequest } from '../store/write/encoded-rows'
 
 /**
  * What the threads that only pass a page's bytes along need of it (the main

@@ -1,9 +1,9 @@
 import type { StatementSync } from 'node:sqlite'
-import { PAGED_RESOURCES } from '../../shared/cache'
-import type { StoreConnection } from './connection'
-import { COUNTED_MARK_SQL, storedCells, type Cell } from './counts'
-import type { PagedResource } from './record-types'
-import { transactionScope } from './transaction-scope'
+import { PAGED_RESOURCES } from '../../../shared/cache'
+import type { StoreConnection } from '../connection'
+import { COUNTED_MARK_SQL, storedCells, type Cell } from '../write/counts'
+import type { PagedResource } from '../record-types'
+import { transactionScope } from '../transaction-scope'
 
 /**
  * Each stored record's cell (status and counted review mark; gone records

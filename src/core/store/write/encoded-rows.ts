@@ -1,10 +1,10 @@
 import type { SQLInputValue } from 'node:sqlite'
 import { deserialize, serialize } from 'node:v8'
-import { AppError } from '../app-error'
-import type { PageRecords, PageWrite, PageWriteFields } from './owner/page-writer'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from './record-types'
-import { appendPreparedRow, RECORD_TABLES, type PreparedRow } from './stored-raw'
-import { movable } from './transfer'
+import { AppError } from '../../app-error'
+import type { PageRecords, PageWrite, PageWriteFields } from './page-writer'
+import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
+import { appendPreparedRow, RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
+import { movable } from '../../threads/transfer'
 import { STORED_COLUMNS } from './write-sql'
 
 /**

@@ -1,8 +1,8 @@
 import type { StatementSync } from 'node:sqlite'
-import { BRAND_FIELDS } from '../../shared/record-fields'
-import type { StoreConnection } from './connection'
-import type { PagedResource } from './record-types'
-import { RECORD_TABLES, type RecordTable } from './stored-raw'
+import { BRAND_FIELDS } from '../../../shared/record-fields'
+import type { StoreConnection } from '../connection'
+import type { PagedResource } from '../record-types'
+import { RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
 
 /**
  * The SQL of the write path (`writes.ts`), built from the record

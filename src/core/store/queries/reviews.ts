@@ -1,11 +1,11 @@
 import type { SQLInputValue } from 'node:sqlite'
-import type { StoreConnection } from './connection'
-import type { ReviewMark, ReviewMarkName } from '../../shared/cache'
-import { AppError } from '../app-error'
-import { touchCells } from './cell-index'
-import type { PagedResource } from './record-types'
-import { queueReviewEvent, teamIdentity } from './team-side'
-import { bumpDataVersion } from './writes'
+import type { StoreConnection } from '../connection'
+import type { ReviewMark, ReviewMarkName } from '../../../shared/cache'
+import { AppError } from '../../app-error'
+import { touchCells } from '../search/cell-index'
+import type { PagedResource } from '../record-types'
+import { queueReviewEvent, teamIdentity } from '../team-side'
+import { bumpDataVersion } from '../write/writes'
 
 /**
  * Review marks: staff's own data, kept per profile in `review_marks` keyed by

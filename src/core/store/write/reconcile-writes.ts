@@ -1,7 +1,7 @@
-import type { StoreConnection } from './connection'
-import type { PagedResource } from './record-types'
-import { prepared } from './statements'
-import type { PreparedRow } from './stored-raw'
+import type { StoreConnection } from '../connection'
+import type { PagedResource } from '../record-types'
+import { prepared } from '../statements'
+import type { PreparedRow } from '../schema/stored-raw'
 
 /**
  * The reconciliation view's share of a page's new records (migration 15,

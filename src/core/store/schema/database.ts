@@ -1,13 +1,13 @@
 import { existsSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { StoreConnection } from './connection'
+import { StoreConnection } from '../connection'
 import { damagedMarkerFor, deepCheck } from './deep-check'
-import { AppError } from '../app-error'
-import { ensurePrivateDir, ensurePrivateFile } from '../fs-private'
+import { AppError } from '../../app-error'
+import { ensurePrivateDir, ensurePrivateFile } from '../../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
-import { openTransactionScope } from './transaction-scope'
+import { openTransactionScope } from '../transaction-scope'
 import { RECORD_TABLES } from './stored-raw'
-import { indexUnindexed } from './writes'
+import { indexUnindexed } from '../write/writes'
 
 /** Told to the user once after the cache file had to be rebuilt. */
 export interface StoreNotice {

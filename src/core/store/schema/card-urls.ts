@@ -1,7 +1,7 @@
-import { GUARANTEE_FIELDS } from '../../shared/record-fields'
-import { AppError } from '../app-error'
-import type { StoreConnection } from './connection'
-import { prepared } from './statements'
+import { GUARANTEE_FIELDS } from '../../../shared/record-fields'
+import { AppError } from '../../app-error'
+import type { StoreConnection } from '../connection'
+import { prepared } from '../statements'
 
 /**
  * Card image URLs stored short (migration 17, `migrations/0017-short-rows.ts`):

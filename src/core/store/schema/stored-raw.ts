@@ -1,8 +1,8 @@
 import type { SQLInputValue } from 'node:sqlite'
-import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../shared/record-fields'
-import { AppError } from '../app-error'
-import type { PagedResource } from './record-types'
-import { ftsText, SEARCH_FORMAT, searchDocument, type SearchDocument } from './search-text'
+import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../../shared/record-fields'
+import { AppError } from '../../app-error'
+import type { PagedResource } from '../record-types'
+import { ftsText, SEARCH_FORMAT, searchDocument, type SearchDocument } from '../search/search-text'
 
 /**
  * How a declared record (`src/shared/record-fields.ts`) becomes a row and

@@ -1,12 +1,12 @@
 import type { SQLInputValue } from 'node:sqlite'
-import type { StoreConnection } from './connection'
-import { queueWalletLinkEvent, teamIdentity } from './team-side'
+import type { StoreConnection } from '../connection'
+import { queueWalletLinkEvent, teamIdentity } from '../team-side'
 import type {
   WalletFlowKind,
   WalletHistoryPage,
   WalletHistoryRow,
   WalletOutcomeName,
-} from '../../shared/wallet'
+} from '../../../shared/wallet'
 
 /**
  * The wallet-link history of one profile, in `wallet_links` (migration 1).

@@ -8,13 +8,13 @@ import type {
   ChangePage,
   RecordTimeline,
   TimelineStatus,
-} from '../../shared/changes'
-import { CHANGE_KINDS } from '../../shared/changes'
-import { AppError } from '../app-error'
-import { isFields, isOneOf } from '../plain-checks'
-import type { StoreConnection } from './connection'
-import type { PagedResource, RecordRef } from './record-types'
-import { prepared } from './statements'
+} from '../../../shared/changes'
+import { CHANGE_KINDS } from '../../../shared/changes'
+import { AppError } from '../../app-error'
+import { isFields, isOneOf } from '../../plain-checks'
+import type { StoreConnection } from '../connection'
+import type { PagedResource, RecordRef } from '../record-types'
+import { prepared } from '../statements'
 
 /**
  * The read side of the changes feed and aging (written by `changes.ts`):

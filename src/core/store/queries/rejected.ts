@@ -1,10 +1,10 @@
-import type { StoreConnection } from './connection'
-import type { RejectedPage, RejectedRecord } from '../../shared/cache'
-import type { RejectedItem } from '../../shared/domain'
-import { AppError } from '../app-error'
-import { prepared } from './statements'
-import type { PagedResource } from './record-types'
-import { bumpDataVersion } from './writes'
+import type { StoreConnection } from '../connection'
+import type { RejectedPage, RejectedRecord } from '../../../shared/cache'
+import type { RejectedItem } from '../../../shared/domain'
+import { AppError } from '../../app-error'
+import { prepared } from '../statements'
+import type { PagedResource } from '../record-types'
+import { bumpDataVersion } from '../write/writes'
 
 /**
  * Records a sync refused (`rejected_records`, migration 5): kept with why,

@@ -1,10 +1,10 @@
 import type { SQLOutputValue } from 'node:sqlite'
-import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
-import type { ChangeDetail, ChangeKind, FieldChange } from '../../shared/changes'
-import type { StoreConnection } from './connection'
-import type { PagedResource } from './record-types'
-import { prepared } from './statements'
-import { RECORD_TABLES, type PreparedRow } from './stored-raw'
+import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../../shared/domain'
+import type { ChangeDetail, ChangeKind, FieldChange } from '../../../shared/changes'
+import type { StoreConnection } from '../connection'
+import type { PagedResource } from '../record-types'
+import { prepared } from '../statements'
+import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
 
 /**
  * Change detection in the write path (`writes.ts`): while a page is

@@ -1,8 +1,8 @@
 import type { StatementSync } from 'node:sqlite'
-import type { StoreConnection } from './connection'
-import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../shared/cache'
-import type { PagedResource } from './record-types'
-import { prepared } from './statements'
+import type { StoreConnection } from '../connection'
+import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../../shared/cache'
+import type { PagedResource } from '../record-types'
+import { prepared } from '../statements'
 
 /**
  * Counts of the lists without a scan: migration 7 keeps not-gone records per

@@ -1,4 +1,4 @@
-import { foldText, isChoseongQuery } from '../text/hangul-search'
+import { foldText, isChoseongQuery } from '../../text/hangul-search'
 
 /**
  * What the store indexes for text search, and how a query becomes an FTS5

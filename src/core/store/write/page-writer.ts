@@ -1,13 +1,13 @@
 import type { StoreConnection } from '../connection'
-import { transaction } from '../database'
-import { decodePageWrite, type PageWriteRequest } from '../encoded-rows'
+import { transaction } from '../schema/database'
+import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
-import { clearAccepted, storeRejected, type PageRejects } from '../rejected'
+import { clearAccepted, storeRejected, type PageRejects } from '../queries/rejected'
 import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
-import { prepareRows, RECORD_TABLES, type PreparedRow } from '../stored-raw'
-import { beforeBaseline, writeBaseline, type SyncMark } from '../changes'
-import { listCount } from '../counts'
-import { markUnseenGone, passSync, upsertRows } from '../writes'
+import { prepareRows, RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
+import { beforeBaseline, writeBaseline, type SyncMark } from './changes'
+import { listCount } from './counts'
+import { markUnseenGone, passSync, upsertRows } from './writes'
 
 /** A page's records: as parsed, or already prepared as rows where they were parsed. */
 export type PageRecords =
