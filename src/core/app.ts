@@ -12,7 +12,7 @@ import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import type { StoreNotice } from './store/schema/database'
 import { storeFileFor } from './store/paths'
-import { StoreOwner, type StoreThreads } from './store/owner/store-owner'
+import { StoreOwner, type StoreThreads } from './owner/store-owner'
 import type { ThreadEntry } from './threads/spawn'
 import { localTimestamp } from '../shared/local-time'
 import type { Locale } from '../shared/i18n'
@@ -58,8 +58,8 @@ export interface CoreDeps {
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
   /**
-   * The entries of each profile's database owner thread (`store/owner/worker.ts`) and its
-   * WAL checkpointer (`store/owner/checkpoint-worker.ts`): the bundled files in the app, the
+   * The entries of each profile's database owner thread (`owner/worker.ts`) and its
+   * WAL checkpointer (`owner/checkpoint-worker.ts`): the bundled files in the app, the
    * TypeScript sources with tsx's loader in tests and the web host.
    */
   readonly storeWorker: StoreThreads

@@ -195,7 +195,7 @@ if (!app.requestSingleInstanceLock()) {
       keychain: new KeytarStore(),
       openSettings: openElectronStoreFile,
       autoSync: true,
-      // Built next to index.js from src/core/store/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
+      // Built next to index.js from src/core/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
       storeWorker: {
         owner: { url: new URL('./owner-worker.js', import.meta.url) },
         checkpointer: { url: new URL('./checkpoint-worker.js', import.meta.url) },

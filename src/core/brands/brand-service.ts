@@ -1,6 +1,6 @@
 import type { BrandSearchResult, Freshness } from '../../shared/domain'
 import type { AppError } from '../app-error'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import type { SyncEngine } from '../sync/sync-engine'
 
 /**

@@ -12,7 +12,7 @@ import type { WriteStatements } from './write/write-sql'
  * prepared statements, the running transaction's scope, the data version
  * that cached answers check, the cell indexes and the search caches.
  * `openStore` (`database.ts`) creates one; the owner thread
- * (`owner/worker.ts`) holds the only one of a profile and passes it to
+ * (`src/core/owner/worker.ts`) holds the only one of a profile and passes it to
  * every store function, so nothing of a connection lives in a module.
  */
 export class StoreConnection extends DatabaseSync {

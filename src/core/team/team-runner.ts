@@ -1,6 +1,6 @@
 import type { TeamServerView } from '../../shared/profiles'
 import type { TeamStatusView } from '../../shared/team'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
 import type { ThreadEntry } from '../threads/spawn'
 import type { TeamServerConfig } from './connection'

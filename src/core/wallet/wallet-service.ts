@@ -10,7 +10,7 @@ import { preSyncUrl, syncUrl } from '../api/wallet-urls'
 import { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import type { ActiveProfile } from '../profiles/profile-service'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import type { WalletHistoryFilter } from '../store/queries/wallet-history'
 import {
   WalletFlowMachine,

@@ -8,7 +8,7 @@ import {
   type PageWrite,
 } from '../../../src/core/store/write/page-writer'
 import { queryInspections } from '../../../src/core/store/queries/list-queries'
-import { STORE_OPS } from '../../../src/core/store/owner/store-ops'
+import { STORE_OPS } from '../../../src/core/owner/store-ops'
 import { inspection, tempDir } from './fixtures'
 
 const pageCount = (db: StoreConnection): number =>

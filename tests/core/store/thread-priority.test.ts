@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
+import { Checkpointer } from '../../../src/core/owner/checkpointer'
 import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { StoreOwner } from '../../../src/core/owner/store-owner'
 import {
   DATA_THREAD_NICE_STEPS,
   NICE_MAX,

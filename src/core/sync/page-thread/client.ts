@@ -1,5 +1,5 @@
 import { AppError } from '../../app-error'
-import type { CheckpointHost } from '../../store/owner/checkpointer'
+import type { CheckpointHost } from '../../owner/checkpointer'
 import { movable } from '../../threads/transfer'
 import { OnDemandThread } from '../../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../../threads/spawn'

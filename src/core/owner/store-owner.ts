@@ -1,12 +1,12 @@
 import type { Worker } from 'node:worker_threads'
-import { AppError } from '../../app-error'
+import { AppError } from '../app-error'
 import { Checkpointer, CheckpointSchedule, type CheckpointHost } from './checkpointer'
-import type { StoreNotice } from '../schema/database'
-import { movable, rowsOf } from '../../threads/transfer'
+import type { StoreNotice } from '../store/schema/database'
+import { movable, rowsOf } from '../threads/transfer'
 import { fromOwnerSchema } from './protocol'
 import type { OwnerData, ToOwner } from './requests'
 import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
-import { spawnStoreThread, stopThread, type ThreadEntry } from '../../threads/spawn'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 
 /**
  * The entries of a profile's two data threads: the owner (`worker.ts`,

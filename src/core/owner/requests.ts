@@ -1,4 +1,4 @@
-import { isFields, isPositiveInteger } from '../../plain-checks'
+import { isFields, isPositiveInteger } from '../plain-checks'
 
 /**
  * What the main thread sends a profile's database owner (`worker.ts`), and

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import { parentPort, workerData } from 'node:worker_threads'
-import { damagedMarkerFor, deepCheck } from '../schema/deep-check'
-import { yieldToMainThread } from '../../threads/spawn'
+import { damagedMarkerFor, deepCheck } from '../store/schema/deep-check'
+import { yieldToMainThread } from '../threads/spawn'
 import {
   isToCheckpointer,
   readCheckpointerData,

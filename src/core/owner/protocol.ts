@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { errorDataSchema } from '../../error-data-schema'
+import { errorDataSchema } from '../error-data-schema'
 
 /**
  * The owner's answers to the main thread, checked with these schemas as

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
-import { IdleTimer } from '../../threads/on-demand'
-import { spawnStoreThread, stopThread, type ThreadEntry } from '../../threads/spawn'
+import { IdleTimer } from '../threads/on-demand'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './checkpoint-protocol'
 
 /** When to checkpoint: after this many written records, or this long after the last write. */

@@ -1,23 +1,23 @@
-import type { StoreConnection } from '../connection'
-import type { ExportFormat } from '../../../shared/export'
-import type { ListExport } from '../../export/list-csv'
-import type { ReconcileExport } from '../../export/reconcile-export'
-import type { ChangesExport } from '../../export/changes-export'
-import type * as OwnerExports from '../../export/owner-exports'
-import { cellIndexesReady } from '../search/cell-index'
-import { transaction } from '../schema/database'
-import { dashboard, type DashboardAsk } from '../queries/dashboard'
-import type { PageWriteRequest } from '../write/encoded-rows'
-import { writePageBatch } from '../write/page-writer'
-import { searchBrands } from '../queries/brand-search'
+import type { StoreConnection } from '../store/connection'
+import type { ExportFormat } from '../../shared/export'
+import type { ListExport } from '../export/list-csv'
+import type { ReconcileExport } from '../export/reconcile-export'
+import type { ChangesExport } from '../export/changes-export'
+import type * as OwnerExports from '../export/owner-exports'
+import { cellIndexesReady } from '../store/search/cell-index'
+import { transaction } from '../store/schema/database'
+import { dashboard, type DashboardAsk } from '../store/queries/dashboard'
+import type { PageWriteRequest } from '../store/write/encoded-rows'
+import { writePageBatch } from '../store/write/page-writer'
+import { searchBrands } from '../store/queries/brand-search'
 import {
   locateRecord,
   queryGuarantees,
   queryInspections,
   recordCount,
-} from '../queries/list-queries'
-import type { GuaranteeListRequest, ListRequest } from '../queries/list-queries'
-import type { BrandRecord, SyncResource } from '../record-types'
+} from '../store/queries/list-queries'
+import type { GuaranteeListRequest, ListRequest } from '../store/queries/list-queries'
+import type { BrandRecord, SyncResource } from '../store/record-types'
 import {
   agingCounts,
   listChanges,
@@ -27,20 +27,20 @@ import {
   type AgingThresholds,
   type ChangeQuery,
   type MarkSeen,
-} from '../queries/change-queries'
-import type { RecordRef } from '../record-types'
-import { queryReconcile, type ReconcileQuery } from '../queries/reconcile'
-import { listRejected, type RejectedQuery } from '../queries/rejected'
-import { setReview, type ReviewInput } from '../queries/reviews'
-import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
+} from '../store/queries/change-queries'
+import type { RecordRef } from '../store/record-types'
+import { queryReconcile, type ReconcileQuery } from '../store/queries/reconcile'
+import { listRejected, type RejectedQuery } from '../store/queries/rejected'
+import { setReview, type ReviewInput } from '../store/queries/reviews'
+import { readSyncState, writeSyncState, type SyncStateRow } from '../store/sync-state'
 import {
   insertWalletLink,
   queryWalletLinks,
   storedGuaranteeToken,
   type WalletHistoryFilter,
   type WalletLinkInput,
-} from '../queries/wallet-history'
-import { replaceBrands } from '../write/writes'
+} from '../store/queries/wallet-history'
+import { replaceBrands } from '../store/write/writes'
 import {
   ackChanged,
   ackOutbox,
@@ -53,8 +53,8 @@ import {
   teamMembers,
   type PulledApply,
   type TeamConfigure,
-} from '../team-side'
-import { writeStats } from '../write/write-stats'
+} from '../store/team-side'
+import { writeStats } from '../store/write/write-stats'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -79,7 +79,7 @@ let exportCode: typeof OwnerExports | null = null
  */
 function withExports<T>(build: (code: typeof OwnerExports) => Promise<T>): Promise<T> {
   if (exportCode) return build(exportCode)
-  return import('../../export/owner-exports').then((code) => build((exportCode = code)))
+  return import('../export/owner-exports').then((code) => build((exportCode = code)))
 }
 
 /**
