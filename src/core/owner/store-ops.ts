@@ -7,7 +7,7 @@ import type * as OwnerExports from '../export/owner-exports'
 import { cellIndexesReady } from '../store/search/cell-index'
 import { transaction } from '../store/schema/database'
 import { dashboard, type DashboardAsk } from '../store/queries/dashboard'
-import type { PageWriteRequest } from '../store/write/encoded-rows'
+import type { PageWriteRequest } from '../store/write/page-write'
 import { writePageBatch } from '../store/write/page-writer'
 import { searchBrands } from '../store/queries/brand-search'
 import {

@@ -1,5 +1,5 @@
 import type { PassKind, SyncProgress, SyncResourceName } from '../../shared/cache'
-import type { ListPage } from '../../shared/domain'
+import type { GuaranteeState, ListPage } from '../../shared/domain'
 import type { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import { PageWalker, type WalkedPage } from '../api/page-walker'
@@ -8,7 +8,6 @@ import type { StoreClient } from '../owner/store-owner'
 import { randomUUID } from 'node:crypto'
 import type { SyncMark } from '../store/write/changes'
 import type { SyncStateRow } from '../store/sync-state'
-import type { RunOutcome, SliceFilter } from './sync-engine'
 import {
   idxFingerprint,
   type PageHints,
@@ -16,6 +15,28 @@ import {
   type SourcePage,
   type SyncSource,
 } from './sync-source'
+
+/** A slice of a list fetched with the service's own filters (before the full sync has finished). */
+export interface SliceFilter {
+  readonly refUserId?: string
+  readonly status?: string
+  readonly nftStatus?: GuaranteeState
+  readonly from?: string
+  readonly to?: string
+}
+
+/** How one resource's run ended. */
+export interface RunOutcome {
+  readonly resource: SyncResourceName
+  readonly phase: 'done' | 'cancelled' | 'error'
+  /** False when the pass stopped early or `total` moved under it: nothing was marked gone. */
+  readonly complete: boolean
+  readonly fetched: number
+  readonly rejected: number
+  /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
+  readonly maxStepMs?: number
+  readonly error?: AppError
+}
 
 /**
  * One paged pass of one list (full, incremental or a targeted slice): its

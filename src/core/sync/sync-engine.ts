@@ -1,4 +1,3 @@
-import type { GuaranteeState } from '../../shared/domain'
 import {
   SYNC_RESOURCES,
   type PassKind,
@@ -14,17 +13,16 @@ import type { EventBus } from '../events'
 import type { PagedResource } from '../store/record-types'
 import type { StoreClient } from '../owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
-import { newTally, planPass, progressOf, runPagedPass, type Tally } from './paged-pass'
+import {
+  newTally,
+  planPass,
+  progressOf,
+  runPagedPass,
+  type RunOutcome,
+  type SliceFilter,
+  type Tally,
+} from './paged-pass'
 import type { SyncSource } from './sync-source'
-
-/** A slice of a list fetched with the service's own filters (before the full sync has finished). */
-export interface SliceFilter {
-  readonly refUserId?: string
-  readonly status?: string
-  readonly nftStatus?: GuaranteeState
-  readonly from?: string
-  readonly to?: string
-}
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {
@@ -90,19 +88,6 @@ const realTimer: DeadlineTimer = (ms, fire) => {
   const timer = setTimeout(fire, ms)
   timer.unref()
   return () => clearTimeout(timer)
-}
-
-/** How one resource's run ended. */
-export interface RunOutcome {
-  readonly resource: SyncResourceName
-  readonly phase: 'done' | 'cancelled' | 'error'
-  /** False when the pass stopped early or `total` moved under it: nothing was marked gone. */
-  readonly complete: boolean
-  readonly fetched: number
-  readonly rejected: number
-  /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
-  readonly maxStepMs?: number
-  readonly error?: AppError
 }
 
 /**

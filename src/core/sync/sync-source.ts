@@ -1,5 +1,5 @@
 import type { GuaranteeState, ListPage, RejectedItem } from '../../shared/domain'
-import type { EncodedRows } from '../store/write/encoded-rows'
+import type { EncodedRows } from '../store/write/page-write'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/record-types'
 
 /** One list request of the sync engine: the API's paging, sort and filter parameters. */

@@ -1,9 +1,7 @@
-import type { PageWriteRequest } from '../store/write/encoded-rows'
-
 /**
- * What the threads that only pass a page's bytes along need of it (the main
- * thread, the page thread's sender): apart from `encoded-rows.ts`, which
- * loads the record declarations and the search code with it.
+ * What a thread that hands a page's bytes to another needs: the buffers it
+ * can move rather than copy. It loads nothing else, so the threads that
+ * only pass a page along load no record declarations or search code.
  */
 
 /**
@@ -26,10 +24,4 @@ export function movable(views: readonly Uint8Array[]): ArrayBuffer[] {
     }
   }
   return out
-}
-
-/** Records in a request, without decoding: what the main thread counts. */
-export function rowsOf(request: PageWriteRequest): number {
-  if ('encoded' in request) return request.encoded.count
-  return 'rows' in request ? request.rows.length : request.items.length
 }

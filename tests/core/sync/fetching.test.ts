@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PartnerClient } from '../../../src/core/api/client'
-import type { PageWrite } from '../../../src/core/store/write/page-writer'
+import type { PageWrite } from '../../../src/core/store/write/page-write'
 import { readSyncState } from '../../../src/core/store/sync-state'
 import type { StoreClient } from '../../../src/core/owner/store-owner'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'

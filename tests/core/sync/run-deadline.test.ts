@@ -6,11 +6,11 @@ import { StoreOwner } from '../../../src/core/owner/store-owner'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import type { SyncSource } from '../../../src/core/sync/sync-source'
+import type { RunOutcome } from '../../../src/core/sync/paged-pass'
 import {
   RUN_WIND_DOWN_MS,
   SyncEngine,
   type DeadlineTimer,
-  type RunOutcome,
 } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { SyncResourceName } from '../../../src/shared/cache'

@@ -1,7 +1,7 @@
 import type { BrandRow, Brand } from '../../../shared/domain'
 import { BRAND_FIELDS } from '../../../shared/record-fields'
 import { createRanker, foldForSearch } from '../../text/hangul-search'
-import type { StoreConnection } from '../connection'
+import type { StoreConnection, StoredBrand } from '../connection'
 import { listedRow } from '../schema/stored-raw'
 import { dataVersion } from '../write/writes'
 
@@ -26,11 +26,6 @@ export function brandAliases(db: StoreConnection, query: string): string[] {
   }
   aliases.delete('')
   return [...aliases].filter((alias) => foldForSearch(alias) !== folded).slice(0, 4)
-}
-
-/** A stored brand as `BRAND_FIELDS` declares it, with how many brands share its name. */
-export interface StoredBrand extends Brand {
-  readonly same: number
 }
 
 /** The stored brand list in the service's order, read once per data version. */

@@ -1,5 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite'
-import type { StoreConnection } from '../connection'
+import type { StoreConnection, PagePick, Cell } from '../connection'
 import type {
   CacheFreshness,
   GuaranteeRow,
@@ -14,7 +14,7 @@ import type { MarkedBy } from '../../../shared/list-filter'
 import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../../shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../../shared/record-fields'
 import { AppError } from '../../app-error'
-import { cellIndexReady, matchCells, type PagePick } from '../search/cell-index'
+import { cellIndexReady, matchCells } from '../search/cell-index'
 import { agingCutoff } from './change-queries'
 import { prepared } from '../statements'
 import type { PagedResource, RecordRef, SyncResource } from '../record-types'
@@ -26,7 +26,6 @@ import {
   listCount,
   storedCells,
   summarise,
-  type Cell,
 } from '../write/counts'
 import { listedRow, RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
 import { cardUrlOf } from '../schema/card-urls'

@@ -1,6 +1,6 @@
 import { GUARANTEE_FIELDS } from '../../../shared/record-fields'
 import { AppError } from '../../app-error'
-import type { StoreConnection } from '../connection'
+import type { StoreConnection, CardPrefixes } from '../connection'
 import { prepared } from '../statements'
 
 /**
@@ -25,12 +25,6 @@ const CARD_URL_COLUMN = GUARANTEE_FIELDS.find((f) => f.api === CARD_URL_FIELD)!.
 const MAX_PREFIXES = 30
 /** Starts a stored value that is the URL as sent (it starts with a character below U+0020). */
 const AS_SENT = 0x1f
-
-/** The store's prefixes both ways, read from `card_url_prefixes` on first use. */
-export interface CardPrefixes {
-  readonly ids: Map<string, number>
-  readonly prefixes: Map<number, string>
-}
 
 function loadPrefixes(db: StoreConnection): CardPrefixes {
   const rows = prepared(db, 'SELECT id, prefix FROM card_url_prefixes').all() as {

@@ -1,7 +1,7 @@
 import type { StatementSync } from 'node:sqlite'
 import { PAGED_RESOURCES } from '../../../shared/cache'
-import type { StoreConnection } from '../connection'
-import { COUNTED_MARK_SQL, storedCells, type Cell } from '../write/counts'
+import type { StoreConnection, Cell, CellIndex, KnownCell, PagePick, Matched } from '../connection'
+import { COUNTED_MARK_SQL, storedCells } from '../write/counts'
 import type { PagedResource } from '../record-types'
 import { transactionScope } from '../transaction-scope'
 
@@ -81,7 +81,7 @@ interface Parsed {
   readonly sorted: boolean
 }
 
-export class ListCells {
+class ListCells implements CellIndex {
   /** Given up on (see `#giveUp`): replaced by a fresh index on next use. */
   dropped = false
   /** Sorted idx of records counted when built or merged, and their codes. */
@@ -414,7 +414,7 @@ function countedRecords(db: StoreConnection, list: PagedResource): number {
   return storedCells(db, list, {}).reduce((sum, cell) => sum + cell.n, 0)
 }
 
-function indexOf(db: StoreConnection, list: PagedResource): ListCells {
+function indexOf(db: StoreConnection, list: PagedResource): CellIndex {
   const perDb = db.cellIndexes
   let cells = perDb.get(list)
   if (!cells || cells.dropped) perDb.set(list, (cells = new ListCells(db, list)))
@@ -427,9 +427,6 @@ export function touchCells(db: StoreConnection, list: PagedResource, idx: Iterab
   if (!cells) return
   for (const i of idx) cells.touch(i)
 }
-
-/** A cell the writer knows: a record it inserted, with its status and counted mark (`countedMark`). */
-export type KnownCell = readonly [idx: number, status: string | null, mark: string]
 
 /**
  * Notes the cells of records a write inserted: set once its transaction
@@ -461,15 +458,6 @@ export function knownCells(
 /** True when a list's index exists (so a bulk write should say which records it changed). */
 export function hasCellIndex(db: StoreConnection, list: PagedResource): boolean {
   return db.cellIndexes.has(list)
-}
-
-/** Which matched records make a page: their cell, past the cursor, in idx order. */
-export interface PagePick {
-  accept(cell: { readonly status: string | null; readonly mark: string }): boolean
-  /** The idx of the previous page's last row: the page starts past it in its direction. */
-  readonly cursor: number | null
-  readonly descending: boolean
-  readonly limit: number
 }
 
 /**
@@ -518,12 +506,6 @@ function pickAny(parsed: Parsed, accepted: Uint8Array, pick: PagePick): number[]
   }
   picked.sort((a, b) => a - b)
   return pick.descending ? picked.slice(-pick.limit).reverse() : picked.slice(0, pick.limit)
-}
-
-/** The cells of matched records, and the idx of the page picked from them (in page order). */
-export interface Matched {
-  readonly cells: Cell[]
-  readonly page: number[]
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { StatementSync } from 'node:sqlite'
-import type { StoreConnection } from '../connection'
+import type { StoreConnection, Cell, TallyStatements } from '../connection'
 import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../../shared/cache'
 import type { PagedResource } from '../record-types'
 import { prepared } from '../statements'
@@ -14,13 +13,6 @@ import { prepared } from '../statements'
  * query that must count its matches builds the same cells with one
  * `GROUP BY` ({@link cellColumns}), so both paths share {@link summarise}.
  */
-
-/** Not-gone records of one status and counted review mark (`''`: no mark, or `none`). */
-export interface Cell {
-  readonly status: string | null
-  readonly mark: string
-  readonly n: number
-}
 
 /** What a page reports about its filter. */
 export interface Summary {
@@ -146,12 +138,6 @@ interface TallyCell {
   readonly day: string
   readonly mark: string
   n: number
-}
-
-export interface TallyStatements {
-  readonly counts: StatementSync
-  readonly days: StatementSync
-  readonly order: StatementSync
 }
 
 function prepareTally(db: StoreConnection): TallyStatements {

@@ -1,38 +1,16 @@
 import type { SQLInputValue } from 'node:sqlite'
 import { deserialize, serialize } from 'node:v8'
 import { AppError } from '../../app-error'
-import type { PageRecords, PageWrite, PageWriteFields } from './page-writer'
+import type { EncodedRows, PageWrite, PageWriteRequest } from './page-write'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
 import { appendPreparedRow, RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
 import { movable } from '../../threads/transfer'
 import { STORED_COLUMNS } from './write-sql'
 
-/**
- * A chunk of a page's records, prepared as rows (`prepareRow`: column
- * values, search key, FTS text), made where the page was parsed (a worker
- * thread) and read by the database owner. The main thread passes the bytes
- * along without ever holding the records, so a sync allocates no young
- * objects there; the owner, which every write waits for, only writes them.
- *
- * The bytes are V8's structured-clone format of one flat array: per record
- * its `idx`, `search_key` and FTS text, then its values in
- * {@link STORED_COLUMNS} order. An array of objects carried every column
- * name once per record, which the owner had to read back and look up: it
- * took about 1.9 µs a record to decode, the flat array about 0.6.
- */
-export interface EncodedRows {
-  /** Records in `bytes`. */
-  readonly count: number
-  readonly bytes: Uint8Array
-}
-
 /** Slots a record takes in the flat array: `idx`, key, text, then its values. */
 function slotsOf(resource: PagedResource): number {
   return 3 + STORED_COLUMNS[resource].length
 }
-
-/** A page write as sent to the owner: its records as objects, as rows, or encoded. */
-export type PageWriteRequest = PageWriteFields & (PageRecords | { readonly encoded: EncodedRows })
 
 /**
  * Prepares and encodes a list's records for {@link decodePageWrite}, in a

@@ -1,36 +1,13 @@
 import type { StoreConnection } from '../connection'
 import { transaction } from '../schema/database'
-import { decodePageWrite, type PageWriteRequest } from './encoded-rows'
-import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
-import { clearAccepted, storeRejected, type PageRejects } from '../queries/rejected'
-import { readSyncState, writeSyncState, type SyncStateRow } from '../sync-state'
-import { prepareRows, RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
-import { beforeBaseline, writeBaseline, type SyncMark } from './changes'
+import { decodePageWrite } from './encoded-rows'
+import type { PageWrite, PageWriteRequest } from './page-write'
+import { clearAccepted, storeRejected } from '../queries/rejected'
+import { readSyncState, writeSyncState } from '../sync-state'
+import { prepareRows, RECORD_TABLES } from '../schema/stored-raw'
+import { beforeBaseline, writeBaseline } from './changes'
 import { listCount } from './counts'
 import { markUnseenGone, passSync, upsertRows } from './writes'
-
-/** A page's records: as parsed, or already prepared as rows where they were parsed. */
-export type PageRecords =
-  | { readonly items: readonly (GuaranteeRecord | InspectionRecord)[] }
-  | { readonly rows: readonly PreparedRow[] }
-
-/** One page of a sync: its records and the sync-state change that goes with them. */
-export type PageWrite = PageWriteFields & PageRecords
-
-/** A {@link PageWrite} but its records. */
-export interface PageWriteFields {
-  readonly resource: PagedResource
-  readonly pass: number
-  readonly at: string
-  /** Written in the same transaction (the checkpoint moves with the page). */
-  readonly state?: Partial<Omit<SyncStateRow, 'resource'>>
-  /** End of a complete full pass: mark records not seen in `pass` as gone (a full scan). */
-  readonly markGone?: boolean
-  /** The page's refused items, kept for `sync.rejected` (see `rejected.ts`). */
-  readonly rejects?: PageRejects
-  /** The sync the page belongs to, for the changes feed (default: its pass, at `at`). */
-  readonly sync?: SyncMark
-}
 
 /**
  * Applies one page inside the caller's transaction. True when it ended the

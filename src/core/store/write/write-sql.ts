@@ -1,6 +1,6 @@
 import type { StatementSync } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../../shared/record-fields'
-import type { StoreConnection } from '../connection'
+import type { StoreConnection, WriteStatements } from '../connection'
 import type { PagedResource } from '../record-types'
 import { RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
 
@@ -9,27 +9,6 @@ import { RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
  * declarations (`stored-raw.ts`), and its statements, prepared once per
  * connection.
  */
-
-/** The write path's statements, per table where there is one per table. */
-export interface WriteStatements {
-  /** The insert of each table, numbered parameters: the declared columns, `raw`, `seen_pass`, `search_key`. */
-  readonly insert: Record<PagedResource, StatementSync>
-  /** The update of a stored record: named parameters (`:column`) of the {@link writtenColumns}. */
-  readonly update: Record<PagedResource, StatementSync>
-  /** Stored records' `search_key`, `gone_at`, declared columns and `raw` (`?`: a JSON array of `idx`). */
-  readonly previous: Record<PagedResource, StatementSync>
-  /** Marks an unchanged record seen: only `seen_pass` and `gone_at`. */
-  readonly touch: Record<PagedResource, StatementSync>
-  readonly ftsDelete: Record<PagedResource, StatementSync>
-  readonly ftsInsert: Record<PagedResource, StatementSync>
-  /** The change in `list_order` inversions a just-inserted record `:idx` registered at `:r` made. */
-  readonly inversions: Record<PagedResource, StatementSync>
-  /** Stored `idx` and registration times from the one below `:lo` to the one above `:hi` (at most `:cap`). */
-  readonly span: Record<PagedResource, StatementSync>
-  /** The review marks of some records (`?`: a JSON array of `idx`). */
-  readonly marks: Record<PagedResource, StatementSync>
-  readonly brand: StatementSync
-}
 
 /** The record columns an upsert writes: every declared column (`idx` first) and `raw`. */
 export function storedColumns(table: RecordTable): string[] {

@@ -1,8 +1,8 @@
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../../shared/record-fields'
-import type { StoreConnection } from '../connection'
+import type { StoreConnection, KnownCell, WriteStatements } from '../connection'
 import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from '../schema/card-urls'
-import { hasCellIndex, knownCells, touchCells, type KnownCell } from '../search/cell-index'
+import { hasCellIndex, knownCells, touchCells } from '../search/cell-index'
 import { beforeBaseline, flushChanges, logGone, PageChanges, type SyncMark } from './changes'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from '../record-types'
@@ -15,7 +15,7 @@ import {
   type PreparedRow,
   type RecordTable,
 } from '../schema/stored-raw'
-import { STORED_COLUMNS, writeStatements, type WriteStatements } from './write-sql'
+import { STORED_COLUMNS, writeStatements } from './write-sql'
 
 /**
  * The write path of synced records: what a page changes, its search rows,
