@@ -1,7 +1,7 @@
 import type { StoreConnection } from '../../src/core/store/connection'
 import type { GuaranteeRecord, InspectionRecord } from '../../src/core/store/record-types'
 import { prepareRows } from '../../src/core/store/schema/stored-raw'
-import type { SyncMark } from '../../src/core/store/write/changes'
+import type { SyncMark } from '../../src/core/store/write/page-write'
 import { upsertRows } from '../../src/core/store/write/writes'
 
 /**

@@ -6,7 +6,7 @@ import { PageWalker, type WalkedPage } from '../api/page-walker'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
 import type { StoreClient } from '../owner/store-owner'
 import { randomUUID } from 'node:crypto'
-import type { SyncMark } from '../store/write/changes'
+import type { SyncMark } from '../store/write/page-write'
 import type { SyncStateRow } from '../store/sync-state'
 import {
   idxFingerprint,

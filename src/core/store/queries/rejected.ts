@@ -1,9 +1,9 @@
 import type { StoreConnection } from '../connection'
 import type { RejectedPage, RejectedRecord } from '../../../shared/cache'
-import type { RejectedItem } from '../../../shared/domain'
 import { AppError } from '../../app-error'
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
+import type { PageRejects } from '../write/page-write'
 import { bumpDataVersion } from '../write/writes'
 
 /**
@@ -14,13 +14,6 @@ import { bumpDataVersion } from '../write/writes'
 
 /** The most refused records kept per resource; older ones are dropped first. */
 export const REJECTED_KEEP = 1000
-
-/** The refused items of one page, as the sync engine hands them to the writer. */
-export interface PageRejects {
-  /** The page of the list they came in. */
-  readonly page: number
-  readonly items: readonly RejectedItem[]
-}
 
 /**
  * Stores a page's refused items. A record refused again replaces its

@@ -3,6 +3,7 @@ import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../../shared/dom
 import type { ChangeDetail, ChangeKind, FieldChange } from '../../../shared/changes'
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
+import type { SyncMark } from './page-write'
 import { prepared } from '../statements'
 import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
 
@@ -14,12 +15,6 @@ import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
  * go to `changes`, statuses to `status_history` and `status_since`
  * (migration 12; docs/store-and-sync.md "Changes feed and aging").
  */
-
-/** The sync a page belongs to: its id and start time (ISO). */
-export interface SyncMark {
-  readonly id: string
-  readonly at: string
-}
 
 /** A guarantee label's issuance state (the same labels as the list queries'). */
 const STATE_OF_LABEL: ReadonlyMap<string, GuaranteeState> = new Map(

@@ -1,8 +1,7 @@
-import type { PageRejects } from '../queries/rejected'
+import type { RejectedItem } from '../../../shared/domain'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../record-types'
 import type { PreparedRow } from '../schema/stored-raw'
 import type { SyncStateRow } from '../sync-state'
-import type { SyncMark } from './changes'
 
 /**
  * A page write as the database owner receives it: its shapes, and
@@ -11,6 +10,19 @@ import type { SyncMark } from './changes'
  * record declarations or search code with it (`encoded-rows.ts` and
  * `page-writer.ts` do).
  */
+
+/** The sync a page belongs to: its id and start time (ISO). */
+export interface SyncMark {
+  readonly id: string
+  readonly at: string
+}
+
+/** The refused items of one page, as the sync engine hands them to the writer. */
+export interface PageRejects {
+  /** The page of the list they came in. */
+  readonly page: number
+  readonly items: readonly RejectedItem[]
+}
 
 /** A page's records: as parsed, or already prepared as rows where they were parsed. */
 type PageRecords =
