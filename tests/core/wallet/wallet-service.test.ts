@@ -256,7 +256,11 @@ describe('wallet flows', () => {
     expect(csv.startsWith('\uFEFFStarted,Ended,Flow,Member,Guarantee,Outcome,Detail\r\n')).toBe(
       true,
     )
-    expect(csv).toContain(`pre-sync,"'=HYPERLINK(""x"")",,cancelled,closed\r\n`)
+    expect(csv).toContain(`Pre-sync,"'=HYPERLINK(""x"")",,Cancelled,closed\r\n`)
+    // Start and end in the window's one way to write a time, never ISO or UTC.
+    expect(csv.split('\r\n')[1]).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/u,
+    )
     expectNoKey()
   })
 })
