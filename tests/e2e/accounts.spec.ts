@@ -76,7 +76,8 @@ test('add a partner account, test it, switch to it, remove it', async ({ page })
     await addSecondProfile(page, '청담 본점')
     const card = page.locator('[data-testid=profile-card]', { hasText: '청담 본점' })
     await expect(card.getByTestId('credential-state')).toHaveText(
-      `키체인에 저장됨 · 키 끝자리 ${second.apiKey.slice(-4)}`,
+      // This host keeps keys in memory: the card says so, never "in the keychain".
+      `이번 세션에만 보관 중 · 키 끝자리 ${second.apiKey.slice(-4)}`,
     )
     await expect(page.locator('body')).not.toContainText(second.apiSecret)
     const listed = await core.router.dispatch('profiles.list', {})
@@ -98,7 +99,7 @@ test('add a partner account, test it, switch to it, remove it', async ({ page })
     )
     await form.screenshot({ path: 'test-results/profile-drops-key.png' })
     await form.getByRole('button', { name: '취소' }).click()
-    await expect(card.getByTestId('credential-state')).toContainText('키체인에 저장됨')
+    await expect(card.getByTestId('credential-state')).toContainText('이번 세션에만 보관 중')
 
     await card.getByRole('button', { name: '이 계정 사용' }).click()
     await expect(card.getByText('사용 중')).toBeVisible()

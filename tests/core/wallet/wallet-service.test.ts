@@ -133,7 +133,11 @@ describe('wallet flows', () => {
   it('completes a sync with a pasted token; refuses one without a token', async () => {
     const idx = 3
     const refused = await ipc('wallet.start', { flow: 'sync', refUserId: 'm', guaranteeIdx: idx })
-    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+    // The reason and the guarantee go to the renderer, which words them in the window's language.
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', reason: 'no_guarantee_token', values: { idx } },
+    })
     expect(!refused.ok && refused.error.message).toMatch(/paste the token/)
     const guarantee = core.sandbox.dataset.guarantee(idx - 1)
     const member = guarantee.refUserId ?? 'member-1'
