@@ -1,9 +1,5 @@
 import type { TeamEvent, TeamEventDraft } from '../../src/core/team/events'
-import type {
-  OutboxCounts,
-  SetAsideEntry,
-  TeamLocalSide,
-} from '../../src/core/team/local-side'
+import type { OutboxCounts, SetAsideEntry, TeamLocalSide } from '../../src/core/team/local-side'
 
 /**
  * The local side of the team client in memory: an outbox, the applied events

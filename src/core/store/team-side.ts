@@ -257,10 +257,7 @@ export function discardSetAside(
   input: { readonly ids: readonly string[]; readonly timeZone: string },
 ): { readonly discarded: number; readonly resources: readonly PagedResource[] } {
   const identity = teamIdentity(db)
-  const find = prepared(
-    db,
-    'SELECT draft FROM team_outbox WHERE id = ? AND set_aside IS NOT NULL',
-  )
+  const find = prepared(db, 'SELECT draft FROM team_outbox WHERE id = ? AND set_aside IS NOT NULL')
   const dropEvent = prepared(db, 'DELETE FROM team_review_events WHERE id = ?')
   const dropRow = prepared(db, 'DELETE FROM team_outbox WHERE id = ?')
   const touched = new Map<PagedResource, Set<number>>()

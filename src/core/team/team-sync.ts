@@ -342,7 +342,7 @@ function refusalReason(error: TeamError): string {
  * (`S` or `N`) from a running server; then the socket closes. Cheap enough to
  * try every second, and a relay that accepts and drops answers false.
  */
-export function probeServer(config: TeamServerConfig): Promise<boolean> {
+function probeServer(config: TeamServerConfig): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: config.host, port: config.port })
     socket.setTimeout(Math.min(config.connectTimeoutMs ?? 2000, 2000))

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../../src/core/team/admin'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
 import { openTeamSession } from '../../../src/core/team/session'
+import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
+import { bootTeamCore } from '../../support/team-core'
 import { adminClient, makeTeam, uniqueName } from '../../support/team-fixtures'
 import { reviewDraft, startConnected, syncedClient } from '../../support/team-sync-client'
 
@@ -12,8 +14,9 @@ import { reviewDraft, startConnected, syncedClient } from '../../support/team-sy
  * an emoji, and answers SQLSTATE 22P05. The client sets that event aside with
  * the server's reason and keeps pushing what follows, without reconnecting.
  */
-describe('an event the server refuses for its content', () => {
-  const partner = uniqueName('partner')
+describe('an event the server refuses for its content', { timeout: 90_000 }, () => {
+  let sandbox: Sandbox
+  let partner: string
   let admin: pg.Client
   let db: pg.Client
   let configs: readonly TeamServerConfig[]
@@ -30,6 +33,8 @@ describe('an event the server refuses for its content', () => {
   }
 
   beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 15_000 + Math.floor(Math.random() * 5000), size: 20 })
+    partner = demoCredentials(sandbox.seed).partnerId
     admin = await adminClient()
     const database = uniqueName('euckr')
     await admin.query(
@@ -37,11 +42,12 @@ describe('an event the server refuses for its content', () => {
     )
     db = await adminClient(database)
     await migrate(db)
-    ;({ configs } = await makeTeam(db, { partner, members: ['writer', 'reader'], database }))
+    ;({ configs } = await makeTeam(db, { partner, members: ['writer', 'reader', 'app'], database }))
   })
   afterAll(async () => {
     await db?.end()
     await admin?.end()
+    await sandbox?.close()
   })
 
   it('is set aside with the server’s reason while the marks after it arrive', async () => {
@@ -82,5 +88,47 @@ describe('an event the server refuses for its content', () => {
       [refused.id],
     ])
     await Promise.all([writer.sync.stop(), reader.sync.stop()])
+  })
+
+  it('shows in the app’s status, lists with its reason, and is discarded', async () => {
+    const core = await bootTeamCore(sandbox, configs[2]!)
+    try {
+      await core.until(async () => (await core.status()).state === 'connected')
+      const page = await core.call('inspections.query', { limit: 3 })
+      const [kept, refusedIdx] = page.rows.map((row) => row.idx)
+      await core.call('reviews.set', {
+        resource: 'inspections',
+        idx: refusedIdx!,
+        mark: 'follow_up',
+        note: '확인 😀',
+      })
+      await core.call('reviews.set', { resource: 'inspections', idx: kept!, mark: 'reviewed' })
+      await core.until(async () => {
+        const status = await core.status()
+        return status.state === 'connected' && status.unsent === 0 && status.setAside === 1
+      })
+      const history = await core.call('reviews.history', { resource: 'inspections', idx: kept! })
+      expect(history.map((entry) => entry.seq === null)).toEqual([false])
+      const [entry, ...rest] = await core.call('team.setAside')
+      expect(rest).toEqual([])
+      expect(entry).toMatchObject({
+        kind: 'review',
+        resource: 'inspections',
+        idx: refusedIdx,
+        mark: 'follow_up',
+        note: '확인 😀',
+        sqlState: '22P05',
+      })
+      expect(entry!.reason).toMatch(/EUC_KR/)
+
+      const status = await core.call('team.discard', { ids: [entry!.id] })
+      expect(status).toMatchObject({ state: 'connected', unsent: 0, setAside: 0 })
+      expect(await core.call('team.setAside')).toEqual([])
+      expect(
+        await core.call('reviews.history', { resource: 'inspections', idx: refusedIdx! }),
+      ).toEqual([])
+    } finally {
+      await core.close()
+    }
   })
 })
