@@ -21,6 +21,8 @@ import { exportExtension, type ExportFormat, type ExportResult } from '../shared
 import { clientSyncSource } from './sync/partner-source'
 import { PageThread } from './sync/page-thread/client'
 import { SyncEngine } from './sync/sync-engine'
+import { LiveSchedule, type LiveClock } from './live/schedule'
+import { engineSteps } from './live/engine-steps'
 import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
@@ -90,6 +92,12 @@ export interface CoreDeps {
    * download (web host): CSV as text, a workbook as base64.
    */
   readonly saveFile?: (fileName: string, bytes: Uint8Array) => Promise<string | null>
+  /**
+   * The live schedule's clock and a poll interval in ms overriding the
+   * setting (tests, the bench and the e2e host). The schedule runs when
+   * `autoSync` is on.
+   */
+  readonly live?: { readonly clock?: LiveClock; readonly intervalMs?: number }
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -102,6 +110,8 @@ export interface Core {
   readonly images: ImageCache
   /** The sync engine of the active profile (a new one after a switch). */
   readonly sync: SyncEngine
+  /** The live schedule of the active profile: the hosts feed it sleep and the network. */
+  readonly live: LiveSchedule
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
   /** The wallet-link flows (hosts wire their window or popup to it). */
@@ -121,6 +131,8 @@ interface ProfileScope {
   readonly brands: BrandService
   /** Sharing with the profile's team server (inactive without one). */
   readonly team: TeamRunner
+  /** Keeps the store current between the syncs staff ask for (docs/live.md). */
+  readonly live: LiveSchedule
   close(): Promise<void>
 }
 
@@ -191,6 +203,20 @@ export function createCore(deps: CoreDeps): Core {
       },
       ...(deps.teamBackoffMs ? { backoffMs: deps.teamBackoffMs } : {}),
     })
+    const live = new LiveSchedule({
+      steps: engineSteps({
+        engine: sync,
+        store,
+        client,
+        now,
+        windowDays: () => settings.get().live.windowDays,
+      }),
+      settings: () => ({ intervalMinutes: settings.get().live.intervalMinutes }),
+      ...(deps.live?.clock ? { clock: deps.live.clock } : {}),
+      ...(deps.live?.intervalMs ? { intervalMs: deps.live.intervalMs } : {}),
+      onStatus: (status) => events.emit('live.status', status),
+    })
+    if (deps.autoSync) live.start()
     let closing: Promise<void> | null = null
     return {
       profile,
@@ -198,8 +224,10 @@ export function createCore(deps: CoreDeps): Core {
       sync,
       brands: new BrandService(store, sync),
       team,
+      live,
       close() {
         closing ??= (async () => {
+          await live.stop()
           sync.stop()
           await team.close()
           await sync.idle()
@@ -296,9 +324,10 @@ export function createCore(deps: CoreDeps): Core {
     query.agedDays === undefined ? query : { ...query, agedAsOf: now().toISOString() }
 
   const settingsView = (): SettingsView => {
-    const { theme, reviewerName, language, agingDays } = settings.get()
+    const { theme, reviewerName, language, agingDays, live } = settings.get()
     return {
       agingDays,
+      live,
       notices: settings.notices,
       path: settings.path,
       dataDir: deps.dataDir,
@@ -400,14 +429,25 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.test': ({ id }) => profiles.test(id),
       'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
-      'settings.set': ({ theme, language, reviewerName, agingDays }) => {
+      'settings.set': ({ theme, language, reviewerName, agingDays, live }) => {
         settings.update((draft) => {
           if (agingDays !== undefined) draft.agingDays = { ...draft.agingDays, ...agingDays }
+          if (live !== undefined) draft.live = { ...draft.live, ...live }
           if (theme !== undefined) draft.theme = theme
           if (language !== undefined) draft.language = language
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
         })
+        if (live !== undefined) scope.live.settingsChanged()
         return settingsView()
+      },
+      'live.status': () => scope.live.status(),
+      'live.pause': ({ minutes }) => scope.live.pause(minutes),
+      'live.resume': () => scope.live.resume(),
+      'live.signal': ({ online, visible }) => {
+        if (online !== undefined) scope.live.setOnline(online)
+        // A window shown again catches up at once (two cheap requests a list).
+        if (visible === true) scope.live.pollNow()
+        return scope.live.status()
       },
       'wallet.start': (input) => wallet.start(input),
       'wallet.cancel': ({ flowId, closed }) => ({ cancelled: wallet.cancel(flowId, closed) }),
@@ -498,6 +538,9 @@ export function createCore(deps: CoreDeps): Core {
     images,
     get sync() {
       return scope.sync
+    },
+    get live() {
+      return scope.live
     },
     get storeNotice() {
       return scope.store.notice

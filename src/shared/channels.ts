@@ -49,6 +49,10 @@ export const CHANNEL_NAMES = [
   'views.save',
   'views.remove',
   'views.setLast',
+  'live.status',
+  'live.pause',
+  'live.resume',
+  'live.signal',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -60,6 +64,7 @@ const EVENT_NAMES = [
   'command.run',
   'team.status',
   'wallet.historyChanged',
+  'live.status',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from './live'
 import { PARTNER_KINDS } from './domain'
 import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './locales'
@@ -137,6 +138,19 @@ export const secretInputSchema = z.strictObject({
 export const agingDaysSchema = z.number().int().min(1).max(MAX_AGING_DAYS)
 
 /** Arguments of `settings.set`: the preferences to change (absent ones stay). */
+/** The poll interval in whole minutes. */
+export const liveIntervalSchema = z
+  .number()
+  .int()
+  .min(LIVE_INTERVAL_MINUTES.min)
+  .max(LIVE_INTERVAL_MINUTES.max)
+/** Days the hourly re-read covers. */
+export const liveWindowDaysSchema = z
+  .number()
+  .int()
+  .min(LIVE_WINDOW_DAYS.min)
+  .max(LIVE_WINDOW_DAYS.max)
+
 export const settingsInputSchema = z.strictObject({
   theme: z.enum(THEMES).optional(),
   /** The UI language, also used by the native dialogs. */
@@ -147,6 +161,13 @@ export const settingsInputSchema = z.strictObject({
     .strictObject({
       guaranteeReady: agingDaysSchema.optional(),
       inspectionShipping: agingDaysSchema.optional(),
+    })
+    .optional(),
+  /** The live schedule (docs/live.md); an absent field keeps its value. */
+  live: z
+    .strictObject({
+      intervalMinutes: liveIntervalSchema.optional(),
+      windowDays: liveWindowDaysSchema.optional(),
     })
     .optional(),
 })

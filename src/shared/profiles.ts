@@ -110,6 +110,8 @@ export interface SettingsView {
   readonly reviewerName: string
   /** Aging thresholds in days (`aging.counts`). */
   readonly agingDays: Readonly<Record<AgingRule, number>>
+  /** The live schedule: poll interval in minutes, days the hourly step re-reads (docs/live.md). */
+  readonly live: { readonly intervalMinutes: number; readonly windowDays: number }
 }
 
 /**

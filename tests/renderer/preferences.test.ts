@@ -20,6 +20,7 @@ function settingsApi(language: Locale) {
     language,
     reviewerName: '',
     agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+    live: { intervalMinutes: 2, windowDays: 30 },
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

@@ -12,7 +12,7 @@ import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
 import { locateRecord, queryGuarantees, queryInspections, recordCount } from './list-queries'
 import type { GuaranteeListRequest, ListRequest } from './list-queries'
-import type { BrandRecord, SyncResource } from './record-types'
+import type { BrandRecord, PagedResource, SyncResource } from './record-types'
 import {
   agingCounts,
   listChanges,
@@ -50,6 +50,7 @@ import {
   type TeamConfigure,
 } from './team-side'
 import { writeStats } from './write-stats'
+import { compareNewest, oldestMoving, type ProbeRow } from '../live/store-probe'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -154,6 +155,16 @@ export const STORE_OPS = {
     transaction(db, () => markChangesSeen(db, mark)),
   unseenChanges: (db: StoreConnection) => unseenChanges(db),
   recordTimeline: (db: StoreConnection, ref: RecordRef) => recordTimeline(db, ref),
+  /** The live schedule's poll: a page of the newest records against the stored rows (read only). */
+  liveCompare: (
+    db: StoreConnection,
+    ask: { readonly resource: PagedResource; readonly rows: readonly ProbeRow[] },
+  ) => compareNewest(db, ask),
+  /** The oldest registration among records that can still move (`live/store-probe.ts`). */
+  liveOldestMoving: (
+    db: StoreConnection,
+    ask: { readonly resource: PagedResource; readonly from: string },
+  ) => oldestMoving(db, ask),
   /** Where a list shows a record (`list-queries.ts`). */
   locateRecord: (db: StoreConnection, ref: RecordRef) => locateRecord(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>

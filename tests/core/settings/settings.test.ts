@@ -51,6 +51,7 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      live: { intervalMinutes: 2, windowDays: 30 },
       savedViews: [],
       lastFilters: {},
     })
@@ -140,6 +141,7 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      live: { intervalMinutes: 2, windowDays: 30 },
       savedViews: [],
       lastFilters: {},
     })
@@ -169,6 +171,7 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      live: { intervalMinutes: 2, windowDays: 30 },
       savedViews: [],
       lastFilters: {},
     })
