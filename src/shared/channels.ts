@@ -65,6 +65,7 @@ const EVENT_NAMES = [
   'team.status',
   'wallet.historyChanged',
   'live.status',
+  'notification.posted',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -29,6 +29,7 @@ import { EXPORT_FORMATS, type ExportResult } from './export'
 import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
 import { savedFilterSchema, viewSaveSchema, type SavedViewList } from './saved-views'
 import { LIVE_MAX_PAUSE_MINUTES, type LiveStatus } from './live'
+import type { PostedNotification } from './notifications'
 import { agedDaysSchema, listSortSchema, markedBySchema } from './list-filter'
 import type {
   ConnectionTestResult,
@@ -395,6 +396,8 @@ export interface EventPayloads {
   'wallet.historyChanged': Readonly<Record<string, never>>
   /** The live schedule's status changed (status bar). */
   'live.status': LiveStatus
+  /** A notification core decided (docs/live.md "Notifications"): the host shows it. */
+  'notification.posted': PostedNotification
 }
 
 /** What the caller passes (defaults may be left out). */

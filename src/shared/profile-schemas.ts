@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from './live'
+import { CLOCK_TIME } from './notifications'
 import { PARTNER_KINDS } from './domain'
 import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './locales'
@@ -138,6 +139,9 @@ export const secretInputSchema = z.strictObject({
 export const agingDaysSchema = z.number().int().min(1).max(MAX_AGING_DAYS)
 
 /** Arguments of `settings.set`: the preferences to change (absent ones stay). */
+/** A time of day, `HH:MM` (24-hour). */
+export const clockTimeSchema = z.string().regex(CLOCK_TIME)
+
 /** The poll interval in whole minutes. */
 export const liveIntervalSchema = z
   .number()
@@ -168,6 +172,19 @@ export const settingsInputSchema = z.strictObject({
     .strictObject({
       intervalMinutes: liveIntervalSchema.optional(),
       windowDays: liveWindowDaysSchema.optional(),
+    })
+    .optional(),
+  /** Notifications (docs/live.md); an absent field keeps its value. */
+  notifications: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      kinds: z.record(z.string().regex(/^[a-zA-Z]{1,40}$/), z.boolean()).optional(),
+      quietHours: z
+        .strictObject({ from: clockTimeSchema, to: clockTimeSchema })
+        .nullable()
+        .optional(),
+      details: z.boolean().optional(),
+      digestAt: clockTimeSchema.optional(),
     })
     .optional(),
 })

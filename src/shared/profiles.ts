@@ -1,3 +1,4 @@
+import type { NotificationSettings } from './notifications'
 import type { AgingRule } from './changes'
 import type { ErrorData } from './errors'
 import type { ProfileSummary } from './domain'
@@ -112,6 +113,8 @@ export interface SettingsView {
   readonly agingDays: Readonly<Record<AgingRule, number>>
   /** The live schedule: poll interval in minutes, days the hourly step re-reads (docs/live.md). */
   readonly live: { readonly intervalMinutes: number; readonly windowDays: number }
+  /** Notifications: on or off, each kind, quiet hours, details or counts, the digest's time. */
+  readonly notifications: NotificationSettings
 }
 
 /**

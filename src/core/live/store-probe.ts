@@ -87,3 +87,37 @@ export function oldestMoving(
   const row = prepared(db, sql).get(ask.from) as { at: string | null } | undefined
   return row?.at ?? null
 }
+
+/** A changes-feed entry a notification may be about, with its record's product name. */
+export interface ChangeRow {
+  readonly id: number
+  readonly resource: 'inspections' | 'guarantees'
+  readonly idx: number | null
+  readonly kind: 'result' | 'state'
+  readonly before: string | null
+  readonly after: string | null
+  readonly productName: string | null
+}
+
+/**
+ * The feed's result and state entries after `after` (by id, oldest first),
+ * at most `limit`, and the feed's newest id (0 when empty).
+ */
+export function changesSince(
+  db: StoreConnection,
+  ask: { readonly after: number; readonly limit: number },
+): { readonly rows: readonly ChangeRow[]; readonly maxId: number } {
+  const rows = prepared(
+    db,
+    `SELECT c.id, c.resource, c.idx, c.kind,
+            json_extract(c.detail, '$.before') AS before, json_extract(c.detail, '$.after') AS after,
+            CASE c.resource WHEN 'inspections' THEN i.product_name ELSE g.product_name END AS productName
+       FROM changes c
+       LEFT JOIN inspections i ON c.resource = 'inspections' AND i.idx = c.idx
+       LEFT JOIN guarantees g ON c.resource = 'guarantees' AND g.idx = c.idx
+      WHERE c.id > ? AND c.kind IN ('result', 'state')
+      ORDER BY c.id LIMIT ?`,
+  ).all(ask.after, ask.limit) as unknown as ChangeRow[]
+  const max = prepared(db, 'SELECT max(id) AS id FROM changes').get() as { id: number | null }
+  return { rows, maxId: max.id ?? 0 }
+}

@@ -50,7 +50,7 @@ import {
   type TeamConfigure,
 } from './team-side'
 import { writeStats } from './write-stats'
-import { compareNewest, oldestMoving, type ProbeRow } from '../live/store-probe'
+import { changesSince, compareNewest, oldestMoving, type ProbeRow } from '../live/store-probe'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -165,6 +165,11 @@ export const STORE_OPS = {
     db: StoreConnection,
     ask: { readonly resource: PagedResource; readonly from: string },
   ) => oldestMoving(db, ask),
+  /** Result and state entries of the changes feed after an id, for notifications (read only). */
+  liveChangesSince: (
+    db: StoreConnection,
+    ask: { readonly after: number; readonly limit: number },
+  ) => changesSince(db, ask),
   /** Where a list shows a record (`list-queries.ts`). */
   locateRecord: (db: StoreConnection, ref: RecordRef) => locateRecord(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>

@@ -1,3 +1,4 @@
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../src/shared/notifications'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,6 +53,7 @@ describe('settings (conf engine, real files)', () => {
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
       live: { intervalMinutes: 2, windowDays: 30 },
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })
@@ -142,6 +144,7 @@ describe('settings (conf engine, real files)', () => {
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
       live: { intervalMinutes: 2, windowDays: 30 },
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })
@@ -172,6 +175,7 @@ describe('settings (conf engine, real files)', () => {
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
       live: { intervalMinutes: 2, windowDays: 30 },
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })
