@@ -5,7 +5,7 @@ import { engineSteps } from '../../../src/core/live/engine-steps'
 import { LiveSchedule, MAX_BACKOFF_MS } from '../../../src/core/live/schedule'
 import { storeFileFor } from '../../../src/core/store/paths'
 import type { LiveStatus } from '../../../src/shared/live'
-import { DATASET_NOW_SECOND } from '../../../src/sandbox/dataset'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 import { startHarness } from '../sync/harness'
 import { fakeClock, type FakeClock } from './fake-clock'
 
@@ -32,7 +32,7 @@ beforeEach(async () => {
   clock = fakeClock()
   windowDays = 30
   const started = clock.now()
-  const serviceNow = (): Date => new Date(DATASET_NOW_SECOND * 1000 + (clock.now() - started))
+  const serviceNow = (): Date => new Date(SANDBOX_ANCHOR + (clock.now() - started))
   h = await startHarness({ size: 300, engine: { pageSize: 100, now: serviceNow } })
   const outcomes = await h.engine.run(['brands', 'inspections', 'guarantees'], 'full')
   expect(outcomes.every((outcome) => outcome.phase === 'done')).toBe(true)
