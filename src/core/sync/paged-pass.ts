@@ -33,6 +33,8 @@ export interface RunOutcome {
   readonly complete: boolean
   readonly fetched: number
   readonly rejected: number
+  /** Pages the run read (paged lists). */
+  readonly pages?: number
   /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
   readonly maxStepMs?: number
   readonly error?: AppError
@@ -116,7 +118,7 @@ export function planPass(
     storedMode: mode === 'targeted' ? state.mode : mode,
     query: {
       sort: 'latest',
-      ...(mode === 'incremental' ? { from: windowStart(deps) } : {}),
+      ...(mode === 'incremental' ? { from: filter.from ?? windowStart(deps) } : {}),
       ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
     },
   }
@@ -217,6 +219,7 @@ export async function runPagedPass(
     complete: consistent,
     fetched: tally.fetchedNow,
     rejected: tally.rejected,
+    pages: tally.pages,
     maxStepMs: tally.maxStepMs,
   }
 }
