@@ -1,4 +1,4 @@
-import type { GuaranteeState } from '../../shared/domain'
+import type { PartnerFilter } from '../../shared/domain'
 import {
   SYNC_RESOURCES,
   type PassKind,
@@ -18,13 +18,7 @@ import { newTally, planPass, progressOf, runPagedPass, type Tally } from './page
 import type { SyncSource } from './sync-source'
 
 /** A slice of a list fetched with the service's own filters (before the full sync has finished). */
-export interface SliceFilter {
-  readonly refUserId?: string
-  readonly status?: string
-  readonly nftStatus?: GuaranteeState
-  readonly from?: string
-  readonly to?: string
-}
+export type SliceFilter = PartnerFilter
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {
