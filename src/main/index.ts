@@ -21,6 +21,7 @@ import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handleCardProtocol } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
+import { DEFAULT_LOCALE } from '../shared/locales'
 import { DISABLED_CHROMIUM_FEATURES } from '../shared/chromium-features'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
@@ -62,7 +63,7 @@ let sandbox: LazySandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
 /** The language of main's dialogs: the app's, once core is up. */
-const locale = () => core?.language() ?? 'ko'
+const locale = () => core?.language() ?? DEFAULT_LOCALE
 
 // The log file (rotated, redacted by core's redactor; app-log.ts), and no silent exit on an uncaught error.
 const logFile = configureLog(appLog, () =>
@@ -97,7 +98,7 @@ const openLink = createExternalLinkOpener({
   },
   openExternal: (url) => shell.openExternal(url),
   origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
-  locale: () => core?.language() ?? 'ko',
+  locale: () => core?.language() ?? DEFAULT_LOCALE,
   log: (message) => appLog.warn(message),
 })
 
