@@ -155,7 +155,7 @@ export const argSchemas = {
         .min(1)
         .max(5000)
         .optional(),
-      filter: guaranteeFilterSchema.optional(),
+      filter: guaranteeQuerySchema.optional(),
       mark: z.enum(REVIEW_MARKS).optional(),
       note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
     })
