@@ -4,11 +4,8 @@ import { promisify } from 'node:util'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MEMBER_IDLE_IN_TRANSACTION, migrate } from '../../../src/core/team/admin'
-import {
-  configFromUrl,
-  isLoopbackHost,
-  type TeamServerConfig,
-} from '../../../src/core/team/connection'
+import { configFromUrl, type TeamServerConfig } from '../../../src/core/team/connection'
+import { isLoopbackHost } from '../../../src/core/team/tls-mode'
 import { testTeamConnection, TEAM_SCHEMA_VERSION } from '../../../src/core/team/session'
 import { TeamError } from '../../../src/core/team/team-error'
 import {
