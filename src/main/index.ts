@@ -16,6 +16,7 @@ import electronUpdater from 'electron-updater'
 import appLog from 'electron-log/main'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
+import { refusedAtStart } from '../core/security/debug-switches'
 import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
 import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handleCardProtocol } from './card-protocol'
@@ -40,7 +41,13 @@ import {
 } from './window-state'
 import { LazySandbox } from './lazy-sandbox'
 import { aboutLines, aboutPanelOptions } from './about'
-import { configureLog, installCrashGuards, watchRenderer, type AskDialog } from './app-log'
+import {
+  configureLog,
+  coreLogTo,
+  installCrashGuards,
+  watchRenderer,
+  type AskDialog,
+} from './app-log'
 import { startUpdates, updatesEnabled } from './updates'
 
 /**
@@ -158,7 +165,14 @@ registerAppSchemes(protocol)
 // Before the app is ready, so the renderer starts with it (see the module for why).
 app.commandLine.appendSwitch('disable-features', DISABLED_CHROMIUM_FEATURES.join(','))
 
-if (!app.requestSingleInstanceLock()) {
+// A packaged app never starts with a debugging port or V8 flags on its command line
+// (debug-switches.ts): no fuse covers Chromium's switches.
+const refusal = refusedAtStart({ packaged: app.isPackaged, argv: process.argv.slice(1) })
+if (refusal) {
+  appLog.error(refusal)
+  process.stderr.write(`${refusal}\n`)
+  app.exit(1)
+} else if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   app.on('second-instance', () => {
@@ -180,8 +194,12 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     app.setAboutPanelOptions(aboutPanelOptions(locale(), aboutVersions()))
     handleAppProtocol(protocol, rendererDir)
-    installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
-      isWalletSession(contents.session),
+    installSecurityDefaults(
+      session.defaultSession,
+      origin,
+      openLink,
+      (contents) => isWalletSession(contents.session),
+      (message) => appLog.warn(message),
     )
     // The shell describes the embedded sandbox to core (core never imports it) and starts
     // it at the first request that goes to it: only while the Sandbox profile is in use.
@@ -193,6 +211,8 @@ if (!app.requestSingleInstanceLock()) {
       host: 'electron',
       version: app.getVersion(),
       keychain: new KeytarStore(),
+      // Core's own lines go to the log file, through the same redaction as the shell's (app-log.ts).
+      log: coreLogTo(appLog),
       openSettings: openElectronStoreFile,
       autoSync: true,
       // Built next to index.js from src/core/store/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
