@@ -10,13 +10,14 @@ import {
   session,
   shell,
 } from 'electron'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import electronUpdater from 'electron-updater'
 import appLog from 'electron-log/main'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
 import { refusedAtStart } from '../core/security/debug-switches'
+import { checkDownloadedUpdate, feedUrlOf } from '../core/updates/release-signature'
 import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
 import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handleCardProtocol } from './card-protocol'
@@ -264,7 +265,9 @@ if (refusal) {
       if (channel === 'settings.set') menu.refresh()
     })
     openWindow(core)
-    const feedConfigured = existsSync(join(process.resourcesPath, 'app-update.yml'))
+    const feedFile = join(process.resourcesPath, 'app-update.yml')
+    const feedConfigured = existsSync(feedFile)
+    const feedUrl = feedConfigured ? feedUrlOf(readFileSync(feedFile, 'utf8')) : null
     updates = startUpdates({
       updater: updatesEnabled({ packaged: app.isPackaged, feedConfigured })
         ? electronUpdater.autoUpdater
@@ -272,6 +275,15 @@ if (refusal) {
       locale,
       ask: (question) => askDialog({ type: 'info', ...question }),
       log: (line) => appLog.warn(line),
+      // The release's signed manifest, read from the same feed (release-signature.ts).
+      verify: (update) =>
+        feedUrl
+          ? checkDownloadedUpdate({
+              fetch: (input, init) => net.fetch(input, init),
+              feedUrl,
+              update,
+            })
+          : Promise.resolve({ ok: false, reason: 'unsigned', detail: 'no https feed address' }),
     })
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 && core) openWindow(core)
