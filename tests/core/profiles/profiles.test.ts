@@ -305,19 +305,26 @@ describe('profiles', () => {
       { database: 'team2' },
       { caFile: '/etc/shop/ca.pem' },
       { caFile: '/etc/shop/other-ca.pem' },
-      { tls: 'verify-full' },
       { tls: 'plain' },
+      { tls: 'verify-full' },
       { host: 'team2.example.com' },
       { role: 'jisoo' },
     ]
     let current: Record<string, unknown> = team
     for (const change of changes) {
       await call(core, 'team.setPassword', { id: saved.id, password: 'team-pw' })
-      // A rename leaves the team server as it is, and the password with it.
+      // A rename leaves the team server as it is, and the password with it; so does naming
+      // the TLS mode the server is reached with anyway.
       await call(
         core,
         'profiles.save',
         secondProfile({ id: saved.id, name: '새 이름', team: current }),
+      )
+      expect(await kc.keychain.get(kc.service, account)).toBe('team-pw')
+      await call(
+        core,
+        'profiles.save',
+        secondProfile({ id: saved.id, team: { ...current, tls: current['tls'] ?? 'verify-full' } }),
       )
       expect(await kc.keychain.get(kc.service, account)).toBe('team-pw')
       current = { ...current, ...change }
