@@ -471,6 +471,15 @@ export function createCore(deps: CoreDeps): Core {
         cleared: await scope.store.call('reviewAckChanged', record),
       }),
       'team.members': () => scope.store.call('teamMembers'),
+      'team.setAside': () => scope.store.call('teamListSetAside'),
+      'team.discard': async ({ ids }) => {
+        const { resources } = await scope.store.call('teamDiscard', {
+          ids,
+          timeZone: scope.profile.summary.timeZone,
+        })
+        for (const resource of resources) events.emit('data.changed', { resource })
+        return scope.team.recount()
+      },
       'views.list': () => views.list(),
       'views.save': (input) => views.save(input),
       'views.remove': ({ id }) => views.remove(id),

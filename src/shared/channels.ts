@@ -45,6 +45,8 @@ export const CHANNEL_NAMES = [
   'team.ackChanged',
   'reviews.history',
   'team.members',
+  'team.setAside',
+  'team.discard',
   'views.list',
   'views.save',
   'views.remove',

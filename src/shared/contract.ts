@@ -43,7 +43,14 @@ import {
   secretInputSchema,
   settingsInputSchema,
 } from './profile-schemas'
-import type { ReviewHistoryEntry, TeamMembers, TeamStatusView, TeamTestResult } from './team'
+import type {
+  ReviewHistoryEntry,
+  SetAsideEvent,
+  TeamMembers,
+  TeamStatusView,
+  TeamTestResult,
+} from './team'
+import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from './server-text'
 import {
   WALLET_FLOWS,
   WALLET_OUTCOMES,
@@ -146,8 +153,8 @@ export const argSchemas = {
     resource: z.enum(PAGED_RESOURCES),
     idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     mark: z.enum(REVIEW_MARKS),
-    /** Omitted: the stored note stays. */
-    note: z.string().max(2000).optional(),
+    /** Omitted: the stored note stays. Checked as the team server takes text (docs/team.md "Limits"). */
+    note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
   }),
   /**
    * The changes feed, newest first: what each sync found new, moved, set,
@@ -230,7 +237,7 @@ export const argSchemas = {
   'wallet.start': z
     .strictObject({
       flow: z.enum(WALLET_FLOWS),
-      refUserId: z.string().trim().min(1).max(200),
+      refUserId: z.string().trim().min(1).pipe(serverTextSchema(200)),
       guaranteeIdx: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
       token: z.string().trim().max(1000).optional(),
       confirmed: z.boolean().default(false),
@@ -298,6 +305,10 @@ export const argSchemas = {
   }),
   /** This member's login role and the people whose marks the lists can be filtered by. */
   'team.members': z.strictObject({}),
+  /** The events the team server refused for their content, set aside, oldest first, with why. */
+  'team.setAside': z.strictObject({}),
+  /** Drops events set aside (they are never sent); answers the new state. */
+  'team.discard': z.strictObject({ ids: z.array(z.uuid()).min(1).max(10_000) }),
   /** Saved views of the lists and the last filter of each (docs/renderer.md "Saved views"). */
   'views.list': z.strictObject({}),
   /** Saves a list's filter under a name (no `id`), or renames or re-filters a saved view. */
@@ -353,6 +364,8 @@ interface ChannelResults {
   'team.ackChanged': { readonly cleared: boolean }
   'reviews.history': readonly ReviewHistoryEntry[]
   'team.members': TeamMembers
+  'team.setAside': readonly SetAsideEvent[]
+  'team.discard': TeamStatusView
   'views.list': SavedViewList
   'views.save': SavedViewList
   'views.remove': SavedViewList

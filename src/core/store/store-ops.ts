@@ -42,14 +42,18 @@ import {
   applyPulled,
   configureTeam,
   countOutbox,
+  discardSetAside,
   lastPulledSeq,
+  listSetAside,
   readOutbox,
   reviewHistory,
+  setAsideEvents,
   teamMembers,
   type PulledApply,
   type TeamConfigure,
 } from './team-side'
 import { writeStats } from './write-stats'
+import type { SetAsideEntry } from '../team/local-side'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -134,6 +138,12 @@ export const STORE_OPS = {
     transaction(db, () => configureTeam(db, input)),
   teamReadOutbox: (db: StoreConnection, limit: number) => readOutbox(db, limit),
   teamCountOutbox: (db: StoreConnection) => countOutbox(db),
+  teamSetAside: (db: StoreConnection, input: { entries: readonly SetAsideEntry[]; at: string }) =>
+    transaction(db, () => setAsideEvents(db, input)),
+  /** The events set aside, for a person to look at (`team.setAside`). */
+  teamListSetAside: (db: StoreConnection) => listSetAside(db),
+  teamDiscard: (db: StoreConnection, input: { ids: readonly string[]; timeZone: string }) =>
+    transaction(db, () => discardSetAside(db, input)),
   teamAckOutbox: (db: StoreConnection, ids: readonly string[]) =>
     transaction(db, () => ackOutbox(db, ids)),
   teamLastSeq: (db: StoreConnection) => lastPulledSeq(db),

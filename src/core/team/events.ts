@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { REVIEW_MARKS } from '../../shared/cache'
+import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from '../../shared/server-text'
 import { WALLET_FLOWS, WALLET_OUTCOMES } from '../../shared/wallet'
 
 /**
@@ -64,7 +65,10 @@ const uuid = z.uuid()
 const isoTime = z.iso.datetime({ offset: true })
 const seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 
-/** Checks a draft before it leaves the machine (the server checks again). */
+/**
+ * Checks a draft before it leaves the machine (the server checks again), its
+ * texts as PostgreSQL takes them (`shared/server-text.ts`).
+ */
 export const teamEventDraftSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('review'),
@@ -72,7 +76,7 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
     resource: z.enum(['inspections', 'guarantees']),
     recordIdx: seq,
     mark: z.enum(REVIEW_MARKS),
-    note: z.string().max(2000),
+    note: serverTextSchema(REVIEW_NOTE_MAX_CHARS),
     clientTime: isoTime,
     basedOnSeq: seq.nullable(),
   }),
@@ -80,10 +84,10 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
     kind: z.literal('wallet_link'),
     id: uuid,
     flow: z.enum(WALLET_FLOWS),
-    refUserId: z.string().min(1).max(200),
+    refUserId: z.string().min(1).pipe(serverTextSchema(200)),
     guaranteeIdx: seq.nullable(),
     outcome: z.enum(WALLET_OUTCOMES),
-    reason: z.string().max(500).nullable(),
+    reason: serverTextSchema(500).nullable(),
     startedAt: isoTime,
     endedAt: isoTime,
   }),

@@ -10,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { ConnectionTestResult, ProfileView } from '../../../src/shared/profiles'
 import type { AddressInfo } from 'node:net'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
+import type { SecureStore } from '../../../src/core/vault/secure-store'
 import { bootForTest, call } from '../helpers/core'
 import { keychainForTests } from '../helpers/keychain'
 
@@ -173,13 +174,19 @@ describe('profiles', () => {
   })
 
   it('a save that moves the address aborts when the old key cannot be deleted: the old address stays', async () => {
-    const failing = new MemoryStore()
-    const remove = failing.delete.bind(failing)
+    // A keychain whose delete fails while it is locked: only a fake can be made to fail that way.
+    const inner = new MemoryStore()
     let locked = false
-    failing.delete = (service, account) =>
-      locked
-        ? Promise.reject(new Error('Cannot create an item in a locked collection'))
-        : remove(service, account)
+    const failing: SecureStore = {
+      backend: 'fake',
+      get: (service, account) => inner.get(service, account),
+      set: (service, account, value) => inner.set(service, account, value),
+      find: (service) => inner.find(service),
+      delete: (service, account) =>
+        locked
+          ? Promise.reject(new Error('Cannot create an item in a locked collection'))
+          : inner.delete(service, account),
+    }
     const core = await bootForTest({ keychain: failing, keychainService: 'test' })
     cores.push(core)
     const saved = await addSecond(core)

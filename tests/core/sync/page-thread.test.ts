@@ -17,8 +17,14 @@ import { encodeEucKr } from '../../../src/sandbox/echo'
 import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
 import { failure } from '../../support/failure'
 import { tempDir } from '../store/fixtures'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
-const dataset = new Dataset({ seed: 3, size: 400, staticUrl: 'http://127.0.0.1:1' })
+const dataset = new Dataset({
+  seed: 3,
+  size: 400,
+  staticUrl: 'http://127.0.0.1:1',
+  anchor: SANDBOX_ANCHOR,
+})
 const threads: PageThread[] = []
 const cleanups: (() => void)[] = []
 afterEach(async () => {
