@@ -15,6 +15,8 @@ export const CHANNEL_NAMES = [
   'inspections.query',
   'guarantees.query',
   'reviews.set',
+  'reviews.setMany',
+  'reviews.undo',
   'changes.list',
   'changes.markSeen',
   'changes.unseen',

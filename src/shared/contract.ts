@@ -51,6 +51,7 @@ import type {
   TeamTestResult,
 } from './team'
 import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from './server-text'
+import type { ReviewsSetManyResult, ReviewsUndoResult } from './reviews'
 import {
   WALLET_FLOWS,
   WALLET_OUTCOMES,
@@ -156,6 +157,33 @@ export const argSchemas = {
     /** Omitted: the stored note stays. Checked as the team server takes text (docs/team.md "Limits"). */
     note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
   }),
+  /**
+   * Sets the mark and/or the note of many records in one action (one local
+   * transaction, one batch of team events): the records by idx, or every row
+   * of a list filter (`filter`, its paging ignored). Undone by `reviews.undo`.
+   */
+  'reviews.setMany': z
+    .strictObject({
+      resource: z.enum(PAGED_RESOURCES),
+      idxs: z
+        .array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+        .min(1)
+        .max(5000)
+        .optional(),
+      filter: guaranteeFilterSchema.optional(),
+      mark: z.enum(REVIEW_MARKS).optional(),
+      note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
+    })
+    .refine((args) => (args.idxs === undefined) !== (args.filter === undefined), {
+      message: 'give either idxs or a filter',
+      path: ['idxs'],
+    })
+    .refine((args) => args.mark !== undefined || args.note !== undefined, {
+      message: 'give a mark, a note or both',
+      path: ['mark'],
+    }),
+  /** Takes back this session's last mark or bulk action, as new events that restore each record. */
+  'reviews.undo': z.strictObject({}),
   /**
    * The changes feed, newest first: what each sync found new, moved, set,
    * gone or back, each entry with its record (`resource` + `idx`). Filter by
@@ -334,6 +362,8 @@ interface ChannelResults {
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark
+  'reviews.setMany': ReviewsSetManyResult
+  'reviews.undo': ReviewsUndoResult
   'changes.list': ChangePage
   'changes.markSeen': { readonly marked: number; readonly unseen: number }
   'changes.unseen': { readonly unseen: number }

@@ -129,6 +129,8 @@ export function queueReviewEvent(
     readonly mark: ReviewMarkName
     readonly note: string
     readonly clientTime: string
+    /** An undo: the event whose state this one brings back. */
+    readonly restoresId?: string | null
   },
 ): void {
   const based = prepared(
@@ -145,11 +147,12 @@ export function queueReviewEvent(
     note: input.note,
     clientTime: input.clientTime,
     basedOnSeq: based.seq,
+    ...(input.restoresId ? { restoresId: input.restoresId } : {}),
   })
   prepared(
     db,
-    `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, restores_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     input.resource,
@@ -160,6 +163,7 @@ export function queueReviewEvent(
     identity.displayName || null,
     input.clientTime,
     based.seq,
+    input.restoresId ?? null,
   )
   prepared(
     db,
@@ -297,6 +301,7 @@ export function lastPulledSeq(db: StoreConnection): number {
 
 interface StoredEvent {
   id: string
+  restores_id?: string | null
   mark: ReviewMarkName
   note: string
   author: string | null
@@ -323,8 +328,8 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   const upsertReview = prepared(
     db,
     `INSERT INTO team_review_events
-       (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time, restores_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, author = excluded.author,
        author_name = excluded.author_name, server_time = excluded.server_time`,
   )
@@ -350,6 +355,7 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
         event.basedOnSeq,
         event.seq,
         event.serverTime,
+        event.restoresId ?? null,
       )
       let records = touched.get(event.resource)
       if (!records) touched.set(event.resource, (records = new Set()))
@@ -388,7 +394,7 @@ function settleMark(
 ): void {
   const events = prepared(
     db,
-    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq
+    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq, restores_id
        FROM team_review_events WHERE resource = ? AND record_idx = ? ORDER BY seq`,
   ).all(resource, idx) as unknown as StoredEvent[]
   if (events.some((event) => event.seq === null)) return
@@ -411,7 +417,10 @@ function settleMark(
     )
   )
     flag = current.author_name ?? current.author
-  const by = current.author_name ?? current.author
+  // An undo shows the state it restored as that state's author set it.
+  const shown =
+    (current.restores_id && events.find((event) => event.id === current.restores_id)) || current
+  const by = shown.author_name ?? shown.author
   if (current.mark === 'none' && current.note === '' && flag === null) {
     prepared(db, 'DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
       resource,
@@ -432,10 +441,10 @@ function settleMark(
     idx,
     current.mark,
     current.note,
-    localTimestamp(new Date(current.client_time), timeZone),
+    localTimestamp(new Date(shown.client_time), timeZone),
     by,
     current.seq,
-    current.author,
+    shown.author,
     flag,
   )
 }

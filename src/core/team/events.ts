@@ -24,6 +24,11 @@ export interface ReviewEventDraft {
   readonly clientTime: string
   /** The server sequence number of the mark this one replaced, as the client knew it; null when none. */
   readonly basedOnSeq: number | null
+  /**
+   * An undo: the event whose state (mark, note, author) this one brings back;
+   * absent or null for a mark set anew.
+   */
+  readonly restoresId?: string | null
 }
 
 /** The outcome of one wallet-link flow (never a key, a URL, a token or the redirect's parameters). */
@@ -79,6 +84,7 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
     note: serverTextSchema(REVIEW_NOTE_MAX_CHARS),
     clientTime: isoTime,
     basedOnSeq: seq.nullable(),
+    restoresId: uuid.nullable().optional(),
   }),
   z.strictObject({
     kind: z.literal('wallet_link'),
@@ -118,6 +124,7 @@ export const reviewRowSchema = z
     note: z.string(),
     client_time: dbTime,
     based_on_seq: bigintText.nullable(),
+    restores: uuid.nullable(),
   })
   .transform((row): ReviewEvent => ({
     kind: 'review',
@@ -132,6 +139,7 @@ export const reviewRowSchema = z
     note: row.note,
     clientTime: row.client_time,
     basedOnSeq: row.based_on_seq,
+    restoresId: row.restores,
   }))
 
 /** A row of `wallet_link_events` as pulled. */
