@@ -53,6 +53,10 @@ export const CHANNEL_NAMES = [
   'views.save',
   'views.remove',
   'views.setLast',
+  'live.status',
+  'live.pause',
+  'live.resume',
+  'live.signal',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -64,6 +68,8 @@ const EVENT_NAMES = [
   'command.run',
   'team.status',
   'wallet.historyChanged',
+  'live.status',
+  'notification.posted',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -29,6 +29,8 @@ import type { Dashboard } from './dashboard'
 import { EXPORT_FORMATS, type ExportResult } from './export'
 import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
 import { viewSaveSchema, type SavedViewList } from './saved-views'
+import { LIVE_MAX_PAUSE_MINUTES, type LiveStatus } from './live'
+import type { PostedNotification } from './notifications'
 import { listFilterSchema, listFilterShape } from './list-filter'
 import type {
   ConnectionTestResult,
@@ -325,6 +327,19 @@ export const argSchemas = {
     resource: z.enum(PAGED_RESOURCES),
     filter: listFilterSchema,
   }),
+  /** The live schedule: next poll, pause, last outcome and the step running (docs/live.md). */
+  'live.status': z.strictObject({}),
+  /** No background sync for `minutes` (an hour, until tomorrow …). */
+  'live.pause': z.strictObject({
+    minutes: z.number().int().min(1).max(LIVE_MAX_PAUSE_MINUTES),
+  }),
+  /** Ends a pause and polls at once. */
+  'live.resume': z.strictObject({}),
+  /** What the page knows of the machine (web host): online, and whether the window is shown. */
+  'live.signal': z.strictObject({
+    online: z.boolean().optional(),
+    visible: z.boolean().optional(),
+  }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -377,6 +392,10 @@ interface ChannelResults {
   'views.save': SavedViewList
   'views.remove': SavedViewList
   'views.setLast': SavedViewList
+  'live.status': LiveStatus
+  'live.pause': LiveStatus
+  'live.resume': LiveStatus
+  'live.signal': LiveStatus
 }
 
 /** Payload of each event. */
@@ -395,6 +414,10 @@ export interface EventPayloads {
   'team.status': TeamStatusView
   /** The Wallet history gained links other members ran (pulled from the team server). */
   'wallet.historyChanged': Readonly<Record<string, never>>
+  /** The live schedule's status changed (status bar). */
+  'live.status': LiveStatus
+  /** A notification core decided (docs/live.md "Notifications"): the host shows it. */
+  'notification.posted': PostedNotification
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -11,7 +11,14 @@ import {
 import { PARTNER_KINDS } from '../../shared/domain'
 import { DEFAULT_AGING_DAYS } from '../../shared/changes'
 import { DEFAULT_LOCALE, LOCALES } from '../../shared/i18n'
-import { agingDaysSchema } from '../../shared/profile-schemas'
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../shared/notifications'
+import {
+  agingDaysSchema,
+  clockTimeSchema,
+  liveIntervalSchema,
+  liveWindowDaysSchema,
+} from '../../shared/profile-schemas'
+import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from '../../shared/live'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
@@ -121,6 +128,28 @@ const settingsSchema = z.object({
     })
     .catch({ ...DEFAULT_AGING_DAYS })
     .default({ ...DEFAULT_AGING_DAYS }),
+  /** The live schedule (docs/live.md). Added without a new layout, like `agingDays`. */
+  live: z
+    .object({
+      intervalMinutes: liveIntervalSchema.catch(LIVE_INTERVAL_MINUTES.default),
+      windowDays: liveWindowDaysSchema.catch(LIVE_WINDOW_DAYS.default),
+    })
+    .catch({ intervalMinutes: LIVE_INTERVAL_MINUTES.default, windowDays: LIVE_WINDOW_DAYS.default })
+    .default({
+      intervalMinutes: LIVE_INTERVAL_MINUTES.default,
+      windowDays: LIVE_WINDOW_DAYS.default,
+    }),
+  /** Notifications (docs/live.md). Added without a new layout; an unreadable part gets its default. */
+  notifications: z
+    .object({
+      enabled: z.boolean().catch(DEFAULT_NOTIFICATION_SETTINGS.enabled),
+      kinds: z.record(z.string(), z.boolean()).catch({ ...DEFAULT_NOTIFICATION_SETTINGS.kinds }),
+      quietHours: z.object({ from: clockTimeSchema, to: clockTimeSchema }).nullable().catch(null),
+      details: z.boolean().catch(DEFAULT_NOTIFICATION_SETTINGS.details),
+      digestAt: clockTimeSchema.catch(DEFAULT_NOTIFICATION_SETTINGS.digestAt),
+    })
+    .catch(structuredClone(DEFAULT_NOTIFICATION_SETTINGS))
+    .default(structuredClone(DEFAULT_NOTIFICATION_SETTINGS)),
   /** Saved views of the lists, in the order saved. Added without a new layout, like `agingDays`. */
   savedViews: validEntries(storedViewSchema).default([]),
   /** The last filter of each list, restored at start; an unreadable one is dropped. */

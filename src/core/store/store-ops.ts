@@ -18,7 +18,7 @@ import {
   recordCount,
 } from './list-queries'
 import type { GuaranteeListRequest, ListRequest } from './list-queries'
-import type { BrandRecord, SyncResource } from './record-types'
+import type { BrandRecord, PagedResource, SyncResource } from './record-types'
 import {
   agingCounts,
   listChanges,
@@ -66,6 +66,7 @@ import {
   type TeamConfigure,
 } from './team-side'
 import { writeStats } from './write-stats'
+import { changesSince, compareNewest, oldestMoving, type ProbeRow } from '../live/store-probe'
 import type { SetAsideEntry } from '../team/local-side'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
@@ -200,6 +201,21 @@ export const STORE_OPS = {
     transaction(db, () => markChangesSeen(db, mark)),
   unseenChanges: (db: StoreConnection) => unseenChanges(db),
   recordTimeline: (db: StoreConnection, ref: RecordRef) => recordTimeline(db, ref),
+  /** The live schedule's poll: a page of the newest records against the stored rows (read only). */
+  liveCompare: (
+    db: StoreConnection,
+    ask: { readonly resource: PagedResource; readonly rows: readonly ProbeRow[] },
+  ) => compareNewest(db, ask),
+  /** The oldest registration among records that can still move (`live/store-probe.ts`). */
+  liveOldestMoving: (
+    db: StoreConnection,
+    ask: { readonly resource: PagedResource; readonly from: string },
+  ) => oldestMoving(db, ask),
+  /** Result and state entries of the changes feed after an id, for notifications (read only). */
+  liveChangesSince: (
+    db: StoreConnection,
+    ask: { readonly after: number; readonly limit: number },
+  ) => changesSince(db, ask),
   /** Where a list shows a record (`list-queries.ts`). */
   locateRecord: (db: StoreConnection, ref: RecordRef) => locateRecord(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>

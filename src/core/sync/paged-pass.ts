@@ -95,7 +95,7 @@ export function planPass(
     storedMode: mode === 'targeted' ? state.mode : mode,
     query: {
       sort: 'latest',
-      ...(mode === 'incremental' ? { from: windowStart(deps) } : {}),
+      ...(mode === 'incremental' ? { from: filter.from ?? windowStart(deps) } : {}),
       ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
     },
   }
@@ -196,6 +196,7 @@ export async function runPagedPass(
     complete: consistent,
     fetched: tally.fetchedNow,
     rejected: tally.rejected,
+    pages: tally.pages,
     maxStepMs: tally.maxStepMs,
   }
 }
