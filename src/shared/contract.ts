@@ -53,7 +53,8 @@ import type {
   TeamStatusView,
   TeamTestResult,
 } from './team'
-import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from './server-text'
+import { REVIEW_NOTE_MAX_CHARS } from './server-text'
+import { serverTextSchema } from './server-text-schema'
 import type { ReviewsSetManyResult, ReviewsUndoResult } from './reviews'
 import {
   WALLET_FLOWS,
