@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
+import { partnerFilter } from '../shared/list-filter'
 import type { SettingsView } from '../shared/profiles'
 import type { EventPayloads } from '../shared/contract'
 import { PartnerClient } from './api/client'
@@ -420,21 +421,11 @@ export function createCore(deps: CoreDeps): Core {
       'sync.status': () => withNotice(scope.sync.status()),
       'sync.rejected': (query) => scope.store.call('listRejected', query),
       'inspections.query': (query) => {
-        scope.sync.ensureSlice('inspections', {
-          ...(query.member ? { refUserId: query.member } : {}),
-          ...(typeof query.status === 'string' ? { status: query.status } : {}),
-          ...(query.from ? { from: query.from } : {}),
-          ...(query.to ? { to: query.to } : {}),
-        })
+        scope.sync.ensureSlice('inspections', partnerFilter('inspections', query))
         return scope.store.call('queryInspections', withAsOf(query))
       },
       'guarantees.query': (query) => {
-        scope.sync.ensureSlice('guarantees', {
-          ...(query.member ? { refUserId: query.member } : {}),
-          ...(query.state ? { nftStatus: query.state } : {}),
-          ...(query.from ? { from: query.from } : {}),
-          ...(query.to ? { to: query.to } : {}),
-        })
+        scope.sync.ensureSlice('guarantees', partnerFilter('guarantees', query))
         return scope.store.call('queryGuarantees', withAsOf(query))
       },
       'reviews.set': async ({ resource, idx, mark, note }) => {

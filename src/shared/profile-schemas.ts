@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from './live'
 import { CLOCK_TIME } from './notifications'
-import { serverTextSchema } from './server-text'
+import { serverTextSchema } from './server-text-schema'
 import { PARTNER_KINDS } from './domain'
 import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './locales'

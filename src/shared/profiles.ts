@@ -133,6 +133,18 @@ export function movesService(
   )
 }
 
+/**
+ * The origins a profile's key and secret are bound to: its service's and
+ * its image host's (docs/security.md, "Key binding"). The vault hands the
+ * credentials out only for these.
+ */
+export function credentialOrigins(profile: {
+  readonly baseUrl: string
+  readonly staticUrl: string
+}): string[] {
+  return [...new Set([originOf(profile.baseUrl), originOf(profile.staticUrl)])].sort()
+}
+
 function originOf(address: string): string {
   try {
     return new URL(address).origin

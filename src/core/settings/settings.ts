@@ -10,7 +10,7 @@ import {
 } from '../../shared/profile-schemas'
 import { PARTNER_KINDS } from '../../shared/domain'
 import { DEFAULT_AGING_DAYS } from '../../shared/changes'
-import { LOCALES } from '../../shared/i18n'
+import { DEFAULT_LOCALE, LOCALES } from '../../shared/i18n'
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../shared/notifications'
 import {
   agingDaysSchema,
@@ -28,7 +28,8 @@ import {
 } from '../../shared/profiles'
 import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
 import { PAGED_RESOURCES } from '../../shared/cache'
-import { savedFilterSchema, viewNameSchema } from '../../shared/saved-views'
+import { listFilterSchema } from '../../shared/list-filter'
+import { viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 
 /** The settings layout this build writes. */
@@ -72,7 +73,7 @@ const storedViewSchema = z.object({
   id: z.uuid(),
   resource: z.enum(PAGED_RESOURCES),
   name: viewNameSchema,
-  filter: savedFilterSchema,
+  filter: listFilterSchema,
 })
 
 /** Keeps the entries `schema` accepts: one damaged entry of a hand-edited file costs only itself. */
@@ -114,7 +115,7 @@ const settingsSchema = z.object({
    * dialogs. Added without a new layout: a file without it (or with a bad
    * value) gets Korean, the default.
    */
-  language: z.enum(LOCALES).catch('ko').default('ko'),
+  language: z.enum(LOCALES).catch(DEFAULT_LOCALE).default(DEFAULT_LOCALE),
   /**
    * Aging thresholds in days (docs/store-and-sync.md "Changes feed and
    * aging"): a guarantee waiting to be issued, an inspection in shipping.
@@ -154,8 +155,8 @@ const settingsSchema = z.object({
   /** The last filter of each list, restored at start; an unreadable one is dropped. */
   lastFilters: z
     .object({
-      inspections: savedFilterSchema.optional().catch(undefined),
-      guarantees: savedFilterSchema.optional().catch(undefined),
+      inspections: listFilterSchema.optional().catch(undefined),
+      guarantees: listFilterSchema.optional().catch(undefined),
     })
     .catch({})
     .default({}),

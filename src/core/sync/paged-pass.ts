@@ -1,5 +1,5 @@
 import type { PassKind, SyncProgress, SyncResourceName } from '../../shared/cache'
-import type { GuaranteeState, ListPage } from '../../shared/domain'
+import type { ListPage, PartnerFilter } from '../../shared/domain'
 import type { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import { PageWalker, type WalkedPage } from '../api/page-walker'
@@ -17,13 +17,7 @@ import {
 } from './sync-source'
 
 /** A slice of a list fetched with the service's own filters (before the full sync has finished). */
-export interface SliceFilter {
-  readonly refUserId?: string
-  readonly status?: string
-  readonly nftStatus?: GuaranteeState
-  readonly from?: string
-  readonly to?: string
-}
+export type SliceFilter = PartnerFilter
 
 /** How one resource's run ended. */
 export interface RunOutcome {

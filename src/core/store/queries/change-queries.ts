@@ -10,6 +10,7 @@ import type {
   TimelineStatus,
 } from '../../../shared/changes'
 import { CHANGE_KINDS } from '../../../shared/changes'
+import { GUARANTEE_STATE_LABELS } from '../../../shared/domain'
 import { AppError } from '../../app-error'
 import { isFields, isOneOf } from '../../plain-checks'
 import type { StoreConnection } from '../connection'
@@ -220,7 +221,7 @@ export type AgingThresholds = Readonly<Record<AgingRule, number>>
 
 /** The list and status each aging rule watches. */
 const AGING_STATUSES: Readonly<Record<AgingRule, { resource: PagedResource; status: string }>> = {
-  guaranteeReady: { resource: 'guarantees', status: '발급대기' },
+  guaranteeReady: { resource: 'guarantees', status: GUARANTEE_STATE_LABELS.ready },
   inspectionShipping: { resource: 'inspections', status: '감정승인(배송중)' },
 }
 

@@ -8,10 +8,10 @@ import type {
   ReviewMarkName,
 } from '../../../shared/cache'
 import type { RecordPlace } from '../../../shared/changes'
-import type { GuaranteeFilter, ListFilter } from '../../../shared/contract'
+import type { GuaranteeListQuery, ListQuery } from '../../../shared/contract'
 import { LIST_LIMIT } from '../../../shared/list-limit'
 import type { MarkedBy } from '../../../shared/list-filter'
-import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../../shared/domain'
+import { GUARANTEE_STATE_LABELS, guaranteeStateOf } from '../../../shared/domain'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type RowOf } from '../../../shared/record-fields'
 import { AppError } from '../../app-error'
 import { cellIndexReady, matchCells } from '../search/cell-index'
@@ -46,17 +46,13 @@ import { dataVersion } from '../write/writes'
  * What a caller asks the store for: a list filter as the contract declares
  * it, any field left out (an absent field takes the contract's default).
  */
-export type ListRequest = Readonly<Partial<ListFilter>> & {
+export type ListRequest = Readonly<Partial<ListQuery>> & {
   /** The "now" `agedDays` counts back from (ISO; default the current time). */
   readonly agedAsOf?: string
 }
 
 /** A guarantee list request: a list request and the API's issuance state. */
-export type GuaranteeListRequest = Readonly<Partial<GuaranteeFilter>>
-
-const STATE_OF_LABEL = new Map(
-  Object.entries(GUARANTEE_STATE_LABELS).map(([state, label]) => [label, state as GuaranteeState]),
-)
+export type GuaranteeListRequest = Readonly<Partial<GuaranteeListQuery>>
 
 function checkDate(text: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
@@ -833,7 +829,7 @@ export function queryGuarantees(
     return {
       ...row,
       cardUrl: cardUrlOf(db, row.cardUrl, row.idx),
-      state: STATE_OF_LABEL.get(row.status) ?? null,
+      state: guaranteeStateOf(row.status),
       gone: r['gone_at'] !== null,
       review: readReview(r['review']),
     }

@@ -1,5 +1,5 @@
 import type { SQLOutputValue } from 'node:sqlite'
-import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../../shared/domain'
+import { guaranteeStateOf } from '../../../shared/domain'
 import type { ChangeDetail, ChangeKind, FieldChange } from '../../../shared/changes'
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
@@ -15,11 +15,6 @@ import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
  * go to `changes`, statuses to `status_history` and `status_since`
  * (migration 12; docs/store-and-sync.md "Changes feed and aging").
  */
-
-/** A guarantee label's issuance state (the same labels as the list queries'). */
-const STATE_OF_LABEL: ReadonlyMap<string, GuaranteeState> = new Map(
-  Object.entries(GUARANTEE_STATE_LABELS).map(([state, label]) => [label, state as GuaranteeState]),
-)
 
 /** API names of each table's columns; `raw` holds the fields without one. */
 const API_NAMES: Readonly<Record<PagedResource, ReadonlyMap<string, string>>> = {
@@ -98,9 +93,9 @@ export class PageChanges {
 
   #statusEntry(idx: number, before: string | null, after: string | null) {
     if (this.resource === 'guarantees') {
-      const from = before === null ? undefined : STATE_OF_LABEL.get(before)
-      const to = after === null ? undefined : STATE_OF_LABEL.get(after)
-      if (from !== undefined && to !== undefined && from !== to) {
+      const from = guaranteeStateOf(before)
+      const to = guaranteeStateOf(after)
+      if (from !== null && to !== null && from !== to) {
         const detail: ChangeDetail = {
           kind: 'state',
           before: from,

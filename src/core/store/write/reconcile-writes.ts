@@ -1,3 +1,4 @@
+import { GUARANTEE_STATE_LABELS } from '../../../shared/domain'
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
 import { prepared } from '../statements'
@@ -13,7 +14,7 @@ import type { PreparedRow } from '../schema/stored-raw'
  */
 
 const AUTHENTIC = '정품'
-const CANCELLED = '발급취소'
+const CANCELLED = GUARANTEE_STATE_LABELS.cancel
 
 /** A text column's value, `''` for null (the items' key for a missing value). */
 function text(row: PreparedRow, column: string): string {
