@@ -8,7 +8,7 @@ import { INSPECTION_LABELS } from './types'
 /**
  * Time in the sandbox: each step is what happens at the service in a few
  * minutes. New inspections and guarantees arrive, inspections are approved
- * and delivered (and then get their result), waiting guarantees are issued
+ * and delivered (and then get their result: most `정품`, a few `가품`), waiting guarantees are issued
  * or cancelled, now and then a record disappears from the lists and a
  * missing one comes back. Which records change, and how, depends only on
  * the seed and the step number; each step writes what it changed to a log,
@@ -71,6 +71,8 @@ const MIN_RECENT = 30
 const PICK_TRIES = 24
 
 const [RECEIVED, APPROVED, DELIVERED] = INSPECTION_LABELS
+/** Of the delivered inspections not found authentic, the share found counterfeit (`가품`); the rest get no result. */
+const COUNTERFEIT_SHARE = 0.3
 
 /** Steps the sandbox's data and logs what each step changed. */
 export class Churn {
@@ -196,12 +198,16 @@ export class Churn {
       const i = pick('inspection', (r) => r.inspectionStatus === APPROVED)
       if (i === undefined) continue
       const authentic = rng() < 0.7
+      // A small share of the others is found counterfeit: drawn apart from the step's own
+      // draws (from the seed, the step and the record), so every other move stays as it was.
+      const counterfeit =
+        !authentic && createRng(mix(mix(this.#seed, 0xfa6e, step), i, 1))() < COUNTERFEIT_SHARE
       move(
         'inspection',
         i,
         { inspectionStatus: 'status', inspectionResult: 'result' },
-        authentic
-          ? { inspectionStatus: DELIVERED, inspectionResult: '정품' }
+        authentic || counterfeit
+          ? { inspectionStatus: DELIVERED, inspectionResult: authentic ? '정품' : '가품' }
           : { inspectionStatus: DELIVERED },
       )
     }

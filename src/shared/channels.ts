@@ -70,6 +70,7 @@ const EVENT_NAMES = [
   'wallet.historyChanged',
   'live.status',
   'notification.posted',
+  'notification.open',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -419,6 +419,8 @@ export interface EventPayloads {
   'live.status': LiveStatus
   /** A notification core decided (docs/live.md "Notifications"): the host shows it. */
   'notification.posted': PostedNotification
+  /** Electron's shell: staff clicked a notification; the window opens what it is about. */
+  'notification.open': PostedNotification
 }
 
 /** What the caller passes (defaults may be left out). */

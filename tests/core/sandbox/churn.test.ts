@@ -69,6 +69,7 @@ describe('sandbox time: the step function', () => {
       `status:${GUARANTEE_STATE_LABELS.ready}>${GUARANTEE_STATE_LABELS.complete}`,
       `status:${GUARANTEE_STATE_LABELS.ready}>${GUARANTEE_STATE_LABELS.cancel}`,
       'inspectionResult:null>정품',
+      'inspectionResult:null>가품',
     ])
     for (const change of changes) {
       if (change.kind === 'status' || change.kind === 'result') {
@@ -84,6 +85,18 @@ describe('sandbox time: the step function', () => {
         expect(record.registeredAt ?? record.registeredAtAt).toBeDefined()
       }
     }
+  })
+
+  it('finds a small share of delivered inspections counterfeit, the same for the same seed', () => {
+    const results = (seed: number) =>
+      churned(seed, 500, 600).changes.filter((c) => c.kind === 'result')
+    const changes = results(7)
+    const counterfeit = changes.filter((c) => c.after === '가품')
+    const authentic = changes.filter((c) => c.after === '정품')
+    expect(counterfeit.length).toBeGreaterThan(0)
+    // Most results stay authentic: about 9 % of deliveries are counterfeit, against 70 % authentic.
+    expect(counterfeit.length * 4).toBeLessThan(authentic.length)
+    expect(results(7).filter((c) => c.after === '가품')).toEqual(counterfeit)
   })
 
   it('registers each arrival at its step time, waiting at the start of its flow', () => {

@@ -30,6 +30,12 @@ export function cardBase(): string {
   return webShim ? '/card' : 'card://image'
 }
 
+/** True in the web host (a browser page), false in Electron's window. */
+export function isWebHost(): boolean {
+  getApi()
+  return webShim
+}
+
 /** Reads the token from `#token=…` once, keeps it for reloads, and removes it from the address bar. */
 function takeToken(): string {
   const parts = location.hash.replace(/^#/, '').split('&')

@@ -9,7 +9,13 @@ import type { View } from './views'
  * Where a jump to a list came from: a filter one of these applies is shown
  * as a removable chip on the list and never kept as its last filter.
  */
-export type JumpSource = 'changes' | 'dashboard' | 'reconcile' | 'palette'
+export type JumpSource = 'changes' | 'dashboard' | 'reconcile' | 'palette' | 'notification'
+
+/** A record named by its list and idx (a notification's records). */
+export interface RecordRef {
+  readonly resource: PagedResourceName
+  readonly idx: number
+}
 
 /** How a list is asked to open. */
 export interface ListArrival {
@@ -34,6 +40,8 @@ export class Navigation {
   readonly #lists: Partial<Record<PagedResourceName, ListArrival>> = {}
   readonly #listeners: Partial<Record<PagedResourceName, (arrival: ListArrival) => void>> = {}
   #reconcileKind: ReconcileKind | null = null
+  #changes: readonly RecordRef[] | null = null
+  #changesListener: ((records: readonly RecordRef[]) => void) | null = null
 
   /** `go` shows a screen (App: the URL fragment). */
   constructor(client: Client, go: (view: View) => void = (view) => void (location.hash = view)) {
@@ -72,6 +80,28 @@ export class Navigation {
   openReconcile(kind: ReconcileKind): void {
     this.#reconcileKind = kind
     this.#go('reconcile')
+  }
+
+  /** Shows the Changes view on these records only (a notification about several). */
+  openChanges(records: readonly RecordRef[]): void {
+    if (this.#changesListener) this.#changesListener(records)
+    else this.#changes = records
+    this.#go('changes')
+  }
+
+  /** The records the Changes view was asked to show while it was not shown, taken once. */
+  takeChanges(): readonly RecordRef[] | null {
+    const records = this.#changes
+    this.#changes = null
+    return records
+  }
+
+  /** The shown Changes view hears later requests at once; returns the cleanup. */
+  listenChanges(apply: (records: readonly RecordRef[]) => void): () => void {
+    this.#changesListener = apply
+    return () => {
+      if (this.#changesListener === apply) this.#changesListener = null
+    }
   }
 
   /** What `resource`'s list was asked to open with while it was not shown, taken once. */

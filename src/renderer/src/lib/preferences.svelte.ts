@@ -2,7 +2,7 @@ import { getContext, setContext } from 'svelte'
 import type { ErrorData } from '../../../shared/errors'
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../../shared/i18n'
 import type { SettingsView, ThemeName } from '../../../shared/profiles'
-import type { AgingRule } from '../../../shared/changes'
+import type { ChannelArgs } from '../../../shared/contract'
 import type { LocaleStore } from './i18n.svelte'
 import { THEME_STORAGE_KEY, parseTheme, resolveTheme, type ResolvedTheme } from './theme'
 import type { Client } from './client'
@@ -67,12 +67,7 @@ export class Preferences implements LocaleStore {
   }
 
   /** Saves preferences; answers whether it worked (the error stays in `error`). */
-  async save(change: {
-    theme?: ThemeName
-    language?: Locale
-    reviewerName?: string
-    agingDays?: Partial<Record<AgingRule, number>>
-  }): Promise<boolean> {
+  async save(change: ChannelArgs<'settings.set'>): Promise<boolean> {
     if (change.theme) this.theme = change.theme
     if (change.language) this.locale = change.language
     const answer = await this.#client.attempt('settings.set', change)

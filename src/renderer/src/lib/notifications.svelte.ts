@@ -1,0 +1,106 @@
+import type { PostedNotification } from '../../../shared/notifications'
+import { unseenAfter } from '../../../shared/unseen-count'
+import type { Client } from './client'
+import type { Navigation } from './navigation'
+
+/** What the page needs of the browser: a stand-in in tests. */
+export interface NotificationPage {
+  readonly window: Window
+  /** The browser's `Notification`, absent where there is none. */
+  readonly Notification: typeof Notification | undefined
+}
+
+/**
+ * Notifications as the window shows them (docs/live.md "Notifications"):
+ * core decides and posts `notification.posted`; in the web host the page
+ * shows each with the browser's `Notification` (Electron's shell shows its
+ * own and sends `notification.open` when one is clicked). A click focuses
+ * the window and opens the record (one) or the Changes view on those records
+ * (several). The unseen count (the window title's) grows with what is posted
+ * while the window is not in front, and clears when staff come back to it.
+ */
+export class NotificationCenter {
+  unseen = $state(0)
+  readonly #client: Client
+  readonly #navigation: Navigation
+  readonly #web: boolean
+  readonly #page: NotificationPage
+  #attentive: boolean
+
+  /** `web`: this page shows the notifications itself (the web host). */
+  constructor(
+    client: Client,
+    navigation: Navigation,
+    web: boolean,
+    page: NotificationPage = {
+      window,
+      Notification: typeof Notification === 'undefined' ? undefined : Notification,
+    },
+  ) {
+    this.#client = client
+    this.#navigation = navigation
+    this.#web = web
+    this.#page = page
+    this.#attentive = this.#looking()
+  }
+
+  /** Follows the posted notifications and the window's focus; returns the cleanup. */
+  connect(): () => void {
+    const win = this.#page.window
+    const offPosted = this.#client.on('notification.posted', (notification) => {
+      if (!this.#attentive) this.unseen = unseenAfter(this.unseen, notification)
+      if (this.#web) this.#show(notification)
+    })
+    const offOpen = this.#client.on('notification.open', (notification) => {
+      void this.open(notification)
+    })
+    const focus = (): void => {
+      this.#attentive = this.#looking()
+      if (this.#attentive) this.unseen = 0
+    }
+    const blur = (): void => {
+      this.#attentive = false
+    }
+    win.addEventListener('focus', focus)
+    win.addEventListener('blur', blur)
+    win.document.addEventListener('visibilitychange', focus)
+    return () => {
+      offPosted()
+      offOpen()
+      win.removeEventListener('focus', focus)
+      win.removeEventListener('blur', blur)
+      win.document.removeEventListener('visibilitychange', focus)
+    }
+  }
+
+  /** Opens what a notification is about: its record, or the Changes view on its records. */
+  async open(notification: PostedNotification): Promise<void> {
+    this.unseen = 0
+    const [only, ...others] = notification.records
+    if (only === undefined) return
+    if (others.length === 0) {
+      const shown = await this.#navigation
+        .openRecord(only.resource, only.idx, 'notification')
+        .catch(() => false)
+      // A record its list no longer shows is still in the feed.
+      if (shown) return
+    }
+    this.#navigation.openChanges(notification.records)
+  }
+
+  #looking(): boolean {
+    const doc = this.#page.window.document
+    return doc.visibilityState === 'visible' && doc.hasFocus()
+  }
+
+  #show(notification: PostedNotification): void {
+    const Browser = this.#page.Notification
+    if (Browser?.permission !== 'granted') return
+    const shown = new Browser(notification.title, { body: notification.body, tag: notification.id })
+    shown.addEventListener('click', () => {
+      this.#page.window.focus()
+      shown.close()
+      void this.open(notification)
+    })
+  }
+}
