@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import { partnerFilter } from '../shared/list-filter'
-import type { SettingsView } from '../shared/profiles'
+import type { DesktopSettings, SettingsView } from '../shared/profiles'
 import type { EventPayloads } from '../shared/contract'
 import { PartnerClient } from './api/client'
 import { holdMainYoungGeneration } from './heap-sizing'
@@ -148,6 +148,8 @@ export interface Core {
   linkOrigins(): string[]
   /** The UI language from the settings: the shell's native dialogs speak it. */
   language(): Locale
+  /** The desktop shell's choices from the settings: close to the tray, start at login. */
+  desktop(): DesktopSettings
   close(): Promise<void>
 }
 
@@ -392,11 +394,13 @@ export function createCore(deps: CoreDeps): Core {
     query.agedDays === undefined ? query : { ...query, agedAsOf: now().toISOString() }
 
   const settingsView = (): SettingsView => {
-    const { theme, reviewerName, language, agingDays, live, notifications } = settings.get()
+    const { theme, reviewerName, language, agingDays, live, notifications, desktop } =
+      settings.get()
     return {
       agingDays,
       live,
       notifications,
+      desktop,
       notices: settings.notices,
       path: settings.path,
       dataDir: deps.dataDir,
@@ -534,8 +538,18 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.test': ({ id }) => profiles.test(id),
       'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
-      'settings.set': ({ theme, language, reviewerName, agingDays, live, notifications }) => {
+      'settings.set': ({
+        theme,
+        language,
+        reviewerName,
+        agingDays,
+        live,
+        notifications,
+        desktop,
+      }) => {
         settings.update((draft) => {
+          if (desktop !== undefined)
+            draft.desktop = { ...draft.desktop, ...withoutUndefined(desktop) }
           if (notifications !== undefined) {
             const { kinds, ...rest } = notifications
             draft.notifications = {
@@ -671,6 +685,7 @@ export function createCore(deps: CoreDeps): Core {
     },
     wallet,
     language: () => settings.get().language,
+    desktop: () => settings.get().desktop,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
     close() {

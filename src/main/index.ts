@@ -4,11 +4,15 @@ import {
   dialog,
   ipcMain,
   Menu,
+  nativeImage,
   net,
+  Notification,
+  powerMonitor,
   protocol,
   screen,
   session,
   shell,
+  Tray,
 } from 'electron'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -52,6 +56,15 @@ import {
   type AskDialog,
 } from './app-log'
 import { startUpdates, updatesEnabled } from './updates'
+import {
+  closeHides,
+  createLiveShell,
+  feedSchedule,
+  iconBitmap,
+  trayMenuTemplate,
+  type LiveShell,
+} from './live-shell'
+import { message } from '../shared/i18n'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -70,6 +83,10 @@ const stateFile = () => windowStateFile(app.getPath('userData'))
 let core: Core | null = null
 let sandbox: LazySandbox | null = null
 let mainWindow: BrowserWindow | null = null
+/** Notifications, the badge and the unseen count (live-shell.ts). */
+let liveShell: LiveShell | null = null
+/** Set once the app quits (Quit, the menu, the OS): closing the window then closes it. */
+let quitting = false
 
 /** The language of main's dialogs: the app's, once core is up. */
 const locale = () => core?.language() ?? DEFAULT_LOCALE
@@ -127,9 +144,79 @@ function openWindow(booted: Core): void {
   })
   // A crashed or hung page offers a reload (app-log.ts).
   watchRenderer({ contents: mainWindow.webContents, log: appLog, ask: askDialog, locale })
+  const win = mainWindow
+  // Staff back at the window: the unseen count clears.
+  win.on('focus', () => liveShell?.seen())
+  // Closing keeps the app syncing in the tray when the setting says so; Quit always quits.
+  win.on('close', (event) => {
+    if (!closeHides(booted.desktop(), quitting)) return
+    event.preventDefault()
+    win.hide()
+  })
   mainWindow.on('closed', () => {
     mainWindow = null
   })
+}
+
+/** The count on the dock (macOS), the launcher (Linux, Unity) or the taskbar's overlay (Windows). */
+function showUnseen(count: number): void {
+  app.setBadgeCount(count)
+  if (process.platform === 'win32' && mainWindow && !mainWindow.isDestroyed()) {
+    const dot = nativeImage.createFromBitmap(iconBitmap(16, { dot: true, dotOnly: true }), {
+      width: 16,
+      height: 16,
+    })
+    mainWindow.setOverlayIcon(
+      count > 0 ? dot : null,
+      count > 0 ? message(locale(), 'tray.unseen', { n: count }) : '',
+    )
+  }
+}
+
+/** The tray: its icon (with the count's dot) and its menu, built again on every change. */
+function startTray(booted: Core): () => void {
+  const image = (dot: boolean) =>
+    nativeImage.createFromBitmap(iconBitmap(32, { dot }), { width: 32, height: 32 }).resize({
+      width: 16,
+      height: 16,
+    })
+  const tray = new Tray(image(false))
+  const refresh = (): void => {
+    const unseen = liveShell?.unseen ?? 0
+    tray.setImage(image(unseen > 0))
+    tray.setToolTip(message(locale(), 'tray.tooltip'))
+    tray.setContextMenu(
+      Menu.buildFromTemplate(
+        trayMenuTemplate({
+          locale: locale(),
+          status: booted.live.status(),
+          unseen,
+          actions: {
+            open: () => liveShell?.bringToFront(),
+            syncNow: () => void booted.router.dispatch('sync.start', {}),
+            pauseHour: () => void booted.live.pause(60),
+            resume: () => void booted.live.resume(),
+            quit: () => app.quit(),
+          },
+        }),
+      ),
+    )
+  }
+  refresh()
+  tray.on('click', () => liveShell?.bringToFront())
+  const off = booted.events.subscribe((event) => {
+    if (event === 'live.status' || event === 'notification.posted') refresh()
+  })
+  return () => {
+    off()
+    tray.destroy()
+  }
+}
+
+/** Start at login (the setting; only a packaged app registers itself, never a bare Electron). */
+function applyLoginItem(booted: Core): void {
+  if (!app.isPackaged) return
+  app.setLoginItemSettings({ openAtLogin: booted.desktop().startAtLogin })
 }
 
 /** Exports go through the system's save dialog, written owner-only by main. */
@@ -179,10 +266,8 @@ if (refusal) {
   app.quit()
 } else {
   app.on('second-instance', () => {
-    if (mainWindow) {
-      if (mainWindow.isMinimized()) mainWindow.restore()
-      mainWindow.focus()
-    }
+    // Restored, shown again from the tray, and focused.
+    liveShell?.bringToFront()
   })
 
   installOrderlyQuit({
@@ -267,9 +352,37 @@ if (refusal) {
         ),
     })
     registerIpc(ipcMain, core.router, origin, (channel) => {
-      if (channel === 'settings.set') menu.refresh()
+      if (channel === 'settings.set') {
+        menu.refresh()
+        applyLoginItem(booted)
+      }
     })
     openWindow(core)
+    liveShell = createLiveShell({
+      events: booted.events,
+      window: () => mainWindow,
+      openWindow: () => openWindow(booted),
+      notify: (notification, click) => {
+        if (!Notification.isSupported()) return
+        const shown = new Notification({ title: notification.title, body: notification.body })
+        shown.on('click', click)
+        shown.show()
+      },
+      setBadge: showUnseen,
+    })
+    startTray(booted)
+    applyLoginItem(booted)
+    // Sleep, the locked screen and the network feed the schedule (live-shell.ts).
+    feedSchedule({
+      power: powerMonitor,
+      isOnline: () => net.isOnline(),
+      schedule: () => core?.live ?? null,
+      every: (ms, tick) => {
+        const timer = setInterval(tick, ms)
+        timer.unref()
+        return () => clearInterval(timer)
+      },
+    })
     const feedFile = join(process.resourcesPath, 'app-update.yml')
     const feedConfigured = existsSync(feedFile)
     const feedUrl = feedConfigured ? feedUrlOf(readFileSync(feedFile, 'utf8')) : null
@@ -292,7 +405,13 @@ if (refusal) {
     })
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 && core) openWindow(core)
+      // The dock icon shows a window closed to the tray again.
+      else liveShell?.bringToFront()
     })
+  })
+
+  app.on('before-quit', () => {
+    quitting = true
   })
 
   app.on('window-all-closed', () => {

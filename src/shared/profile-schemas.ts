@@ -175,6 +175,13 @@ export const settingsInputSchema = z.strictObject({
       windowDays: liveWindowDaysSchema.optional(),
     })
     .optional(),
+  /** The desktop shell (docs/live.md); an absent field keeps its value. */
+  desktop: z
+    .strictObject({
+      closeToTray: z.boolean().optional(),
+      startAtLogin: z.boolean().optional(),
+    })
+    .optional(),
   /** Notifications (docs/live.md); an absent field keeps its value. */
   notifications: z
     .strictObject({

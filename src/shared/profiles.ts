@@ -115,6 +115,27 @@ export interface SettingsView {
   readonly live: { readonly intervalMinutes: number; readonly windowDays: number }
   /** Notifications: on or off, each kind, quiet hours, details or counts, the digest's time. */
   readonly notifications: NotificationSettings
+  /** The desktop shell's choices (Electron; the web host has none). */
+  readonly desktop: DesktopSettings
+}
+
+/** What the desktop shell does with its window and at login (docs/live.md "Tray, badge and start-up"). */
+export interface DesktopSettings {
+  /** Closing the window keeps the app syncing in the tray; Quit always quits. */
+  readonly closeToTray: boolean
+  /** The app starts when staff log in to the computer (off by default). */
+  readonly startAtLogin: boolean
+}
+
+/**
+ * Closing to the tray by default where a tray is always there to come back
+ * through: Windows (the notification area) and macOS (the menu bar; a Mac
+ * app keeps running with its windows closed anyway). Not on Linux, whose
+ * desktops (GNOME among them) may show no tray at all: a closed window
+ * there could leave an app running that staff cannot reach.
+ */
+export function closeToTrayDefault(platform: string): boolean {
+  return platform === 'win32' || platform === 'darwin'
 }
 
 /**

@@ -29,6 +29,10 @@ const { values } = parseArgs({
     'sandbox-size': { type: 'string' },
     'sandbox-anchor': { type: 'string' },
     'allow-real-profiles': { type: 'boolean', default: false },
+    // For tests and demos only: the live schedule polls every N ms (not a user setting), and
+    // the sandbox moves on its own every N ms.
+    'test-live-interval-ms': { type: 'string' },
+    'test-churn-ms': { type: 'string' },
   },
   strict: true,
 })
@@ -43,6 +47,21 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2)
 }
 const size = values['sandbox-size'] === undefined ? undefined : Number(values['sandbox-size'])
+/** A whole number of ms from 100 to an hour, or undefined when the flag is absent; exits on a bad one. */
+function testMs(flag: 'test-live-interval-ms' | 'test-churn-ms'): number | undefined {
+  const text = values[flag]
+  if (text === undefined) return undefined
+  const ms = Number(text)
+  if (!Number.isInteger(ms) || ms < 100 || ms > 3_600_000) {
+    console.error(
+      `--${flag} must be a whole number of ms from 100 to 3600000 (got ${JSON.stringify(text)})`,
+    )
+    process.exit(2)
+  }
+  return ms
+}
+const liveIntervalMs = testMs('test-live-interval-ms')
+const churnMs = testMs('test-churn-ms')
 const setup = webHostSetup(
   {
     dataDir: values['data-dir'] === undefined ? undefined : resolve(values['data-dir']),
@@ -65,7 +84,11 @@ if (!Number.isFinite(anchor)) {
 }
 
 // The host starts the embedded sandbox and hands core its description (core never imports it).
-const embedded = await startEmbeddedSandbox({ anchor, ...(size === undefined ? {} : { size }) })
+const embedded = await startEmbeddedSandbox({
+  anchor,
+  ...(size === undefined ? {} : { size }),
+  ...(churnMs === undefined ? {} : { churn: { everyMs: churnMs } }),
+})
 const core = createCore({
   fetch: globalThis.fetch,
   dataDir: setup.dataDir,
@@ -74,6 +97,7 @@ const core = createCore({
   keychain: setup.keychain === 'system' ? new KeytarStore() : new MemoryStore(),
   openSettings: openConfFile,
   autoSync: true,
+  ...(liveIntervalMs === undefined ? {} : { live: { intervalMs: liveIntervalMs } }),
   // The data threads run from their TypeScript sources here, loaded through tsx.
   ...sourceThreads(),
   sandbox: embedded.profile,

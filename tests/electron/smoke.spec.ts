@@ -189,3 +189,60 @@ test.describe('wallet link window', () => {
     await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'cancelled')
   })
 })
+
+test.describe('live: status bar, notifications, tray', () => {
+  test('the status bar shows the schedule, and Settings the desktop choices', async () => {
+    const page = await app.firstWindow()
+    await expect(page.getByTestId('status-live')).toBeVisible()
+    await page.getByRole('link', { name: '설정', exact: true }).click()
+    await expect(page.getByTestId('desktop-settings')).toBeVisible()
+    // Closing to the tray by default on Windows and macOS, not on Linux (docs/live.md).
+    const closeToTray = page.getByTestId('desktop-close-to-tray')
+    if (process.platform === 'linux') await expect(closeToTray).not.toBeChecked()
+    else await expect(closeToTray).toBeChecked()
+    await expect(page.getByTestId('desktop-start-at-login')).not.toBeChecked()
+  })
+
+  test('a notification clicked in the OS opens its record in the window', async () => {
+    const page = await app.firstWindow()
+    await page.getByRole('link', { name: '감정 내역', exact: true }).click()
+    const row = page.getByTestId('inspection-row').first()
+    await expect(row).toBeVisible({ timeout: 30_000 })
+    const idx = Number(await row.getAttribute('data-idx'))
+    // What the shell sends after a click (live-shell.ts): the window opens the record.
+    await app.evaluate(
+      ({ BrowserWindow }, record) => {
+        const note = {
+          id: 'smoke',
+          kind: 'resultFlagged',
+          at: new Date().toISOString(),
+          count: 1,
+          title: '가품 1건',
+          body: '',
+          details: true,
+          records: [record],
+        }
+        BrowserWindow.getAllWindows()[0]?.webContents.send('event:notification.open', note)
+      },
+      { resource: 'inspections', idx },
+    )
+    await expect(page.getByTestId('jump-chip')).toContainText('알림에서 연 필터')
+    await expect(page.getByTestId('detail-panel')).toBeVisible()
+  })
+
+  test('closing the window with close-to-tray on hides it; the app keeps running', async () => {
+    const page = await app.firstWindow()
+    await page.getByRole('link', { name: '설정', exact: true }).click()
+    await page.getByTestId('desktop-close-to-tray').check()
+    await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.close())
+    await expect
+      .poll(() =>
+        app.evaluate(({ BrowserWindow }) =>
+          BrowserWindow.getAllWindows().map((win) => win.isVisible()),
+        ),
+      )
+      .toEqual([false])
+    await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.show())
+    await page.getByTestId('desktop-close-to-tray').uncheck()
+  })
+})

@@ -20,6 +20,7 @@ import {
 } from '../../shared/profile-schemas'
 import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from '../../shared/live'
 import {
+  closeToTrayDefault,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
   SANDBOX_PROFILE_ID,
@@ -150,6 +151,17 @@ const settingsSchema = z.object({
     })
     .catch(structuredClone(DEFAULT_NOTIFICATION_SETTINGS))
     .default(structuredClone(DEFAULT_NOTIFICATION_SETTINGS)),
+  /**
+   * The desktop shell's choices (docs/live.md "Tray, badge and start-up"). Added without a
+   * new layout; closing to the tray defaults by platform (`closeToTrayDefault`).
+   */
+  desktop: z
+    .object({
+      closeToTray: z.boolean().catch(closeToTrayDefault(process.platform)),
+      startAtLogin: z.boolean().catch(false),
+    })
+    .catch({ closeToTray: closeToTrayDefault(process.platform), startAtLogin: false })
+    .default({ closeToTray: closeToTrayDefault(process.platform), startAtLogin: false }),
   /** Saved views of the lists, in the order saved. Added without a new layout, like `agingDays`. */
   savedViews: validEntries(storedViewSchema).default([]),
   /** The last filter of each list, restored at start; an unreadable one is dropped. */

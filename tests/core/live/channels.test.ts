@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { closeToTrayDefault } from '../../../src/shared/profiles'
 import { bootForTest, call, type TestCore } from '../helpers/core'
 
 let core: TestCore
@@ -42,4 +43,30 @@ it('refuses a bad pause or interval with invalid_argument and keeps what was set
     windowDays: 30,
   })
   expect((await call(core, 'live.status', {})).pausedUntil).toBeNull()
+})
+
+it('keeps the desktop choices: close to the tray by platform, start at login off; bad input refused', async () => {
+  const start = await call(core, 'settings.get', {})
+  expect(start.desktop).toEqual({
+    closeToTray: closeToTrayDefault(process.platform),
+    startAtLogin: false,
+  })
+  expect([closeToTrayDefault('win32'), closeToTrayDefault('darwin')]).toEqual([true, true])
+  expect(closeToTrayDefault('linux')).toBe(false)
+  const view = await call(core, 'settings.set', { desktop: { startAtLogin: true } })
+  expect(view.desktop).toEqual({ closeToTray: start.desktop.closeToTray, startAtLogin: true })
+  await call(core, 'settings.set', { desktop: { closeToTray: !start.desktop.closeToTray } })
+  for (const args of [
+    { desktop: { startAtLogin: 'yes' } },
+    { desktop: { closeToTray: null } },
+    { desktop: { other: true } },
+  ]) {
+    const result = await core.router.dispatch('settings.set', args)
+    expect(result.ok, JSON.stringify(args)).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('invalid_argument')
+  }
+  expect((await call(core, 'settings.get', {})).desktop).toEqual({
+    closeToTray: !start.desktop.closeToTray,
+    startAtLogin: true,
+  })
 })
