@@ -49,6 +49,14 @@ export const CHANNEL_NAMES = [
   'views.save',
   'views.remove',
   'views.setLast',
+  'lock.status',
+  'lock.now',
+  'lock.activity',
+  'lock.unlock',
+  'lock.setPin',
+  'lock.removePin',
+  'lock.resetWithSecret',
+  'lock.resetByErasing',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -60,6 +68,7 @@ const EVENT_NAMES = [
   'command.run',
   'team.status',
   'wallet.historyChanged',
+  'lock.changed',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

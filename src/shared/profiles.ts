@@ -110,6 +110,10 @@ export interface SettingsView {
   readonly reviewerName: string
   /** Aging thresholds in days (`aging.counts`). */
   readonly agingDays: Readonly<Record<AgingRule, number>>
+  /** Seconds without input before the app locks (0: never on idle). */
+  readonly lockIdleSeconds: number
+  /** Whether notifications may name records (never while the app is locked). */
+  readonly notificationDetails: boolean
 }
 
 /**

@@ -20,6 +20,8 @@ function settingsApi(language: Locale) {
     language,
     reviewerName: '',
     agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+    lockIdleSeconds: 600,
+    notificationDetails: true,
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

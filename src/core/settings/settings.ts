@@ -23,6 +23,7 @@ import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules
 import { PAGED_RESOURCES } from '../../shared/cache'
 import { savedFilterSchema, viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
+import { DEFAULT_LOCK_IDLE_SECONDS, lockIdleSecondsSchema } from '../../shared/lock'
 
 /** The settings layout this build writes. */
 export const SETTINGS_VERSION = 2
@@ -120,6 +121,19 @@ const settingsSchema = z.object({
     })
     .catch({ ...DEFAULT_AGING_DAYS })
     .default({ ...DEFAULT_AGING_DAYS }),
+  /**
+   * Seconds without input before the app locks (0: never on idle); it locks
+   * only when a PIN is set (docs/security.md "The app lock"). Added without a
+   * new layout: a missing or unreadable value gets 10 minutes.
+   */
+  lockIdleSeconds: lockIdleSecondsSchema
+    .catch(DEFAULT_LOCK_IDLE_SECONDS)
+    .default(DEFAULT_LOCK_IDLE_SECONDS),
+  /**
+   * Whether notifications may name records (otherwise, and always while the
+   * app is locked, they show counts only). Added without a new layout.
+   */
+  notificationDetails: z.boolean().catch(true).default(true),
   /** Saved views of the lists, in the order saved. Added without a new layout, like `agingDays`. */
   savedViews: validEntries(storedViewSchema).default([]),
   /** The last filter of each list, restored at start; an unreadable one is dropped. */

@@ -72,6 +72,8 @@ export class Preferences implements LocaleStore {
     language?: Locale
     reviewerName?: string
     agingDays?: Partial<Record<AgingRule, number>>
+    lockIdleSeconds?: number
+    notificationDetails?: boolean
   }): Promise<boolean> {
     if (change.theme) this.theme = change.theme
     if (change.language) this.locale = change.language
