@@ -45,6 +45,11 @@ export interface AppLockOptions {
   readonly onLock?: () => void
   /** Secret-free log lines. */
   readonly log?: (message: string) => void
+  /**
+   * scrypt's N for new PINs; the app leaves it at `PIN_SCRYPT.N`. Only the
+   * tests of the lock's decisions lower it, so a hundred tries stay quick.
+   */
+  readonly pinCost?: number
 }
 
 /** The message of every channel refused while locked. */
@@ -195,7 +200,7 @@ export class AppLock {
     return this.#serial(async () => {
       if (!this.#loaded) await this.#load()
       await this.#checkCurrent(current)
-      const record = await hashPin(pin)
+      const record = await hashPin(pin, this.#options.pinCost)
       await this.#options.store.setLockEntry(JSON.stringify(record))
       this.#record = record
       this.#lastActivity = this.#options.now().getTime()

@@ -65,14 +65,17 @@ function derive(pin: string, salt: Buffer, params: ScryptParams, keyBytes: numbe
   })
 }
 
-/** A new record for `pin`: a fresh salt, {@link PIN_SCRYPT}'s parameters, no wrong entries. */
-export async function hashPin(pin: string): Promise<PinRecord> {
+/**
+ * A new record for `pin`: a fresh salt, {@link PIN_SCRYPT}'s parameters (a
+ * test of the lock's decisions may pass a smaller `N`), no wrong entries.
+ */
+export async function hashPin(pin: string, N: number = PIN_SCRYPT.N): Promise<PinRecord> {
   const salt = randomBytes(PIN_SCRYPT.saltBytes)
-  const hash = await derive(pin, salt, PIN_SCRYPT, PIN_SCRYPT.keyBytes)
+  const hash = await derive(pin, salt, { ...PIN_SCRYPT, N }, PIN_SCRYPT.keyBytes)
   return {
     v: 1,
     kdf: 'scrypt',
-    N: PIN_SCRYPT.N,
+    N,
     r: PIN_SCRYPT.r,
     p: PIN_SCRYPT.p,
     salt: salt.toString('base64'),

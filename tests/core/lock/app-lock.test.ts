@@ -15,7 +15,8 @@ import { Vault } from '../../../src/core/vault/vault'
  * The lock's decisions on a fake clock (vitest's fake timers move `Date` and
  * `setTimeout` together). The entry goes through the real Vault over an
  * in-memory keychain; the core suite (lock-channels.test.ts) runs it over
- * the real keychain.
+ * the real keychain with the app's hash cost. Here PINs are hashed with a
+ * smaller scrypt N (2^10), except where the stored record is checked.
  */
 const PIN = '2580'
 let keychain: MemoryStore
@@ -30,6 +31,7 @@ function makeLock(overrides: Partial<AppLockOptions> = {}): AppLock {
     now: () => new Date(),
     secretReset: { available: () => true, matches: async (secret) => secret === 'the-secret' },
     eraseData: async () => undefined,
+    pinCost: 2 ** 10,
     ...overrides,
   })
   locks.push(lock)
@@ -205,7 +207,9 @@ describe('the app lock', () => {
   })
 
   it('stores only a salted scrypt hash with its parameters, never the PIN', async () => {
-    await withPin()
+    const lock = makeLock({ pinCost: undefined })
+    await lock.ready()
+    await lock.setPin(PIN, undefined)
     const [entry] = await keychain.find('lock-test')
     expect(entry?.account).toBe('app-lock')
     expect(entry?.password).not.toContain(PIN)
