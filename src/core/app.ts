@@ -290,6 +290,16 @@ export function createCore(deps: CoreDeps): Core {
   const lock = new AppLock({
     store: vault,
     idleSeconds: () => settings.get().lockIdleSeconds,
+    pinFlag: {
+      get: () => settings.get().lockPinSet,
+      set: (value) => {
+        if (settings.get().lockPinSet !== value) {
+          settings.update((draft) => {
+            draft.lockPinSet = value
+          })
+        }
+      },
+    },
     now,
     secretReset: {
       // The Sandbox's secret is public: it cannot open a lock that hides other accounts' data.

@@ -31,6 +31,11 @@ export interface AppLockOptions {
   readonly store: LockEntryStore
   /** Seconds without input before locking (0: never on idle), read from the settings each time. */
   readonly idleSeconds: () => number
+  /**
+   * Whether a PIN is set, kept in the settings (no secret: the hash stays in
+   * the keychain), so a start without one never waits for the keychain.
+   */
+  readonly pinFlag: { get(): boolean; set(value: boolean): void }
   readonly now: () => Date
   /** A forgotten PIN's reset by the active account's API secret. */
   readonly secretReset: {
@@ -70,7 +75,7 @@ export class AppLock {
   readonly #listeners = new Set<(status: LockStatus) => void>()
   /** The entry: a record, `damaged` (unreadable: it matches nothing), or null (no PIN). */
   #record: PinRecord | 'damaged' | null = null
-  /** Whether {@link #record} was read; until then (or after a failed read) the app counts as locked. */
+  /** Whether {@link #record} is known; until then (or after a failed read) a PIN counts as set. */
   #loaded = false
   #locked = true
   #reason: LockReason | null = 'start'
@@ -82,17 +87,36 @@ export class AppLock {
   constructor(options: AppLockOptions) {
     this.#options = options
     this.#lastActivity = options.now().getTime()
-    this.#ready = this.#serial(async () => {
-      try {
-        await this.#load()
-      } catch (error) {
-        // Fails closed: with the keychain unreachable no one can say there is no PIN.
-        this.#log(`[lock] the lock entry could not be read at start: ${codeOf(error)}`)
-        return
-      }
-      if (this.#record === null) this.#setUnlocked()
-      else this.#schedule()
-    }).then(() => this.#emit())
+    if (options.pinFlag.get()) {
+      // A PIN was set: locked until the keychain answers, and locked if it cannot (fails closed).
+      this.#ready = this.#serial(async () => {
+        try {
+          await this.#load()
+        } catch (error) {
+          this.#log(`[lock] the lock entry could not be read at start: ${codeOf(error)}`)
+          return
+        }
+        if (this.#record === null) this.#setUnlocked()
+        else this.#schedule()
+      }).then(() => this.#emit())
+    } else {
+      // No PIN was set: the app opens at once, whatever the keychain does (docs/faults.md F19). An
+      // entry found there all the same (settings reset or replaced) locks the app as it should.
+      this.#record = null
+      this.#loaded = true
+      this.#setUnlocked()
+      this.#ready = Promise.resolve()
+      void this.#serial(async () => {
+        const raw = await options.store.lockEntry()
+        if (raw === null || this.#record !== null) return
+        this.#record = parsePinRecord(raw) ?? 'damaged'
+        options.pinFlag.set(true)
+        this.#log('[lock] a PIN was found in the keychain though the settings had none')
+        this.lockNow('start')
+      }).catch((error: unknown) => {
+        this.#log(`[lock] the lock entry could not be checked at start: ${codeOf(error)}`)
+      })
+    }
   }
 
   /** Resolves once the start's keychain read is done (the app is then locked or not). */
@@ -203,6 +227,8 @@ export class AppLock {
       const record = await hashPin(pin, this.#options.pinCost)
       await this.#options.store.setLockEntry(JSON.stringify(record))
       this.#record = record
+      this.#loaded = true
+      this.#options.pinFlag.set(true)
       this.#lastActivity = this.#options.now().getTime()
       this.#schedule()
       this.#log('[lock] PIN set')
@@ -337,6 +363,7 @@ export class AppLock {
     await this.#options.store.deleteLockEntry()
     this.#record = null
     this.#loaded = true
+    this.#options.pinFlag.set(false)
     this.#setUnlocked()
   }
 

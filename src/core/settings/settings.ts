@@ -130,6 +130,12 @@ const settingsSchema = z.object({
     .catch(DEFAULT_LOCK_IDLE_SECONDS)
     .default(DEFAULT_LOCK_IDLE_SECONDS),
   /**
+   * Whether an app-lock PIN is set (its hash is in the keychain, never
+   * here), so a start without one opens at once and a start with one stays
+   * locked even when the keychain cannot be read. Added without a new layout.
+   */
+  lockPinSet: z.boolean().catch(false).default(false),
+  /**
    * Whether notifications may name records (otherwise, and always while the
    * app is locked, they show counts only). Added without a new layout.
    */

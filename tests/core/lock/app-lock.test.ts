@@ -22,12 +22,20 @@ const PIN = '2580'
 let keychain: MemoryStore
 let vault: Vault
 let idleSeconds: number
+/** The settings' `lockPinSet`, kept across the locks of one test as the settings file would. */
+let pinFlag: boolean
 const locks: AppLock[] = []
 
 function makeLock(overrides: Partial<AppLockOptions> = {}): AppLock {
   const lock = new AppLock({
     store: vault,
     idleSeconds: () => idleSeconds,
+    pinFlag: {
+      get: () => pinFlag,
+      set: (value) => {
+        pinFlag = value
+      },
+    },
     now: () => new Date(),
     secretReset: { available: () => true, matches: async (secret) => secret === 'the-secret' },
     eraseData: async () => undefined,
@@ -52,6 +60,7 @@ beforeEach(() => {
   keychain = new MemoryStore()
   vault = new Vault({ keychain, service: 'lock-test' })
   idleSeconds = 600
+  pinFlag = false
 })
 
 afterEach(() => {
@@ -133,6 +142,7 @@ describe('the app lock', () => {
       find: async () => [],
     }
     vault = new Vault({ keychain: broken, service: 'lock-test' })
+    pinFlag = true
     const lock = makeLock()
     await lock.ready()
     expect(lock.status()).toMatchObject({ locked: true, pinSet: true })
@@ -140,6 +150,26 @@ describe('the app lock', () => {
       isAppError(error, 'keychain_unavailable'),
     )
     expect(lock.isLocked()).toBe(true)
+
+    // Without a PIN in the settings the app opens at once, keychain or not (docs/faults.md F19).
+    pinFlag = false
+    const open = makeLock()
+    await open.ready()
+    expect(open.isLocked()).toBe(false)
+    await expect(open.guard('inspections.query')).resolves.toBeUndefined()
+  })
+
+  it('locks at start when the keychain holds a PIN the settings forgot', async () => {
+    await withPin()
+    expect(pinFlag).toBe(true)
+    pinFlag = false
+    const restarted = makeLock()
+    const heard: boolean[] = []
+    restarted.subscribe((status) => heard.push(status.locked))
+    await vi.waitFor(() => expect(heard).toEqual([true]))
+    expect(restarted.status()).toMatchObject({ locked: true, reason: 'start', pinSet: true })
+    expect(pinFlag).toBe(true)
+    expect((await restarted.unlock(PIN)).unlocked).toBe(true)
   })
 
   it('makes each entry after the fifth wrong one wait longer, even the right PIN, and keeps the count over a restart', async () => {

@@ -72,6 +72,7 @@ describe('the app lock in core', () => {
     const record = JSON.parse(lockEntry?.password ?? '{}') as { hash: string; salt: string }
     const settingsText = readFileSync(join(core.dataDir, 'settings.json'), 'utf8')
     expect(settingsText).toContain('"lockIdleSeconds": 300')
+    expect(settingsText).toContain('"lockPinSet": true')
     for (const secret of [PIN, record.hash, record.salt]) {
       expect(settingsText).not.toContain(secret)
       expect(lockEntry?.password.includes(PIN)).toBe(false)
