@@ -4,7 +4,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte'
 /**
  * Three projects: `core` (plain Node, forks), `team` (plain Node against a
  * throwaway PostgreSQL cluster its global setup starts only when team tests
- * run) and `renderer` (Svelte components and runes in jsdom, with Svelte's
+ * or the fuzz test run) and `renderer` (Svelte components and runes in jsdom, with Svelte's
  * browser build so components mount).
  */
 export default defineConfig({
@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'core',
           include: ['tests/core/**/*.test.ts'],
-          exclude: ['tests/core/team/**'],
+          exclude: ['tests/core/team/**', 'tests/core/fuzz/**'],
           environment: 'node',
           pool: 'forks',
         },
@@ -27,7 +27,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'team',
-          include: ['tests/core/team/**/*.test.ts'],
+          // The fuzz test runs a core with a team server, so it needs the cluster too.
+          include: ['tests/core/team/**/*.test.ts', 'tests/core/fuzz/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
           globalSetup: ['tests/support/team-global-setup.ts'],

@@ -13,6 +13,7 @@ import type { InspectionRecord } from '../src/core/store/record-types'
 import { upsertInspections } from '../tests/support/store-writes'
 import { createRng } from '../src/sandbox/seed'
 import { Dataset } from '../src/sandbox/dataset'
+import { SANDBOX_ANCHOR } from '../tests/support/anchor'
 
 /**
  * The changes feed and aging over a filled store: a baseline, then a seeded
@@ -31,7 +32,12 @@ export function seedChanges(
   size: number,
   seed = 11,
 ): { entries: number; lastAt: string } {
-  const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
+  const dataset = new Dataset({
+    seed: 1,
+    size,
+    staticUrl: 'http://127.0.0.1:1',
+    anchor: SANDBOX_ANCHOR,
+  })
   const rng = createRng(seed)
   const start = Date.parse('2026-01-01T00:00:00Z')
   transaction(db, () =>

@@ -31,6 +31,7 @@ import { SyncEngine } from '../src/core/sync/sync-engine'
 import { sourceThreads } from '../src/core/source-threads'
 import { createMatcher } from '../tests/support/matcher'
 import { Dataset } from '../src/sandbox/dataset'
+import { SANDBOX_ANCHOR } from '../tests/support/anchor'
 import { agingShapes, changeShapes, seedChanges } from './changes-feed'
 import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 import { benchTeam } from './team'
@@ -510,7 +511,12 @@ async function benchStart(dir: string, label: string): Promise<void> {
 
 /** Fills a store with `size` sandbox inspections (the sync's own writes, without the network). */
 function fillInspections(db: StoreConnection, size: number): InspectionRecord[] {
-  const dataset = new Dataset({ seed: 1, size, staticUrl: 'http://127.0.0.1:1' })
+  const dataset = new Dataset({
+    seed: 1,
+    size,
+    staticUrl: 'http://127.0.0.1:1',
+    anchor: SANDBOX_ANCHOR,
+  })
   const all: InspectionRecord[] = []
   let batch: InspectionRecord[] = []
   const flush = (): void => {

@@ -161,7 +161,8 @@ async function timeSync(
   let started = 0
   local.ackOutbox = async (ids) => {
     await ack(ids)
-    if (until === 'push' && (await local.countOutbox()) === 0) finished(performance.now() - started)
+    if (until === 'push' && (await local.countOutbox()).unsent === 0)
+      finished(performance.now() - started)
   }
   local.applyPulled = async (events, upTo) => {
     await apply(events, upTo)

@@ -1,4 +1,10 @@
-import { ERROR_CODES, type ErrorCode, type ErrorData } from '../shared/errors'
+import {
+  ERROR_CODES,
+  ERROR_REASONS,
+  type ErrorCode,
+  type ErrorData,
+  type ErrorReason,
+} from '../shared/errors'
 import { isFields, isOneOf } from './plain-checks'
 
 /**
@@ -10,17 +16,28 @@ export class AppError extends Error {
   readonly code: ErrorCode
   readonly status: number | undefined
   readonly retryAt: string | undefined
+  /** Why, for the renderer's words (`ErrorData.reason`). */
+  readonly reason: ErrorReason | undefined
+  readonly values: Readonly<Record<string, string | number>> | undefined
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { status?: number; retryAt?: string; cause?: unknown } = {},
+    options: {
+      status?: number
+      retryAt?: string
+      reason?: ErrorReason
+      values?: Readonly<Record<string, string | number>>
+      cause?: unknown
+    } = {},
   ) {
     super(message, { cause: options.cause })
     this.name = 'AppError'
     this.code = code
     this.status = options.status
     this.retryAt = options.retryAt
+    this.reason = options.reason
+    this.values = options.values
   }
 
   /** The error an {@link ErrorData} (from another thread, or stored) stands for. */
@@ -28,6 +45,8 @@ export class AppError extends Error {
     return new AppError(data.code, data.message, {
       ...(data.status === undefined ? {} : { status: data.status }),
       ...(data.retryAt === undefined ? {} : { retryAt: data.retryAt }),
+      ...(data.reason === undefined ? {} : { reason: data.reason }),
+      ...(data.values === undefined ? {} : { values: data.values }),
     })
   }
 
@@ -38,6 +57,8 @@ export class AppError extends Error {
       message: this.message,
       ...(this.status === undefined ? {} : { status: this.status }),
       ...(this.retryAt === undefined ? {} : { retryAt: this.retryAt }),
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+      ...(this.values === undefined ? {} : { values: this.values }),
     }
   }
 }
@@ -54,14 +75,22 @@ export function isAppError(value: unknown, code?: ErrorCode): value is AppError 
  */
 export function readErrorData(value: unknown): ErrorData | null {
   if (!isFields(value)) return null
-  const { code, message, status, retryAt } = value
+  const { code, message, status, retryAt, reason, values } = value
   if (!isOneOf(ERROR_CODES, code) || typeof message !== 'string') return null
   if (status !== undefined && !Number.isSafeInteger(status)) return null
   if (retryAt !== undefined && typeof retryAt !== 'string') return null
+  if (reason !== undefined && !isOneOf(ERROR_REASONS, reason)) return null
+  const plainValues =
+    values === undefined ||
+    (isFields(values) &&
+      Object.values(values).every((v) => typeof v === 'string' || typeof v === 'number'))
+  if (!plainValues) return null
   return {
     code,
     message,
     ...(status === undefined ? {} : { status: status as number }),
     ...(retryAt === undefined ? {} : { retryAt }),
+    ...(reason === undefined ? {} : { reason }),
+    ...(values === undefined ? {} : { values: values as Record<string, string | number> }),
   }
 }

@@ -39,6 +39,7 @@ import { SavedViews } from './settings/saved-views'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
 import { sameText, Vault } from './vault/vault'
+import { ReviewUndo } from './review-undo'
 import { TeamRunner, teamServerConfig } from './team/team-runner'
 import { toTeamError } from './team/team-error'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
@@ -137,6 +138,8 @@ interface ProfileScope {
   readonly brands: BrandService
   /** Sharing with the profile's team server (inactive without one). */
   readonly team: TeamRunner
+  /** The review actions of this session on this profile, for `reviews.undo`. */
+  readonly undo: ReviewUndo
   close(): Promise<void>
 }
 
@@ -214,6 +217,7 @@ export function createCore(deps: CoreDeps): Core {
       sync,
       brands: new BrandService(store, sync),
       team,
+      undo: new ReviewUndo(),
       close() {
         closing ??= (async () => {
           sync.stop()
@@ -413,7 +417,7 @@ export function createCore(deps: CoreDeps): Core {
       },
       'reviews.set': async ({ resource, idx, mark, note }) => {
         const reviewer = settings.get().reviewerName.trim()
-        const saved = await scope.store.call('setReview', {
+        const { mark: saved, previous } = await scope.store.call('setReviewUndoable', {
           resource,
           idx,
           mark,
@@ -422,9 +426,44 @@ export function createCore(deps: CoreDeps): Core {
           at: localTimestamp(now(), scope.profile.summary.timeZone),
           clientTime: now().toISOString(),
         })
+        scope.undo.push({ action: { kind: 'mark', resource, count: 1, mark }, states: [previous] })
         scope.team.nudge()
         events.emit('data.changed', { resource }, { immediate: true })
         return saved
+      },
+      'reviews.setMany': async ({ resource, idxs, filter, mark, note }) => {
+        const reviewer = settings.get().reviewerName.trim()
+        const { changed, previous } = await scope.store.call('setReviews', {
+          resource,
+          idxs,
+          filter,
+          mark,
+          note,
+          by: reviewer === '' ? null : reviewer,
+          at: localTimestamp(now(), scope.profile.summary.timeZone),
+          clientTime: now().toISOString(),
+        })
+        const action = { kind: 'bulk', resource, count: changed, mark: mark ?? null } as const
+        scope.undo.push({ action, states: previous })
+        if (changed > 0) {
+          scope.team.nudge()
+          events.emit('data.changed', { resource }, { immediate: true })
+        }
+        return { action }
+      },
+      'reviews.undo': async () => {
+        const entry = scope.undo.pop()
+        if (!entry) return { undone: null }
+        const { resource } = entry.action
+        await scope.store.call('restoreReviews', {
+          resource,
+          states: entry.states,
+          at: localTimestamp(now(), scope.profile.summary.timeZone),
+          clientTime: now().toISOString(),
+        })
+        scope.team.nudge()
+        events.emit('data.changed', { resource }, { immediate: true })
+        return { undone: entry.action }
       },
       'changes.list': ({ kinds, ...query }) =>
         scope.store.call('listChanges', { ...query, ...(kinds ? { kinds } : {}) }),
@@ -547,6 +586,15 @@ export function createCore(deps: CoreDeps): Core {
         cleared: await scope.store.call('reviewAckChanged', record),
       }),
       'team.members': () => scope.store.call('teamMembers'),
+      'team.setAside': () => scope.store.call('teamListSetAside'),
+      'team.discard': async ({ ids }) => {
+        const { resources } = await scope.store.call('teamDiscard', {
+          ids,
+          timeZone: scope.profile.summary.timeZone,
+        })
+        for (const resource of resources) events.emit('data.changed', { resource })
+        return scope.team.recount()
+      },
       'views.list': () => views.list(),
       'views.save': (input) => views.save(input),
       'views.remove': ({ id }) => views.remove(id),

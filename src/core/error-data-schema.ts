@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ERROR_CODES } from '../shared/errors'
+import { ERROR_CODES, ERROR_REASONS } from '../shared/errors'
 
 /**
  * {@link ErrorData} checked where it arrives from outside this thread (a
@@ -11,4 +11,6 @@ export const errorDataSchema = z.object({
   message: z.string(),
   status: z.number().int().optional(),
   retryAt: z.string().optional(),
+  reason: z.enum(ERROR_REASONS).optional(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 })

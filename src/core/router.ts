@@ -61,6 +61,8 @@ export function createRouter(
             new AppError(error.code, redact(error.message), {
               ...(error.status === undefined ? {} : { status: error.status }),
               ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }),
+              ...(error.reason === undefined ? {} : { reason: error.reason }),
+              ...(error.values === undefined ? {} : { values: error.values }),
             }),
           )
         }

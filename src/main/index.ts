@@ -40,6 +40,7 @@ import {
   windowStateFile,
 } from './window-state'
 import { LazySandbox } from './lazy-sandbox'
+import { sandboxAnchor } from '../core/sandbox-anchor'
 import { aboutLines, aboutPanelOptions } from './about'
 import { configureLog, installCrashGuards, watchRenderer, type AskDialog } from './app-log'
 import { startUpdates, updatesEnabled } from './updates'
@@ -189,7 +190,10 @@ if (!app.requestSingleInstanceLock()) {
     )
     // The shell describes the embedded sandbox to core (core never imports it) and starts
     // it at the first request that goes to it: only while the Sandbox profile is in use.
-    const embedded = await LazySandbox.create()
+    // Its data ends in the hours before the first launch on this data folder (sandbox-anchor.ts).
+    const embedded = await LazySandbox.create({
+      anchor: sandboxAnchor(app.getPath('userData'), Date.now()),
+    })
     sandbox = embedded
     core = createCore({
       fetch: embedded.wrapFetch((input, init) => net.fetch(input, init)),

@@ -22,6 +22,8 @@ export interface RunningSandbox {
 export interface LazySandboxDeps {
   readonly reservePorts?: () => Promise<SandboxPorts>
   readonly start?: (ports: SandboxPorts) => Promise<RunningSandbox>
+  /** The sandbox's "now" (epoch milliseconds) for the default start; the moment it starts when absent. */
+  readonly anchor?: number
 }
 
 /**
@@ -59,7 +61,12 @@ export class LazySandbox {
     const start =
       deps.start ??
       ((ports: SandboxPorts) =>
-        startSandbox({ ...EMBEDDED_DATA, port: ports.port, staticPort: ports.staticPort }))
+        startSandbox({
+          ...EMBEDDED_DATA,
+          port: ports.port,
+          staticPort: ports.staticPort,
+          ...(deps.anchor === undefined ? {} : { anchor: deps.anchor }),
+        }))
     return new LazySandbox({ port, staticPort }, start)
   }
 

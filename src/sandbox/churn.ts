@@ -1,6 +1,4 @@
-import { localTimestamp } from '../shared/local-time'
-import { DEFAULT_TIME_ZONE } from '../shared/profiles'
-import { DATASET_NOW_SECOND, formatSecond, type SandboxResource } from './dataset'
+import { formatSecond, wallSecond, type SandboxResource } from './dataset'
 import { timeKey, type FieldValue, type LiveDataset } from './live'
 import { createRng, mix } from './seed'
 import { lowerBound } from './selection'
@@ -81,12 +79,13 @@ export class Churn {
   readonly #clock: 'seeded' | 'wall'
   readonly #now: () => number
   #step = 0
-  #second = DATASET_NOW_SECOND
+  #second: number
   #log: SandboxChange[] = []
 
   constructor(live: LiveDataset, seed: number, clock: ChurnClock = {}) {
     this.#live = live
     this.#seed = seed
+    this.#second = live.base.nowSecond
     this.#clock = clock.clock ?? 'seeded'
     this.#now = clock.now ?? Date.now
   }
@@ -243,10 +242,4 @@ function draw(rng: () => number, weights: readonly number[]): number {
     if (roll < 0) return n
   }
   return weights.length - 1
-}
-
-/** The wall-clock second count (as the service writes times) of an instant, in the service's zone. */
-export function wallSecond(epochMs: number): number {
-  const text = localTimestamp(new Date(epochMs), DEFAULT_TIME_ZONE)
-  return Date.parse(`${text.replace(' ', 'T')}Z`) / 1000
 }

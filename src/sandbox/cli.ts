@@ -10,7 +10,8 @@ import { startSandbox } from './server'
  * --fault latency:ms=300,rate=0.2` (kinds and options: README "Sandbox", or
  * `src/sandbox/faults.ts`). `--churn` moves the data on every N ms (default
  * 5000) at the real time in the service's zone; `--test-endpoints` serves
- * `POST /__sandbox/advance` and `GET /__sandbox/changes`.
+ * `POST /__sandbox/advance` and `GET /__sandbox/changes`. `--anchor TIME` sets
+ * the data's "now" (default: the moment it starts).
  */
 const { values } = parseArgs({
   options: {
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     churn: { type: 'boolean', default: false },
     'churn-every-ms': { type: 'string' },
     'test-endpoints': { type: 'boolean', default: false },
+    anchor: { type: 'string' },
   },
   strict: true,
 })
@@ -45,7 +47,16 @@ try {
   process.exit(2)
 }
 
+const anchor = values.anchor === undefined ? Date.now() : Date.parse(values.anchor)
+if (!Number.isFinite(anchor)) {
+  console.error(
+    `--anchor must be a date and time such as 2026-11-25T10:00:00+09:00 (got ${JSON.stringify(values.anchor)})`,
+  )
+  process.exit(2)
+}
+
 const sandbox = await startSandbox({
+  anchor,
   port: int('port', values.port, 0, 65535),
   staticPort: int('static-port', values['static-port'], 0, 65535),
   seed: int('seed', values.seed, 0, 2 ** 31 - 1),

@@ -13,6 +13,8 @@ import {
   type Category,
 } from './data/catalog'
 import { createRng, hexOf, mix } from './seed'
+import { localTimestamp } from '../shared/local-time'
+import { DEFAULT_TIME_ZONE } from '../shared/profiles'
 import {
   listSelection,
   lowerBound,
@@ -41,15 +43,16 @@ import { INSPECTION_LABELS, type RawBrand, type RawGuarantee, type RawInspection
  */
 
 /** Timestamps are wall-clock times (the spec shows no zone; the app labels them Asia/Seoul). */
-const FIRST_SECOND = Date.UTC(2023, 0, 2, 9, 0, 0) / 1000
-/**
- * The newest registration time of any dataset: fixed so data never depends on
- * today, and recent (late 2026) so the demo looks current and an incremental
- * sync's recent window has records in it.
- */
-const LAST_SECOND = Date.UTC(2026, 10, 20, 18, 0, 0) / 1000
-/** The dataset's "now": six hours past the newest record; no generated time is later. */
-export const DATASET_NOW_SECOND = LAST_SECOND + 6 * 3600
+/** The span from the oldest registration to the newest: a little under four years. */
+const SPAN_SECONDS = Date.UTC(2026, 10, 20, 18, 0, 0) / 1000 - Date.UTC(2023, 0, 2, 9, 0, 0) / 1000
+/** The newest registration is this long before the dataset's "now". */
+const NEWEST_BEFORE_NOW_SECONDS = 6 * 3600
+
+/** The wall-clock second count (as the service writes times) of an instant, in the service's zone. */
+export function wallSecond(epochMs: number): number {
+  const text = localTimestamp(new Date(epochMs), DEFAULT_TIME_ZONE)
+  return Date.parse(`${text.replace(' ', 'T')}Z`) / 1000
+}
 
 /** Length of the repeating pattern of status labels. */
 const STATUS_PERIOD = 20
@@ -157,6 +160,13 @@ export interface DatasetOptions {
   readonly size: number
   /** `{static_url}`: where `nftCardImg` points. */
   readonly staticUrl: string
+  /**
+   * The dataset's "now" (epoch milliseconds): the newest record registered six
+   * hours before it, the oldest a little under four years before. The same
+   * seed, size and anchor always give the same records; the hosts anchor the
+   * demo to the moment they start, tests to a fixed instant.
+   */
+  readonly anchor: number
 }
 
 /** What a guarantee's card image shows; the static host draws it from this. */
@@ -173,6 +183,8 @@ export class Dataset {
   readonly seed: number
   readonly size: number
   readonly staticUrl: string
+  /** The dataset's "now" as a wall-clock second count: no generated time is later. */
+  readonly nowSecond: number
   /** The brand list of operation 3, ordered by Korean name. */
   readonly brands: readonly RawBrand[]
   /** Number of member IDs in use. */
@@ -185,21 +197,22 @@ export class Dataset {
   readonly #statePattern: readonly GuaranteeState[]
   readonly #labelPattern: readonly (string | undefined)[]
   readonly #secondsPerRecord: number
+  /** The newest registration time of any record. */
+  readonly #lastSecond: number
 
   constructor(options: DatasetOptions) {
     this.seed = options.seed
     this.size = options.size
     this.staticUrl = options.staticUrl.replace(/\/+$/, '')
+    this.nowSecond = wallSecond(options.anchor)
+    this.#lastSecond = this.nowSecond - NEWEST_BEFORE_NOW_SECONDS
     this.brands = sandboxBrands()
     this.#majorBrands = this.brands.filter((brand) => brand.idx <= 88)
     this.members = Math.max(30, Math.ceil(this.size / ITEMS_PER_MEMBER))
     this.#guaranteeSlots = new SlotMap(this.members, this.seed, 11)
     this.#inspectionSlots = new SlotMap(this.members, this.seed, 12)
     this.#anonymousSlots = Math.max(1, Math.floor(this.members / 12))
-    this.#secondsPerRecord = Math.max(
-      1,
-      Math.floor((LAST_SECOND - FIRST_SECOND) / Math.max(1, this.size)),
-    )
+    this.#secondsPerRecord = Math.max(1, Math.floor(SPAN_SECONDS / Math.max(1, this.size)))
 
     const rng = createRng(mix(this.seed, 21, 0))
     this.#statePattern = shuffle(
@@ -256,7 +269,7 @@ export class Dataset {
   #registeredSecond(kind: number, i: number): number {
     const jitter = mix(this.seed, 30 + kind, i) % this.#secondsPerRecord
     return (
-      LAST_SECOND -
+      this.#lastSecond -
       (this.size - 1 - i) * this.#secondsPerRecord -
       this.#secondsPerRecord +
       1 +
@@ -268,7 +281,7 @@ export class Dataset {
   #modifiedAt(registered: number, rng: () => number): string | null {
     if (rng() < 0.35) return null
     // Modified within 45 days, and never after the dataset's "now".
-    const room = Math.max(60, Math.min(45 * 86_400, DATASET_NOW_SECOND - registered))
+    const room = Math.max(60, Math.min(45 * 86_400, this.nowSecond - registered))
     return formatSecond(registered + 60 + Math.floor(rng() * room))
   }
 

@@ -29,6 +29,12 @@ export interface SandboxOptions {
   readonly port?: number
   /** Port of the static image host; 0 or absent picks a free one. */
   readonly staticPort?: number
+  /**
+   * The service's "now" when it starts (epoch milliseconds; default: the moment
+   * it starts): the newest records are from the hours before it (see
+   * `dataset.ts`). Tests that depend on the data's dates set it.
+   */
+  readonly anchor?: number
   /** Faults in force from the start (see `faults.ts`); change them later with `setFaults`. */
   readonly faults?: readonly Fault[]
   /**
@@ -125,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   })
   const staticPort = await listen(statics, options.staticPort ?? 0)
   const staticUrl = `http://127.0.0.1:${staticPort}`
-  const dataset = new Dataset({ seed, size, staticUrl })
+  const dataset = new Dataset({ seed, size, staticUrl, anchor: options.anchor ?? Date.now() })
   const live = new LiveDataset(dataset)
   const churn = new Churn(live, seed, options.churn ?? {})
 

@@ -44,7 +44,15 @@ import {
   settingsInputSchema,
 } from './profile-schemas'
 import { pinSchema, type LockAttempt, type LockStatus } from './lock'
-import type { ReviewHistoryEntry, TeamMembers, TeamStatusView, TeamTestResult } from './team'
+import type {
+  ReviewHistoryEntry,
+  SetAsideEvent,
+  TeamMembers,
+  TeamStatusView,
+  TeamTestResult,
+} from './team'
+import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from './server-text'
+import type { ReviewsSetManyResult, ReviewsUndoResult } from './reviews'
 import {
   WALLET_FLOWS,
   WALLET_OUTCOMES,
@@ -147,9 +155,36 @@ export const argSchemas = {
     resource: z.enum(PAGED_RESOURCES),
     idx: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     mark: z.enum(REVIEW_MARKS),
-    /** Omitted: the stored note stays. */
-    note: z.string().max(2000).optional(),
+    /** Omitted: the stored note stays. Checked as the team server takes text (docs/team.md "Limits"). */
+    note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
   }),
+  /**
+   * Sets the mark and/or the note of many records in one action (one local
+   * transaction, one batch of team events): the records by idx, or every row
+   * of a list filter (`filter`, its paging ignored). Undone by `reviews.undo`.
+   */
+  'reviews.setMany': z
+    .strictObject({
+      resource: z.enum(PAGED_RESOURCES),
+      idxs: z
+        .array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+        .min(1)
+        .max(5000)
+        .optional(),
+      filter: guaranteeFilterSchema.optional(),
+      mark: z.enum(REVIEW_MARKS).optional(),
+      note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
+    })
+    .refine((args) => (args.idxs === undefined) !== (args.filter === undefined), {
+      message: 'give either idxs or a filter',
+      path: ['idxs'],
+    })
+    .refine((args) => args.mark !== undefined || args.note !== undefined, {
+      message: 'give a mark, a note or both',
+      path: ['mark'],
+    }),
+  /** Takes back this session's last mark or bulk action, as new events that restore each record. */
+  'reviews.undo': z.strictObject({}),
   /**
    * The changes feed, newest first: what each sync found new, moved, set,
    * gone or back, each entry with its record (`resource` + `idx`). Filter by
@@ -231,7 +266,7 @@ export const argSchemas = {
   'wallet.start': z
     .strictObject({
       flow: z.enum(WALLET_FLOWS),
-      refUserId: z.string().trim().min(1).max(200),
+      refUserId: z.string().trim().min(1).pipe(serverTextSchema(200)),
       guaranteeIdx: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
       token: z.string().trim().max(1000).optional(),
       confirmed: z.boolean().default(false),
@@ -299,6 +334,10 @@ export const argSchemas = {
   }),
   /** This member's login role and the people whose marks the lists can be filtered by. */
   'team.members': z.strictObject({}),
+  /** The events the team server refused for their content, set aside, oldest first, with why. */
+  'team.setAside': z.strictObject({}),
+  /** Drops events set aside (they are never sent); answers the new state. */
+  'team.discard': z.strictObject({ ids: z.array(z.uuid()).min(1).max(10_000) }),
   /** Saved views of the lists and the last filter of each (docs/renderer.md "Saved views"). */
   'views.list': z.strictObject({}),
   /** Saves a list's filter under a name (no `id`), or renames or re-filters a saved view. */
@@ -346,6 +385,8 @@ interface ChannelResults {
   'inspections.query': QueryPage<InspectionRow>
   'guarantees.query': QueryPage<GuaranteeRow>
   'reviews.set': ReviewMark
+  'reviews.setMany': ReviewsSetManyResult
+  'reviews.undo': ReviewsUndoResult
   'changes.list': ChangePage
   'changes.markSeen': { readonly marked: number; readonly unseen: number }
   'changes.unseen': { readonly unseen: number }
@@ -376,6 +417,8 @@ interface ChannelResults {
   'team.ackChanged': { readonly cleared: boolean }
   'reviews.history': readonly ReviewHistoryEntry[]
   'team.members': TeamMembers
+  'team.setAside': readonly SetAsideEvent[]
+  'team.discard': TeamStatusView
   'views.list': SavedViewList
   'views.save': SavedViewList
   'views.remove': SavedViewList

@@ -88,6 +88,22 @@ export const ERROR_CODES = [
 /** One of {@link ERROR_CODES}. */
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
+/**
+ * Why an error happened, where the code alone does not say what to do: core
+ * names the reason (and its values), the renderer words it from the message
+ * catalogue (`error.reason.<reason>` and `error.reasonHint.<reason>`), so
+ * the user reads it in the window's language.
+ */
+export const ERROR_REASONS = [
+  /** The web host serves the Sandbox profile only (started without --allow-real-profiles). */
+  'sandbox_only',
+  /** A guarantee wallet sync without a token, and none stored for the guarantee (`idx`). */
+  'no_guarantee_token',
+] as const
+
+/** One of {@link ERROR_REASONS}. */
+export type ErrorReason = (typeof ERROR_REASONS)[number]
+
 /** A team error as plain data (never a password). */
 export interface TeamErrorData {
   readonly code: TeamErrorCode
@@ -105,6 +121,10 @@ export interface ErrorData {
   readonly status?: number
   /** For `rate_limited`: when the service said to come back (ISO time). */
   readonly retryAt?: string
+  /** Why, where core knows (the renderer words it); see {@link ERROR_REASONS}. */
+  readonly reason?: ErrorReason
+  /** The values the reason's words name (a guarantee's idx, …). */
+  readonly values?: Readonly<Record<string, string | number>>
 }
 
 /** What every handler answers, over Electron IPC and over the web host alike. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { serverTextSchema } from './server-text'
 import { PARTNER_KINDS } from './domain'
 import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './locales'
@@ -99,8 +100,8 @@ export const teamServerSchema = z.strictObject({
     .max(253)
     .regex(/^[A-Za-z0-9.:[\]_-]+$/, 'a host name or IP address'),
   port: z.number().int().min(1).max(65535).default(5432),
-  database: z.string().trim().min(1).max(63),
-  role: z.string().trim().min(1).max(63),
+  database: z.string().trim().min(1).pipe(serverTextSchema(63)),
+  role: z.string().trim().min(1).pipe(serverTextSchema(63)),
   /** A PEM file of the CA to trust instead of the system's. */
   caFile: z.string().trim().min(1).max(4096).optional(),
   /** Absent: TLS, except plain on this computer. */

@@ -7,26 +7,49 @@ import type { ReviewMarkName } from './cache'
  * history. Never a password.
  */
 
+/** The counts every team state but `none` carries. */
+interface OutboxCountsView {
+  /** Marks and wallet outcomes kept on this computer, not yet on the server. */
+  readonly unsent: number
+  /** Events the server refused for their content, kept aside until discarded (`team.setAside`). */
+  readonly setAside: number
+}
+
 /** Answer of `team.status` and payload of the `team.status` event. */
 export type TeamStatusView =
   /** The active profile has no team server: the app works alone. */
   | { readonly state: 'none' }
-  | { readonly state: 'connecting' | 'stopped'; readonly unsent: number }
-  | {
+  | ({ readonly state: 'connecting' | 'stopped' } & OutboxCountsView)
+  | ({
       readonly state: 'connected'
-      readonly unsent: number
       readonly team: string
       readonly role: string
       readonly displayName: string
-    }
-  | {
+    } & OutboxCountsView)
+  | ({
       readonly state: 'offline'
-      /** Marks and wallet outcomes kept on this computer, not yet on the server. */
-      readonly unsent: number
       readonly error: ErrorData
       /** True while the app retries by itself; false when a person must act first. */
       readonly retrying: boolean
-    }
+    } & OutboxCountsView)
+
+/** An event set aside (`team.setAside`): what it held and why the server refused it. */
+export interface SetAsideEvent {
+  readonly id: string
+  readonly kind: 'review' | 'wallet_link'
+  /** A review event's record; null for a wallet link. */
+  readonly resource: 'inspections' | 'guarantees' | null
+  readonly idx: number | null
+  readonly mark: ReviewMarkName | null
+  /** The note's first 200 characters; null for a wallet link. */
+  readonly note: string | null
+  /** The server's words (or the app's own check's). */
+  readonly reason: string
+  /** The server's SQLSTATE; null when the app's own check refused it. */
+  readonly sqlState: string | null
+  /** ISO time it was set aside. */
+  readonly at: string
+}
 
 /** Answer of `team.test`. */
 export interface TeamTestResult {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { createCore } from '../core/app'
 import { sourceThreads } from '../core/source-threads'
 import { defaultUserDataDir } from '../core/paths'
+import { sandboxAnchor } from '../core/sandbox-anchor'
 import { openConfFile } from '../core/settings/conf-file'
 import { KeytarStore } from '../core/vault/keytar-store'
 import { MemoryStore } from '../core/vault/memory-store'
@@ -15,7 +16,7 @@ import { sandboxOnlyRouter } from './sandbox-only'
 import { startWebHost } from './server'
 
 /**
- * `npm run web [-- --data-dir DIR --port N --allow-real-profiles]`: starts
+ * `npm run web [-- --data-dir DIR --port N --allow-real-profiles --sandbox-anchor TIME]`: starts
  * the embedded sandbox, the core on the Sandbox profile and the web host,
  * then prints one line `WEB_HOST_URL=http://127.0.0.1:PORT/#token=TOKEN`.
  * By default the data folder is a temporary one, the keychain lives in
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     port: { type: 'string', default: '0' },
     'sandbox-size': { type: 'string' },
+    'sandbox-anchor': { type: 'string' },
     'allow-real-profiles': { type: 'boolean', default: false },
   },
   strict: true,
@@ -52,8 +54,18 @@ const setup = webHostSetup(
   },
 )
 
+const anchorText = values['sandbox-anchor']
+const anchor =
+  anchorText === undefined ? sandboxAnchor(setup.dataDir, Date.now()) : Date.parse(anchorText)
+if (!Number.isFinite(anchor)) {
+  console.error(
+    `--sandbox-anchor must be a date and time such as 2026-11-25T10:00:00+09:00 (got ${JSON.stringify(anchorText)})`,
+  )
+  process.exit(2)
+}
+
 // The host starts the embedded sandbox and hands core its description (core never imports it).
-const embedded = await startEmbeddedSandbox(size === undefined ? {} : { size })
+const embedded = await startEmbeddedSandbox({ anchor, ...(size === undefined ? {} : { size }) })
 const core = createCore({
   fetch: globalThis.fetch,
   dataDir: setup.dataDir,

@@ -25,7 +25,11 @@ export function sandboxOnlyRouter(router: Router, activeId: () => string): Route
       if (selectsAnother || onAnother) {
         return Promise.resolve({
           ok: false,
-          error: { code: 'invalid_argument', message: SANDBOX_ONLY_MESSAGE },
+          error: {
+            code: 'invalid_argument',
+            message: SANDBOX_ONLY_MESSAGE,
+            reason: 'sandbox_only',
+          },
         })
       }
       return router.dispatch(channel, args)

@@ -42,7 +42,9 @@ test('exports the filtered list to a CSV that a spreadsheet opens with Korean in
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
   const text = bytes.toString('utf8').slice(1)
   const lines = text.split('\r\n').filter(Boolean)
-  expect(lines[0]).toMatch(/^# 감정 내역 · 검토=follow_up; 정렬=latest · 기준 시각 .* · 1건$/)
+  expect(lines[0]).toMatch(
+    /^# 감정 내역 · 검토: 후속 조치 필요 · 정렬: 최신순 · 기준 시각 .* · 1건$/,
+  )
   // One label per field: the file's header is the list's column header.
   expect(lines[1]!.split(',')).toContain('검수번호')
   await expect(page.getByRole('columnheader', { name: '검수번호' })).toBeVisible()

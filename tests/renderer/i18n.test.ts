@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { I18n } from '../../src/renderer/src/lib/i18n.svelte'
 import { LOCALES, message, type MessageKey } from '../../src/shared/i18n'
-import { ERROR_CODES } from '../../src/shared/errors'
+import { ERROR_CODES, ERROR_REASONS } from '../../src/shared/errors'
 import enFile from '../../messages/en.json'
 import koFile from '../../messages/ko.json'
 
@@ -61,6 +61,47 @@ describe('message files', () => {
           message(locale, `error.${code}`),
         )
         expect(i18n.errorText({ code, message: '' })).not.toMatch(/^error\./)
+        // What to do, in the window's language, for every code.
+        expect(i18n.errorDetails({ code, message: '' }), `${locale} ${code}`).toBe(
+          message(locale, `error.hint.${code}`),
+        )
+      }
+    }
+  })
+
+  it('words an error’s reason and details in the window’s language, core’s English only in English', () => {
+    const error = {
+      code: 'invalid_argument' as const,
+      message: 'No guaranteeToken is stored for guarantee 42; paste the token.',
+      reason: 'no_guarantee_token' as const,
+      values: { idx: 42 },
+    }
+    const ko = new I18n()
+    ko.locale = 'ko'
+    expect(ko.errorText(error)).toBe('보증서 42에는 저장된 보증서 토큰(guaranteeToken)이 없습니다.')
+    expect(ko.errorDetails(error)).toContain('보증서 상세 조회')
+    expect(ko.errorDetails(error)).not.toContain('paste the token')
+    expect(ko.errorDetails({ code: 'bad_request', message: 'Bad page', status: 400 })).toBe(
+      `${message('ko', 'error.hint.bad_request')}\n서비스 응답: HTTP 400`,
+    )
+    const en = new I18n()
+    en.locale = 'en'
+    expect(en.errorText(error)).toBe(
+      'No guarantee token (guaranteeToken) is stored for guarantee 42.',
+    )
+    expect(en.errorDetails(error)).toContain(`Original: ${error.message}`)
+    for (const reason of ERROR_REASONS) {
+      for (const locale of LOCALES) {
+        const i18n = new I18n()
+        i18n.locale = locale
+        const text = i18n.errorText({
+          code: 'invalid_argument',
+          message: '',
+          reason,
+          values: { idx: 1 },
+        })
+        expect(text, `${locale} ${reason}`).not.toMatch(/^error\./)
+        expect(text).not.toBe(message(locale, 'error.invalid_argument'))
       }
     }
   })

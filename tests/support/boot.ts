@@ -1,5 +1,6 @@
 import { createCore, type Core, type CoreDeps } from '../../src/core/app'
 import { startEmbeddedSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
+import { SANDBOX_ANCHOR } from './anchor'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from './store-worker'
 
 /**
@@ -21,11 +22,12 @@ export interface BootedCore extends Core {
 /**
  * What both hosts do at start, for tests: start the embedded sandbox, hand
  * its description to core as the built-in profile, and close the sandbox
- * after core.
+ * after core. The sandbox's data ends on the tests' anchor unless its options
+ * set another.
  */
 export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<BootedCore> {
   const { sandbox: sandboxOptions, ...deps } = options
-  const embedded = await startEmbeddedSandbox(sandboxOptions)
+  const embedded = await startEmbeddedSandbox({ anchor: SANDBOX_ANCHOR, ...sandboxOptions })
   const core = createCore({
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,

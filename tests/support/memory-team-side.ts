@@ -1,5 +1,5 @@
 import type { TeamEvent, TeamEventDraft } from '../../src/core/team/events'
-import type { TeamLocalSide } from '../../src/core/team/local-side'
+import type { OutboxCounts, SetAsideEntry, TeamLocalSide } from '../../src/core/team/local-side'
 
 /**
  * The local side of the team client in memory: an outbox, the applied events
@@ -12,6 +12,8 @@ export class MemoryTeamSide implements TeamLocalSide {
   /** Every pulled event once, by id. */
   readonly applied = new Map<string, TeamEvent>()
   seq = 0
+  /** Events set aside, with why, in the order they were set aside. */
+  readonly setAsideEntries: (SetAsideEntry & { readonly draft: TeamEventDraft })[] = []
   #waiters: (() => void)[] = []
 
   /** Queues drafts as the store would when a mark is set. */
@@ -45,8 +47,20 @@ export class MemoryTeamSide implements TeamLocalSide {
     return this.outbox.slice(0, limit)
   }
 
-  async countOutbox(): Promise<number> {
-    return this.outbox.length
+  async countOutbox(): Promise<OutboxCounts> {
+    return { unsent: this.outbox.length, setAside: this.setAsideEntries.length }
+  }
+
+  async setAside(entries: readonly SetAsideEntry[]): Promise<void> {
+    const byId = new Map(entries.map((entry) => [entry.id, entry]))
+    const kept: TeamEventDraft[] = []
+    for (const draft of this.outbox) {
+      const entry = byId.get(draft.id)
+      if (entry) this.setAsideEntries.push({ ...entry, draft })
+      else kept.push(draft)
+    }
+    this.outbox.splice(0, this.outbox.length, ...kept)
+    this.#changed()
   }
 
   async ackOutbox(ids: readonly string[]): Promise<void> {

@@ -128,8 +128,36 @@ function isPlainTimestamp(value: string): boolean {
 }
 
 const short = (value: unknown): string => {
-  const text = JSON.stringify(value) ?? String(value)
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    // Nested too deeply to write out (the stack would overflow): say what it is instead.
+    text = kindOf(value)
+  }
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/**
+ * Deepest nesting of arrays and objects accepted in a record's unknown
+ * fields: they are kept as JSON (`raw`), and writing out a value nested some
+ * thousands deep overflows the stack. Real answers nest a level or two.
+ */
+export const MAX_RAW_DEPTH = 64
+
+/** The first key of `raw` whose value nests deeper than {@link MAX_RAW_DEPTH}, or null. */
+function tooDeep(raw: Readonly<Record<string, unknown>>): string | null {
+  // `for…in` over own data properties: a record without unknown fields allocates nothing here.
+  for (const key in raw) {
+    const stack: [unknown, number][] = [[raw[key], 1]]
+    while (stack.length > 0) {
+      const [value, depth] = stack.pop()!
+      if (typeof value !== 'object' || value === null) continue
+      if (depth > MAX_RAW_DEPTH) return key
+      for (const child of Object.values(value)) stack.push([child, depth + 1])
+    }
+  }
+  return null
 }
 
 /** A refused field: which one and why. */
@@ -257,7 +285,8 @@ function rawOf(item: unknown): { raw: string; rawTruncated: boolean } {
   try {
     text = JSON.stringify(item) ?? String(item)
   } catch {
-    text = String(item)
+    // Nested too deeply to write out: only what it is.
+    text = `(${kindOf(item)} nested too deeply to show)`
   }
   return text.length > REJECTED_RAW_MAX
     ? { raw: text.slice(0, REJECTED_RAW_MAX), rawTruncated: true }
@@ -301,7 +330,14 @@ function readDeclared<T>(
   const record: Record<string, unknown> = {}
   for (const spec of fields) record[spec.api] = r.field(spec)
   if (r.problems.length > 0) return rejectOf(item, position, r.problems)
-  record['raw'] = r.raw()
+  const raw = r.raw()
+  const deep = tooDeep(raw)
+  if (deep !== null) {
+    return rejectOf(item, position, [
+      { field: deep, reason: `nested more than ${MAX_RAW_DEPTH} levels deep` },
+    ])
+  }
+  record['raw'] = raw
   record['warnings'] = r.warnings
   // The declaration's record type (`RecordOf`) is built from the same list.
   return { ok: true, value: record as T }

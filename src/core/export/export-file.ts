@@ -1,4 +1,5 @@
 import type { ExportFormat } from '../../shared/export'
+import { timeValueText } from '../../shared/time-text'
 import { csvField, toCsv, type CsvColumn } from './csv'
 import type { XlsxColumnType } from './xlsx'
 
@@ -34,7 +35,8 @@ export async function writeExport<T>(
   columns: readonly ExportColumn<T>[],
   options: ExportOptions,
 ): Promise<ExportData> {
-  if (options.format === 'csv') return csvWithCaption(rows, columns, options.caption)
+  if (options.format === 'csv')
+    return csvWithCaption(rows, columns, options.caption, options.timeZone)
   // Loaded on the first workbook: its library is several MB of every thread that exports
   // (the owner, which otherwise never needs it).
   const { toXlsx } = await import('./xlsx')
@@ -50,15 +52,35 @@ export async function writeExport<T>(
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
-/** The CSV text of `rows`, with `caption` as its first line when given. */
+/**
+ * The CSV text of `rows`, with `caption` as its first line when given. A date
+ * column's times are written as the window writes them, wall clock in
+ * `timeZone` (`src/shared/time-text.ts`), never as ISO or UTC text.
+ */
 export function csvWithCaption<T>(
   rows: readonly T[],
-  columns: readonly CsvColumn<T>[],
+  columns: readonly ExportColumn<T>[],
   caption: string | undefined,
+  timeZone: string,
 ): string {
-  const body = toCsv(rows, columns)
+  const body = toCsv(
+    rows,
+    columns.map((column) => csvColumnOf(column, timeZone)),
+  )
   if (caption === undefined) return body
   // The caption goes after the BOM, so Excel still reads the file as UTF-8.
   const bom = body.startsWith('\ufeff') ? '\ufeff' : ''
   return `${bom}${csvField(caption.replace(/\r?\n/gu, ' '))}\r\n${body.slice(bom.length)}`
+}
+
+/** A column as CSV writes it: a date column's times as wall-clock text in `timeZone`. */
+function csvColumnOf<T>(column: ExportColumn<T>, timeZone: string): CsvColumn<T> {
+  if (column.type !== 'date') return column
+  return {
+    header: column.header,
+    value: (row) => {
+      const value = column.value(row)
+      return typeof value === 'string' ? timeValueText(value, timeZone, 'second') : value
+    },
+  }
 }

@@ -1,6 +1,8 @@
 import type { StoreConnection } from '../store/connection'
 import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/cache'
 import { isMessageKey, message, type Locale } from '../../shared/i18n'
+import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
+import { serviceTimeText } from '../../shared/time-text'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/record-types'
 import { LIST_LIMIT } from '../../shared/list-limit'
@@ -105,20 +107,37 @@ const STAMPED = [
   'sort',
 ] as const
 
-/** The first line: what was exported, as of when (a spreadsheet shows it above the header). */
+/** A filter part's value in words, as the list's controls name it. */
+function filterValueText(lang: Locale, name: (typeof STAMPED)[number], value: unknown): string {
+  if (name === 'status' && value === null) return message(lang, 'export.noStatus')
+  const key = name === 'sort' ? `list.sort.${String(value)}` : `review.${String(value)}`
+  if ((name === 'sort' || name === 'review') && isMessageKey(key)) return message(lang, key)
+  if (name === 'state' && typeof value === 'string' && value in GUARANTEE_STATE_LABELS)
+    return GUARANTEE_STATE_LABELS[value as GuaranteeState]
+  return String(value)
+}
+
+/**
+ * The first line: what was exported, as of when (a spreadsheet shows it
+ * above the header), in words: `검색: 3023 · 정렬: 최신순`, never a code.
+ */
 function stampOf(job: ListExport, rows: number): string {
   const lang = job.lang
   const parts: string[] = []
   for (const name of STAMPED) {
-    const raw = job.query[name]
-    const value = name === 'status' && raw === null ? message(lang, 'export.noStatus') : raw
-    if (value !== undefined && value !== null && value !== '')
-      parts.push(`${message(lang, `export.filter.${name}`)}=${value}`)
+    const value = job.query[name]
+    if (value === undefined || value === '' || (value === null && name !== 'status')) continue
+    parts.push(
+      message(lang, 'export.filterPart', {
+        name: message(lang, `export.filter.${name}`),
+        value: filterValueText(lang, name, value),
+      }),
+    )
   }
   return message(lang, 'export.stamp', {
     title: message(lang, job.resource === 'inspections' ? 'nav.inspections' : 'nav.guarantees'),
-    filter: parts.length > 0 ? parts.join('; ') : message(lang, 'export.noFilter'),
-    asOf: job.asOf,
+    filter: parts.length > 0 ? parts.join(' · ') : message(lang, 'export.noFilter'),
+    asOf: serviceTimeText(job.asOf, 'minute'),
     zone: job.timeZone,
     n: rows,
   })
@@ -166,6 +185,7 @@ export function listCsv(db: StoreConnection, job: ListExport): { csv: string; ro
     rows,
     columnsOf(job.resource, job.lang, job.now),
     stampOf(job, rows.length),
+    job.timeZone,
   )
   return { csv, rows: rows.length }
 }

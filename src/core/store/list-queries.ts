@@ -883,3 +883,24 @@ export function recordCount(db: StoreConnection, resource: SyncResource): number
   }
   return row.n
 }
+
+/**
+ * Every idx a list filter selects, in the list's order (a bulk action on
+ * "all rows of the filter"): the list's own pages, read here in the owner.
+ */
+export function listIdxs(
+  db: StoreConnection,
+  resource: PagedResource,
+  filter: GuaranteeListRequest,
+): number[] {
+  const idxs: number[] = []
+  let cursor: string | undefined
+  do {
+    const { cursor: _cursor, limit: _limit, ...rest } = filter
+    const args = { ...rest, limit: LIST_LIMIT.max, ...(cursor ? { cursor } : {}) }
+    const page = resource === 'guarantees' ? queryGuarantees(db, args) : queryInspections(db, args)
+    for (const row of page.rows) idxs.push(row.idx)
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return idxs
+}

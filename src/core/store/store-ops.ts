@@ -10,7 +10,13 @@ import { dashboard, type DashboardAsk } from './dashboard'
 import type { PageWriteRequest } from './encoded-rows'
 import { writePageBatch } from './owner/page-writer'
 import { searchBrands } from './brand-search'
-import { locateRecord, queryGuarantees, queryInspections, recordCount } from './list-queries'
+import {
+  listIdxs,
+  locateRecord,
+  queryGuarantees,
+  queryInspections,
+  recordCount,
+} from './list-queries'
 import type { GuaranteeListRequest, ListRequest } from './list-queries'
 import type { BrandRecord, SyncResource } from './record-types'
 import {
@@ -26,7 +32,14 @@ import {
 import type { RecordRef } from './record-types'
 import { queryReconcile, type ReconcileQuery } from './reconcile'
 import { listRejected, type RejectedQuery } from './rejected'
-import { setReview, type ReviewInput } from './reviews'
+import {
+  restoreReviews,
+  reviewSnapshots,
+  setReview,
+  setReviews,
+  type ReviewInput,
+  type ReviewsInput,
+} from './reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from './sync-state'
 import {
   insertWalletLink,
@@ -42,14 +55,18 @@ import {
   applyPulled,
   configureTeam,
   countOutbox,
+  discardSetAside,
   lastPulledSeq,
+  listSetAside,
   readOutbox,
   reviewHistory,
+  setAsideEvents,
   teamMembers,
   type PulledApply,
   type TeamConfigure,
 } from './team-side'
 import { writeStats } from './write-stats'
+import type { SetAsideEntry } from '../team/local-side'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {
@@ -129,11 +146,40 @@ export const STORE_OPS = {
     transaction(db, () => insertWalletLink(db, input)),
   setReview: (db: StoreConnection, input: ReviewInput) =>
     transaction(db, () => setReview(db, input)),
+  /** One record's mark, and its state before (the session's undo keeps it). */
+  setReviewUndoable: (db: StoreConnection, input: ReviewInput) =>
+    transaction(db, () => {
+      const [previous] = reviewSnapshots(db, input.resource, [input.idx])
+      return { mark: setReview(db, input), previous: previous! }
+    }),
+  /** A mark and/or note on many records (`reviews.setMany`): by idx, or every row of a filter. */
+  setReviews: (
+    db: StoreConnection,
+    input: Omit<ReviewsInput, 'idxs'> & {
+      readonly idxs?: readonly number[] | undefined
+      readonly filter?: GuaranteeListRequest | undefined
+    },
+  ) =>
+    transaction(db, () =>
+      setReviews(db, {
+        ...input,
+        idxs: input.idxs ?? listIdxs(db, input.resource, input.filter ?? {}),
+      }),
+    ),
+  /** An undo: records back to the states of a snapshot, as new events. */
+  restoreReviews: (db: StoreConnection, input: Parameters<typeof restoreReviews>[1]) =>
+    transaction(db, () => restoreReviews(db, input)),
   /** Whether the profile shares with a team server and as whom (`team-side.ts`). */
   teamConfigure: (db: StoreConnection, input: TeamConfigure) =>
     transaction(db, () => configureTeam(db, input)),
   teamReadOutbox: (db: StoreConnection, limit: number) => readOutbox(db, limit),
   teamCountOutbox: (db: StoreConnection) => countOutbox(db),
+  teamSetAside: (db: StoreConnection, input: { entries: readonly SetAsideEntry[]; at: string }) =>
+    transaction(db, () => setAsideEvents(db, input)),
+  /** The events set aside, for a person to look at (`team.setAside`). */
+  teamListSetAside: (db: StoreConnection) => listSetAside(db),
+  teamDiscard: (db: StoreConnection, input: { ids: readonly string[]; timeZone: string }) =>
+    transaction(db, () => discardSetAside(db, input)),
   teamAckOutbox: (db: StoreConnection, ids: readonly string[]) =>
     transaction(db, () => ackOutbox(db, ids)),
   teamLastSeq: (db: StoreConnection) => lastPulledSeq(db),

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { StoreConnection } from './connection'
 import type { ReviewMarkName } from '../../shared/cache'
-import type { ReviewHistoryEntry, TeamMembers } from '../../shared/team'
+import type { ReviewHistoryEntry, SetAsideEvent, TeamMembers } from '../../shared/team'
+import { toServerText } from '../../shared/server-text'
 import { localTimestamp } from '../../shared/local-time'
-import type { TeamEvent, TeamEventDraft, WalletLinkEventDraft } from '../team/events'
+import type {
+  ReviewEventDraft,
+  TeamEvent,
+  TeamEventDraft,
+  WalletLinkEventDraft,
+} from '../team/events'
+import type { OutboxCounts, SetAsideEntry } from '../team/local-side'
 import { touchCells } from './cell-index'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
@@ -122,6 +129,8 @@ export function queueReviewEvent(
     readonly mark: ReviewMarkName
     readonly note: string
     readonly clientTime: string
+    /** An undo: the event whose state this one brings back. */
+    readonly restoresId?: string | null
   },
 ): void {
   const based = prepared(
@@ -138,11 +147,12 @@ export function queueReviewEvent(
     note: input.note,
     clientTime: input.clientTime,
     basedOnSeq: based.seq,
+    ...(input.restoresId ? { restoresId: input.restoresId } : {}),
   })
   prepared(
     db,
-    `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, restores_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     input.resource,
@@ -153,6 +163,7 @@ export function queueReviewEvent(
     identity.displayName || null,
     input.clientTime,
     based.seq,
+    input.restoresId ?? null,
   )
   prepared(
     db,
@@ -169,7 +180,9 @@ export function queueWalletLinkEvent(
   draft: Omit<WalletLinkEventDraft, 'kind' | 'id'>,
 ): void {
   const id = randomUUID()
-  enqueue(db, { kind: 'wallet_link', id, ...draft })
+  // The app wrote the reason (a refused origin, an error's words): made safe, never refused.
+  const reason = draft.reason === null ? null : toServerText(draft.reason, 500)
+  enqueue(db, { kind: 'wallet_link', id, ...draft, reason })
   prepared(db, 'UPDATE wallet_links SET event_id = ?, author = ? WHERE id = ?').run(
     id,
     identity.displayName || identity.role,
@@ -177,17 +190,102 @@ export function queueWalletLinkEvent(
   )
 }
 
-/** The oldest unsent events, at most `limit`. */
+/** The oldest unsent events, at most `limit` (never one set aside). */
 export function readOutbox(db: StoreConnection, limit: number): TeamEventDraft[] {
-  const rows = prepared(db, 'SELECT draft FROM team_outbox ORDER BY n LIMIT ?').all(limit) as {
-    draft: string
-  }[]
+  const rows = prepared(
+    db,
+    'SELECT draft FROM team_outbox WHERE set_aside IS NULL ORDER BY n LIMIT ?',
+  ).all(limit) as { draft: string }[]
   return rows.map((row) => JSON.parse(row.draft) as TeamEventDraft)
 }
 
-/** How many events wait. */
-export function countOutbox(db: StoreConnection): number {
-  return (prepared(db, 'SELECT count(*) AS n FROM team_outbox').get() as { n: number }).n
+/** How many events wait, and how many are set aside. */
+export function countOutbox(db: StoreConnection): OutboxCounts {
+  const row = prepared(
+    db,
+    `SELECT count(*) FILTER (WHERE set_aside IS NULL) AS unsent,
+            count(*) FILTER (WHERE set_aside IS NOT NULL) AS setAside
+       FROM team_outbox`,
+  ).get() as { unsent: number; setAside: number }
+  return { unsent: row.unsent, setAside: row.setAside }
+}
+
+/** Takes refused events out of the push, with why (see `TeamLocalSide.setAside`). */
+export function setAsideEvents(
+  db: StoreConnection,
+  input: { readonly entries: readonly SetAsideEntry[]; readonly at: string },
+): void {
+  const mark = prepared(db, 'UPDATE team_outbox SET set_aside = ? WHERE id = ?')
+  for (const entry of input.entries) {
+    mark.run(
+      JSON.stringify({ reason: entry.reason, sqlState: entry.sqlState, at: input.at }),
+      entry.id,
+    )
+  }
+}
+
+/** The events set aside, oldest first, with what they held and why (`team.setAside`). */
+export function listSetAside(db: StoreConnection): SetAsideEvent[] {
+  const rows = prepared(
+    db,
+    'SELECT draft, set_aside FROM team_outbox WHERE set_aside IS NOT NULL ORDER BY n',
+  ).all() as { draft: string; set_aside: string }[]
+  return rows.map((row) => {
+    const draft = JSON.parse(row.draft) as Partial<TeamEventDraft> & { id: string; kind: string }
+    const why = JSON.parse(row.set_aside) as { reason: string; sqlState: string | null; at: string }
+    const review = draft.kind === 'review' ? (draft as Partial<ReviewEventDraft>) : null
+    return {
+      id: draft.id,
+      kind: draft.kind === 'wallet_link' ? 'wallet_link' : 'review',
+      resource:
+        review?.resource === 'inspections' || review?.resource === 'guarantees'
+          ? review.resource
+          : null,
+      idx: typeof review?.recordIdx === 'number' ? review.recordIdx : null,
+      mark: typeof review?.mark === 'string' ? (review.mark as ReviewMarkName) : null,
+      note: typeof review?.note === 'string' ? review.note.slice(0, 200) : null,
+      reason: why.reason,
+      sqlState: why.sqlState,
+      at: why.at,
+    }
+  })
+}
+
+/**
+ * Drops events set aside: they are never sent. A review event leaves the
+ * record's history too, and the record takes the team's current mark again
+ * (its local mark stays when the team has none). Answers how many went.
+ */
+export function discardSetAside(
+  db: StoreConnection,
+  input: { readonly ids: readonly string[]; readonly timeZone: string },
+): { readonly discarded: number; readonly resources: readonly PagedResource[] } {
+  const identity = teamIdentity(db)
+  const find = prepared(db, 'SELECT draft FROM team_outbox WHERE id = ? AND set_aside IS NOT NULL')
+  const dropEvent = prepared(db, 'DELETE FROM team_review_events WHERE id = ?')
+  const dropRow = prepared(db, 'DELETE FROM team_outbox WHERE id = ?')
+  const touched = new Map<PagedResource, Set<number>>()
+  let discarded = 0
+  for (const id of input.ids) {
+    const row = find.get(id) as { draft: string } | undefined
+    if (!row) continue
+    dropRow.run(id)
+    discarded += 1
+    const draft = JSON.parse(row.draft) as Partial<ReviewEventDraft>
+    if (draft.kind !== 'review') continue
+    dropEvent.run(id)
+    if (draft.resource !== 'inspections' && draft.resource !== 'guarantees') continue
+    if (typeof draft.recordIdx !== 'number') continue
+    let records = touched.get(draft.resource)
+    if (!records) touched.set(draft.resource, (records = new Set()))
+    records.add(draft.recordIdx)
+  }
+  for (const [resource, records] of touched) {
+    for (const idx of records) settleMark(db, resource, idx, identity, input.timeZone)
+    touchCells(db, resource, records)
+  }
+  if (discarded > 0) bumpDataVersion(db)
+  return { discarded, resources: [...touched.keys()] }
 }
 
 /** Drops events the server committed. */
@@ -203,6 +301,7 @@ export function lastPulledSeq(db: StoreConnection): number {
 
 interface StoredEvent {
   id: string
+  restores_id?: string | null
   mark: ReviewMarkName
   note: string
   author: string | null
@@ -229,8 +328,8 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   const upsertReview = prepared(
     db,
     `INSERT INTO team_review_events
-       (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time, restores_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, author = excluded.author,
        author_name = excluded.author_name, server_time = excluded.server_time`,
   )
@@ -256,6 +355,7 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
         event.basedOnSeq,
         event.seq,
         event.serverTime,
+        event.restoresId ?? null,
       )
       let records = touched.get(event.resource)
       if (!records) touched.set(event.resource, (records = new Set()))
@@ -294,7 +394,7 @@ function settleMark(
 ): void {
   const events = prepared(
     db,
-    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq
+    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq, restores_id
        FROM team_review_events WHERE resource = ? AND record_idx = ? ORDER BY seq`,
   ).all(resource, idx) as unknown as StoredEvent[]
   if (events.some((event) => event.seq === null)) return
@@ -317,7 +417,10 @@ function settleMark(
     )
   )
     flag = current.author_name ?? current.author
-  const by = current.author_name ?? current.author
+  // An undo shows the state it restored as that state's author set it.
+  const shown =
+    (current.restores_id && events.find((event) => event.id === current.restores_id)) || current
+  const by = shown.author_name ?? shown.author
   if (current.mark === 'none' && current.note === '' && flag === null) {
     prepared(db, 'DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
       resource,
@@ -338,10 +441,10 @@ function settleMark(
     idx,
     current.mark,
     current.note,
-    localTimestamp(new Date(current.client_time), timeZone),
+    localTimestamp(new Date(shown.client_time), timeZone),
     by,
     current.seq,
-    current.author,
+    shown.author,
     flag,
   )
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { REVIEW_MARKS } from '../../shared/cache'
+import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from '../../shared/server-text'
 import { WALLET_FLOWS, WALLET_OUTCOMES } from '../../shared/wallet'
 
 /**
@@ -23,6 +24,11 @@ export interface ReviewEventDraft {
   readonly clientTime: string
   /** The server sequence number of the mark this one replaced, as the client knew it; null when none. */
   readonly basedOnSeq: number | null
+  /**
+   * An undo: the event whose state (mark, note, author) this one brings back;
+   * absent or null for a mark set anew.
+   */
+  readonly restoresId?: string | null
 }
 
 /** The outcome of one wallet-link flow (never a key, a URL, a token or the redirect's parameters). */
@@ -64,7 +70,10 @@ const uuid = z.uuid()
 const isoTime = z.iso.datetime({ offset: true })
 const seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 
-/** Checks a draft before it leaves the machine (the server checks again). */
+/**
+ * Checks a draft before it leaves the machine (the server checks again), its
+ * texts as PostgreSQL takes them (`shared/server-text.ts`).
+ */
 export const teamEventDraftSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('review'),
@@ -72,18 +81,19 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
     resource: z.enum(['inspections', 'guarantees']),
     recordIdx: seq,
     mark: z.enum(REVIEW_MARKS),
-    note: z.string().max(2000),
+    note: serverTextSchema(REVIEW_NOTE_MAX_CHARS),
     clientTime: isoTime,
     basedOnSeq: seq.nullable(),
+    restoresId: uuid.nullable().optional(),
   }),
   z.strictObject({
     kind: z.literal('wallet_link'),
     id: uuid,
     flow: z.enum(WALLET_FLOWS),
-    refUserId: z.string().min(1).max(200),
+    refUserId: z.string().min(1).pipe(serverTextSchema(200)),
     guaranteeIdx: seq.nullable(),
     outcome: z.enum(WALLET_OUTCOMES),
-    reason: z.string().max(500).nullable(),
+    reason: serverTextSchema(500).nullable(),
     startedAt: isoTime,
     endedAt: isoTime,
   }),
@@ -114,6 +124,7 @@ export const reviewRowSchema = z
     note: z.string(),
     client_time: dbTime,
     based_on_seq: bigintText.nullable(),
+    restores: uuid.nullable(),
   })
   .transform((row): ReviewEvent => ({
     kind: 'review',
@@ -128,6 +139,7 @@ export const reviewRowSchema = z
     note: row.note,
     clientTime: row.client_time,
     basedOnSeq: row.based_on_seq,
+    restoresId: row.restores,
   }))
 
 /** A row of `wallet_link_events` as pulled. */

@@ -1,5 +1,20 @@
 import type { TeamEvent, TeamEventDraft } from './events'
 
+/** How many events wait, and how many were set aside for a person. */
+export interface OutboxCounts {
+  readonly unsent: number
+  readonly setAside: number
+}
+
+/** An event taken out of the push because it was refused for its content. */
+export interface SetAsideEntry {
+  readonly id: string
+  /** Why, in the words of the server (or of the client's own check). */
+  readonly reason: string
+  /** The server's SQLSTATE; null when the client's own check refused it. */
+  readonly sqlState: string | null
+}
+
 /**
  * What the team client needs from the local store, and nothing more: the
  * store implements it (outbox and cursor in the profile's database), tests
@@ -7,10 +22,15 @@ import type { TeamEvent, TeamEventDraft } from './events'
  * any point, so each must be atomic on its own.
  */
 export interface TeamLocalSide {
-  /** The oldest unsent events, at most `limit`, oldest first. */
+  /** The oldest unsent events, at most `limit`, oldest first (never one set aside). */
   readOutbox(limit: number): Promise<readonly TeamEventDraft[]>
-  /** How many events wait in the outbox. */
-  countOutbox(): Promise<number>
+  /** How many events wait in the outbox, and how many of its events are set aside. */
+  countOutbox(): Promise<OutboxCounts>
+  /**
+   * Takes events out of the push, kept with their reason until a person
+   * discards them. Ids not in the outbox are ignored.
+   */
+  setAside(entries: readonly SetAsideEntry[]): Promise<void>
   /** Drops events the server now holds. Ids not in the outbox are ignored. */
   ackOutbox(ids: readonly string[]): Promise<void>
   /** The highest server sequence number applied so far; 0 when none. */

@@ -21,7 +21,7 @@ import type { TeamTestResult } from '../../shared/team'
  */
 
 /** The schema version this client understands (team-server/migrations). */
-export const TEAM_SCHEMA_VERSION = 1
+export const TEAM_SCHEMA_VERSION = 2
 /** The channel the insert triggers notify (payload empty). */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
 
@@ -145,6 +145,7 @@ const REVIEW_TABLE: PushedTable<ReviewEventDraft> = {
     ['note', 'text', 'note'],
     ['client_time', 'timestamptz', 'clientTime'],
     ['based_on_seq', 'bigint', 'basedOnSeq'],
+    ['restores', 'uuid', 'restoresId'],
   ],
 }
 

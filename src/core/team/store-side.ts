@@ -1,7 +1,7 @@
 import type { StoreConnection } from '../store/connection'
 import { runStoreOp, type StoreArgs, type StoreResult } from '../store/store-ops'
 import type { TeamEvent, TeamEventDraft } from './events'
-import type { TeamLocalSide } from './local-side'
+import type { OutboxCounts, SetAsideEntry, TeamLocalSide } from './local-side'
 import type { TeamStoreOp } from './team-protocol'
 
 /** Runs one of the store's team operations, wherever the store is. */
@@ -28,8 +28,12 @@ export class StoreTeamSide implements TeamLocalSide {
     return this.#call('teamReadOutbox', limit)
   }
 
-  countOutbox(): Promise<number> {
+  countOutbox(): Promise<OutboxCounts> {
     return this.#call('teamCountOutbox', undefined)
+  }
+
+  async setAside(entries: readonly SetAsideEntry[]): Promise<void> {
+    await this.#call('teamSetAside', { entries, at: new Date().toISOString() })
   }
 
   async ackOutbox(ids: readonly string[]): Promise<void> {

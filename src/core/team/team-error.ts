@@ -34,6 +34,18 @@ export function isRetryable(error: TeamError): boolean {
   return error.code === 'team_unreachable' || error.code === 'team_server'
 }
 
+/**
+ * The server refused an event for what it holds, not for who sent it or how:
+ * a data exception (class 22: an escape or character it cannot store, a value
+ * out of range), an integrity constraint (class 23: a check), a program limit
+ * (class 54: too long). Sending it again changes nothing, so the event is set
+ * aside and the rest go on.
+ */
+export function isContentRefusal(error: TeamError): boolean {
+  const state = error.sqlState
+  return state !== undefined && /^(22|23|54)/.test(state)
+}
+
 /** Node's TLS verification failures (`tls.connect` error codes). */
 const CERTIFICATE_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -117,7 +129,7 @@ function fromSqlState(sqlState: string, text: string, cause: unknown): TeamError
   if (sqlState === '28P01' || sqlState === '28000') {
     return new TeamError('team_auth', 'The team server refused the role or its password.', options)
   }
-  if (sqlState === '42501' || sqlState.startsWith('23')) {
+  if (sqlState === '42501' || /^(22|23|54)/.test(sqlState)) {
     return new TeamError('team_refused', 'The team server refused the write.', options)
   }
   if (sqlState === '42P01' || sqlState === '3F000' || sqlState === '42883') {

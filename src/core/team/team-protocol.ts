@@ -14,6 +14,7 @@ import { errorDataSchema } from '../error-data-schema'
 const TEAM_STORE_OPS = [
   'teamReadOutbox',
   'teamCountOutbox',
+  'teamSetAside',
   'teamAckOutbox',
   'teamLastSeq',
   'teamApplyPulled',

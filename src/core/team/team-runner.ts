@@ -46,13 +46,17 @@ export function teamServerConfig(server: TeamServerView, password: string): Team
 export class TeamRunner {
   readonly #o: TeamRunnerOptions
   #thread: TeamThread | null = null
+  /** The worker thread itself failed (not the sync): it counts no more. */
+  #threadFailed = false
   #status: TeamStatusView
   #starting: Promise<void> | null = null
   #closed = false
 
   constructor(options: TeamRunnerOptions) {
     this.#o = options
-    this.#status = options.server ? { state: 'connecting', unsent: 0 } : { state: 'none' }
+    this.#status = options.server
+      ? { state: 'connecting', unsent: 0, setAside: 0 }
+      : { state: 'none' }
     const role = options.server?.role
     // Queued before any other request of the profile, so the first mark already knows.
     void options.store
@@ -66,9 +70,29 @@ export class TeamRunner {
     return this.#status
   }
 
-  /** A mark or an outcome was queued: push now. */
+  /**
+   * A mark or an outcome was queued: push now. Without a running worker (no
+   * password stored, the worker gone) the status's counts are updated here.
+   */
   nudge(): void {
-    this.#thread?.nudge()
+    if (this.#thread && !this.#threadFailed) this.#thread.nudge()
+    else void this.recount()
+  }
+
+  /** Reads the outbox's counts again into the status (after a discard, say); answers the status. */
+  async recount(): Promise<TeamStatusView> {
+    if (this.#status.state === 'none') return this.#status
+    let counts: { unsent: number; setAside: number }
+    try {
+      counts = await this.#o.store.call('teamCountOutbox')
+    } catch {
+      return this.#status
+    }
+    // A runner with a team server never goes back to `none`.
+    if (this.#closed) return this.#status
+    this.#status = { ...this.#status, ...counts }
+    this.#o.onStatus(this.#status)
+    return this.#status
   }
 
   /** The password changed: reconnect with the new one. */
@@ -102,8 +126,10 @@ export class TeamRunner {
     if (this.#closed) return
     if (password === null || !this.#o.entry) {
       this.#emit(noPasswordStatus())
+      await this.recount()
       return
     }
+    this.#threadFailed = false
     this.#thread = new TeamThread({
       entry: this.#o.entry,
       store: this.#o.store,
@@ -114,6 +140,10 @@ export class TeamRunner {
         ...(this.#o.backoffMs ? { backoffMs: this.#o.backoffMs } : {}),
       },
       onStatus: (status) => this.#emit(status),
+      onFailed: () => {
+        this.#threadFailed = true
+        void this.recount()
+      },
       onApplied: this.#o.onApplied,
     })
   }
@@ -125,16 +155,18 @@ export class TeamRunner {
       void this.#o.store
         .call('teamConfigure', { identity: { role, displayName }, members })
         .catch(() => undefined)
-      this.#status = { state: 'connected', unsent: status.unsent, team, role, displayName }
+      const { unsent, setAside } = status
+      this.#status = { state: 'connected', unsent, setAside, team, role, displayName }
     } else if (status.state === 'offline') {
       this.#status = {
         state: 'offline',
         unsent: status.unsent,
+        setAside: status.setAside,
         error: { code: status.error.code, message: status.error.message },
         retrying: status.retrying,
       }
     } else {
-      this.#status = { state: status.state, unsent: status.unsent }
+      this.#status = { state: status.state, unsent: status.unsent, setAside: status.setAside }
     }
     this.#o.onStatus(this.#status)
   }

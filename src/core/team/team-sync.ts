@@ -1,8 +1,10 @@
+import { connect } from 'node:net'
 import type { TeamErrorData } from '../../shared/errors'
 import type { TeamServerConfig } from './connection'
-import type { TeamLocalSide } from './local-side'
+import { teamEventDraftSchema, type TeamEventDraft } from './events'
+import type { SetAsideEntry, TeamLocalSide } from './local-side'
 import { openTeamSession, type TeamServerInfo, type TeamSession } from './session'
-import { isRetryable, toTeamError, type TeamError } from './team-error'
+import { isContentRefusal, isRetryable, toTeamError, type TeamError } from './team-error'
 
 /**
  * The team worker's loop for one partner profile: connect (checking the
@@ -15,18 +17,25 @@ import { isRetryable, toTeamError, type TeamError } from './team-error'
  * lost while offline, the outbox simply waits.
  */
 
+/** The counts every status carries. */
+interface Counts {
+  /** Events waiting to be sent. */
+  readonly unsent: number
+  /** Events the server (or the client's own check) refused for their content, kept for a person. */
+  readonly setAside: number
+}
+
 /** What the status bar shows. */
 export type TeamStatus =
-  | { readonly state: 'connecting'; readonly unsent: number }
-  | { readonly state: 'connected'; readonly unsent: number; readonly info: TeamServerInfo }
-  | {
+  | ({ readonly state: 'connecting' } & Counts)
+  | ({ readonly state: 'connected'; readonly info: TeamServerInfo } & Counts)
+  | ({
       readonly state: 'offline'
-      readonly unsent: number
       readonly error: TeamErrorData
       /** True while the loop retries by itself; false when a person must act first. */
       readonly retrying: boolean
-    }
-  | { readonly state: 'stopped'; readonly unsent: number }
+    } & Counts)
+  | ({ readonly state: 'stopped' } & Counts)
 
 /** Options of {@link TeamSync}. */
 export interface TeamSyncOptions {
@@ -43,22 +52,32 @@ export interface TeamSyncOptions {
   readonly backoffMs?: { readonly base: number; readonly max: number }
   /** Pull even without a notification this often (a NOTIFY sent while reconnecting is lost); default 60 s. */
   readonly pollMs?: number
+  /** While offline with events waiting: how often the server is probed; default 1 s. */
+  readonly probeMs?: number
   /** The random source of the backoff jitter (tests pass a seeded one). */
   readonly random?: () => number
   /** Opens a session; tests may wrap it. */
   readonly open?: typeof openTeamSession
+  /** Whether the server answers at all (a TCP connect); tests may replace it. */
+  readonly probe?: (config: TeamServerConfig) => Promise<boolean>
 }
+
+/** Why the loop's wait ended early. */
+type Wake = 'nudge' | 'stop' | 'lost' | 'retry'
 
 /** See the file comment. */
 export class TeamSync {
   readonly #options: TeamSyncOptions
-  #status: TeamStatus = { state: 'stopped', unsent: 0 }
+  #status: TeamStatus = { state: 'stopped', unsent: 0, setAside: 0 }
   #session: TeamSession | null = null
   #running: Promise<void> | null = null
   #stopped = true
-  #wake: (() => void) | null = null
+  #wake: ((why: Wake) => void) | null = null
   #pending = false
+  #retryNow = false
   #attempt = 0
+  #lost: TeamError | null = null
+  #generation = 0
 
   constructor(options: TeamSyncOptions) {
     this.#options = options
@@ -79,60 +98,91 @@ export class TeamSync {
     })
   }
 
-  /** The local side queued events: push (and pull) now rather than at the next poll. */
+  /**
+   * The local side queued events: push (and pull) now rather than at the next
+   * poll. While the server is away it only updates the counts (the probe
+   * notices the server's return; a mark does not cost a failed connect), and
+   * while the loop is stopped it updates them too.
+   */
   nudge(): void {
     this.#pending = true
-    this.#wake?.()
+    if (this.#wake) this.#wake('nudge')
+    else if (!this.#running) void this.#recount()
   }
 
   /** After a person fixed the cause of an error that stopped the loop: try again now. */
   retry(): void {
-    if (this.#running) this.nudge()
-    else this.start()
+    if (this.#running) {
+      this.#retryNow = true
+      this.#wake?.('retry')
+    } else this.start()
   }
 
   /** Stops the loop and closes the connection; resolves when both are done. */
   async stop(): Promise<void> {
     this.#stopped = true
-    this.#wake?.()
+    this.#wake?.('stop')
     await this.#running
     await this.#dropSession()
-    this.#emit({ state: 'stopped', unsent: await this.#unsent() })
+    this.#emit({ state: 'stopped', ...(await this.#counts()) })
   }
 
   async #loop(): Promise<void> {
-    const { local, pollMs = 60_000 } = this.#options
+    const { pollMs = 60_000 } = this.#options
     while (!this.#stopped) {
       try {
         if (!this.#session) {
-          this.#emit({ state: 'connecting', unsent: await local.countOutbox() })
+          this.#emit({ state: 'connecting', ...(await this.#counts()) })
           this.#session = await this.#connect()
           this.#attempt = 0
         }
         this.#pending = false
         await this.#pushAll(this.#session)
         await this.#pullAll(this.#session)
-        this.#emit({
-          state: 'connected',
-          unsent: await local.countOutbox(),
-          info: this.#session.info,
-        })
+        this.#emit({ state: 'connected', info: this.#session.info, ...(await this.#counts()) })
         if (!this.#pending) await this.#sleep(pollMs)
       } catch (error) {
         const teamError = toTeamError(error)
         await this.#dropSession()
         if (this.#stopped) break
         const retrying = isRetryable(teamError)
-        this.#emit({
-          state: 'offline',
-          unsent: await this.#unsent(),
-          error: teamError.toData(),
-          retrying,
-        })
+        const offline = { state: 'offline', error: teamError.toData(), retrying } as const
+        this.#emit({ ...offline, ...(await this.#counts()) })
         if (!retrying) return
-        await this.#sleep(this.#backoff())
+        await this.#waitOffline(offline)
       }
     }
+  }
+
+  /**
+   * Waits out the backoff after a failed connect. A nudge (a mark made
+   * offline) updates the counts and does not end the wait, so marks never
+   * grow the backoff. While events wait and the server was not there, a
+   * cheap probe (a TCP connect) every {@link TeamSyncOptions.probeMs} ends
+   * the wait as soon as it answers again.
+   */
+  async #waitOffline(
+    offline: Omit<Extract<TeamStatus, { state: 'offline' }>, keyof Counts>,
+  ): Promise<void> {
+    const { probeMs = 1000, probe = probeServer, config } = this.#options
+    const until = Date.now() + this.#backoff()
+    const probing = offline.error.code === 'team_unreachable'
+    let counts: Counts = this.#status
+    while (!this.#stopped && !this.#retryNow) {
+      if (this.#pending) {
+        this.#pending = false
+        counts = await this.#counts()
+        if (!this.#stopped) this.#emit({ ...offline, ...counts })
+      }
+      const left = until - Date.now()
+      if (left <= 0) break
+      const probeNow = probing && counts.unsent > 0
+      const why = await this.#sleep(probeNow ? Math.min(probeMs, left) : left)
+      if (why === 'stop' || why === 'retry') break
+      if (why === 'nudge' || why === 'lost') continue
+      if (probeNow && Date.now() < until && (await probe(config).catch(() => false))) break
+    }
+    this.#retryNow = false
   }
 
   async #connect(): Promise<TeamSession> {
@@ -143,7 +193,7 @@ export class TeamSync {
     const session = await open(config, partnerId, (error) => {
       if (generation !== this.#generation) return
       this.#lost = error
-      this.#wake?.()
+      this.#wake?.('lost')
     })
     try {
       // Listen first, then pull: a notification after LISTEN wakes the loop,
@@ -157,19 +207,52 @@ export class TeamSync {
     }
   }
 
-  #lost: TeamError | null = null
-  #generation = 0
-
+  /**
+   * Pushes the outbox in batches. A draft that fails the client's own check
+   * is set aside before anything leaves; a batch the server refuses for its
+   * content (SQLSTATE class 22, 23 or 54) is split in halves until the
+   * refused events are found, which are set aside with the server's reason
+   * while the others go on, in their order.
+   */
   async #pushAll(session: TeamSession): Promise<void> {
     const { local, pushBatch = 500 } = this.#options
     for (;;) {
       this.#throwIfLost()
       const drafts = await local.readOutbox(pushBatch)
       if (drafts.length === 0) return
-      await session.push(drafts)
-      await local.ackOutbox(drafts.map((draft) => draft.id))
+      const good: TeamEventDraft[] = []
+      const bad: SetAsideEntry[] = []
+      for (const draft of drafts) {
+        const problem = draftProblem(draft)
+        if (problem === null) good.push(draft)
+        else bad.push({ id: draft.id, reason: problem, sqlState: null })
+      }
+      if (bad.length > 0) await local.setAside(bad)
+      await this.#pushSplitting(session, good)
       if (drafts.length < pushBatch) return
     }
+  }
+
+  async #pushSplitting(session: TeamSession, drafts: readonly TeamEventDraft[]): Promise<void> {
+    if (drafts.length === 0) return
+    const { local } = this.#options
+    try {
+      await session.push(drafts)
+    } catch (error) {
+      const refused = toTeamError(error)
+      if (!isContentRefusal(refused)) throw refused
+      if (drafts.length === 1) {
+        await local.setAside([
+          { id: drafts[0]!.id, reason: refusalReason(refused), sqlState: refused.sqlState ?? null },
+        ])
+        return
+      }
+      const half = Math.ceil(drafts.length / 2)
+      await this.#pushSplitting(session, drafts.slice(0, half))
+      await this.#pushSplitting(session, drafts.slice(half))
+      return
+    }
+    await local.ackOutbox(drafts.map((draft) => draft.id))
   }
 
   async #pullAll(session: TeamSession): Promise<void> {
@@ -196,15 +279,15 @@ export class TeamSync {
     return Math.max(1, Math.round(random() * ceiling))
   }
 
-  /** Waits `ms`, or less when woken (notification, nudge, lost connection, stop). */
-  #sleep(ms: number): Promise<void> {
-    if (this.#stopped) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
+  /** Waits `ms`, or less when woken; answers why it ended (`undefined`: the time ran out). */
+  #sleep(ms: number): Promise<Wake | undefined> {
+    if (this.#stopped) return Promise.resolve('stop')
+    return new Promise<Wake | undefined>((resolve) => {
+      const timer = setTimeout(() => done(undefined), ms)
       this.#wake = done
-      function done(): void {
+      function done(why: Wake | undefined): void {
         clearTimeout(timer)
-        resolve()
+        resolve(why)
       }
     }).finally(() => {
       this.#wake = null
@@ -219,12 +302,63 @@ export class TeamSync {
     await session?.close()
   }
 
-  async #unsent(): Promise<number> {
-    return this.#options.local.countOutbox().catch(() => this.#status.unsent)
+  async #counts(): Promise<Counts> {
+    return this.#options.local
+      .countOutbox()
+      .catch(() => ({ unsent: this.#status.unsent, setAside: this.#status.setAside }))
+  }
+
+  /** Events were queued while the loop is stopped: the same status, the counts updated. */
+  async #recount(): Promise<void> {
+    const counts = await this.#counts()
+    if (this.#running) return
+    this.#emit({ ...this.#status, ...counts })
   }
 
   #emit(status: TeamStatus): void {
     this.#status = status
     this.#options.onStatus?.(status)
   }
+}
+
+/** Why a draft fails the client's own check, or null. */
+function draftProblem(draft: TeamEventDraft): string | null {
+  const parsed = teamEventDraftSchema.safeParse(draft)
+  if (parsed.success) return null
+  const issue = parsed.error.issues[0]
+  const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
+  return `The app refused to send it: ${path}${issue?.message ?? 'malformed'}.`
+}
+
+/** The server's own words, which name what it refused (never a password). */
+function refusalReason(error: TeamError): string {
+  const cause = error.cause instanceof Error ? error.cause.message : ''
+  return cause === '' ? error.message : `${error.message} (${cause})`
+}
+
+/**
+ * Whether PostgreSQL answers at all, without logging in: a TCP connect and
+ * the 8-byte SSLRequest every client starts with, answered by one byte
+ * (`S` or `N`) from a running server; then the socket closes. Cheap enough to
+ * try every second, and a relay that accepts and drops answers false.
+ */
+function probeServer(config: TeamServerConfig): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: config.host, port: config.port })
+    socket.setTimeout(Math.min(config.connectTimeoutMs ?? 2000, 2000))
+    const finish = (ok: boolean): void => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.once('connect', () => {
+      const request = Buffer.alloc(8)
+      request.writeInt32BE(8, 0)
+      request.writeInt32BE(80877103, 4)
+      socket.write(request)
+    })
+    socket.once('data', (answer) => finish(answer[0] === 0x53 || answer[0] === 0x4e))
+    socket.once('timeout', () => finish(false))
+    socket.once('error', () => finish(false))
+    socket.once('close', () => finish(false))
+  })
 }

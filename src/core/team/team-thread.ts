@@ -14,6 +14,8 @@ export interface TeamThreadOptions {
   readonly store: StoreClient
   readonly data: TeamWorkerData
   readonly onStatus: (status: TeamStatus) => void
+  /** The worker thread failed (after its status said so): nothing will update the counts. */
+  readonly onFailed?: () => void
   /** A pulled page changed local marks or the Wallet history. */
   readonly onApplied: (applied: PulledApplied) => void
 }
@@ -37,9 +39,11 @@ export class TeamThread {
       options.onStatus({
         state: 'offline',
         unsent: 0,
+        setAside: 0,
         error: { code: 'team_server', message: `The team worker stopped: ${error.message}` },
         retrying: false,
       })
+      options.onFailed?.()
     })
   }
 
@@ -93,11 +97,11 @@ export class TeamThread {
   }
 }
 
-/** The status when the profile has a team server but no password is stored for it. */
+/** The status when the profile has a team server but no password is stored for it (counted after). */
 export function noPasswordStatus(): TeamStatus {
   const error: TeamErrorData = {
     code: 'team_auth',
     message: 'No team server password is stored for this profile. Enter it under Accounts.',
   }
-  return { state: 'offline', unsent: 0, error, retrying: false }
+  return { state: 'offline', unsent: 0, setAside: 0, error, retrying: false }
 }

@@ -76,7 +76,7 @@ export class Vault {
     try {
       const found = await this.#read(profileId)
       if (!found) return { state: 'missing' }
-      return { state: found.where, keyLast4: lastFour(found.credentials.apiKey) }
+      return { state: this.#shown(found.where), keyLast4: lastFour(found.credentials.apiKey) }
     } catch (error) {
       const appError = toKeychainError(error, this.#platform)
       return {
@@ -125,7 +125,16 @@ export class Vault {
     }
     await this.#session.delete(this.#service, account)
     this.#cache.set(profileId, { apiKey, apiSecret })
-    return { state: 'keychain', keyLast4: lastFour(apiKey) }
+    return { state: this.#shown('keychain'), keyLast4: lastFour(apiKey) }
+  }
+
+  /**
+   * Where the user is told a secret is kept: a "keychain" that lives in memory
+   * (the web host without the system keychain) keeps it for this session only,
+   * and the Accounts card must not claim the keychain holds it.
+   */
+  #shown(where: 'keychain' | 'session'): 'keychain' | 'session' {
+    return where === 'keychain' && this.#keychain.backend === 'memory' ? 'session' : where
   }
 
   /**

@@ -3,23 +3,26 @@ import type { ExportFormat } from '../../shared/export'
 import type { WalletHistoryRow } from '../../shared/wallet'
 import { writeExport, type ExportColumn, type ExportData } from '../export/export-file'
 
-/** Each column: the label the history table shows for it, its value, and its cells' type. */
-const COLUMNS: readonly (readonly [
-  MessageKey,
-  ExportColumn<WalletHistoryRow>['value'],
-  ExportColumn<WalletHistoryRow>['type'],
-])[] = [
-  ['wallet.col.started', (row) => row.startedAt, 'date'],
-  ['wallet.col.ended', (row) => row.endedAt, 'date'],
-  ['wallet.col.flow', (row) => row.flow, 'text'],
-  ['wallet.col.member', (row) => row.refUserId, 'text'],
-  ['wallet.col.guarantee', (row) => row.guaranteeIdx, 'text'],
-  ['wallet.col.outcome', (row) => row.outcome, 'text'],
-  ['wallet.col.detail', (row) => row.detail, 'text'],
-]
-
+/**
+ * Each column: the label the history table shows for it, its value (a flow
+ * and an outcome in the words the table uses, never their codes), and its
+ * cells' type.
+ */
 function columnsOf(lang: Locale): ExportColumn<WalletHistoryRow>[] {
-  return COLUMNS.map(([key, value, type]) => ({ header: message(lang, key), value, type }))
+  const columns: readonly (readonly [
+    MessageKey,
+    ExportColumn<WalletHistoryRow>['value'],
+    ExportColumn<WalletHistoryRow>['type'],
+  ])[] = [
+    ['wallet.col.started', (row) => row.startedAt, 'date'],
+    ['wallet.col.ended', (row) => row.endedAt, 'date'],
+    ['wallet.col.flow', (row) => message(lang, `wallet.flow.${row.flow}`), 'text'],
+    ['wallet.col.member', (row) => row.refUserId, 'text'],
+    ['wallet.col.guarantee', (row) => row.guaranteeIdx, 'text'],
+    ['wallet.col.outcome', (row) => message(lang, `wallet.outcome.${row.outcome}`), 'text'],
+    ['wallet.col.detail', (row) => row.detail, 'text'],
+  ]
+  return columns.map(([key, value, type]) => ({ header: message(lang, key), value, type }))
 }
 
 /**

@@ -138,6 +138,7 @@ export class WalletService {
         throw new AppError(
           'invalid_argument',
           `No guaranteeToken is stored for guarantee ${guaranteeIdx}; paste the token.`,
+          { reason: 'no_guarantee_token', values: { idx: guaranteeIdx } },
         )
       }
     }

@@ -5,6 +5,7 @@ import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
 import type { BootedCore } from '../../support/boot'
 import { bootSynced, call as callOn } from '../helpers/core'
 import { readBack } from '../helpers/xlsx-read'
+import { instantText } from '../../../src/shared/time-text'
 
 /**
  * `changes.export`: the feed of a filter as a workbook or CSV, one line
@@ -69,6 +70,8 @@ describe('changes.export', () => {
     expect(rows).toHaveLength(entries.length)
     rows.forEach((row, i) => {
       expect(row[3]).toBe(entries[i]!.idx === null ? '' : String(entries[i]!.idx))
+      // The sync's time as the window writes it, in the profile's zone: never ISO or UTC.
+      expect(row[0]).toBe(instantText(entries[i]!.at, 'Asia/Seoul', 'second'))
     })
     const baseline = rows.findIndex((row) => row[2] === 'Initial sync')
     expect(rows[baseline]![4]).toBe('Initial sync of 150 records')

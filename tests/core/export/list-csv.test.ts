@@ -80,7 +80,7 @@ describe('lists.export', () => {
 
     const [stamp, header, ...rows] = parseCsv(csv.slice(1))
     expect(stamp![0]).toMatch(
-      /^# 감정 내역 · 상태=배송완료; 정렬=oldest · 기준 시각 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(Asia\/Seoul\) · \d+건$/,
+      /^# 감정 내역 · 상태: 배송완료 · 정렬: 오래된순 · 기준 시각 \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(Asia\/Seoul\) · \d+건$/,
     )
     expect(header).toEqual(
       expect.arrayContaining([
@@ -114,7 +114,9 @@ describe('lists.export', () => {
       format: 'csv',
     })
     const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
-    expect(stamp![0]).toMatch(/^# Guarantees · review=reviewed; sort=latest · as of .* · 1 row$/)
+    expect(stamp![0]).toMatch(
+      /^# Guarantees · review: Reviewed · sort: Newest first · as of .* · 1 row$/,
+    )
     expect(header).toEqual(
       expect.arrayContaining(['Serial no.', 'Card image', 'Extra 1', 'Review mark']),
     )
@@ -174,7 +176,7 @@ describe('lists.export', () => {
       format: 'csv',
     })
     const [stamp, header, ...rows] = parseCsv(answer.csv!.slice(1))
-    expect(stamp![0]).toContain('days in status at least=9')
+    expect(stamp![0]).toContain('days in status at least: 9')
     expect(rows).toHaveLength(aged.total)
     const days = header!.indexOf('Days in status')
     expect(rows.every((row) => row[days] === '9')).toBe(true)

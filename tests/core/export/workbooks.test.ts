@@ -75,7 +75,9 @@ describe('Excel workbook exports', () => {
     expect(answer.rows).toBe(page.total)
     const { cells, sheet, files } = workbook(answer)
     // The caption, then the header, both frozen.
-    expect(String(cells.get('A1')?.value)).toMatch(/^# 감정 내역 · 상태=배송완료; 정렬=oldest · /u)
+    expect(String(cells.get('A1')?.value)).toMatch(
+      /^# 감정 내역 · 상태: 배송완료 · 정렬: 오래된순 · /u,
+    )
     expect(sheet).toMatch(/<pane [^>]*ySplit="2"[^>]*state="frozen"/u)
     expect(sheet).not.toMatch(/<f[\s>]/u)
     expect(Object.keys(files).some((name) => /vbaProject|calcChain/u.test(name))).toBe(false)
@@ -114,7 +116,7 @@ describe('Excel workbook exports', () => {
     const { header, at } = table(cells, 1)
     expect(header.join(',')).toBe(csv.csv!.slice(1).split('\r\n')[0])
     expectText(at(0, 'Member'), '0012345')
-    expectText(at(0, 'Outcome'), 'cancelled')
+    expectText(at(0, 'Outcome'), 'Cancelled')
     // Started at NOW (03:00 UTC): noon in Seoul.
     expect(at(0, 'Started')).toMatchObject({ type: 'n', value: serial('2026-11-21 12:00:00') })
   })

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startEmbeddedSandbox, startSandbox, type Sandbox } from '../../../src/sandbox'
-import { Churn, wallSecond, type SandboxChange } from '../../../src/sandbox/churn'
+import { Churn, type SandboxChange } from '../../../src/sandbox/churn'
 import {
   Dataset,
-  DATASET_NOW_SECOND,
+  wallSecond,
   formatSecond,
   type SandboxListRequest,
   type SandboxResource,
@@ -11,12 +11,15 @@ import {
 import { LiveDataset, matches } from '../../../src/sandbox/live'
 import { GUARANTEE_STATE_LABELS } from '../../../src/shared/domain'
 import { INSPECTION_LABELS } from '../../../src/sandbox/types'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
 const STATIC = 'http://127.0.0.1:9'
 const RESOURCES: readonly SandboxResource[] = ['guarantee', 'inspection']
 
 function churned(seed: number, size: number, steps: number) {
-  const live = new LiveDataset(new Dataset({ seed, size, staticUrl: STATIC }))
+  const live = new LiveDataset(
+    new Dataset({ seed, size, staticUrl: STATIC, anchor: SANDBOX_ANCHOR }),
+  )
   const churn = new Churn(live, seed)
   const changes = churn.advance(steps)
   return { live, churn, changes }
@@ -32,7 +35,9 @@ describe('sandbox time: the step function', () => {
     expect(churned(4, 400, 120).changes).not.toEqual(a)
     // Taking the steps one at a time changes nothing.
     const single = new Churn(
-      new LiveDataset(new Dataset({ seed: 3, size: 400, staticUrl: STATIC })),
+      new LiveDataset(
+        new Dataset({ seed: 3, size: 400, staticUrl: STATIC, anchor: SANDBOX_ANCHOR }),
+      ),
       3,
     )
     const oneByOne: SandboxChange[] = []
@@ -48,7 +53,7 @@ describe('sandbox time: the step function', () => {
     const steps = new Map<number, SandboxChange[]>()
     for (const change of changes)
       steps.set(change.step, [...(steps.get(change.step) ?? []), change])
-    let previous = formatSecond(DATASET_NOW_SECOND)
+    let previous = formatSecond(wallSecond(SANDBOX_ANCHOR))
     for (const [, list] of steps) {
       const at = list[0]?.at ?? ''
       expect(at > previous).toBe(true)
@@ -109,7 +114,7 @@ describe('sandbox time: the step function', () => {
       { status: INSPECTION_LABELS[0] },
       { status: INSPECTION_LABELS[1] },
       { status: INSPECTION_LABELS[2] },
-      { from: formatSecond(DATASET_NOW_SECOND - 40 * 86_400).slice(0, 10) },
+      { from: formatSecond(wallSecond(SANDBOX_ANCHOR) - 40 * 86_400).slice(0, 10) },
       { refUserId: live.inspection(599).refUserId },
       { refUserId: live.guarantee(650).refUserId ?? '', status: 'complete' },
     ]
@@ -140,7 +145,9 @@ describe('sandbox time: the step function', () => {
   it('takes wall-clock times in the service zone when asked, and never goes back', () => {
     let now = Date.UTC(2026, 11, 1, 0, 0, 0)
     const churn = new Churn(
-      new LiveDataset(new Dataset({ seed: 1, size: 50, staticUrl: STATIC })),
+      new LiveDataset(
+        new Dataset({ seed: 1, size: 50, staticUrl: STATIC, anchor: SANDBOX_ANCHOR }),
+      ),
       1,
       { clock: 'wall', now: () => now },
     )
@@ -309,7 +316,11 @@ describe('sandbox time switches', () => {
 
   it('steps on its own every everyMs when started with churn', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
-    const { sandbox } = await startEmbeddedSandbox({ size: 50, churn: { everyMs: 2000 } })
+    const { sandbox } = await startEmbeddedSandbox({
+      size: 50,
+      anchor: SANDBOX_ANCHOR,
+      churn: { everyMs: 2000 },
+    })
     try {
       expect(sandbox.changes()).toEqual([])
       expect(sandbox.step).toBe(0)

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import { wallSecond, type SandboxChange } from '../../../src/sandbox/churn'
-import { formatSecond } from '../../../src/sandbox/dataset'
+import type { SandboxChange } from '../../../src/sandbox/churn'
+import { formatSecond, wallSecond } from '../../../src/sandbox/dataset'
 
 const children: ChildProcess[] = []
 afterEach(() => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Dataset, type SandboxListRequest } from '../../../src/sandbox/dataset'
 import { sandboxBrands } from '../../../src/sandbox/data/brands'
 import { GUARANTEE_STATE_LABELS } from '../../../src/shared/domain'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
 const STATIC = 'http://127.0.0.1:9'
 
@@ -40,9 +41,9 @@ function bruteForce(
 
 describe('sandbox dataset', () => {
   it('is deterministic per seed and differs between seeds', () => {
-    const a = new Dataset({ seed: 1, size: 1000, staticUrl: STATIC })
-    const b = new Dataset({ seed: 1, size: 1000, staticUrl: STATIC })
-    const c = new Dataset({ seed: 2, size: 1000, staticUrl: STATIC })
+    const a = new Dataset({ seed: 1, size: 1000, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
+    const b = new Dataset({ seed: 1, size: 1000, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
+    const c = new Dataset({ seed: 2, size: 1000, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
     expect(a.guarantee(17)).toEqual(b.guarantee(17))
     expect(a.inspection(999)).toEqual(b.inspection(999))
     expect(a.guarantee(17)).not.toEqual(c.guarantee(17))
@@ -50,7 +51,7 @@ describe('sandbox dataset', () => {
 
   it('keeps registration times strictly increasing with idx, also at a million records', () => {
     for (const size of [1, 10, 3000, 1_000_000]) {
-      const data = new Dataset({ seed: 5, size, staticUrl: STATIC })
+      const data = new Dataset({ seed: 5, size, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
       let previous = ''
       for (const i of new Set([0, 1, 2, Math.floor(size / 2), size - 2, size - 1])) {
         if (i < 0 || i >= size) continue
@@ -63,7 +64,7 @@ describe('sandbox dataset', () => {
   })
 
   it('answers every filter combination exactly as a brute-force scan does', () => {
-    const data = new Dataset({ seed: 3, size: 700, staticUrl: STATIC })
+    const data = new Dataset({ seed: 3, size: 700, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
     const member = data.guarantee(5).refUserId ?? data.inspection(5).refUserId
     const days = [
       data.guarantee(100).registeredAt.slice(0, 10),
@@ -99,8 +100,38 @@ describe('sandbox dataset', () => {
     }
   })
 
+  it('ends its data in the hours before its anchor, and keeps the records relative to it', () => {
+    const early = new Dataset({ seed: 1, size: 3000, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
+    const later = Date.parse('2027-03-10T14:30:00+09:00')
+    const moved = new Dataset({ seed: 1, size: 3000, staticUrl: STATIC, anchor: later })
+    // The newest registration is in the hours up to six before the anchor, in the service's zone.
+    const newestOf = (data: Dataset) => data.guarantee(2999).registeredAt
+    expect(newestOf(early) <= '2026-11-20 18:00:00').toBe(true)
+    expect(newestOf(early) > '2026-11-20 06:00:00').toBe(true)
+    expect(newestOf(moved) <= '2027-03-10 08:30:00').toBe(true)
+    expect(newestOf(moved) > '2027-03-09 20:30:00').toBe(true)
+    const shift = later - SANDBOX_ANCHOR
+    const seconds = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`)
+    for (const i of [0, 1234, 2999]) {
+      const a = early.inspection(i)
+      const b = moved.inspection(i)
+      expect(b.productName).toBe(a.productName)
+      const at = (r: typeof a) => r.registeredAt ?? r.registeredAtAt ?? ''
+      expect(seconds(at(b)) - seconds(at(a))).toBe(shift)
+    }
+    // Nothing is later than the anchor, and a week before it holds records.
+    const all = Array.from({ length: moved.size }, (_, i) => moved.guarantee(i))
+    const newest =
+      all
+        .map((g) => g.modifiedAt ?? g.registeredAt)
+        .sort()
+        .at(-1) ?? ''
+    expect(newest <= '2027-03-10 14:30:00').toBe(true)
+    expect(all.filter((g) => g.registeredAt >= '2027-03-03').length).toBeGreaterThan(5)
+  })
+
   it('shows every quirk the spec records', () => {
-    const data = new Dataset({ seed: 1, size: 3000, staticUrl: STATIC })
+    const data = new Dataset({ seed: 1, size: 3000, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
     const guarantees = Array.from({ length: data.size }, (_, i) => data.guarantee(i))
     const inspections = Array.from({ length: data.size }, (_, i) => data.inspection(i))
     for (const field of [
@@ -144,7 +175,7 @@ describe('sandbox dataset', () => {
   })
 
   it('finds a member by ID and nobody by a near miss', () => {
-    const data = new Dataset({ seed: 9, size: 100_000, staticUrl: STATIC })
+    const data = new Dataset({ seed: 9, size: 100_000, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
     for (const m of [0, 1, 799, 800, data.members - 1]) {
       expect(data.memberSlot(data.memberId(m))).toBe(m)
     }
@@ -153,8 +184,10 @@ describe('sandbox dataset', () => {
   })
 
   it('gives deterministic, distinct guarantee tokens', () => {
-    const data = new Dataset({ seed: 1, size: 10, staticUrl: STATIC })
-    expect(data.tokenFor(3)).toBe(new Dataset({ seed: 1, size: 10, staticUrl: STATIC }).tokenFor(3))
+    const data = new Dataset({ seed: 1, size: 10, staticUrl: STATIC, anchor: SANDBOX_ANCHOR })
+    expect(data.tokenFor(3)).toBe(
+      new Dataset({ seed: 1, size: 10, staticUrl: STATIC, anchor: SANDBOX_ANCHOR }).tokenFor(3),
+    )
     expect(data.tokenFor(3)).not.toBe(data.tokenFor(4))
   })
 })

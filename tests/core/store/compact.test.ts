@@ -14,6 +14,7 @@ import { markUnseenGone } from '../../../src/core/store/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { guarantee, inspection, tempDir } from './fixtures'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
 let temp: ReturnType<typeof tempDir>
 beforeEach(() => {
@@ -300,7 +301,12 @@ describe('the compact format on a fresh cache', () => {
   afterEach(() => db.close())
 
   it('gives back every parsed sandbox record exactly, from columns plus raw', () => {
-    const dataset = new Dataset({ seed: 7, size: 300, staticUrl: 'http://127.0.0.1:1' })
+    const dataset = new Dataset({
+      seed: 7,
+      size: 300,
+      staticUrl: 'http://127.0.0.1:1',
+      anchor: SANDBOX_ANCHOR,
+    })
     const guarantees = Array.from({ length: 300 }, (_, i) => {
       const read = readGuarantee(JSON.parse(JSON.stringify(dataset.guarantee(i))), i)
       if (!read.ok) throw new Error('sandbox guarantee rejected')

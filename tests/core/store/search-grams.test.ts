@@ -18,6 +18,7 @@ import { choseongOf } from '../../../src/core/text/hangul-search'
 import { createMatcher } from '../../support/matcher'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { inspection, tempDir } from './fixtures'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
 /**
  * Digits as trigrams (column `d`) and 초성 as triples (column `c`): what is
@@ -316,7 +317,12 @@ describe('planSearch against the naive matcher, over a generated store', () => {
   beforeAll(() => {
     temp = tempDir()
     db = openStore(storeFileFor(temp.dir, 'sandbox')).db
-    const dataset = new Dataset({ seed: 11, size: 1500, staticUrl: 'http://127.0.0.1:1' })
+    const dataset = new Dataset({
+      seed: 11,
+      size: 1500,
+      staticUrl: 'http://127.0.0.1:1',
+      anchor: SANDBOX_ANCHOR,
+    })
     const items: InspectionRecord[] = []
     for (let i = 0; i < dataset.size; i += 1) {
       const read = readInspection(JSON.parse(JSON.stringify(dataset.inspection(i))), i)

@@ -89,7 +89,7 @@ describe('the team outbox', () => {
   it('is untouched without a team server', () => {
     transaction(store.db, () => upsertInspections(store.db, [inspection(1)], 1, '2026-11-25'))
     expect(mark(1, 'reviewed').by).toBe('settings name')
-    expect(countOutbox(store.db)).toBe(0)
+    expect(countOutbox(store.db)).toEqual({ unsent: 0, setAside: 0 })
     expect(reviewHistory(store.db, { resource: 'inspections', idx: 1 })).toEqual([])
   })
 
@@ -107,7 +107,7 @@ describe('the team outbox', () => {
     })
     // A refused mark (unknown record) queues nothing.
     expect(() => mark(99, 'reviewed')).toThrow()
-    expect(countOutbox(store.db)).toBe(1)
+    expect(countOutbox(store.db)).toEqual({ unsent: 1, setAside: 0 })
   })
 
   it('queues a wallet outcome, never a completion’s redirect parameters', () => {

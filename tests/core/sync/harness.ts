@@ -14,6 +14,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sa
 import type { SyncProgress } from '../../../src/shared/cache'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
 /** A list answer passing through the fault proxy; return a changed copy, or a status to fail with. */
 export type Fault = (
@@ -91,7 +92,12 @@ export async function startHarness(
     sandbox?: Partial<SandboxOptions>
   } = {},
 ) {
-  const sandbox = await startSandbox({ seed: 7, size: options.size ?? 450, ...options.sandbox })
+  const sandbox = await startSandbox({
+    seed: 7,
+    size: options.size ?? 450,
+    anchor: SANDBOX_ANCHOR,
+    ...options.sandbox,
+  })
   const proxy = await startFaultProxy(sandbox)
   const temp = tempDir()
   const file = storeFileFor(temp.dir, 'sandbox')

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { JsonBody } from '../../../src/core/api/http'
-import { readGuarantee, readPage } from '../../../src/core/api/read-records'
+import { MAX_RAW_DEPTH, readGuarantee, readPage } from '../../../src/core/api/read-records'
 import { isAppError } from '../../../src/core/app-error'
 import { decodePageWrite } from '../../../src/core/store/encoded-rows'
 import { prepareRows } from '../../../src/core/store/stored-raw'
@@ -17,8 +17,14 @@ import { encodeEucKr } from '../../../src/sandbox/echo'
 import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
 import { failure } from '../../support/failure'
 import { tempDir } from '../store/fixtures'
+import { SANDBOX_ANCHOR } from '../../support/anchor'
 
-const dataset = new Dataset({ seed: 3, size: 400, staticUrl: 'http://127.0.0.1:1' })
+const dataset = new Dataset({
+  seed: 3,
+  size: 400,
+  staticUrl: 'http://127.0.0.1:1',
+  anchor: SANDBOX_ANCHOR,
+})
 const threads: PageThread[] = []
 const cleanups: (() => void)[] = []
 afterEach(async () => {
@@ -169,6 +175,38 @@ describe('the page thread', () => {
     }
     const parsed = await pages.parse(pageInput(3))
     expect(parsed.received).toBe(3)
+  })
+
+  it('refuses a record whose fields nest thousands deep, with why, and parses the rest of its page (fuzz seed 42)', async () => {
+    const deep = '['.repeat(50_000) + ']'.repeat(50_000)
+    const [first, second, third] = envelope(3).data.map((item) => JSON.stringify(item))
+    // An unknown field (kept as JSON in `raw`) and a timestamp (quoted in a warning), both nested deep.
+    const withField = `${second!.slice(0, -1)},"extra":${deep}}`
+    const withTimestamp = `${third!.replace(/"modifiedAt":(null|"[^"]*")/, `"modifiedAt":${deep}`)}`
+    expect(withTimestamp).not.toBe(third)
+    const text = `{"total":3,"page":1,"data":[${first},${withField},${withTimestamp}]}`
+    for (const parse of [thread(), parseHere]) {
+      const parsed = await parse.parse({
+        resource: 'guarantees',
+        body: body(text),
+        page: 1,
+        rowsPerChunk: 10,
+      })
+      expect(parsed).toMatchObject({ received: 3, rejected: 1 })
+      expect(parsed.rejects[0]).toMatchObject({
+        position: 1,
+        field: 'extra',
+        reason: `nested more than ${MAX_RAW_DEPTH} levels deep`,
+        raw: '(an object nested too deeply to show)',
+      })
+      expect(parsed.encoded.map((chunk) => chunk.count)).toEqual([2])
+      // The record whose timestamp is no date is kept (the timestamp reads as none).
+      const rows = rowsOf(parsed) as { idx: number; raw: string }[]
+      expect(rows.map((row) => row.idx)).toEqual([
+        dataset.guarantee(0).idx,
+        dataset.guarantee(2).idx,
+      ])
+    }
   })
 
   it('answers a malformed request as internal, drops one without an id, and keeps working', async () => {

@@ -175,15 +175,21 @@ describe('team connection errors', () => {
     await sync.stop()
     expect(statuses.filter((status) => status.state === 'connecting')).toHaveLength(1)
   })
-  it('refuses a malformed outbox event before it leaves, and keeps it', async () => {
+  it('sets a malformed outbox event aside before it leaves, and sends the ones after it', async () => {
     const { local, sync } = syncedClient({ config: member, partnerId: partner })
     const good = reviewDraft()
     const bad = { ...reviewDraft(), id: 'not-a-uuid' }
-    local.enqueue(bad, good)
+    const nul = reviewDraft({ note: 'before\u0000after' })
+    local.enqueue(bad, nul, good)
     sync.start()
-    await local.until(() => sync.status.state === 'offline')
-    expect(sync.status).toMatchObject({ retrying: false, error: { code: 'team_refused' } })
-    expect(local.outbox).toEqual([bad, good])
+    await local.until(() => sync.status.state === 'connected' && local.applied.has(good.id))
+    expect(sync.status).toMatchObject({ state: 'connected', unsent: 0, setAside: 2 })
+    expect(local.outbox).toEqual([])
+    expect(local.setAsideEntries.map((entry) => [entry.id, entry.sqlState])).toEqual([
+      [bad.id, null],
+      [nul.id, null],
+    ])
+    expect(local.setAsideEntries[1]!.reason).toMatch(/note.*NUL/)
     await sync.stop()
   })
 })

@@ -122,7 +122,7 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
       note: 'A, offline',
     })
     await a.call('reviews.set', { resource: 'inspections', idx: onlyA!, mark: 'reviewed' })
-    // The nudge of each mark makes the loop try again at once and report what waits.
+    // Each mark updates what waits, without a connect attempt of its own.
     await a.until(async () => {
       const status = await a.status()
       return status.state === 'offline' && status.unsent === 2

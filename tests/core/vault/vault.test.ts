@@ -48,11 +48,20 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('vault', () => {
   it('stores key and secret together and tells the renderer only the key’s last four characters', async () => {
-    const { vault } = quietVault(new MemoryStore())
+    const { vault } = quietVault(keychainWith({}))
     const status = await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET })
     expect(status).toEqual({ state: 'keychain', keyLast4: 'cdef' })
     expect(JSON.stringify(await vault.status('p-1'))).not.toContain(SECRET)
     expect(await vault.get('p-1')).toEqual({ apiKey: KEY, apiSecret: SECRET })
+  })
+
+  it('never claims the keychain holds a key that a keychain in memory keeps for this session', async () => {
+    const { vault } = quietVault(new MemoryStore())
+    expect(await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET })).toEqual({
+      state: 'session',
+      keyLast4: 'cdef',
+    })
+    expect(await vault.status('p-1')).toEqual({ state: 'session', keyLast4: 'cdef' })
   })
 
   it('replaces only the secret when only the secret is given', async () => {

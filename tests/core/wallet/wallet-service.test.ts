@@ -133,7 +133,11 @@ describe('wallet flows', () => {
   it('completes a sync with a pasted token; refuses one without a token', async () => {
     const idx = 3
     const refused = await ipc('wallet.start', { flow: 'sync', refUserId: 'm', guaranteeIdx: idx })
-    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+    // The reason and the guarantee go to the renderer, which words them in the window's language.
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', reason: 'no_guarantee_token', values: { idx } },
+    })
     expect(!refused.ok && refused.error.message).toMatch(/paste the token/)
     const guarantee = core.sandbox.dataset.guarantee(idx - 1)
     const member = guarantee.refUserId ?? 'member-1'
@@ -256,7 +260,11 @@ describe('wallet flows', () => {
     expect(csv.startsWith('\uFEFFStarted,Ended,Flow,Member,Guarantee,Outcome,Detail\r\n')).toBe(
       true,
     )
-    expect(csv).toContain(`pre-sync,"'=HYPERLINK(""x"")",,cancelled,closed\r\n`)
+    expect(csv).toContain(`Pre-sync,"'=HYPERLINK(""x"")",,Cancelled,closed\r\n`)
+    // Start and end in the window's one way to write a time, never ISO or UTC.
+    expect(csv.split('\r\n')[1]).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/u,
+    )
     expectNoKey()
   })
 })

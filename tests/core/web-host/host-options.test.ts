@@ -56,7 +56,7 @@ describe('the web host’s router without --allow-real-profiles', () => {
     for (const args of [{ id: 'p-1234' }, {}, null, 'sandbox']) {
       expect(await guarded.dispatch('profiles.select', args)).toEqual({
         ok: false,
-        error: { code: 'invalid_argument', message: SANDBOX_ONLY_MESSAGE },
+        error: { code: 'invalid_argument', message: SANDBOX_ONLY_MESSAGE, reason: 'sandbox_only' },
       })
     }
     expect(calls).toEqual([])

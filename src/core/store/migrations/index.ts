@@ -17,6 +17,8 @@ import { up as reconcileByMember } from './0015-reconcile-by-member'
 import { up as leanRows } from './0016-lean-rows'
 import { up as shortRows } from './0017-short-rows'
 import { up as asciiSearch } from './0018-ascii-search'
+import { up as teamSetAside } from './0019-team-set-aside'
+import { up as teamRestores } from './0020-team-restores'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -50,6 +52,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'lean-rows', up: leanRows, vacuumAfter: true },
   { version: 17, name: 'short-rows', up: shortRows, vacuumAfter: true },
   { version: 18, name: 'ascii-search', up: asciiSearch },
+  { version: 19, name: 'team-set-aside', up: teamSetAside },
+  { version: 20, name: 'team-restores', up: teamRestores },
 ]
 
 /** The schema version this build writes. */

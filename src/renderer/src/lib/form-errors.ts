@@ -63,7 +63,10 @@ function errorOf(field: string, issue: FormIssue): FieldError {
   }
 }
 
-/** The words for a name refused by `plainTextSchema` (control or text-direction characters, length). */
+/**
+ * The words for a name refused by `plainTextSchema` (control or text-direction
+ * characters, length) or `serverTextSchema` (NUL, a broken character, length).
+ */
 function textErrorOf(issue: FormIssue): FieldError | null {
   switch (issue.params?.problem) {
     case 'empty':
@@ -71,6 +74,8 @@ function textErrorOf(issue: FormIssue): FieldError | null {
     case 'too_long':
       return { key: 'form.tooLong', values: { max: Number(issue.params.max ?? 0) } }
     case 'control':
+    case 'nul':
+    case 'surrogate':
       return { key: 'form.controlChars' }
     case 'bidi':
       return { key: 'form.bidiChars' }

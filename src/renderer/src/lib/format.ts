@@ -1,11 +1,11 @@
-import { localTimestamp } from '../../../shared/local-time'
+import { instantText, serviceTimeText } from '../../../shared/time-text'
 
 /**
- * Formats an ISO instant as wall-clock time in the service's zone
- * (default Asia/Seoul), e.g. `2026-11-22 10:51`.
+ * Formats an ISO instant as wall-clock time in the profile's zone
+ * (default Asia/Seoul), e.g. `2026-11-22 10:51` (`src/shared/time-text.ts`).
  */
 export function formatInstant(iso: string, timeZone: string): string {
-  return localTimestamp(new Date(iso), timeZone).slice(0, 16)
+  return instantText(iso, timeZone, 'minute')
 }
 
 /**
@@ -15,7 +15,7 @@ export function formatInstant(iso: string, timeZone: string): string {
  */
 export function formatServiceTime(value: string | null): string {
   if (!value) return '—'
-  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(value) ? value.slice(0, 16) : value
+  return serviceTimeText(value, 'minute')
 }
 
 /**
@@ -23,5 +23,5 @@ export function formatServiceTime(value: string | null): string {
  * detail pane (`2026-11-22 10:51:03 (Asia/Seoul)`); null when there is none.
  */
 export function zonedServiceTime(value: string | null, timeZone: string): string | null {
-  return value ? `${value} (${timeZone})` : null
+  return value ? `${serviceTimeText(value, 'second')} (${timeZone})` : null
 }

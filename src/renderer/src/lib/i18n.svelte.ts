@@ -55,8 +55,32 @@ export class I18n {
     return key === undefined ? text : this.t(key)
   }
 
-  /** The user-facing sentence for an error; every code has a message (the compiler checks the key). */
-  errorText = (error: ErrorData): string => this.t(`error.${error.code}`)
+  /**
+   * The user-facing sentence for an error: what happened, from its reason
+   * where core named one, else from its code (the compiler checks the keys).
+   */
+  errorText = (error: ErrorData): string =>
+    error.reason === undefined
+      ? this.t(`error.${error.code}`)
+      : message(this.locale, `error.reason.${error.reason}`, (error.values ?? {}) as never)
+
+  /**
+   * An error's details under "자세히 / Details", in the window's language:
+   * what to do, the service's HTTP status where it answered one, and core's
+   * own (English) words only in an English window; they are in the log too.
+   */
+  errorDetails = (error: ErrorData): string =>
+    [
+      error.reason === undefined
+        ? this.t(`error.hint.${error.code}`)
+        : message(this.locale, `error.reasonHint.${error.reason}`, (error.values ?? {}) as never),
+      error.status === undefined ? null : this.t('error.detail.status', { status: error.status }),
+      this.locale === 'en' && error.message.trim() !== ''
+        ? this.t('error.detail.original', { text: error.message })
+        : null,
+    ]
+      .filter((line) => line !== null)
+      .join('\n')
 }
 
 const [getI18n, provideI18n] = createContext<I18n>()

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+
+/**
+ * A digest of what a core has stored: every row of every profile's cache
+ * file, the settings file and the keychain entries. Files no connection
+ * committed to since the last digest are not read again (`PRAGMA
+ * data_version` of a connection kept open per file, read-only).
+ *
+ * What the team thread writes on its own after a call that succeeded (the
+ * outbox, the events pulled back, the server's numbers on a mark) is left
+ * out: that is background work, not the call's.
+ */
+export class StoreDigest {
+  readonly #cacheDir: string
+  readonly #settingsFile: () => string | null
+  readonly #keychain: () => Promise<unknown>
+  readonly #files = new Map<string, { db: DatabaseSync; version: number; digest: string }>()
+
+  constructor(options: {
+    readonly dataDir: string
+    readonly settingsFile: () => string | null
+    readonly keychain: () => Promise<unknown>
+  }) {
+    this.#cacheDir = join(options.dataDir, 'cache')
+    this.#settingsFile = options.settingsFile
+    this.#keychain = options.keychain
+  }
+
+  /** What is stored now, as one string that differs when any kept row, setting or key does. */
+  async take(): Promise<string> {
+    const parts: string[] = []
+    const names = existsSync(this.#cacheDir)
+      ? readdirSync(this.#cacheDir)
+          .filter((name) => name.endsWith('.sqlite'))
+          .sort()
+      : []
+    for (const [file, open] of this.#files) {
+      if (!names.includes(file)) {
+        open.db.close()
+        this.#files.delete(file)
+      }
+    }
+    for (const name of names) parts.push(`${name}:${this.#fileDigest(name)}`)
+    const settings = this.#settingsFile()
+    parts.push(
+      `settings:${settings !== null && existsSync(settings) ? hash(readFileSync(settings)) : '-'}`,
+    )
+    parts.push(`keychain:${hash(JSON.stringify(await this.#keychain()))}`)
+    return parts.join('\n')
+  }
+
+  close(): void {
+    for (const open of this.#files.values()) open.db.close()
+    this.#files.clear()
+  }
+
+  #fileDigest(name: string): string {
+    let open = this.#files.get(name)
+    if (!open) {
+      const db = new DatabaseSync(join(this.#cacheDir, name), { readOnly: true })
+      open = { db, version: -1, digest: '' }
+      this.#files.set(name, open)
+    }
+    const version = (open.db.prepare('PRAGMA data_version').get() as { data_version: number })
+      .data_version
+    if (version !== open.version) {
+      open.digest = digestRows(open.db)
+      open.version = version
+    }
+    return open.digest
+  }
+}
+
+/** Tables and columns the team thread keeps up to date in the background. */
+const BACKGROUND_TABLES = new Set(['team_state', 'team_outbox', 'team_review_events'])
+const BACKGROUND_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  review_marks: ['team_seq', 'team_author', 'changed_while_away'],
+  wallet_links: ['event_id', 'author'],
+}
+
+function digestRows(db: DatabaseSync): string {
+  const sha = createHash('sha256')
+  const tables = db
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
+    .all() as { name: string }[]
+  for (const { name } of tables) {
+    if (BACKGROUND_TABLES.has(name)) continue
+    const skip = new Set(BACKGROUND_COLUMNS[name] ?? [])
+    sha.update(`\u0001${name}\u0001`)
+    let rows: Record<string, unknown>[]
+    try {
+      rows = db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]
+    } catch {
+      // A virtual table whose module this connection lacks: its shadow tables are read instead.
+      continue
+    }
+    for (const row of rows) {
+      for (const [column, value] of Object.entries(row)) {
+        if (skip.has(column)) continue
+        sha.update(column)
+        sha.update(value instanceof Uint8Array ? value : `=${typeof value}:${String(value)};`)
+      }
+      sha.update('\n')
+    }
+  }
+  return sha.digest('hex')
+}
+
+function hash(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
