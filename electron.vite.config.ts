@@ -17,9 +17,9 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           // Each data thread is a worker with its own entry file (docs/architecture.md).
           // The database owner of a profile:
-          'owner-worker': resolve('src/core/store/owner/worker.ts'),
+          'owner-worker': resolve('src/core/owner/worker.ts'),
           // Its WAL checkpointer:
-          'checkpoint-worker': resolve('src/core/store/owner/checkpoint-worker.ts'),
+          'checkpoint-worker': resolve('src/core/owner/checkpoint-worker.ts'),
           // The sync's page thread, which parses list answers:
           'page-worker': resolve('src/core/sync/page-thread/worker.ts'),
           // The team worker, which syncs marks with the profile's team server:

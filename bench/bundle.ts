@@ -20,8 +20,8 @@ export async function bundleBenchChildren(): Promise<string> {
     entryPoints: {
       'start-child': join(root, 'bench/start-child.ts'),
       'sync-child': join(root, 'bench/sync-child.ts'),
-      'owner-worker': join(root, 'src/core/store/owner/worker.ts'),
-      'checkpoint-worker': join(root, 'src/core/store/owner/checkpoint-worker.ts'),
+      'owner-worker': join(root, 'src/core/owner/worker.ts'),
+      'checkpoint-worker': join(root, 'src/core/owner/checkpoint-worker.ts'),
       'page-worker': join(root, 'src/core/sync/page-thread/worker.ts'),
       'team-worker': join(root, 'src/core/team/worker.ts'),
     },

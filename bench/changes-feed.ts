@@ -5,10 +5,10 @@ import {
   agingCutoff,
   listChanges,
   type ChangeQuery,
-} from '../src/core/store/change-queries'
-import { writeBaseline } from '../src/core/store/changes'
+} from '../src/core/store/queries/change-queries'
+import { writeBaseline } from '../src/core/store/write/changes'
 import type { StoreConnection } from '../src/core/store/connection'
-import { transaction } from '../src/core/store/database'
+import { transaction } from '../src/core/store/schema/database'
 import type { InspectionRecord } from '../src/core/store/record-types'
 import { upsertInspections } from '../tests/support/store-writes'
 import { createRng } from '../src/sandbox/seed'

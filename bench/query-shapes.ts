@@ -1,12 +1,12 @@
 import type { StoreConnection } from '../src/core/store/connection'
-import { listCount, storedCells, summarise } from '../src/core/store/counts'
+import { listCount, storedCells, summarise } from '../src/core/store/write/counts'
 import {
   explainList,
   queryInspections,
   recordCount,
   type ListRequest,
-} from '../src/core/store/list-queries'
-import { bumpDataVersion } from '../src/core/store/writes'
+} from '../src/core/store/queries/list-queries'
+import { bumpDataVersion } from '../src/core/store/write/writes'
 
 /**
  * Every shape the lists offer, timed over a stored inspections table: the

@@ -2,14 +2,14 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { EventBus } from '../src/core/events'
 import { holdMainYoungGeneration } from '../src/core/heap-sizing'
 import { storeFileFor } from '../src/core/store/paths'
-import { StoreOwner } from '../src/core/store/owner/store-owner'
+import { StoreOwner } from '../src/core/owner/store-owner'
 import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { bundledThreads } from './bundled-threads'
 import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
 import { clientOf, type SandboxAccess } from './sandbox-client'
-import type { WriteStats } from '../src/core/store/write-stats'
+import type { WriteStats } from '../src/core/store/write/write-stats'
 
 /**
  * The 100,000-guarantee sync in a process of its own, run as the app runs

@@ -1,3 +1,6 @@
+import { readFileSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import type pg from 'pg'
@@ -9,48 +12,62 @@ import {
   revokePartner,
 } from '../src/core/team/admin'
 import { configFromUrl, connectClient } from '../src/core/team/connection'
+import { pgpassLookup, pgpassModeOk } from '../src/core/team/pgpass'
 import { TeamError, toTeamError } from '../src/core/team/team-error'
 
 /**
  * The administrator's command for the team server (docs/team.md):
  *
  *   npm run team -- migrate       --url postgres://admin@host/db [--ca FILE]
- *   npm run team -- add-member    --url … --team NAME --role ROLE [--name "김민지"] [--password PW]
+ *   npm run team -- add-member    --url … --team NAME --role ROLE [--name "김민지"] [--reuse-role]
  *   npm run team -- remove-member --url … --role ROLE
  *   npm run team -- grant         --url … --team NAME --partner PARTNER_ID
  *   npm run team -- revoke        --url … --team NAME --partner PARTNER_ID
  *
- * The administrator's password comes from the URL or PGPASSWORD; a member's
- * password from --password or, without it, a prompt (a line on stdin when
- * stdin is not a terminal). TLS follows the app's rule: verify-full except on
- * loopback; `--ca` names the CA file.
+ * Passwords never come on the command line (other users of the computer
+ * can read it): the administrator's from PGPASSWORD, the password file
+ * (~/.pgpass or PGPASSFILE) or a prompt; a member's from a prompt (a line on
+ * stdin when stdin is not a terminal). A URL with a password is refused.
+ * TLS follows the app's rule: verify-full except on loopback; `--ca` names
+ * the CA file.
  */
 const USAGE = `usage: npm run team -- <migrate|add-member|remove-member|grant|revoke> --url URL [options]
   --ca FILE        CA certificate(s) to trust instead of the system's
   --team NAME      team name (add-member, grant, revoke)
   --role ROLE      staff login role (add-member, remove-member)
   --name TEXT      the member's name as the app shows it (add-member)
-  --password PW    the member's password (add-member; prompted when absent)
+  --reuse-role     make an existing role that is not yet a member one (add-member)
   --partner ID     partner account id (grant, revoke)`
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  strict: true,
-  options: {
-    url: { type: 'string' },
-    ca: { type: 'string' },
-    team: { type: 'string' },
-    role: { type: 'string' },
-    name: { type: 'string' },
-    password: { type: 'string' },
-    partner: { type: 'string' },
-  },
-})
+function parseCommandLine() {
+  return parseArgs({
+    allowPositionals: true,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      ca: { type: 'string' },
+      team: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      'reuse-role': { type: 'boolean' },
+      partner: { type: 'string' },
+    },
+  })
+}
 
 function usage(problem: string): never {
   console.error(`${problem}\n${USAGE}`)
   process.exit(2)
 }
+
+/** The command line; an unknown option (such as a password) is a usage error. */
+const { values, positionals } = (() => {
+  try {
+    return parseCommandLine()
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error))
+  }
+})()
 
 function required(name: 'url' | 'team' | 'role' | 'partner'): string {
   const value = values[name]
@@ -76,6 +93,25 @@ async function prompt(question: string): Promise<string> {
   }
 }
 
+/** The administrator's password from ~/.pgpass or PGPASSFILE, or null. */
+function fromPasswordFile(config: {
+  host: string
+  port: number
+  database: string
+  user: string
+}): string | null {
+  const file = process.env['PGPASSFILE'] || join(homedir(), '.pgpass')
+  try {
+    if (!pgpassModeOk(statSync(file).mode)) {
+      console.error(`team: ${file} is readable by others; ignored (chmod 600 it)`)
+      return null
+    }
+    return pgpassLookup(readFileSync(file, 'utf8'), config)
+  } catch {
+    return null
+  }
+}
+
 async function run(command: string, client: pg.Client): Promise<string> {
   switch (command) {
     case 'migrate': {
@@ -87,14 +123,20 @@ async function run(command: string, client: pg.Client): Promise<string> {
     case 'add-member': {
       const role = required('role')
       const team = required('team')
-      const password = values.password ?? (await prompt(`password for ${role}: `))
-      await addMember(client, { team, role, password, displayName: values.name })
+      const password = await prompt(`password for ${role}: `)
+      await addMember(client, {
+        team,
+        role,
+        password,
+        displayName: values.name,
+        reuseRole: values['reuse-role'],
+      })
       return `${role} is a member of ${team}`
     }
     case 'remove-member': {
       const role = required('role')
-      await removeMember(client, role)
-      return `${role} is no longer a member and cannot log in`
+      const ended = await removeMember(client, role)
+      return `${role} is no longer a member and cannot log in; ${ended} open session(s) ended`
     }
     case 'grant': {
       const team = required('team')
@@ -120,7 +162,13 @@ async function main(): Promise<void> {
     usage(`unknown command ${JSON.stringify(command)}`)
   }
   const config = configFromUrl(required('url'), values.ca)
-  const password = config.password || process.env['PGPASSWORD'] || ''
+  if (config.password) {
+    usage('the URL holds a password; use PGPASSWORD, ~/.pgpass or the prompt instead')
+  }
+  const password =
+    process.env['PGPASSWORD'] ||
+    fromPasswordFile(config) ||
+    (await prompt(`password for ${config.user || 'the administrator'}: `))
   const client = await connectClient({ ...config, password })
   try {
     console.log(await run(command, client))

@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
+import { partnerFilter } from '../shared/list-filter'
 import type { SettingsView } from '../shared/profiles'
+import type { EventPayloads } from '../shared/contract'
 import { PartnerClient } from './api/client'
 import { holdMainYoungGeneration } from './heap-sizing'
 import { AppError } from './app-error'
@@ -11,10 +13,10 @@ import { DATA_CHANGED_MS, EventBus } from './events'
 import { tightenDataDir } from './fs-private'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
-import type { StoreNotice } from './store/database'
+import type { StoreNotice } from './store/schema/database'
 import { storeFileFor } from './store/paths'
-import { StoreOwner, type StoreThreads } from './store/owner/store-owner'
-import type { ThreadEntry } from './store/threads'
+import { StoreOwner, type StoreThreads } from './owner/store-owner'
+import type { ThreadEntry } from './threads/spawn'
 import { localTimestamp } from '../shared/local-time'
 import type { Locale } from '../shared/i18n'
 import type { ExportData } from './export/export-file'
@@ -22,6 +24,11 @@ import { exportExtension, type ExportFormat, type ExportResult } from '../shared
 import { clientSyncSource } from './sync/partner-source'
 import { PageThread } from './sync/page-thread/client'
 import { SyncEngine } from './sync/sync-engine'
+import { LiveSchedule, type LiveClock } from './live/schedule'
+import { engineSteps } from './live/engine-steps'
+import { Notifier } from './live/notifications'
+import { SyncNotifications } from './live/sync-notifications'
+import type { PostedNotification } from '../shared/notifications'
 import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
@@ -43,6 +50,17 @@ import { ReviewUndo } from './review-undo'
 import { TeamRunner, teamServerConfig } from './team/team-runner'
 import { toTeamError } from './team/team-error'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
+
+const realAfter = (ms: number, fire: () => void): (() => void) => {
+  const timer = setTimeout(fire, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
+}
+
+/** The defined fields of a partial update (zod leaves absent ones undefined). */
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
 
 /** The injected parts core is built from; tests pass real ones where they can. */
 export interface CoreDeps {
@@ -67,8 +85,8 @@ export interface CoreDeps {
   /** Cap of the card-image cache in bytes (default 1 GB). */
   readonly imageCacheBytes?: number
   /**
-   * The entries of each profile's database owner thread (`store/owner/worker.ts`) and its
-   * WAL checkpointer (`store/owner/checkpoint-worker.ts`): the bundled files in the app, the
+   * The entries of each profile's database owner thread (`owner/worker.ts`) and its
+   * WAL checkpointer (`owner/checkpoint-worker.ts`): the bundled files in the app, the
    * TypeScript sources with tsx's loader in tests and the web host.
    */
   readonly storeWorker: StoreThreads
@@ -99,6 +117,12 @@ export interface CoreDeps {
    * download (web host): CSV as text, a workbook as base64.
    */
   readonly saveFile?: (fileName: string, bytes: Uint8Array) => Promise<string | null>
+  /**
+   * The live schedule's clock and a poll interval in ms overriding the
+   * setting (tests, the bench and the e2e host). The schedule runs when
+   * `autoSync` is on.
+   */
+  readonly live?: { readonly clock?: LiveClock; readonly intervalMs?: number }
 }
 
 /** The composed core: one router for both hosts, the event bus, and the redactor for logs. */
@@ -111,6 +135,19 @@ export interface Core {
   readonly images: ImageCache
   /** The sync engine of the active profile (a new one after a switch). */
   readonly sync: SyncEngine
+  /** The live schedule of the active profile: the hosts feed it sleep and the network. */
+  readonly live: LiveSchedule
+  /**
+   * Posts a notification of `kind` about records (grouped, one per call),
+   * unless notifications or the kind are off or it is quiet hours: the one
+   * entry point for notifications other parts of the app decide (the team
+   * side's "assigned to me", "mentioned").
+   */
+  notify(
+    kind: string,
+    items: readonly { resource: 'inspections' | 'guarantees'; idx: number; name: string | null }[],
+    title: (count: number) => string,
+  ): PostedNotification | null
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
   readonly storeNotice: StoreNotice | null
   /** The wallet-link flows (hosts wire their window or popup to it). */
@@ -121,8 +158,6 @@ export interface Core {
    * `lockNow` for the shell (OS screen lock, sleep, the tray).
    */
   readonly lock: Pick<AppLock, 'isLocked' | 'subscribe' | 'lockNow' | 'ready'>
-  /** Whether a notification may name records now: the setting allows it and the app is not locked. */
-  notificationDetails(): boolean
   /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
   linkOrigins(): string[]
   /** The UI language from the settings: the shell's native dialogs speak it. */
@@ -138,6 +173,10 @@ interface ProfileScope {
   readonly brands: BrandService
   /** Sharing with the profile's team server (inactive without one). */
   readonly team: TeamRunner
+  /** Keeps the store current between the syncs staff ask for (docs/live.md). */
+  readonly live: LiveSchedule
+  /** Tells staff what the profile's syncs changed (docs/live.md "Notifications"). */
+  readonly notifications: SyncNotifications
   /** The review actions of this session on this profile, for `reviews.undo`. */
   readonly undo: ReviewUndo
   close(): Promise<void>
@@ -166,6 +205,26 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.keychainService === undefined ? {} : { service: deps.keychainService }),
     ...(deps.keychainTimeoutMs === undefined ? {} : { timeoutMs: deps.keychainTimeoutMs }),
     log: (message) => log(redactor.redact(message)),
+  })
+
+  // What to tell staff: decided here for both hosts, shown by the host (`notification.posted`).
+  // While the app is locked a notification shows counts only, whatever `notifications.details` says.
+  const notifier = new Notifier({
+    settings: () => {
+      const chosen = settings.get().notifications
+      return chosen.details && lock.isLocked() ? { ...chosen, details: false } : chosen
+    },
+    language: () => settings.get().language,
+    timeZone: () => scope.profile.summary.timeZone,
+    now,
+    post: (notification) => events.emit('notification.posted', notification),
+  })
+  // After each sync that ended, what it changed (one look at the feed since the last).
+  events.subscribe((event, payload) => {
+    if (event !== 'sync.progress') return
+    const progress = payload as EventPayloads['sync.progress']
+    if (progress.phase === 'done' && progress.mode !== 'targeted')
+      void scope.notifications.afterSync()
   })
 
   // One page thread for the app: parses every sync page (the profiles' engines take turns).
@@ -210,6 +269,37 @@ export function createCore(deps: CoreDeps): Core {
       },
       ...(deps.teamBackoffMs ? { backoffMs: deps.teamBackoffMs } : {}),
     })
+    const notifications = new SyncNotifications({
+      store,
+      notifier,
+      clock: deps.live?.clock ?? { now: () => now().getTime(), after: realAfter },
+      language: () => settings.get().language,
+      timeZone: () => profile.summary.timeZone,
+      digest: () => {
+        const { digestAt, kinds } = settings.get().notifications
+        return { at: digestAt, on: kinds['agingDigest'] === true }
+      },
+      agingCounts: () =>
+        store.call('agingCounts', { now: now().toISOString(), days: settings.get().agingDays }),
+    })
+    if (deps.autoSync) notifications.armDigest()
+    const live = new LiveSchedule({
+      steps: engineSteps({
+        engine: sync,
+        store,
+        client,
+        now,
+        windowDays: () => settings.get().live.windowDays,
+      }),
+      settings: () => ({ intervalMinutes: settings.get().live.intervalMinutes }),
+      ...(deps.live?.clock ? { clock: deps.live.clock } : {}),
+      ...(deps.live?.intervalMs ? { intervalMs: deps.live.intervalMs } : {}),
+      onStatus: (status) => {
+        events.emit('live.status', status)
+        notifications.health(status)
+      },
+    })
+    if (deps.autoSync) live.start()
     let closing: Promise<void> | null = null
     return {
       profile,
@@ -217,9 +307,13 @@ export function createCore(deps: CoreDeps): Core {
       sync,
       brands: new BrandService(store, sync),
       team,
+      live,
+      notifications,
       undo: new ReviewUndo(),
       close() {
         closing ??= (async () => {
+          notifications.close()
+          await live.stop()
           sync.stop()
           await team.close()
           await sync.idle()
@@ -368,12 +462,13 @@ export function createCore(deps: CoreDeps): Core {
     query.agedDays === undefined ? query : { ...query, agedAsOf: now().toISOString() }
 
   const settingsView = (): SettingsView => {
-    const { theme, reviewerName, language, agingDays, lockIdleSeconds, notificationDetails } =
+    const { theme, reviewerName, language, agingDays, live, notifications, lockIdleSeconds } =
       settings.get()
     return {
       agingDays,
+      live,
+      notifications,
       lockIdleSeconds,
-      notificationDetails,
       notices: settings.notices,
       path: settings.path,
       dataDir: deps.dataDir,
@@ -398,21 +493,11 @@ export function createCore(deps: CoreDeps): Core {
       'sync.status': () => withNotice(scope.sync.status()),
       'sync.rejected': (query) => scope.store.call('listRejected', query),
       'inspections.query': (query) => {
-        scope.sync.ensureSlice('inspections', {
-          ...(query.member ? { refUserId: query.member } : {}),
-          ...(typeof query.status === 'string' ? { status: query.status } : {}),
-          ...(query.from ? { from: query.from } : {}),
-          ...(query.to ? { to: query.to } : {}),
-        })
+        scope.sync.ensureSlice('inspections', partnerFilter('inspections', query))
         return scope.store.call('queryInspections', withAsOf(query))
       },
       'guarantees.query': (query) => {
-        scope.sync.ensureSlice('guarantees', {
-          ...(query.member ? { refUserId: query.member } : {}),
-          ...(query.state ? { nftStatus: query.state } : {}),
-          ...(query.from ? { from: query.from } : {}),
-          ...(query.to ? { to: query.to } : {}),
-        })
+        scope.sync.ensureSlice('guarantees', partnerFilter('guarantees', query))
         return scope.store.call('queryGuarantees', withAsOf(query))
       },
       'reviews.set': async ({ resource, idx, mark, note }) => {
@@ -465,8 +550,19 @@ export function createCore(deps: CoreDeps): Core {
         events.emit('data.changed', { resource }, { immediate: true })
         return { undone: entry.action }
       },
-      'changes.list': ({ kinds, ...query }) =>
-        scope.store.call('listChanges', { ...query, ...(kinds ? { kinds } : {}) }),
+      'changes.list': async ({ kinds, ...query }) => {
+        const page = await scope.store.call('listChanges', {
+          ...query,
+          ...(kinds ? { kinds } : {}),
+        })
+        // Which entries a notification told staff about (this session).
+        return {
+          ...page,
+          entries: page.entries.map((entry) =>
+            notifier.wasNotified(entry.id) ? { ...entry, notified: true } : entry,
+          ),
+        }
+      },
       'changes.markSeen': (mark) => scope.store.call('markChangesSeen', mark),
       'changes.unseen': async () => ({ unseen: await scope.store.call('unseenChanges') }),
       'changes.export': async ({ resource, kinds, lang, format }) => {
@@ -511,18 +607,37 @@ export function createCore(deps: CoreDeps): Core {
       'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
       'settings.set': (change) => {
-        const { theme, language, reviewerName, agingDays } = change
-        const { lockIdleSeconds, notificationDetails } = change
+        const { theme, language, reviewerName, agingDays, live, notifications } = change
+        const { lockIdleSeconds } = change
         settings.update((draft) => {
+          if (notifications !== undefined) {
+            const { kinds, ...rest } = notifications
+            draft.notifications = {
+              ...draft.notifications,
+              ...withoutUndefined(rest),
+              kinds: { ...draft.notifications.kinds, ...kinds },
+            }
+          }
           if (agingDays !== undefined) draft.agingDays = { ...draft.agingDays, ...agingDays }
+          if (live !== undefined) draft.live = { ...draft.live, ...live }
           if (theme !== undefined) draft.theme = theme
           if (language !== undefined) draft.language = language
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
           if (lockIdleSeconds !== undefined) draft.lockIdleSeconds = lockIdleSeconds
-          if (notificationDetails !== undefined) draft.notificationDetails = notificationDetails
         })
         if (lockIdleSeconds !== undefined) lock.idleChanged()
+        if (live !== undefined) scope.live.settingsChanged()
+        if (notifications?.digestAt !== undefined) scope.notifications.armDigest()
         return settingsView()
+      },
+      'live.status': () => scope.live.status(),
+      'live.pause': ({ minutes }) => scope.live.pause(minutes),
+      'live.resume': () => scope.live.resume(),
+      'live.signal': ({ online, visible }) => {
+        if (online !== undefined) scope.live.setOnline(online)
+        // A window shown again catches up at once (two cheap requests a list).
+        if (visible === true) scope.live.pollNow()
+        return scope.live.status()
       },
       'wallet.start': (input) => wallet.start(input),
       'wallet.cancel': ({ flowId, closed }) => ({ cancelled: wallet.cancel(flowId, closed) }),
@@ -634,12 +749,15 @@ export function createCore(deps: CoreDeps): Core {
     get sync() {
       return scope.sync
     },
+    get live() {
+      return scope.live
+    },
+    notify: (kind, items, title) => notifier.notify(kind, items, title),
     get storeNotice() {
       return scope.store.notice
     },
     wallet,
     lock,
-    notificationDetails: () => settings.get().notificationDetails && !lock.isLocked(),
     language: () => settings.get().language,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),

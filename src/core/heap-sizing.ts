@@ -20,7 +20,7 @@ import { setFlagsFromString } from 'node:v8'
  * too; the smallest size a young generation starts at, read when a
  * thread's heap is made and clamped to its own bound, therefore starts
  * each data thread at the bound `spawnStoreThread` gives it
- * (`store/threads.ts`). Both are set with `v8.setFlagsFromString`, which
+ * (`threads/spawn.ts`). Both are set with `v8.setFlagsFromString`, which
  * Electron's main process allows (it starts V8 with its flags writable).
  */
 export function holdMainYoungGeneration(

@@ -1,5 +1,5 @@
 import type { ReviewActionSummary } from '../shared/reviews'
-import type { ReviewSnapshot } from './store/reviews'
+import type { ReviewSnapshot } from './store/queries/reviews'
 
 /** One action of the session that can be taken back: what it did and each record's state before. */
 export interface UndoEntry {

@@ -1,5 +1,5 @@
-import type { StoreThreads } from './store/owner/store-owner'
-import type { ThreadEntry } from './store/threads'
+import type { StoreThreads } from './owner/store-owner'
+import type { ThreadEntry } from './threads/spawn'
 
 /** A data thread from its TypeScript source, loaded through tsx. */
 function fromSource(url: URL): ThreadEntry {
@@ -18,8 +18,8 @@ export function sourceThreads(): {
 } {
   return {
     storeWorker: {
-      owner: fromSource(new URL('./store/owner/worker.ts', import.meta.url)),
-      checkpointer: fromSource(new URL('./store/owner/checkpoint-worker.ts', import.meta.url)),
+      owner: fromSource(new URL('./owner/worker.ts', import.meta.url)),
+      checkpointer: fromSource(new URL('./owner/checkpoint-worker.ts', import.meta.url)),
     },
     pageWorker: fromSource(new URL('./sync/page-thread/worker.ts', import.meta.url)),
     teamWorker: fromSource(new URL('./team/worker.ts', import.meta.url)),

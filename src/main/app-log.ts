@@ -73,6 +73,15 @@ export function configureLog(log: LoggerLike, redact: () => (text: string) => st
   return log.transports.file.getFile().path
 }
 
+/**
+ * Core's log (`createCore`'s `log`): its lines go to the same logger, so to
+ * the rotated file through the redaction {@link configureLog} installs, not
+ * to the console.
+ */
+export function coreLogTo(log: Pick<LoggerLike, 'warn'>): (message: string) => void {
+  return (message) => log.warn(message)
+}
+
 /** A native dialog: message, detail, buttons; resolves with the index chosen. */
 export type AskDialog = (dialog: {
   readonly type: 'error' | 'warning' | 'info'

@@ -11,17 +11,20 @@ import {
   session,
   shell,
 } from 'electron'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import electronUpdater from 'electron-updater'
 import appLog from 'electron-log/main'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
+import { refusedAtStart } from '../core/security/debug-switches'
+import { checkDownloadedUpdate, feedUrlOf } from '../core/updates/release-signature'
 import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
 import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handleCardProtocol } from './card-protocol'
 import { KeytarStore } from '../core/vault/keytar-store'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
+import { DEFAULT_LOCALE } from '../shared/locales'
 import { DISABLED_CHROMIUM_FEATURES } from '../shared/chromium-features'
 import { createExternalLinkOpener } from './external-links'
 import { registerIpc } from './ipc'
@@ -42,7 +45,13 @@ import {
 import { LazySandbox } from './lazy-sandbox'
 import { sandboxAnchor } from '../core/sandbox-anchor'
 import { aboutLines, aboutPanelOptions } from './about'
-import { configureLog, installCrashGuards, watchRenderer, type AskDialog } from './app-log'
+import {
+  configureLog,
+  coreLogTo,
+  installCrashGuards,
+  watchRenderer,
+  type AskDialog,
+} from './app-log'
 import { startUpdates, updatesEnabled } from './updates'
 import { lockApp, wireAppLock } from './app-lock'
 
@@ -65,7 +74,7 @@ let sandbox: LazySandbox | null = null
 let mainWindow: BrowserWindow | null = null
 
 /** The language of main's dialogs: the app's, once core is up. */
-const locale = () => core?.language() ?? 'ko'
+const locale = () => core?.language() ?? DEFAULT_LOCALE
 
 // The log file (rotated, redacted by core's redactor; app-log.ts), and no silent exit on an uncaught error.
 const logFile = configureLog(appLog, () =>
@@ -100,7 +109,7 @@ const openLink = createExternalLinkOpener({
   },
   openExternal: (url) => shell.openExternal(url),
   origins: () => core?.linkOrigins() ?? [APP_DOCS_ORIGIN],
-  locale: () => core?.language() ?? 'ko',
+  locale: () => core?.language() ?? DEFAULT_LOCALE,
   log: (message) => appLog.warn(message),
 })
 
@@ -163,7 +172,14 @@ registerAppSchemes(protocol)
 // Before the app is ready, so the renderer starts with it (see the module for why).
 app.commandLine.appendSwitch('disable-features', DISABLED_CHROMIUM_FEATURES.join(','))
 
-if (!app.requestSingleInstanceLock()) {
+// A packaged app never starts with a debugging port or V8 flags on its command line
+// (debug-switches.ts): no fuse covers Chromium's switches.
+const refusal = refusedAtStart({ packaged: app.isPackaged, argv: process.argv.slice(1) })
+if (refusal) {
+  appLog.error(refusal)
+  process.stderr.write(`${refusal}\n`)
+  app.exit(1)
+} else if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   app.on('second-instance', () => {
@@ -185,8 +201,12 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     app.setAboutPanelOptions(aboutPanelOptions(locale(), aboutVersions()))
     handleAppProtocol(protocol, rendererDir)
-    installSecurityDefaults(session.defaultSession, origin, openLink, (contents) =>
-      isWalletSession(contents.session),
+    installSecurityDefaults(
+      session.defaultSession,
+      origin,
+      openLink,
+      (contents) => isWalletSession(contents.session),
+      (message) => appLog.warn(message),
     )
     // The shell describes the embedded sandbox to core (core never imports it) and starts
     // it at the first request that goes to it: only while the Sandbox profile is in use.
@@ -201,9 +221,11 @@ if (!app.requestSingleInstanceLock()) {
       host: 'electron',
       version: app.getVersion(),
       keychain: new KeytarStore(),
+      // Core's own lines go to the log file, through the same redaction as the shell's (app-log.ts).
+      log: coreLogTo(appLog),
       openSettings: openElectronStoreFile,
       autoSync: true,
-      // Built next to index.js from src/core/store/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
+      // Built next to index.js from src/core/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
       storeWorker: {
         owner: { url: new URL('./owner-worker.js', import.meta.url) },
         checkpointer: { url: new URL('./checkpoint-worker.js', import.meta.url) },
@@ -254,7 +276,9 @@ if (!app.requestSingleInstanceLock()) {
       if (channel === 'settings.set') menu.refresh()
     })
     openWindow(core)
-    const feedConfigured = existsSync(join(process.resourcesPath, 'app-update.yml'))
+    const feedFile = join(process.resourcesPath, 'app-update.yml')
+    const feedConfigured = existsSync(feedFile)
+    const feedUrl = feedConfigured ? feedUrlOf(readFileSync(feedFile, 'utf8')) : null
     updates = startUpdates({
       updater: updatesEnabled({ packaged: app.isPackaged, feedConfigured })
         ? electronUpdater.autoUpdater
@@ -262,6 +286,15 @@ if (!app.requestSingleInstanceLock()) {
       locale,
       ask: (question) => askDialog({ type: 'info', ...question }),
       log: (line) => appLog.warn(line),
+      // The release's signed manifest, read from the same feed (release-signature.ts).
+      verify: (update) =>
+        feedUrl
+          ? checkDownloadedUpdate({
+              fetch: (input, init) => net.fetch(input, init),
+              feedUrl,
+              update,
+            })
+          : Promise.resolve({ ok: false, reason: 'unsigned', detail: 'no https feed address' }),
     })
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 && core) openWindow(core)

@@ -1,6 +1,15 @@
 import { app, type Session, type WebContents } from 'electron'
 import { APP_CSP, isAppUrl, type AppOrigin } from '../core/security/policy'
 
+/** Only the scheme, host and port of an address (its path may carry a key). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return '(not an address)'
+  }
+}
+
 /**
  * App-wide security defaults, installed before any window exists:
  * navigation and new windows denied except the app's own pages (links a
@@ -10,7 +19,9 @@ import { APP_CSP, isAppUrl, type AppOrigin } from '../core/security/policy'
  * (the app never downloads: exports are written by main after a save
  * dialog, `saveWithDialog` in `index.ts`), and no client certificate handed
  * to any site (Electron would otherwise pick the first matching one without
- * asking, https://www.electronjs.org/docs/latest/api/app#event-select-client-certificate).
+ * asking, https://www.electronjs.org/docs/latest/api/app#event-select-client-certificate),
+ * and every certificate error refused and logged
+ * (https://www.electronjs.org/docs/latest/api/app#event-certificate-error).
  * https://www.electronjs.org/docs/latest/tutorial/security
  */
 export function installSecurityDefaults(
@@ -19,6 +30,7 @@ export function installSecurityDefaults(
   openLink: (url: string) => unknown,
   /** Wallet windows: their own flow decides their navigation (`wallet-window.ts`). */
   ownGuard: (contents: WebContents) => boolean = () => false,
+  log: (message: string) => void = (message) => console.warn(message),
 ): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
@@ -39,6 +51,14 @@ export function installSecurityDefaults(
   app.on('select-client-certificate', (event, _contents, _url, _list, callback) => {
     event.preventDefault()
     callback()
+  })
+
+  // A certificate Chromium does not trust is refused, and said so in the log: no page, no
+  // flag and no later change may answer `true` here.
+  app.on('certificate-error', (event, _contents, url, error, _certificate, callback) => {
+    event.preventDefault()
+    callback(false)
+    log(`[security] refused an untrusted certificate for ${originOf(url)}: ${error}`)
   })
 
   app.on('web-contents-created', (_event, contents) => {

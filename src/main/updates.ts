@@ -1,3 +1,4 @@
+import type { DownloadedUpdate, ReleaseCheck } from '../core/updates/release-signature'
 import { message, type Locale } from '../shared/i18n'
 
 /**
@@ -8,6 +9,11 @@ import { message, type Locale } from '../shared/i18n'
  *
  * - Checked at start and once a day; a found update downloads in the
  *   background (`autoDownload`).
+ * - Nothing installs unless the release is signed with the project's release
+ *   key: a downloaded update is first checked against the feed's signed
+ *   manifest (`checkDownloadedUpdate` in `src/core/updates/release-signature.ts`,
+ *   docs/release.md); a refused one is logged, said once per version, and
+ *   never offered or installed.
  * - Nothing installs without the staff's word: once downloaded, they are
  *   asked (in the app's language) to restart now, install when they quit, or
  *   wait. Only "when I quit" turns `autoInstallOnAppQuit` on.
@@ -24,7 +30,7 @@ export interface UpdaterLike {
   autoInstallOnAppQuit: boolean
   checkForUpdates(): Promise<{ readonly isUpdateAvailable?: boolean } | null>
   quitAndInstall(): void
-  on(event: 'update-downloaded', listener: (info: { readonly version: string }) => void): unknown
+  on(event: 'update-downloaded', listener: (info: DownloadedUpdate) => void): unknown
   on(
     event: 'download-progress',
     listener: (progress: { readonly percent: number }) => void,
@@ -43,6 +49,7 @@ type UpdateState =
   | { readonly kind: 'downloading'; readonly percent: number }
   | { readonly kind: 'ready'; readonly version: string; readonly onQuit: boolean }
   | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'refused'; readonly version: string }
 
 /** A question or notice for a native dialog: its text and buttons in the app's language. */
 export interface UpdateDialog {
@@ -89,6 +96,8 @@ export function manualCheckNotice(locale: Locale, state: UpdateState): UpdateDia
       return { message: message(locale, 'update.current'), buttons: ok }
     case 'failed':
       return { message: message(locale, 'update.failed'), detail: state.message, buttons: ok }
+    case 'refused':
+      return refusedNotice(locale, state.version)
     case 'ready':
       return state.onQuit
         ? {
@@ -98,6 +107,15 @@ export function manualCheckNotice(locale: Locale, state: UpdateState): UpdateDia
         : null
     default:
       return null
+  }
+}
+
+/** The notice of an update that failed the signature check: it is not installed. */
+export function refusedNotice(locale: Locale, version: string): UpdateDialog {
+  return {
+    message: message(locale, 'update.refused', { version }),
+    detail: message(locale, 'update.refusedDetail'),
+    buttons: [message(locale, 'common.close')],
   }
 }
 
@@ -114,6 +132,8 @@ export function startUpdates(options: {
   /** Shows a dialog; resolves with the button index chosen. */
   readonly ask: (dialog: UpdateDialog) => Promise<number>
   readonly log: (line: string) => void
+  /** Checks a downloaded update against the feed's signed manifest (core's `checkDownloadedUpdate`). */
+  readonly verify: (update: DownloadedUpdate) => Promise<ReleaseCheck>
   readonly timers?: UpdateTimers
 }): { check(manual: boolean): Promise<void>; state(): UpdateState; stop(): void } {
   const updater = options.updater
@@ -144,26 +164,46 @@ export function startUpdates(options: {
     state = { kind: 'failed', message: error.message }
     options.log(`update failed: ${error.message}`)
   })
-  updater.on('update-downloaded', ({ version }) => {
+  updater.on('update-downloaded', (update) => {
+    void offer(update)
+  })
+
+  /** Checks the signature, then asks (once per version; "later" asks again at the next start). */
+  async function offer(update: DownloadedUpdate): Promise<void> {
+    const { version } = update
+    options.log(`update ${version} downloaded; checking its signature`)
+    const checked = await options.verify(update).catch((error: unknown): ReleaseCheck => ({
+      ok: false,
+      reason: 'malformed',
+      detail: error instanceof Error ? error.message : String(error),
+    }))
+    if (!checked.ok) {
+      active.autoInstallOnAppQuit = false
+      state = { kind: 'refused', version }
+      options.log(`update ${version} refused (${checked.reason}): ${checked.detail}`)
+      if (asked === version) return
+      asked = version
+      await options.ask(refusedNotice(options.locale(), version))
+      return
+    }
     state = { kind: 'ready', version, onQuit: false }
-    options.log(`update ${version} downloaded`)
-    // Asked once per version; "later" asks again at the next start.
+    options.log(`update ${version} is signed with the release key`)
     if (asked === version) return
     asked = version
-    void options.ask(readyQuestion(options.locale(), version)).then((button) => {
+    await options.ask(readyQuestion(options.locale(), version)).then((button) => {
       const answer = answerOf(button)
       options.log(`update ${version}: staff chose ${answer}`)
-      if (answer === 'now') updater.quitAndInstall()
+      if (answer === 'now') active.quitAndInstall()
       else if (answer === 'quit') {
-        updater.autoInstallOnAppQuit = true
+        active.autoInstallOnAppQuit = true
         state = { kind: 'ready', version, onQuit: true }
       }
     })
-  })
+  }
 
   let inflight: Promise<void> | null = null
   async function run(): Promise<void> {
-    if (state.kind !== 'ready') state = { kind: 'checking' }
+    if (state.kind !== 'ready' && state.kind !== 'refused') state = { kind: 'checking' }
     try {
       const result = await active.checkForUpdates()
       if (state.kind === 'checking') {

@@ -26,7 +26,10 @@ export type WalletSession = Pick<
   | 'clearCache'
 > & { readonly webRequest: Pick<Session['webRequest'], 'onBeforeRequest'> }
 /** What the window needs of its web contents. */
-type WalletContents = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL'>
+type WalletContents = Pick<
+  WebContents,
+  'on' | 'setWindowOpenHandler' | 'loadURL' | 'setWebRTCIPHandlingPolicy'
+>
 /** What the flow needs of a window. */
 export type WalletWindow = Pick<BrowserWindow, 'on' | 'setTitle' | 'close' | 'isDestroyed'> & {
   readonly webContents: WalletContents
@@ -122,6 +125,9 @@ export function openWalletWindow(flow: WalletFlowHandle, deps: WalletWindowDeps)
     },
   })
   const contents = win.webContents
+  // WebRTC only through the proxy, never straight over UDP: a page script cannot learn the
+  // computer's local or public addresses, nor send anything past the request filter that way.
+  contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp')
   let closedByFlow = false
 
   const apply = (verdict: WalletVerdict, event?: { preventDefault(): void }): void => {

@@ -69,6 +69,8 @@ export interface ChangeEntry {
   readonly at: string
   /** Marked seen by `changes.markSeen`. */
   readonly seen: boolean
+  /** A notification told staff about it (this session; docs/live.md). */
+  readonly notified?: boolean
 }
 
 /** One page of the feed, newest first. */

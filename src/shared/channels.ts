@@ -53,6 +53,10 @@ export const CHANNEL_NAMES = [
   'views.save',
   'views.remove',
   'views.setLast',
+  'live.status',
+  'live.pause',
+  'live.resume',
+  'live.signal',
   'lock.status',
   'lock.now',
   'lock.activity',
@@ -72,6 +76,8 @@ const EVENT_NAMES = [
   'command.run',
   'team.status',
   'wallet.historyChanged',
+  'live.status',
+  'notification.posted',
   'lock.changed',
 ] as const
 

@@ -146,6 +146,15 @@ export const COMMANDS = [
     help: true,
   },
   {
+    id: 'reviews.undo',
+    label: 'cmd.undo',
+    context: 'global',
+    keys: [mod('z')],
+    runner: 'renderer',
+    palette: true,
+    help: true,
+  },
+  {
     id: 'app.toggleLanguage',
     label: 'cmd.language',
     context: 'global',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { LIST_LIMIT } from './list-limit'
+import { DEFAULT_LOCALE, LOCALES } from './locales'
 import type { ChannelName, EventName } from './channels'
 import {
   PAGED_RESOURCES,
@@ -27,8 +28,10 @@ import type { ErrorData, Result } from './errors'
 import type { Dashboard } from './dashboard'
 import { EXPORT_FORMATS, type ExportResult } from './export'
 import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
-import { savedFilterSchema, viewSaveSchema, type SavedViewList } from './saved-views'
-import { agedDaysSchema, listSortSchema, markedBySchema } from './list-filter'
+import { viewSaveSchema, type SavedViewList } from './saved-views'
+import { LIVE_MAX_PAUSE_MINUTES, type LiveStatus } from './live'
+import type { PostedNotification } from './notifications'
+import { listFilterSchema, listFilterShape } from './list-filter'
 import type {
   ConnectionTestResult,
   CredentialStatus,
@@ -51,7 +54,8 @@ import type {
   TeamStatusView,
   TeamTestResult,
 } from './team'
-import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from './server-text'
+import { REVIEW_NOTE_MAX_CHARS } from './server-text'
+import { serverTextSchema } from './server-text-schema'
 import type { ReviewsSetManyResult, ReviewsUndoResult } from './reviews'
 import {
   WALLET_FLOWS,
@@ -62,45 +66,29 @@ import {
   type WalletStarted,
 } from './wallet'
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD')
+/** The language of an export's headers and labels. */
+const exportLanguage = z.enum(LOCALES).default(DEFAULT_LOCALE)
 
 /** An export's file: an Excel workbook unless CSV is asked for. */
 const exportFormat = z.enum(EXPORT_FORMATS).default('xlsx')
 
-/** Filters and keyset paging shared by the two list queries (all local, never raw SQL). */
-const listFilterShape = {
-  /** Free text: product name, inspection number, member, ref codes; Korean (초성 too) or English. */
-  q: z.string().max(200).default(''),
-  /** A status label; null selects records without one. */
-  status: z.string().max(100).nullable().optional(),
-  /** Exact shop member id (`refUserId`). */
-  member: z.string().min(1).max(200).optional(),
-  from: day.optional(),
-  to: day.optional(),
-  /** Records with this review mark (`none`: unmarked, or only a note). */
-  review: z.enum(REVIEW_MARKS).optional(),
-  /** Records whose current mark or note was set by this member, by others, or by one login role (docs/team.md). */
-  markedBy: markedBySchema.optional(),
-  sort: listSortSchema,
+/** Keyset paging of a list query. */
+const pagingShape = {
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(512).optional(),
-  agedDays: agedDaysSchema.optional(),
 }
 
-/** Arguments of `inspections.query`: the filter and keyset paging of a list. */
-const listFilterSchema = z.strictObject(listFilterShape)
+/** Arguments of `inspections.query`: the list filter (`list-filter.ts`) and keyset paging. */
+const listQuerySchema = listFilterSchema.extend(pagingShape)
 /** Arguments of `guarantees.query`: a list filter and the API's issuance state (`nftStatus`). */
-const guaranteeFilterSchema = z.strictObject({
-  ...listFilterShape,
+const guaranteeQuerySchema = listQuerySchema.extend({
   state: z.enum(GUARANTEE_STATES).optional(),
 })
-/** A list filter as the core receives it, defaults filled in. */
-export type ListFilter = z.output<typeof listFilterSchema>
-/** A list filter as a caller writes it, defaulted fields optional. */
-export type ListFilterInput = z.input<typeof listFilterSchema>
-/** A guarantee list filter as the core receives it, defaults filled in. */
-export type GuaranteeFilter = z.output<typeof guaranteeFilterSchema>
+/** A list query as the core receives it, defaults filled in. */
+export type ListQuery = z.output<typeof listQuerySchema>
+/** A guarantee list query as the core receives it, defaults filled in. */
+export type GuaranteeListQuery = z.output<typeof guaranteeQuerySchema>
 
 /** One stored record of a list, by its `idx`. */
 const recordRef = z.strictObject({
@@ -147,9 +135,9 @@ export const argSchemas = {
     before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   }),
   /** A page of stored inspections for a filter, with counts per status and freshness. */
-  'inspections.query': listFilterSchema,
+  'inspections.query': listQuerySchema,
   /** A page of stored guarantees; `state` is the API's issuance state (`nftStatus`). */
-  'guarantees.query': guaranteeFilterSchema,
+  'guarantees.query': guaranteeQuerySchema,
   /** Sets a record's review mark and note (the reviewer's name comes from the settings). */
   'reviews.set': z.strictObject({
     resource: z.enum(PAGED_RESOURCES),
@@ -171,7 +159,7 @@ export const argSchemas = {
         .min(1)
         .max(5000)
         .optional(),
-      filter: guaranteeFilterSchema.optional(),
+      filter: guaranteeQuerySchema.optional(),
       mark: z.enum(REVIEW_MARKS).optional(),
       note: serverTextSchema(REVIEW_NOTE_MAX_CHARS).optional(),
     })
@@ -207,7 +195,7 @@ export const argSchemas = {
   'changes.export': z.strictObject({
     resource: z.enum(PAGED_RESOURCES).optional(),
     kinds: z.array(z.enum(CHANGE_KINDS)).min(1).max(CHANGE_KINDS.length).optional(),
-    lang: z.enum(['ko', 'en']).default('ko'),
+    lang: exportLanguage,
     format: exportFormat,
   }),
   /** Entries of the feed not marked seen yet (the navigation's count). */
@@ -224,18 +212,10 @@ export const argSchemas = {
    */
   'lists.export': z.strictObject({
     resource: z.enum(PAGED_RESOURCES),
-    q: listFilterShape.q,
-    status: listFilterShape.status,
-    member: listFilterShape.member,
-    from: listFilterShape.from,
-    to: listFilterShape.to,
-    review: listFilterShape.review,
-    agedDays: listFilterShape.agedDays,
-    markedBy: listFilterShape.markedBy,
-    sort: listFilterShape.sort,
+    ...listFilterShape,
     /** Guarantees only: the API's issuance state. */
     state: z.enum(GUARANTEE_STATES).optional(),
-    lang: z.enum(['ko', 'en']).default('ko'),
+    lang: exportLanguage,
     format: exportFormat,
   }),
   /** Every profile with its credential status (never a secret) and the active one. */
@@ -288,7 +268,7 @@ export const argSchemas = {
   /** The filtered history as a workbook or CSV: a save dialog in Electron, a download in the web host. */
   'wallet.export': z.strictObject({
     ...walletFilter,
-    lang: z.enum(['ko', 'en']).default('ko'),
+    lang: exportLanguage,
     format: exportFormat,
   }),
   /** Records that do not add up, by kind, member and order line, with totals per kind. */
@@ -304,7 +284,7 @@ export const argSchemas = {
   'reconcile.export': z.strictObject({
     kind: z.enum(RECONCILE_KINDS).optional(),
     member: z.string().min(1).max(200).optional(),
-    lang: z.enum(['ko', 'en']).default('ko'),
+    lang: exportLanguage,
     format: exportFormat,
   }),
   /**
@@ -347,7 +327,20 @@ export const argSchemas = {
   /** Keeps the filter a list shows now; the list opens with it at the next start. */
   'views.setLast': z.strictObject({
     resource: z.enum(PAGED_RESOURCES),
-    filter: savedFilterSchema,
+    filter: listFilterSchema,
+  }),
+  /** The live schedule: next poll, pause, last outcome and the step running (docs/live.md). */
+  'live.status': z.strictObject({}),
+  /** No background sync for `minutes` (an hour, until tomorrow …). */
+  'live.pause': z.strictObject({
+    minutes: z.number().int().min(1).max(LIVE_MAX_PAUSE_MINUTES),
+  }),
+  /** Ends a pause and polls at once. */
+  'live.resume': z.strictObject({}),
+  /** What the page knows of the machine (web host): online, and whether the window is shown. */
+  'live.signal': z.strictObject({
+    online: z.boolean().optional(),
+    visible: z.boolean().optional(),
   }),
   /** Whether a PIN is set, whether the app is locked, why, and any wait after wrong entries. */
   'lock.status': z.strictObject({}),
@@ -423,6 +416,10 @@ interface ChannelResults {
   'views.save': SavedViewList
   'views.remove': SavedViewList
   'views.setLast': SavedViewList
+  'live.status': LiveStatus
+  'live.pause': LiveStatus
+  'live.resume': LiveStatus
+  'live.signal': LiveStatus
   'lock.status': LockStatus
   'lock.now': LockStatus
   'lock.activity': Readonly<Record<string, never>>
@@ -449,6 +446,10 @@ export interface EventPayloads {
   'team.status': TeamStatusView
   /** The Wallet history gained links other members ran (pulled from the team server). */
   'wallet.historyChanged': Readonly<Record<string, never>>
+  /** The live schedule's status changed (status bar). */
+  'live.status': LiveStatus
+  /** A notification core decided (docs/live.md "Notifications"): the host shows it. */
+  'notification.posted': PostedNotification
   /** The app locked or unlocked, or its PIN or idle time changed. */
   'lock.changed': LockStatus
 }

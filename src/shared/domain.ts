@@ -77,34 +77,44 @@ export const GUARANTEE_STATE_LABELS: Readonly<Record<GuaranteeState, string>> = 
   cancel: '발급취소',
 }
 
-/** Sort orders of the two lists: `latest` (newest first) or `oldest`. */
-type ListSort = 'latest' | 'oldest'
+/** The issuance state of a status label the service sends, or null for a label of none (the inverse of {@link GUARANTEE_STATE_LABELS}). */
+export function guaranteeStateOf(label: string | null): GuaranteeState | null {
+  return label === null ? null : (STATE_OF_LABEL.get(label) ?? null)
+}
 
-/** Filters and paging of the guarantee list (operation 1); every field optional. */
-export interface GuaranteeQuery {
+const STATE_OF_LABEL: ReadonlyMap<string, GuaranteeState> = new Map(
+  GUARANTEE_STATES.map((state) => [GUARANTEE_STATE_LABELS[state], state]),
+)
+
+/**
+ * The service's own filters of its two lists (operations 1 and 2), every
+ * field optional: `status` is the inspection list's status label,
+ * `nftStatus` the guarantee list's issuance state.
+ */
+export interface PartnerFilter {
   readonly refUserId?: string
+  readonly status?: string
   readonly nftStatus?: GuaranteeState
   /** Inclusive first registration day, `YYYY-MM-DD`. */
   readonly from?: string
   /** Inclusive last registration day, `YYYY-MM-DD`. */
   readonly to?: string
+}
+
+/** Paging and sort of a list request: registration time, newest (`latest`) or oldest first. */
+interface PartnerPaging {
   /** 1-based; the service defaults to 1. */
   readonly page?: number
   /** The service defaults to 10 and caps it at a maximum the spec does not show. */
   readonly pageSize?: number
-  readonly sort?: ListSort
+  readonly sort?: 'latest' | 'oldest'
 }
 
-/** Filters and paging of the inspection list (operation 2); `status` is an inspection status label. */
-export interface InspectionQuery {
-  readonly refUserId?: string
-  readonly status?: string
-  readonly from?: string
-  readonly to?: string
-  readonly page?: number
-  readonly pageSize?: number
-  readonly sort?: ListSort
-}
+/** Filters and paging of the guarantee list (operation 1). */
+export type GuaranteeQuery = Omit<PartnerFilter, 'status'> & PartnerPaging
+
+/** Filters and paging of the inspection list (operation 2). */
+export type InspectionQuery = Omit<PartnerFilter, 'nftStatus'> & PartnerPaging
 
 /** What every parsed partner record carries besides its typed fields. */
 interface RecordExtras {

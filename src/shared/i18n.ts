@@ -1,5 +1,5 @@
 import * as messages from './messages/messages/_index.js'
-import { LOCALES, type Locale } from './locales'
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales'
 
 /**
  * Messages of both languages, compiled by Paraglide JS from `messages/ko.json`
@@ -9,7 +9,7 @@ import { LOCALES, type Locale } from './locales'
  */
 
 // In a module of their own, so what needs only the languages does not load every message.
-export { LOCALES, type Locale }
+export { DEFAULT_LOCALE, LOCALES, type Locale }
 
 type Catalog = typeof messages
 /** A message key, as written in the message files. */

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { serverTextSchema } from './server-text'
+import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from './live'
+import { CLOCK_TIME } from './notifications'
+import { serverTextSchema } from './server-text-schema'
 import { PARTNER_KINDS } from './domain'
 import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './locales'
@@ -139,6 +141,22 @@ export const secretInputSchema = z.strictObject({
 export const agingDaysSchema = z.number().int().min(1).max(MAX_AGING_DAYS)
 
 /** Arguments of `settings.set`: the preferences to change (absent ones stay). */
+/** A time of day, `HH:MM` (24-hour). */
+export const clockTimeSchema = z.string().regex(CLOCK_TIME)
+
+/** The poll interval in whole minutes. */
+export const liveIntervalSchema = z
+  .number()
+  .int()
+  .min(LIVE_INTERVAL_MINUTES.min)
+  .max(LIVE_INTERVAL_MINUTES.max)
+/** Days the hourly re-read covers. */
+export const liveWindowDaysSchema = z
+  .number()
+  .int()
+  .min(LIVE_WINDOW_DAYS.min)
+  .max(LIVE_WINDOW_DAYS.max)
+
 export const settingsInputSchema = z.strictObject({
   theme: z.enum(THEMES).optional(),
   /** The UI language, also used by the native dialogs. */
@@ -151,8 +169,26 @@ export const settingsInputSchema = z.strictObject({
       inspectionShipping: agingDaysSchema.optional(),
     })
     .optional(),
+  /** The live schedule (docs/live.md); an absent field keeps its value. */
+  live: z
+    .strictObject({
+      intervalMinutes: liveIntervalSchema.optional(),
+      windowDays: liveWindowDaysSchema.optional(),
+    })
+    .optional(),
+  /** Notifications (docs/live.md); an absent field keeps its value. */
+  notifications: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      kinds: z.record(z.string().regex(/^[a-zA-Z]{1,40}$/), z.boolean()).optional(),
+      quietHours: z
+        .strictObject({ from: clockTimeSchema, to: clockTimeSchema })
+        .nullable()
+        .optional(),
+      details: z.boolean().optional(),
+      digestAt: clockTimeSchema.optional(),
+    })
+    .optional(),
   /** Seconds without input before the app locks (0: never on idle; it locks only with a PIN). */
   lockIdleSeconds: lockIdleSecondsSchema.optional(),
-  /** Whether notifications may name records (never while the app is locked). */
-  notificationDetails: z.boolean().optional(),
 })

@@ -1,3 +1,4 @@
+import type { NotificationSettings } from './notifications'
 import type { AgingRule } from './changes'
 import type { ErrorData } from './errors'
 import type { ProfileSummary } from './domain'
@@ -110,10 +111,12 @@ export interface SettingsView {
   readonly reviewerName: string
   /** Aging thresholds in days (`aging.counts`). */
   readonly agingDays: Readonly<Record<AgingRule, number>>
+  /** The live schedule: poll interval in minutes, days the hourly step re-reads (docs/live.md). */
+  readonly live: { readonly intervalMinutes: number; readonly windowDays: number }
+  /** Notifications: on or off, each kind, quiet hours, details or counts, the digest's time. */
+  readonly notifications: NotificationSettings
   /** Seconds without input before the app locks (0: never on idle). */
   readonly lockIdleSeconds: number
-  /** Whether notifications may name records (never while the app is locked). */
-  readonly notificationDetails: boolean
 }
 
 /**
@@ -130,6 +133,18 @@ export function movesService(
     originOf(before.baseUrl) !== originOf(after.baseUrl) ||
     originOf(before.staticUrl) !== originOf(after.staticUrl)
   )
+}
+
+/**
+ * The origins a profile's key and secret are bound to: its service's and
+ * its image host's (docs/security.md, "Key binding"). The vault hands the
+ * credentials out only for these.
+ */
+export function credentialOrigins(profile: {
+  readonly baseUrl: string
+  readonly staticUrl: string
+}): string[] {
+  return [...new Set([originOf(profile.baseUrl), originOf(profile.staticUrl)])].sort()
 }
 
 function originOf(address: string): string {

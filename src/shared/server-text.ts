@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /**
  * Text that can reach the team server (a note, a member's login role, a
  * database name) checked the way PostgreSQL takes it, before anything is
@@ -51,20 +49,4 @@ export function toServerText(value: string, max: number): string {
     .replaceAll('\u0000', '')
     .replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD')
   return serverLength(clean) <= max ? clean : [...clean].slice(0, max).join('')
-}
-
-const MESSAGES: Record<ServerTextProblem, (max: number) => string> = {
-  nul: () => 'holds a NUL character, which the team server cannot store',
-  surrogate: () => 'holds a broken character (a lone UTF-16 surrogate)',
-  too_long: (max) => `is longer than ${max} characters`,
-}
-
-/** A string the team server will take as it is (see {@link serverTextProblem}). */
-export function serverTextSchema(max: number) {
-  return z.string().superRefine((value, ctx) => {
-    const problem = serverTextProblem(value, max)
-    if (problem) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES[problem](max), params: { problem, max } })
-    }
-  })
 }

@@ -177,7 +177,30 @@ test('the Changes view shows exactly what the sandbox changed, and an entry open
   await expect(
     guaranteePanel.locator('dd', { hasText: new RegExp(`^${guaranteeIdx}$`, 'u') }),
   ).toBeVisible()
+  // The jump's filter shows as a chip and is never kept: the list opened from the sidebar later,
+  // or after a reload, shows what the user last left it with (here: nothing narrowing it).
+  const chip = page.getByTestId('jump-chip')
+  await expect(chip).toContainText('변경 내역에서 연 필터')
   await page.screenshot({ path: 'test-results/changes-open-guarantee.png' })
+  await expect(page.getByRole('searchbox', { name: '검색' })).toHaveValue(guaranteeIdx)
+  await openView(page, 'dashboard')
+  await openView(page, 'guarantees')
+  await expect(page.getByRole('searchbox', { name: '검색' })).toHaveValue('')
+  await expect(page.getByTestId('filter-from')).toHaveValue('')
+  await expect(chip).toBeHidden()
+  const views = await call(app, 'views.list', {})
+  expect(views.last.guarantees ?? { q: '', sort: 'latest' }).toEqual({ q: '', sort: 'latest' })
+  // Removing the chip goes back to the user's own filter at once.
+  await openView(page, 'changes')
+  await page.getByTestId('changes-list-guarantees').click()
+  await changed.getByTestId('change-open').click()
+  await expect(chip).toBeVisible()
+  await chip.getByRole('button', { name: '이 필터 지우기' }).click()
+  await expect(chip).toBeHidden()
+  await expect(page.getByRole('searchbox', { name: '검색' })).toHaveValue('')
+  await page.reload()
+  await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
+  await expect(page.getByRole('searchbox', { name: '검색' })).toHaveValue('')
 })
 
 test('marking seen: one entry, then all; the badge stays empty after a reload', async ({

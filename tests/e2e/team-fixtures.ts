@@ -66,6 +66,7 @@ export const test = base.extend<{ team: TeamHosts; pages: TeamPages }, { teamHos
           })
           close.push(() => app.close())
           await joinTeam(app.core, sandbox, memberConfig)
+          passwords.set(app, memberConfig.password)
           apps.push(app)
         }
         await use({ minji: apps[0]!, jisoo: apps[1]! })
@@ -110,13 +111,19 @@ export async function dispatch<C extends ChannelName>(
   return answer.value as ChannelResult<C>
 }
 
+/** Each host's team password, to store again after a move of the port. */
+const passwords = new WeakMap<RunningApp, string>()
+
 /** The port of the app's team server now. */
 export async function teamPort(app: RunningApp): Promise<number> {
   const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
   return profiles.find((profile) => profile.id === activeId)!.team!.port
 }
 
-/** Points the app's active profile at another port of its team server (a closed one cuts it off). */
+/**
+ * Points the app's active profile at another port of its team server (a
+ * closed one cuts it off), then stores its password again: a move drops it.
+ */
 export async function moveTeamPort(app: RunningApp, port: number): Promise<void> {
   const { profiles, activeId } = await dispatch(app, 'profiles.list', {})
   const {
@@ -129,6 +136,7 @@ export async function moveTeamPort(app: RunningApp, port: number): Promise<void>
     kind: profile.kind === 'test' ? 'test' : 'production',
     team: { ...team!, port },
   })
+  await dispatch(app, 'team.setPassword', { id: activeId, password: passwords.get(app)! })
 }
 
 export { expect }

@@ -103,6 +103,24 @@ test('window.open and navigation away are denied', async () => {
   expect(page.url()).toMatch(/^app:\/\/renderer\/index\.html/)
 })
 
+test('an untrusted certificate is refused by the explicit handler', async () => {
+  const refused = await app.evaluate(({ app: electronApp }) => {
+    let trusted: boolean | null = null
+    electronApp.emit(
+      'certificate-error',
+      { preventDefault: () => undefined },
+      null,
+      'https://self-signed.invalid/',
+      'net::ERR_CERT_AUTHORITY_INVALID',
+      null,
+      (answer: boolean) => (trusted = answer),
+      true,
+    )
+    return trusted
+  })
+  expect(refused).toBe(false)
+})
+
 test('one window: the single-instance lock holds', async () => {
   const count = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)
   expect(count).toBe(1)
@@ -130,10 +148,15 @@ test.describe('wallet link window', () => {
         title: win.getTitle(),
         persistent: win.webContents.session.isPersistent(),
         storagePath: win.webContents.session.storagePath,
+        webRtc: win.webContents.getWebRTCIPHandlingPolicy(),
       })),
     )
     const walletWindow = shape.find((win) => win.title.includes('Wallet link'))
-    expect(walletWindow).toMatchObject({ persistent: false, storagePath: null })
+    expect(walletWindow).toMatchObject({
+      persistent: false,
+      storagePath: null,
+      webRtc: 'disable_non_proxied_udp',
+    })
     // No preload (no window.api) and no Node in the page.
     expect(
       await wallet.evaluate(() => [

@@ -3,9 +3,7 @@ import {
   canRun,
   onCommand,
   onCommands,
-  requestReveal,
   runCommand,
-  takeReveal,
 } from '../../src/renderer/src/lib/commands.svelte'
 
 describe('running commands in the renderer', () => {
@@ -23,12 +21,5 @@ describe('running commands in the renderer', () => {
     expect(calls).toEqual(['below'])
     offBelow()
     expect(canRun('list.close')).toBe(false)
-  })
-
-  it('hands a record the palette picked to its own list, once', () => {
-    requestReveal({ resource: 'guarantees', idx: 7, q: '7' })
-    expect(takeReveal('inspections')).toBeNull()
-    expect(takeReveal('guarantees')).toEqual({ resource: 'guarantees', idx: 7, q: '7' })
-    expect(takeReveal('guarantees')).toBeNull()
   })
 })

@@ -62,7 +62,7 @@ describe('date filters', () => {
     const filters = renderToolbar('en')
     await type('filter-from', '2026-11-10')
     await type('filter-to', '2026-11-01')
-    expect(filters.to).toBe('')
+    expect(filters.to ?? '').toBe('')
     expect(screen.getByTestId('field-error').textContent).toBe(
       'Enter a date on or after 2026-11-10.',
     )
@@ -72,7 +72,7 @@ describe('date filters', () => {
     const filters = renderToolbar()
     await type('filter-to', '2026-11-10')
     await type('filter-to', '')
-    expect(filters.to).toBe('')
+    expect(filters.to ?? '').toBe('')
     filters.from = '2026-01-02'
     flushSync()
     expect((screen.getByTestId('filter-from') as HTMLInputElement).value).toBe('2026-01-02')

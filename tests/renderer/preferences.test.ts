@@ -1,3 +1,4 @@
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../src/shared/notifications'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AppApi } from '../../src/shared/contract'
 import type { Locale } from '../../src/shared/i18n'
@@ -20,8 +21,9 @@ function settingsApi(language: Locale) {
     language,
     reviewerName: '',
     agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+    live: { intervalMinutes: 2, windowDays: 30 },
+    notifications: DEFAULT_NOTIFICATION_SETTINGS,
     lockIdleSeconds: 600,
-    notificationDetails: true,
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

@@ -2,14 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChannelName } from '../../src/shared/channels'
 import type { AppApi } from '../../src/shared/contract'
 import type { Result } from '../../src/shared/errors'
+import { sameFilter } from '../../src/shared/list-filter'
 import type { SavedViewList } from '../../src/shared/saved-views'
 import { createClient } from '../../src/renderer/src/lib/client'
-import { requestReveal, takeReveal } from '../../src/renderer/src/lib/commands.svelte'
 import { emptyFilters, type ListFilters } from '../../src/renderer/src/lib/list-query.svelte'
 import {
   SavedViews,
   fromSavedFilter,
-  sameFilter,
   toSavedFilter,
 } from '../../src/renderer/src/lib/saved-views.svelte'
 
@@ -37,7 +36,6 @@ const shipping: ListFilters = {
   q: ' 샤넬 ',
   status: null,
   from: '2026-11-01',
-  to: '',
   review: 'follow_up',
   markedBy: { role: 'jisoo' },
   sort: 'aged',
@@ -88,33 +86,48 @@ describe('SavedViews', () => {
     expect(list.filters).toEqual(fromSavedFilter(last.inspections))
   })
 
-  it('a filter the list was sent with wins over its last one', async () => {
+  it('a list opened with a filter of its own does not take its last one, now or when the views arrive', async () => {
     const { client, release } = fakeApi({ views: [], last })
-    release()
     const views = new SavedViews(client)
-    await views.load()
+    const loading = views.load()
     const wanted = { ...emptyFilters(), status: '감정접수', from: '2026-11-20', to: '2026-11-26' }
-    views.open('inspections', wanted)
-    const list = { filters: emptyFilters() }
-    views.bind('inspections', list)
+    const list = { filters: wanted }
+    views.bind('inspections', list, true)
+    views.remember('inspections', list.filters, true)
+    release()
+    await loading
     expect(list.filters).toEqual(wanted)
-    // Taken once: the next time the list is shown it opens on its last filter.
+    // The next time the list is shown on its own, it opens on its last filter.
     const again = { filters: emptyFilters() }
     views.bind('inspections', again)
     expect(again.filters).toEqual(fromSavedFilter(last.inspections))
+    expect(views.lastOf('inspections')).toEqual(fromSavedFilter(last.inspections))
+    expect(views.lastOf('guarantees')).toEqual(emptyFilters())
   })
 
-  it('a record the palette picked opens on the search that finds it, not on the last filter', async () => {
-    const { client, release } = fakeApi({ views: [], last })
+  it("never keeps a jump's filter as the last one, while the user's own changes still are", async () => {
+    vi.useFakeTimers()
+    const { client, calls, release } = fakeApi({ views: [], last: {} })
     release()
     const views = new SavedViews(client)
     await views.load()
-    requestReveal({ resource: 'inspections', idx: 7, q: '240307000151' })
-    const list = { filters: emptyFilters() }
-    views.bind('inspections', list)
-    expect(list.filters).toEqual({ ...emptyFilters(), q: '240307000151' })
-    // The list itself still takes the record (and opens it).
-    expect(takeReveal('inspections')).toMatchObject({ idx: 7 })
+    const setLast = () => calls.filter((call) => call.channel === 'views.setLast')
+    // The user's own search, still within its pause when a jump arrives: it is kept all the same.
+    views.remember('guarantees', { ...emptyFilters(), q: '샤넬' })
+    const jump = { ...emptyFilters(), q: '3023', from: '2026-11-20', to: '2026-11-20' }
+    views.remember('guarantees', jump, true)
+    expect(views.current.guarantees).toEqual(jump)
+    views.remember('guarantees', { ...jump, review: 'reviewed' }, true)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(setLast().map((call) => call.args)).toEqual([
+      { resource: 'guarantees', filter: { q: '샤넬', sort: 'latest' } },
+    ])
+    // Nor when the page goes away.
+    const stop = views.connect()
+    window.dispatchEvent(new Event('pagehide'))
+    stop()
+    expect(setLast()).toHaveLength(1)
+    expect(views.lastOf('guarantees')).toEqual({ q: '샤넬', sort: 'latest' })
   })
 
   it('keeps the last filter after a pause in typing, or when the page goes away, once', async () => {

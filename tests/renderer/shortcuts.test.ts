@@ -89,3 +89,17 @@ describe('keyboard map', () => {
     button.remove()
   })
 })
+
+describe('the review undo key', () => {
+  it('runs reviews.undo on Ctrl+Z, but not while typing in a field', () => {
+    expect(commandFor({ key: 'z', code: 'KeyZ', ctrlKey: true }, ['global', 'list'])).toBe(
+      'reviews.undo',
+    )
+    const field = document.createElement('textarea')
+    document.body.append(field)
+    expect(
+      commandFor({ key: 'z', code: 'KeyZ', ctrlKey: true, target: field }, ['global', 'list']),
+    ).toBeNull()
+    field.remove()
+  })
+})

@@ -110,15 +110,32 @@ describe('team server form', () => {
   it('editing with the password left empty keeps the stored one', async () => {
     const team = { host: '127.0.0.1', port: 5433, database: 'appraisal', role: 'minji' }
     const first = renderForm(team)
-    await fill('teamDatabase', 'appraisal2')
     await submit()
     await waitFor(() => expect(first.onsaved).toHaveBeenCalledOnce())
     expect(first.attempt.mock.calls.map(([channel]) => channel)).toEqual(['profiles.save'])
     expect((first.attempt.mock.calls[0]![1] as { team: unknown }).team).toEqual({
       ...team,
-      database: 'appraisal2',
       tls: 'plain',
     })
+  })
+
+  it.each([
+    ['teamPort', '5434'],
+    ['teamDatabase', 'appraisal2'],
+    ['teamCaFile', '/etc/shop/ca.pem'],
+  ])('another %s needs the password again (core deletes the stored one)', async (field, value) => {
+    const { attempt } = renderForm({
+      host: '127.0.0.1',
+      port: 5433,
+      database: 'appraisal',
+      role: 'minji',
+    })
+    await fill(field, value)
+    await submit()
+    expect(screen.getAllByTestId('field-error').map((node) => node.textContent)).toEqual([
+      '입력해 주세요.',
+    ])
+    expect(attempt).not.toHaveBeenCalled()
   })
 
   it('a new login role needs its password', async () => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { holdMainYoungGeneration } from '../../src/core/heap-sizing'
-import { spawnStoreThread } from '../../src/core/store/threads'
+import { spawnStoreThread } from '../../src/core/threads/spawn'
 
 /**
  * A process for `heap-sizing.test.ts`: with `hold`, it sizes its heap as

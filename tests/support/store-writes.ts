@@ -1,8 +1,8 @@
 import type { StoreConnection } from '../../src/core/store/connection'
 import type { GuaranteeRecord, InspectionRecord } from '../../src/core/store/record-types'
-import { prepareRows } from '../../src/core/store/stored-raw'
-import type { SyncMark } from '../../src/core/store/changes'
-import { upsertRows } from '../../src/core/store/writes'
+import { prepareRows } from '../../src/core/store/schema/stored-raw'
+import type { SyncMark } from '../../src/core/store/write/page-write'
+import { upsertRows } from '../../src/core/store/write/writes'
 
 /**
  * Writing parsed records straight into a store, for tests and the bench: the

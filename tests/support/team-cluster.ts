@@ -154,18 +154,13 @@ async function makeCertificates(dir: string): Promise<void> {
 export async function startMigratedTeamCluster(): Promise<TeamCluster> {
   const cluster = await startTeamCluster()
   try {
-    const url = `postgres://${cluster.adminUser}:${encodeURIComponent(cluster.adminPassword)}@${cluster.host}:${cluster.port}/${cluster.database}`
-    await execFile('npm', [
-      'run',
-      '--silent',
-      'team',
-      '--',
-      'migrate',
-      '--url',
-      url,
-      '--ca',
-      cluster.caFile,
-    ])
+    // The password through PGPASSWORD: the command refuses one in the URL.
+    const url = `postgres://${cluster.adminUser}@${cluster.host}:${cluster.port}/${cluster.database}`
+    await execFile(
+      'npm',
+      ['run', '--silent', 'team', '--', 'migrate', '--url', url, '--ca', cluster.caFile],
+      { env: { ...process.env, PGPASSWORD: cluster.adminPassword } },
+    )
   } catch (error) {
     await cluster.stop()
     throw error

@@ -1,4 +1,4 @@
-import { openStore } from '../../src/core/store/database'
+import { openStore } from '../../src/core/store/schema/database'
 import { directTeamCall, StoreTeamSide } from '../../src/core/team/store-side'
 import { TeamSync } from '../../src/core/team/team-sync'
 

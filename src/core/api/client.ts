@@ -26,14 +26,8 @@ import {
   type Timing,
 } from './retry'
 import { readGuarantee, readInspection, readPage, type ItemReader } from './read-records'
-import { pathSegment } from './wallet-urls'
+import { pathSegment, type ServiceTarget } from './service-target'
 import { brandListSchema, brandSchema } from './schemas'
-
-/** The service coordinates of a profile; no secret here. */
-export interface ServiceTarget {
-  readonly baseUrl: string
-  readonly partnerId: string
-}
 
 /** The partner API key and secret, held only in main. */
 export interface Credentials {

@@ -106,6 +106,9 @@ export async function fetchFollowingRedirects(
         method: 'GET',
         headers: options.headers,
         redirect: 'manual',
+        // Never into the HTTP disk cache: partner answers carry customers' data, and the app's
+        // own caches are the only copies "delete cache" has to find (docs/security.md).
+        cache: 'no-store',
         signal: options.deadline.signal,
       })
     } catch (error) {

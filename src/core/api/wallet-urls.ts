@@ -1,5 +1,4 @@
-import { AppError } from '../app-error'
-import type { ServiceTarget } from './client'
+import { pathSegment, type ServiceTarget } from './service-target'
 
 /**
  * URL builders for the two wallet-link operations. The spec gives their
@@ -10,18 +9,6 @@ import type { ServiceTarget } from './client'
  * path. The API key sits in the path: these URLs are secrets themselves and
  * must be redacted before any log (see `redact.ts`).
  */
-
-/**
- * One percent-encoded path segment. Empty, `.` and `..` are refused: URL
- * parsing resolves them (even as `%2e`) and would move the request to
- * another path.
- */
-export function pathSegment(value: string, name: string): string {
-  if (value === '' || value === '.' || value === '..') {
-    throw new AppError('invalid_argument', `${name} cannot be used in an address.`)
-  }
-  return encodeURIComponent(value)
-}
 
 function walletBase(target: ServiceTarget, apiKey: string, refUserId: string): URL {
   const base = target.baseUrl.endsWith('/') ? target.baseUrl : `${target.baseUrl}/`

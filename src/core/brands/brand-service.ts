@@ -1,6 +1,6 @@
 import type { BrandSearchResult, Freshness } from '../../shared/domain'
 import type { AppError } from '../app-error'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import type { SyncEngine } from '../sync/sync-engine'
 
 /**
@@ -22,12 +22,16 @@ export class BrandService {
    * Brands whose Korean or English name matches `query`, in the service's
    * order, always from what is stored: it never waits for the service. When
    * the list was never fetched the answer says so and a fetch starts in the
-   * background (at most one at a time; the sync queue keeps them apart).
+   * background (at most one at a time; the sync queue keeps them apart),
+   * unless the last fetch failed.
    */
   async search(query: string): Promise<BrandSearchResult> {
     const answer = await this.#answer(query, 'cache')
     if (answer.freshness.fetchedAt !== null) return answer
-    this.#sync.enqueue(['brands'])
+    // After a failed fetch a search does not ask again: each search would queue another fetch
+    // behind the lists, and a slow service would keep the brand list "syncing" for minutes.
+    // The live schedule (with its backoff) or a Sync asked for by staff tries again.
+    if (answer.freshness.staleBecause === undefined) this.#sync.enqueue(['brands'])
     return { ...answer, notLoaded: true }
   }
 

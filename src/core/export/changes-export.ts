@@ -4,7 +4,7 @@ import { changeLines } from '../../shared/change-text'
 import type { ExportFormat } from '../../shared/export'
 import { message, type Locale } from '../../shared/i18n'
 import type { PagedResource } from '../store/record-types'
-import { listChanges } from '../store/change-queries'
+import { listChanges } from '../store/queries/change-queries'
 import { writeExport, type ExportColumn } from './export-file'
 
 /**

@@ -6,9 +6,13 @@ import { serviceTimeText } from '../../shared/time-text'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/record-types'
 import { LIST_LIMIT } from '../../shared/list-limit'
-import { queryGuarantees, queryInspections, type GuaranteeListRequest } from '../store/list-queries'
-import { expandRecord, RECORD_TABLES } from '../store/stored-raw'
-import { withCardUrl } from '../store/card-urls'
+import {
+  queryGuarantees,
+  queryInspections,
+  type GuaranteeListRequest,
+} from '../store/queries/list-queries'
+import { expandRecord, RECORD_TABLES } from '../store/schema/stored-raw'
+import { withCardUrl } from '../store/schema/card-urls'
 import { exportExtension, type ExportFormat } from '../../shared/export'
 import { csvWithCaption, writeExport, type ExportColumn } from './export-file'
 

@@ -1,5 +1,5 @@
 /**
- * The exports the database owner builds (`store/store-ops.ts`), in one
+ * The exports the database owner builds (`owner/store-ops.ts`), in one
  * module it loads on its first export: their messages and the workbook
  * library stay out of an owner that never exports.
  */

@@ -2,7 +2,7 @@ import type { StoreConnection } from '../store/connection'
 import type { ExportFormat } from '../../shared/export'
 import { message, type Locale } from '../../shared/i18n'
 import type { ReconcileGroup, ReconcileKind, ReconcileRecord } from '../../shared/reconcile'
-import { reconcileGroups } from '../store/reconcile'
+import { reconcileGroups } from '../store/queries/reconcile'
 import { writeExport, type ExportColumn, type ExportData } from './export-file'
 
 /**

@@ -10,7 +10,7 @@ import {
   type FetchLike,
 } from '../api/http'
 import { ensurePrivateDir } from '../fs-private'
-import type { ThreadEntry } from '../store/threads'
+import type { ThreadEntry } from '../threads/spawn'
 import { cachedFilePath, parseCardPath } from './card-path'
 import { ImageIndex } from './index-client'
 import { nodeImageFs, type ImageFs, type WritableFile } from './image-fs'

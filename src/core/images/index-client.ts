@@ -1,5 +1,5 @@
-import { OnDemandThread } from '../store/thread-calls'
-import { spawnStoreThread, type ThreadEntry } from '../store/threads'
+import { OnDemandThread } from '../threads/on-demand'
+import { spawnStoreThread, type ThreadEntry } from '../threads/spawn'
 import { fromImageIndexSchema, type ImageIndexCall } from './index-protocol'
 
 /** How long the image-index thread waits for the next call, once it has none, before it exits. */

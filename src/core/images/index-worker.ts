@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads'
 import { AppError, isAppError } from '../app-error'
-import { messageId } from '../store/threads'
+import { messageId } from '../threads/spawn'
 import { ImageIndexDb } from './index-sql'
 import { toImageIndexSchema } from './index-protocol'
 

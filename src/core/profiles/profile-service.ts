@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { ProfileSummary } from '../../shared/domain'
 import type { profileInputSchema, secretInputSchema } from '../../shared/profile-schemas'
 import {
+  credentialOrigins,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
   movesService,
@@ -18,6 +19,7 @@ import { PartnerClient, type CredentialSource, type Credentials } from '../api/c
 import type { FetchLike } from '../api/http'
 import { AppError } from '../app-error'
 import { storeFileFor } from '../store/paths'
+import { teamTlsMode } from '../team/tls-mode'
 import type { SettingsService, StoredProfile } from '../settings/settings'
 import { lastFour, type Vault } from '../vault/vault'
 import { describeConnectionError } from './connection-test'
@@ -97,7 +99,7 @@ export class ProfileService {
   async list(): Promise<ProfileList> {
     const stored = this.#options.settings.get().profiles
     const statuses = await Promise.all(
-      stored.map((profile) => this.#options.vault.status(profile.id)),
+      stored.map((profile) => this.#options.vault.status(profile.id, credentialOrigins(profile))),
     )
     const views: ProfileView[] = [
       this.#sandboxView(),
@@ -140,6 +142,16 @@ export class ProfileService {
       kind: input.kind,
       ...teamOf(input.team === undefined ? before?.team : (input.team ?? undefined)),
     }
+    if (input.id !== undefined && !before) {
+      throw new AppError('not_found', 'That profile no longer exists.')
+    }
+    // The key and secret were given for the old hosts: they are deleted before the new address
+    // is written, and a failed delete (a locked keychain) leaves the old address in place.
+    if (before && movesService(before, profile)) await this.#options.vault.delete(id)
+    // The team password belongs to one role on one server, reached one way: it goes with them.
+    if (before?.team && movesTeam(before.team, profile.team)) {
+      await this.#options.vault.deleteTeamPassword(id)
+    }
     this.#options.settings.update((draft) => {
       const index = draft.profiles.findIndex((existing) => existing.id === id)
       if (input.id !== undefined && index < 0) {
@@ -148,15 +160,9 @@ export class ProfileService {
       if (index < 0) draft.profiles.push(profile)
       else draft.profiles[index] = profile
     })
-    // The key and secret were given for the old hosts: the next sync must not send them to new ones.
-    if (before && movesService(before, profile)) await this.#options.vault.delete(id)
-    // The team password belongs to one role on one server: it goes with them.
-    if (before?.team && movesTeam(before.team, profile.team)) {
-      await this.#options.vault.deleteTeamPassword(id)
-    }
     if (id === this.activeId) await this.#options.onActiveChange(this.active())
     this.#options.onListChange?.(this.activeId)
-    return viewOf(profile, await this.#options.vault.status(id))
+    return viewOf(profile, await this.#options.vault.status(id, credentialOrigins(profile)))
   }
 
   /** Stores or replaces a profile's key and/or secret; answers only the status. */
@@ -165,13 +171,13 @@ export class ProfileService {
   }
 
   async #setSecret(input: SecretInput): Promise<CredentialStatus> {
-    this.#storedOrThrow(input.id)
+    const profile = this.#storedOrThrow(input.id)
     // Registered before anything can fail, so no later message can echo them.
     this.#options.onSecret?.({ apiKey: input.apiKey ?? '', apiSecret: input.apiSecret ?? '' })
     const status = await this.#options.vault.set(
       input.id,
       { apiKey: input.apiKey, apiSecret: input.apiSecret },
-      { sessionOnly: input.sessionOnly },
+      { sessionOnly: input.sessionOnly, origins: credentialOrigins(profile) },
     )
     if (input.id === this.activeId) await this.#options.onActiveChange(this.active())
     this.#options.onListChange?.(this.activeId)
@@ -261,7 +267,8 @@ export class ProfileService {
       staticUrl: stored.staticUrl,
       redirectUri: stored.redirectUri,
       timeoutMs: stored.timeoutSeconds * 1000,
-      credentials: async () => this.#registered(await this.#options.vault.get(stored.id)),
+      credentials: async () =>
+        this.#registered(await this.#options.vault.get(stored.id, credentialOrigins(stored))),
       team: stored.team ?? null,
     }
   }
@@ -283,9 +290,21 @@ export class ProfileService {
   }
 }
 
-/** True when the team server is removed, or now names another host or login role. */
+/**
+ * True when the team server is removed, or now names another host, port,
+ * database or login role, or is trusted another way (CA file, TLS mode):
+ * the password was given for that one connection only.
+ */
 function movesTeam(before: TeamServerView, after: TeamServerView | undefined): boolean {
-  return !after || before.host !== after.host || before.role !== after.role
+  return (
+    !after ||
+    before.host !== after.host ||
+    before.port !== after.port ||
+    before.database !== after.database ||
+    before.role !== after.role ||
+    (before.caFile ?? '') !== (after.caFile ?? '') ||
+    teamTlsMode(before) !== teamTlsMode(after)
+  )
 }
 
 function sandboxSummary(sandbox: BuiltinProfile): ProfileSummary {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import type { PagedResourceName } from '../../shared/cache'
+import type { ListFilter } from '../../shared/list-filter'
 import {
   MAX_VIEWS_PER_LIST,
-  type SavedFilter,
   type SavedViewList,
   type viewSaveSchema,
 } from '../../shared/saved-views'
@@ -76,7 +76,7 @@ export class SavedViews {
   }
 
   /** Keeps the filter a list shows now, for the next start. */
-  setLast(resource: PagedResourceName, filter: SavedFilter): SavedViewList {
+  setLast(resource: PagedResourceName, filter: ListFilter): SavedViewList {
     this.#settings.update((draft) => {
       draft.lastFilters = { ...draft.lastFilters, [resource]: filter }
     })

@@ -10,8 +10,15 @@ import {
 } from '../../shared/profile-schemas'
 import { PARTNER_KINDS } from '../../shared/domain'
 import { DEFAULT_AGING_DAYS } from '../../shared/changes'
-import { LOCALES } from '../../shared/i18n'
-import { agingDaysSchema } from '../../shared/profile-schemas'
+import { DEFAULT_LOCALE, LOCALES } from '../../shared/i18n'
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../shared/notifications'
+import {
+  agingDaysSchema,
+  clockTimeSchema,
+  liveIntervalSchema,
+  liveWindowDaysSchema,
+} from '../../shared/profile-schemas'
+import { LIVE_INTERVAL_MINUTES, LIVE_WINDOW_DAYS } from '../../shared/live'
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_TIME_ZONE,
@@ -21,7 +28,8 @@ import {
 } from '../../shared/profiles'
 import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
 import { PAGED_RESOURCES } from '../../shared/cache'
-import { savedFilterSchema, viewNameSchema } from '../../shared/saved-views'
+import { listFilterSchema } from '../../shared/list-filter'
+import { viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 import { DEFAULT_LOCK_IDLE_SECONDS, lockIdleSecondsSchema } from '../../shared/lock'
 
@@ -66,7 +74,7 @@ const storedViewSchema = z.object({
   id: z.uuid(),
   resource: z.enum(PAGED_RESOURCES),
   name: viewNameSchema,
-  filter: savedFilterSchema,
+  filter: listFilterSchema,
 })
 
 /** Keeps the entries `schema` accepts: one damaged entry of a hand-edited file costs only itself. */
@@ -108,7 +116,7 @@ const settingsSchema = z.object({
    * dialogs. Added without a new layout: a file without it (or with a bad
    * value) gets Korean, the default.
    */
-  language: z.enum(LOCALES).catch('ko').default('ko'),
+  language: z.enum(LOCALES).catch(DEFAULT_LOCALE).default(DEFAULT_LOCALE),
   /**
    * Aging thresholds in days (docs/store-and-sync.md "Changes feed and
    * aging"): a guarantee waiting to be issued, an inspection in shipping.
@@ -121,6 +129,28 @@ const settingsSchema = z.object({
     })
     .catch({ ...DEFAULT_AGING_DAYS })
     .default({ ...DEFAULT_AGING_DAYS }),
+  /** The live schedule (docs/live.md). Added without a new layout, like `agingDays`. */
+  live: z
+    .object({
+      intervalMinutes: liveIntervalSchema.catch(LIVE_INTERVAL_MINUTES.default),
+      windowDays: liveWindowDaysSchema.catch(LIVE_WINDOW_DAYS.default),
+    })
+    .catch({ intervalMinutes: LIVE_INTERVAL_MINUTES.default, windowDays: LIVE_WINDOW_DAYS.default })
+    .default({
+      intervalMinutes: LIVE_INTERVAL_MINUTES.default,
+      windowDays: LIVE_WINDOW_DAYS.default,
+    }),
+  /** Notifications (docs/live.md). Added without a new layout; an unreadable part gets its default. */
+  notifications: z
+    .object({
+      enabled: z.boolean().catch(DEFAULT_NOTIFICATION_SETTINGS.enabled),
+      kinds: z.record(z.string(), z.boolean()).catch({ ...DEFAULT_NOTIFICATION_SETTINGS.kinds }),
+      quietHours: z.object({ from: clockTimeSchema, to: clockTimeSchema }).nullable().catch(null),
+      details: z.boolean().catch(DEFAULT_NOTIFICATION_SETTINGS.details),
+      digestAt: clockTimeSchema.catch(DEFAULT_NOTIFICATION_SETTINGS.digestAt),
+    })
+    .catch(structuredClone(DEFAULT_NOTIFICATION_SETTINGS))
+    .default(structuredClone(DEFAULT_NOTIFICATION_SETTINGS)),
   /**
    * Seconds without input before the app locks (0: never on idle); it locks
    * only when a PIN is set (docs/security.md "The app lock"). Added without a
@@ -135,18 +165,13 @@ const settingsSchema = z.object({
    * locked even when the keychain cannot be read. Added without a new layout.
    */
   lockPinSet: z.boolean().catch(false).default(false),
-  /**
-   * Whether notifications may name records (otherwise, and always while the
-   * app is locked, they show counts only). Added without a new layout.
-   */
-  notificationDetails: z.boolean().catch(true).default(true),
   /** Saved views of the lists, in the order saved. Added without a new layout, like `agingDays`. */
   savedViews: validEntries(storedViewSchema).default([]),
   /** The last filter of each list, restored at start; an unreadable one is dropped. */
   lastFilters: z
     .object({
-      inspections: savedFilterSchema.optional().catch(undefined),
-      guarantees: savedFilterSchema.optional().catch(undefined),
+      inspections: listFilterSchema.optional().catch(undefined),
+      guarantees: listFilterSchema.optional().catch(undefined),
     })
     .catch({})
     .default({}),

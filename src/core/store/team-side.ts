@@ -11,10 +11,10 @@ import type {
   WalletLinkEventDraft,
 } from '../team/events'
 import type { OutboxCounts, SetAsideEntry } from '../team/local-side'
-import { touchCells } from './cell-index'
+import { touchCells } from './search/cell-index'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
-import { bumpDataVersion } from './writes'
+import { bumpDataVersion } from './write/writes'
 
 /**
  * The store's half of team sharing (docs/team.md): the outbox, the cursor,

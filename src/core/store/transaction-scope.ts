@@ -1,18 +1,4 @@
-import type { StoreConnection } from './connection'
-
-/** What lives as long as one `transaction()` (database.ts) on a connection. */
-export interface TransactionScope {
-  /** Writers' state for this transaction only (key it with a symbol of your own). */
-  readonly data: Map<symbol, unknown>
-  /** Run in order after `fn`, before `COMMIT`, inside the transaction (not after a failure). */
-  readonly beforeCommit: (() => void)[]
-  /**
-   * Run in order once `COMMIT` has succeeded (never after a failure or a
-   * rollback): in-memory state that must follow only committed data. They
-   * must not throw: the write is committed by then.
-   */
-  readonly afterCommit: (() => void)[]
-}
+import type { StoreConnection, TransactionScope } from './connection'
 
 /** The scope of the `transaction()` running on `db`, or null outside one. */
 export function transactionScope(db: StoreConnection): TransactionScope | null {

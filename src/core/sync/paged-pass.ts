@@ -1,14 +1,13 @@
 import type { PassKind, SyncProgress, SyncResourceName } from '../../shared/cache'
-import type { ListPage } from '../../shared/domain'
+import type { ListPage, PartnerFilter } from '../../shared/domain'
 import type { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import { PageWalker, type WalkedPage } from '../api/page-walker'
 import type { GuaranteeRecord, InspectionRecord, PagedResource } from '../store/record-types'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import { randomUUID } from 'node:crypto'
-import type { SyncMark } from '../store/changes'
+import type { SyncMark } from '../store/write/page-write'
 import type { SyncStateRow } from '../store/sync-state'
-import type { RunOutcome, SliceFilter } from './sync-engine'
 import {
   idxFingerprint,
   type PageHints,
@@ -16,6 +15,24 @@ import {
   type SourcePage,
   type SyncSource,
 } from './sync-source'
+
+/** A slice of a list fetched with the service's own filters (before the full sync has finished). */
+export type SliceFilter = PartnerFilter
+
+/** How one resource's run ended. */
+export interface RunOutcome {
+  readonly resource: SyncResourceName
+  readonly phase: 'done' | 'cancelled' | 'error'
+  /** False when the pass stopped early or `total` moved under it: nothing was marked gone. */
+  readonly complete: boolean
+  readonly fetched: number
+  readonly rejected: number
+  /** Pages the run read (paged lists). */
+  readonly pages?: number
+  /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
+  readonly maxStepMs?: number
+  readonly error?: AppError
+}
 
 /**
  * One paged pass of one list (full, incremental or a targeted slice): its
@@ -95,7 +112,7 @@ export function planPass(
     storedMode: mode === 'targeted' ? state.mode : mode,
     query: {
       sort: 'latest',
-      ...(mode === 'incremental' ? { from: windowStart(deps) } : {}),
+      ...(mode === 'incremental' ? { from: filter.from ?? windowStart(deps) } : {}),
       ...(mode === 'targeted' ? withoutEmpty(filter) : {}),
     },
   }
@@ -196,6 +213,7 @@ export async function runPagedPass(
     complete: consistent,
     fetched: tally.fetchedNow,
     rejected: tally.rejected,
+    pages: tally.pages,
     maxStepMs: tally.maxStepMs,
   }
 }

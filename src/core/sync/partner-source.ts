@@ -49,16 +49,9 @@ export function clientSyncSource(
   }
 }
 
-/** The service's parameters of a page query: both lists' filters, and each list's own. */
-function paramsOf(resource: PagedResource, query: PageQuery): GuaranteeQuery & InspectionQuery {
-  return {
-    page: query.page,
-    pageSize: query.pageSize,
-    sort: query.sort,
-    ...(query.refUserId ? { refUserId: query.refUserId } : {}),
-    ...(query.from ? { from: query.from } : {}),
-    ...(query.to ? { to: query.to } : {}),
-    ...(resource === 'guarantees' && query.nftStatus ? { nftStatus: query.nftStatus } : {}),
-    ...(resource === 'inspections' && query.status ? { status: query.status } : {}),
-  }
+/** The service's parameters of a page query: the filters of `resource`'s list only. */
+function paramsOf(resource: PagedResource, query: PageQuery): GuaranteeQuery | InspectionQuery {
+  const { status, nftStatus, ...shared } = query
+  if (resource === 'guarantees') return nftStatus ? { ...shared, nftStatus } : shared
+  return status ? { ...shared, status } : shared
 }

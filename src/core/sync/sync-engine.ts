@@ -1,4 +1,3 @@
-import type { GuaranteeState } from '../../shared/domain'
 import {
   SYNC_RESOURCES,
   type PassKind,
@@ -12,19 +11,18 @@ import { AppError, isAppError } from '../app-error'
 import { seconds } from '../api/http'
 import type { EventBus } from '../events'
 import type { PagedResource } from '../store/record-types'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import type { SyncStateRow } from '../store/sync-state'
-import { newTally, planPass, progressOf, runPagedPass, type Tally } from './paged-pass'
+import {
+  newTally,
+  planPass,
+  progressOf,
+  runPagedPass,
+  type RunOutcome,
+  type SliceFilter,
+  type Tally,
+} from './paged-pass'
 import type { SyncSource } from './sync-source'
-
-/** A slice of a list fetched with the service's own filters (before the full sync has finished). */
-export interface SliceFilter {
-  readonly refUserId?: string
-  readonly status?: string
-  readonly nftStatus?: GuaranteeState
-  readonly from?: string
-  readonly to?: string
-}
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {
@@ -73,6 +71,22 @@ export interface SyncEngineOptions {
   readonly deadlineTimer?: DeadlineTimer
 }
 
+/**
+ * A pass the live schedule asks for (`src/core/live/`): queued like any
+ * other, with its own deadline; a background one gives way to a sync staff
+ * ask for (it is cancelled, and a full pass resumes from its checkpoint).
+ */
+export interface ScheduledPass {
+  readonly mode: 'full' | 'incremental'
+  /** First registration day an incremental pass re-reads, `YYYY-MM-DD` (default: the window). */
+  readonly from?: string
+  /** Deadline of this run in ms (default the engine's `runDeadlineMs`). */
+  readonly deadlineMs?: number
+  /** Cancelled when a sync is asked for by staff, or when this signal aborts. */
+  readonly background?: boolean
+  readonly signal?: AbortSignal
+}
+
 /** A one-shot timer: calls `fire` after `ms`; the answer cancels it. */
 export type DeadlineTimer = (ms: number, fire: () => void) => () => void
 
@@ -90,19 +104,6 @@ const realTimer: DeadlineTimer = (ms, fire) => {
   const timer = setTimeout(fire, ms)
   timer.unref()
   return () => clearTimeout(timer)
-}
-
-/** How one resource's run ended. */
-export interface RunOutcome {
-  readonly resource: SyncResourceName
-  readonly phase: 'done' | 'cancelled' | 'error'
-  /** False when the pass stopped early or `total` moved under it: nothing was marked gone. */
-  readonly complete: boolean
-  readonly fetched: number
-  readonly rejected: number
-  /** Longest single page write (parse excluded), in ms: how long one step blocked the thread. */
-  readonly maxStepMs?: number
-  readonly error?: AppError
 }
 
 /**
@@ -124,6 +125,8 @@ interface ActiveRun {
 interface QueuedRun {
   readonly resource: SyncResourceName
   readonly mode: RunMode
+  /** Set for the live schedule's passes. */
+  readonly pass?: ScheduledPass
   readonly outcome: Promise<RunOutcome>
   readonly settle: (outcome: RunOutcome) => void
 }
@@ -190,8 +193,23 @@ export class SyncEngine {
     return Promise.all(resources.map((resource) => this.#enqueue(resource, mode)))
   }
 
+  /**
+   * Queues one pass of the live schedule. A resource already queued or
+   * running shares that run's outcome; a background pass waits behind every
+   * other run and is cancelled by a sync staff ask for.
+   */
+  runScheduled(resource: SyncResourceName, pass: ScheduledPass): Promise<RunOutcome> {
+    return this.#enqueue(resource, pass.mode, pass)
+  }
+
+  /** True while a run is queued or going. */
+  get busy(): boolean {
+    return this.#current !== null || this.#queue.length > 0 || this.#active.size > 0
+  }
+
   /** The one place runs start: a queue worked through one resource at a time. */
-  #enqueue(resource: SyncResourceName, mode: RunMode): Promise<RunOutcome> {
+  #enqueue(resource: SyncResourceName, mode: RunMode, pass?: ScheduledPass): Promise<RunOutcome> {
+    if (!pass) this.#yieldBackground()
     // A resource asked for while another runs is queued behind it, never dropped.
     const known =
       this.#current?.resource === resource
@@ -200,13 +218,45 @@ export class SyncEngine {
     if (known) return known.outcome
     let settle: (outcome: RunOutcome) => void = () => undefined
     const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve))
-    this.#queue.push({ resource, mode, outcome, settle })
-    if (!this.#job) {
-      this.#job = this.#drain().finally(() => {
-        this.#job = null
-      })
-    }
+    const entry: QueuedRun = { resource, mode, outcome, settle, ...(pass ? { pass } : {}) }
+    // What staff ask for goes before the schedule's background passes.
+    const behind = pass?.background
+      ? -1
+      : this.#queue.findIndex((queued) => queued.pass?.background)
+    if (behind < 0) this.#queue.push(entry)
+    else this.#queue.splice(behind, 0, entry)
+    this.#startDrain()
     return outcome
+  }
+
+  /**
+   * Starts working through the queue unless that is going. A run queued
+   * after the loop found the queue empty, but before the loop's job ended (a
+   * caller that queues again as soon as its outcome arrives), starts a new
+   * loop, never waits for one that is over.
+   */
+  #startDrain(): void {
+    if (this.#job) return
+    this.#job = this.#drain().finally(() => {
+      this.#job = null
+      if (this.#queue.length > 0) this.#startDrain()
+    })
+  }
+
+  /** A sync staff ask for goes first: the schedule's background passes are cancelled (a full pass resumes later). */
+  #yieldBackground(): void {
+    const superseded = new AppError('cancelled', 'A sync asked for by staff goes first.')
+    const current = this.#current
+    if (current?.pass?.background) {
+      this.#current = null
+      this.#active.get(current.resource)?.controller.abort(superseded)
+    }
+    const kept: QueuedRun[] = []
+    for (const entry of this.#queue) {
+      if (!entry.pass?.background) kept.push(entry)
+      else entry.settle(cancelledOutcome(entry.resource, superseded))
+    }
+    this.#queue = kept
   }
 
   /** Runs queued resources one after another until the queue is empty. */
@@ -214,27 +264,33 @@ export class SyncEngine {
     for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
       this.#current = next
       try {
-        next.settle(await this.#withDeadline(next.resource, this.#runOne(next.resource, next.mode)))
+        const run = this.#runOne(next.resource, next.mode, next.pass)
+        next.settle(await this.#withDeadline(next.resource, run, next.pass?.deadlineMs))
       } catch (error) {
         next.settle(this.#unexpected(next.resource, error))
       } finally {
-        this.#current = null
+        if (this.#current === next) this.#current = null
       }
     }
   }
 
-  async #runOne(resource: SyncResourceName, mode: RunMode): Promise<RunOutcome> {
+  async #runOne(
+    resource: SyncResourceName,
+    mode: RunMode,
+    pass?: ScheduledPass,
+  ): Promise<RunOutcome> {
     // A slice fetched for a filter gives way to the real sync of its list.
     const slice = this.#active.get(resource)
     if (slice?.mode === 'targeted') {
       slice.controller.abort(new AppError('cancelled', 'Superseded by a full sync.'))
       await slice.done
     }
-    if (resource === 'brands') return this.#syncBrands()
+    if (resource === 'brands') return this.#syncBrands(pass?.signal)
     const state = await this.#options.store.call('readSyncState', resource)
     const chosen =
       mode !== 'auto' ? mode : state.checkpoint || !state.lastFullAt ? 'full' : 'incremental'
-    return this.#syncPaged(resource, chosen, state)
+    const from = pass?.from === undefined ? {} : { from: pass.from }
+    return this.#syncPaged(resource, chosen, state, from, pass?.signal)
   }
 
   /**
@@ -245,8 +301,11 @@ export class SyncEngine {
    * its signal) is reported as timed out all the same and left behind: it is
    * no longer shown as syncing, and nothing waits for it.
    */
-  async #withDeadline(resource: SyncResourceName, run: Promise<RunOutcome>): Promise<RunOutcome> {
-    const ms = this.#options.runDeadlineMs
+  async #withDeadline(
+    resource: SyncResourceName,
+    run: Promise<RunOutcome>,
+    ms = this.#options.runDeadlineMs,
+  ): Promise<RunOutcome> {
     const timeout = new AppError(
       'timeout',
       `The ${resource} sync did not finish within its ${seconds(ms)} s deadline.`,
@@ -310,14 +369,7 @@ export class SyncEngine {
   stop(): void {
     const cancelled = new AppError('cancelled', 'Sync cancelled.')
     for (const entry of this.#queue.splice(0)) {
-      entry.settle({
-        resource: entry.resource,
-        phase: 'cancelled',
-        complete: false,
-        fetched: 0,
-        rejected: 0,
-        error: cancelled,
-      })
+      entry.settle(cancelledOutcome(entry.resource, cancelled))
     }
     for (const { controller } of this.#active.values()) controller.abort(cancelled)
   }
@@ -379,8 +431,9 @@ export class SyncEngine {
     mode: PassKind,
     state: SyncStateRow,
     filter: SliceFilter = {},
+    signal?: AbortSignal,
   ): Promise<RunOutcome> {
-    const run = this.#begin(resource, mode)
+    const run = this.#begin(resource, mode, signal)
     const plan = planPass(this.#options, resource, mode, state, filter)
     const tally = newTally(plan.total, plan.seen, plan.rejected)
     const writes: Promise<void>[] = []
@@ -405,8 +458,8 @@ export class SyncEngine {
     }
   }
 
-  async #syncBrands(): Promise<RunOutcome> {
-    const run = this.#begin('brands', 'full')
+  async #syncBrands(signal?: AbortSignal): Promise<RunOutcome> {
+    const run = this.#begin('brands', 'full', signal)
     const tally = newTally(null)
     try {
       const { items, rejected } = await this.#options.source.brands(run.controller.signal)
@@ -431,8 +484,16 @@ export class SyncEngine {
   }
 
   /** Registers a run as active (the one map `status`, `cancel` and slices consult). */
-  #begin(resource: SyncResourceName, mode: PassKind): { controller: AbortController; end(): void } {
+  #begin(
+    resource: SyncResourceName,
+    mode: PassKind,
+    signal?: AbortSignal,
+  ): { controller: AbortController; end(): void } {
     const controller = new AbortController()
+    // The schedule's own signal (a slice of the rolling full pass ends) cancels the run.
+    const follow = (): void => controller.abort(signal?.reason)
+    if (signal?.aborted) follow()
+    else signal?.addEventListener('abort', follow, { once: true })
     let end: () => void = () => undefined
     const done = new Promise<void>((resolve) => (end = resolve))
     const run = { mode, controller, done }
@@ -442,6 +503,7 @@ export class SyncEngine {
       end: () => {
         // A run abandoned at its deadline may end after a newer run of its resource began.
         if (this.#active.get(resource) === run) this.#active.delete(resource)
+        signal?.removeEventListener('abort', follow)
         end()
       },
     }
@@ -500,4 +562,8 @@ export class SyncEngine {
       error: typed,
     }
   }
+}
+
+function cancelledOutcome(resource: SyncResourceName, error: AppError): RunOutcome {
+  return { resource, phase: 'cancelled', complete: false, fetched: 0, rejected: 0, error }
 }

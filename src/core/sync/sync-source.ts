@@ -1,19 +1,12 @@
-import type { GuaranteeState, ListPage, RejectedItem } from '../../shared/domain'
-import type { EncodedRows } from '../store/encoded-rows'
+import type { ListPage, PartnerFilter, RejectedItem } from '../../shared/domain'
+import type { EncodedRows } from '../store/write/page-write'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/record-types'
 
-/** One list request of the sync engine: the API's paging, sort and filter parameters. */
-export interface PageQuery {
+/** One list request of the sync engine: the API's paging and sort, and the service's own filters. */
+export type PageQuery = PartnerFilter & {
   readonly page: number
   readonly pageSize: number
   readonly sort: 'latest' | 'oldest'
-  readonly refUserId?: string
-  /** Inspection status label (the inspection list's `status`). */
-  readonly status?: string
-  /** Guarantee issuance state (the guarantee list's `nftStatus`). */
-  readonly nftStatus?: GuaranteeState
-  readonly from?: string
-  readonly to?: string
 }
 
 /**

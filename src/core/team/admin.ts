@@ -126,6 +126,11 @@ export interface NewMember {
   readonly password: string
   /** The name the app shows for this member; default the role name. */
   readonly displayName?: string | undefined
+  /**
+   * Takes over an existing role that is not yet a staff member (`--reuse-role`).
+   * A superuser, `BYPASSRLS` or `CREATEROLE` role is refused even then.
+   */
+  readonly reuseRole?: boolean | undefined
 }
 
 /** How long a member's session may sit idle inside a transaction before the server ends it. */
@@ -142,9 +147,40 @@ function checkRoleName(role: string): void {
   }
 }
 
+/** What the cluster says of an existing role. */
+interface ExistingRole {
+  readonly rolsuper: boolean
+  readonly rolbypassrls: boolean
+  readonly rolcreaterole: boolean
+  readonly staff: boolean
+}
+
 /**
- * Creates the team if new, creates the login role (or sets its password and
- * LOGIN again when it exists) and makes it a member of the team.
+ * Whether an existing role may become (or stay) a member: never a role that
+ * could lift row-level security or make roles; otherwise one already in the
+ * staff group, or any other with `reuseRole`. Answers the refusal's reason.
+ */
+function refusalOf(role: string, existing: ExistingRole, reuseRole: boolean): string | null {
+  const powers = [
+    existing.rolsuper ? 'SUPERUSER' : null,
+    existing.rolbypassrls ? 'BYPASSRLS' : null,
+    existing.rolcreaterole ? 'CREATEROLE' : null,
+  ].filter((power) => power !== null)
+  if (powers.length > 0) {
+    return `The role ${role} already exists with ${powers.join(', ')}; a member role must have none of them. Choose another role name.`
+  }
+  if (!existing.staff && !reuseRole) {
+    return `The role ${role} already exists and is not a staff member. Choose another role name, or pass --reuse-role to make that role a member (its password is replaced).`
+  }
+  return null
+}
+
+/**
+ * Creates the team if new, creates the login role and makes it a member of
+ * the team. An existing role is taken only when it is already a staff
+ * member, or with `reuseRole`, and never when it is a superuser or has
+ * `BYPASSRLS` or `CREATEROLE` (docs/team.md); its password and LOGIN are set
+ * again.
  */
 export async function addMember(client: pg.Client, member: NewMember): Promise<void> {
   checkRoleName(member.role)
@@ -154,12 +190,18 @@ export async function addMember(client: pg.Client, member: NewMember): Promise<v
   const role = client.escapeIdentifier(member.role)
   const verifier = client.escapeLiteral(scramVerifier(member.password))
   await inTransaction(client, async () => {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
-      member.role,
-    ])
-    if (rowCount === 0) {
+    const { rows } = await client.query<ExistingRole>(
+      `SELECT rolsuper, rolbypassrls, rolcreaterole,
+              pg_has_role(oid, 'appraisal_team_staff', 'MEMBER') AS staff
+         FROM pg_roles WHERE rolname = $1`,
+      [member.role],
+    )
+    const existing = rows[0]
+    if (!existing) {
       await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${verifier}`)
     } else {
+      const refusal = refusalOf(member.role, existing, member.reuseRole === true)
+      if (refusal) throw new TeamError('team_refused', refusal)
       await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${verifier}`)
     }
     await client.query(`GRANT appraisal_team_staff TO ${role}`)
@@ -181,10 +223,13 @@ export async function addMember(client: pg.Client, member: NewMember): Promise<v
 }
 
 /**
- * Removes a member from its team and takes away LOGIN. The role stays (its
- * name is the author of its past events, which are never rewritten).
+ * Removes a member from its team, takes away LOGIN, and ends the sessions it
+ * has open (`pg_terminate_backend`, which needs a superuser or
+ * `pg_signal_backend`): a removed member's app is cut off now, not at its
+ * next login. The role stays (its name is the author of its past events,
+ * which are never rewritten). Answers how many sessions were ended.
  */
-export async function removeMember(client: pg.Client, role: string): Promise<void> {
+export async function removeMember(client: pg.Client, role: string): Promise<number> {
   checkRoleName(role)
   await inTransaction(client, async () => {
     const { rowCount } = await client.query(
@@ -195,6 +240,13 @@ export async function removeMember(client: pg.Client, role: string): Promise<voi
     await client.query(`REVOKE appraisal_team_staff FROM ${client.escapeIdentifier(role)}`)
     await client.query(`ALTER ROLE ${client.escapeIdentifier(role)} NOLOGIN`)
   })
+  // After the commit, so a session cannot log in again in between.
+  const { rows } = await client.query<{ ended: number }>(
+    `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS ended
+       FROM pg_stat_activity WHERE usename = $1 AND pid <> pg_backend_pid()`,
+    [role],
+  )
+  return rows[0]?.ended ?? 0
 }
 
 /** Lets a team see and write the events of a partner account (creating the team if new). */

@@ -3,6 +3,7 @@ import { isIP } from 'node:net'
 import { getCACertificates } from 'node:tls'
 import pg from 'pg'
 import { TeamError, toTeamError } from './team-error'
+import { isLoopbackHost, teamTlsMode } from './tls-mode'
 
 /**
  * Opening a connection to the team's PostgreSQL with the project's TLS rule:
@@ -32,18 +33,9 @@ export interface TeamServerConfig {
   readonly connectTimeoutMs?: number | undefined
 }
 
-/** True for 127.0.0.0/8, ::1 and `localhost`: the only hosts a plain connection may reach. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
-  if (bare === 'localhost') return true
-  if (isIP(bare) === 4) return bare.startsWith('127.')
-  if (isIP(bare) === 6) return bare === '::1' || bare === '0:0:0:0:0:0:0:1'
-  return false
-}
-
 /** The `ssl` option of `pg` for a config, after applying the loopback rule. */
 async function tlsOptions(config: TeamServerConfig): Promise<pg.ClientConfig['ssl']> {
-  const mode = config.tls ?? (isLoopbackHost(config.host) ? 'plain' : 'verify-full')
+  const mode = teamTlsMode(config)
   if (mode === 'plain') {
     if (!isLoopbackHost(config.host)) {
       throw new TeamError(

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { REVIEW_MARKS } from '../../shared/cache'
-import { REVIEW_NOTE_MAX_CHARS, serverTextSchema } from '../../shared/server-text'
+import { REVIEW_NOTE_MAX_CHARS } from '../../shared/server-text'
+import { serverTextSchema } from '../../shared/server-text-schema'
 import { WALLET_FLOWS, WALLET_OUTCOMES } from '../../shared/wallet'
 
 /**

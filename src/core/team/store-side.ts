@@ -1,5 +1,5 @@
 import type { StoreConnection } from '../store/connection'
-import { runStoreOp, type StoreArgs, type StoreResult } from '../store/store-ops'
+import { runStoreOp, type StoreArgs, type StoreResult } from '../owner/store-ops'
 import type { TeamEvent, TeamEventDraft } from './events'
 import type { OutboxCounts, SetAsideEntry, TeamLocalSide } from './local-side'
 import type { TeamStoreOp } from './team-protocol'

@@ -1,9 +1,9 @@
 import type { Worker } from 'node:worker_threads'
 import type { TeamErrorData } from '../../shared/errors'
 import { AppError } from '../app-error'
-import type { StoreClient } from '../store/owner/store-owner'
+import type { StoreClient } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
-import { spawnStoreThread, stopThread, type ThreadEntry } from '../store/threads'
+import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
 import type { TeamStatus } from './team-sync'
 

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../app-error'
-import { yieldToMainThread } from '../store/threads'
+import { yieldToMainThread } from '../threads/spawn'
 import { StoreTeamSide, type TeamStoreCall } from './store-side'
 import { teamWorkerDataSchema, toTeamWorkerSchema, type FromTeamWorker } from './team-protocol'
 import { TeamSync } from './team-sync'

@@ -79,9 +79,15 @@ export function toKeychainError(
         `The keychain refused the entry as too large. ${SIZE_HINT} (${detail})`,
         { cause: error },
       )
-    case 'unavailable':
     case 'undecryptable':
     case 'unknown':
+      // Never taken for "nothing stored": a caller that deletes or reads reports it as a failure.
+      return new AppError(
+        'keychain_unavailable',
+        `The keychain failed with an error the app does not recognise; nothing was changed. ${unavailableHint(platform)} (${detail})`,
+        { cause: error },
+      )
+    case 'unavailable':
       return new AppError(
         'keychain_unavailable',
         `No OS keychain is reachable. ${unavailableHint(platform)} You can also use the key for this session only. (${detail})`,

@@ -35,9 +35,15 @@ export interface VaultOptions {
 
 /**
  * The credential vault: one keychain entry per profile holding its API key
- * and secret, plus a session-only memory store for when the user chooses it.
- * Secrets stay here and in the client; callers outside main learn only a
- * {@link CredentialStatus}. There is no plaintext fallback on disk.
+ * and secret and the origins they were entered for, plus a session-only
+ * memory store for when the user chooses it. Secrets stay here and in the
+ * client; callers outside main learn only a {@link CredentialStatus}. There
+ * is no plaintext fallback on disk.
+ *
+ * Key binding (docs/security.md): the vault hands a key and secret out only
+ * for the origins kept in their entry, whatever the settings file says. An
+ * entry written before entries carried origins is bound to the origins of
+ * its first use and rewritten with them.
  */
 export class Vault {
   readonly #keychain: SecureStore
@@ -46,8 +52,8 @@ export class Vault {
   readonly #timeoutMs: number
   readonly #platform: NodeJS.Platform
   readonly #log: (message: string) => void
-  /** Credentials read once are kept in memory for the client; dropped on change. */
-  readonly #cache = new Map<string, Credentials>()
+  /** Credentials read once are kept in memory for the client, with their origins; dropped on change. */
+  readonly #cache = new Map<string, Bound>()
   /** Team server passwords read once, by profile id. */
   readonly #teamCache = new Map<string, string>()
 
@@ -59,23 +65,34 @@ export class Vault {
     this.#log = options.log ?? ((message) => console.warn(message))
   }
 
-  /** The profile's credentials; throws `no_credentials`, `keychain_locked` or `keychain_unavailable`. */
-  async get(profileId: string): Promise<Credentials> {
-    const found = await this.#read(profileId)
+  /**
+   * The profile's credentials for a request to `origins` (the profile's
+   * service and image host, see `credentialOrigins`); throws
+   * `no_credentials` when none are stored or they were entered for other
+   * origins, `keychain_locked` or `keychain_unavailable`.
+   */
+  async get(profileId: string, origins: readonly string[]): Promise<Credentials> {
+    const found = await this.#boundTo(profileId, origins)
     if (!found) {
       throw new AppError(
         'no_credentials',
         'No API key and secret are stored for this profile. Enter them under Accounts.',
       )
     }
+    if (found === 'elsewhere') throw elsewhereError()
     return found.credentials
   }
 
-  /** Whether credentials are stored and where, with the key's last four characters; never throws. */
-  async status(profileId: string): Promise<CredentialStatus> {
+  /**
+   * Whether credentials usable for `origins` are stored and where, with the
+   * key's last four characters; never throws. Credentials entered for other
+   * origins count as missing (with a `no_credentials` error saying why).
+   */
+  async status(profileId: string, origins: readonly string[]): Promise<CredentialStatus> {
     try {
-      const found = await this.#read(profileId)
+      const found = await this.#boundTo(profileId, origins)
       if (!found) return { state: 'missing' }
+      if (found === 'elsewhere') return { state: 'missing', error: elsewhereError().toData() }
       return { state: this.#shown(found.where), keyLast4: lastFour(found.credentials.apiKey) }
     } catch (error) {
       const appError = toKeychainError(error, this.#platform)
@@ -95,15 +112,21 @@ export class Vault {
   async set(
     profileId: string,
     update: { apiKey?: string | undefined; apiSecret?: string | undefined },
-    options: { sessionOnly?: boolean } = {},
+    options: { origins: readonly string[]; sessionOnly?: boolean | undefined },
   ): Promise<CredentialStatus> {
-    const current = update.apiKey && update.apiSecret ? null : await this.#read(profileId)
+    const origins = normalOrigins(options.origins)
+    if (origins.length === 0) {
+      throw new AppError('invalid_argument', 'The profile names no service to bind the key to.')
+    }
+    // Half of a pair entered for other origins is not reused for these.
+    const read = update.apiKey && update.apiSecret ? null : await this.#read(profileId)
+    const current = read && (read.origins === null || covers(read.origins, origins)) ? read : null
     const apiKey = update.apiKey ?? current?.credentials.apiKey
     const apiSecret = update.apiSecret ?? current?.credentials.apiSecret
     if (!apiKey || !apiSecret) {
       throw new AppError('invalid_argument', 'Enter both the API key and the API secret.')
     }
-    const value = JSON.stringify({ v: 1, apiKey, apiSecret })
+    const value = entryOf({ apiKey, apiSecret }, origins)
     if (Buffer.byteLength(value, 'utf8') > MAX_ENTRY_BYTES) {
       throw new AppError(
         'too_large',
@@ -113,7 +136,7 @@ export class Vault {
     const account = accountOf(profileId)
     if (options.sessionOnly) {
       await this.#session.set(this.#service, account, value)
-      this.#cache.set(profileId, { apiKey, apiSecret })
+      this.#cache.set(profileId, { credentials: { apiKey, apiSecret }, origins })
       return { state: 'session', keyLast4: lastFour(apiKey) }
     }
     try {
@@ -124,7 +147,7 @@ export class Vault {
       throw appError
     }
     await this.#session.delete(this.#service, account)
-    this.#cache.set(profileId, { apiKey, apiSecret })
+    this.#cache.set(profileId, { credentials: { apiKey, apiSecret }, origins })
     return { state: this.#shown('keychain'), keyLast4: lastFour(apiKey) }
   }
 
@@ -138,9 +161,10 @@ export class Vault {
   }
 
   /**
-   * Removes a profile's credentials from memory and the keychain. A keychain
-   * that does not exist holds nothing to remove; a locked one is reported so
-   * the entry is not silently left behind.
+   * Removes a profile's credentials from memory and the keychain. Any
+   * keychain failure (locked, unreachable, or one it does not explain) is
+   * thrown: the entry may still be there, and callers must not go on as if
+   * it were gone.
    */
   async delete(profileId: string): Promise<void> {
     const account = accountOf(profileId)
@@ -152,7 +176,7 @@ export class Vault {
       await this.#keychainCall(this.#keychain.delete(this.#service, teamAccountOf(profileId)))
     } catch (error) {
       const appError = toKeychainError(error, this.#platform)
-      if (appError.code === 'keychain_unavailable') return
+      this.#log(`[vault] ${this.#keychain.backend} delete failed: ${appError.code}`)
       throw appError
     }
   }
@@ -179,8 +203,9 @@ export class Vault {
 
   /**
    * Removes a profile's team server password from memory and the keychain
-   * (the profile no longer has that team server, or it names another host
-   * or role). A keychain that does not exist holds nothing to remove.
+   * (the profile no longer has that team server, or it names another
+   * server, role or trust). Any keychain failure is thrown, as in
+   * {@link delete}.
    */
   async deleteTeamPassword(profileId: string): Promise<void> {
     this.#teamCache.delete(profileId)
@@ -188,7 +213,7 @@ export class Vault {
       await this.#keychainCall(this.#keychain.delete(this.#service, teamAccountOf(profileId)))
     } catch (error) {
       const appError = toKeychainError(error, this.#platform)
-      if (appError.code === 'keychain_unavailable') return
+      this.#log(`[vault] ${this.#keychain.backend} delete failed: ${appError.code}`)
       throw appError
     }
   }
@@ -266,15 +291,65 @@ export class Vault {
       .map((account) => account.slice(ACCOUNT_PREFIX.length))
   }
 
+  /**
+   * The profile's entry when it is bound to every one of `origins`,
+   * `'elsewhere'` when it was entered for others, null when there is none.
+   * An entry without origins (written before entries carried them) is bound
+   * here to `origins` and rewritten; see docs/security.md for why.
+   */
+  async #boundTo(
+    profileId: string,
+    origins: readonly string[],
+  ): Promise<Found | 'elsewhere' | null> {
+    const wanted = normalOrigins(origins)
+    const found = await this.#read(profileId)
+    if (!found) return null
+    if (found.origins === null) return this.#bindLegacy(profileId, found, wanted)
+    if (wanted.length === 0 || !covers(found.origins, wanted)) {
+      this.#log(
+        `[vault] the key of profile ${profileId} was entered for ${found.origins.join(' ')}; refused for ${wanted.join(' ') || '(no origin)'}`,
+      )
+      return 'elsewhere'
+    }
+    return found
+  }
+
+  async #bindLegacy(
+    profileId: string,
+    found: Found,
+    origins: string[],
+  ): Promise<Found | 'elsewhere'> {
+    if (origins.length === 0) return 'elsewhere'
+    const bound: Found = { ...found, origins }
+    this.#cache.set(profileId, { credentials: found.credentials, origins })
+    const value = entryOf(found.credentials, origins)
+    const account = accountOf(profileId)
+    if (found.where === 'session') {
+      await this.#session.set(this.#service, account, value)
+      return bound
+    }
+    try {
+      await this.#keychainCall(this.#keychain.set(this.#service, account, value))
+      this.#log(`[vault] the key of profile ${profileId} is now bound to ${origins.join(' ')}`)
+    } catch (error) {
+      // Bound in memory for this run; the entry is bound again on the next start.
+      const appError = toKeychainError(error, this.#platform)
+      this.#log(
+        `[vault] ${this.#keychain.backend} could not bind profile ${profileId}: ${appError.code}`,
+      )
+    }
+    return bound
+  }
+
   async #read(profileId: string): Promise<Found | null> {
     const account = accountOf(profileId)
     const session = await this.#session.get(this.#service, account)
     if (session !== null) {
-      const credentials = parseEntry(session)
-      if (credentials) return { credentials, where: 'session' }
+      const entry = parseEntry(session)
+      if (entry) return { ...entry, where: 'session' }
     }
     const cached = this.#cache.get(profileId)
-    if (cached) return { credentials: cached, where: 'keychain' }
+    if (cached) return { ...cached, where: 'keychain' }
 
     let raw: string | null
     try {
@@ -289,13 +364,13 @@ export class Vault {
       throw appError
     }
     if (raw === null) return null
-    const credentials = parseEntry(raw)
-    if (!credentials) {
+    const entry = parseEntry(raw)
+    if (!entry) {
       await this.#discard(profileId, 'is not readable')
       return null
     }
-    this.#cache.set(profileId, credentials)
-    return { credentials, where: 'keychain' }
+    if (entry.origins) this.#cache.set(profileId, { ...entry, origins: entry.origins })
+    return { ...entry, where: 'keychain' }
   }
 
   /**
@@ -321,7 +396,46 @@ export class Vault {
 
 interface Found {
   readonly credentials: Credentials
+  /** The origins the entry is bound to; null for an entry written before entries carried them. */
+  readonly origins: readonly string[] | null
   readonly where: 'keychain' | 'session'
+}
+
+interface Bound {
+  readonly credentials: Credentials
+  readonly origins: readonly string[]
+}
+
+/** The error for credentials entered for another address. */
+function elsewhereError(): AppError {
+  return new AppError(
+    'no_credentials',
+    'The stored API key and secret were entered for another address than this profile now names. Enter them again under Accounts.',
+  )
+}
+
+/** Origins as URL parsing writes them (scheme, host, port), sorted and without repeats. */
+function normalOrigins(origins: readonly string[]): string[] {
+  const normal = new Set<string>()
+  for (const origin of origins) {
+    try {
+      const parsed = new URL(origin).origin
+      if (parsed !== 'null') normal.add(parsed)
+    } catch {
+      // not an address: binds to nothing
+    }
+  }
+  return [...normal].sort()
+}
+
+/** True when every origin of `wanted` is one of `bound`. */
+function covers(bound: readonly string[], wanted: readonly string[]): boolean {
+  return wanted.length > 0 && wanted.every((origin) => bound.includes(origin))
+}
+
+/** A keychain entry: key, secret and the origins they were entered for. */
+function entryOf(credentials: Credentials, origins: readonly string[]): string {
+  return JSON.stringify({ v: 2, ...credentials, origins })
 }
 
 const ACCOUNT_PREFIX = 'profile:'
@@ -349,7 +463,7 @@ export function lastFour(apiKey: string): string {
   return apiKey.length > 8 ? apiKey.slice(-4) : ''
 }
 
-function parseEntry(raw: string): Credentials | null {
+function parseEntry(raw: string): Omit<Found, 'where'> | null {
   try {
     const parsed = JSON.parse(raw) as unknown
     if (
@@ -362,7 +476,13 @@ function parseEntry(raw: string): Credentials | null {
       parsed.apiKey &&
       parsed.apiSecret
     ) {
-      return { apiKey: parsed.apiKey, apiSecret: parsed.apiSecret }
+      const credentials = { apiKey: parsed.apiKey, apiSecret: parsed.apiSecret }
+      if (!('origins' in parsed)) return { credentials, origins: null }
+      // An entry with origins that are not a list of addresses binds to nothing.
+      const origins = Array.isArray(parsed.origins)
+        ? normalOrigins(parsed.origins.filter((origin) => typeof origin === 'string'))
+        : []
+      return { credentials, origins }
     }
   } catch {
     // not our JSON: unreadable

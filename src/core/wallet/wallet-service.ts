@@ -10,8 +10,8 @@ import { preSyncUrl, syncUrl } from '../api/wallet-urls'
 import { AppError } from '../app-error'
 import type { EventBus } from '../events'
 import type { ActiveProfile } from '../profiles/profile-service'
-import type { StoreClient } from '../store/owner/store-owner'
-import type { WalletHistoryFilter } from '../store/wallet-history'
+import type { StoreClient } from '../owner/store-owner'
+import type { WalletHistoryFilter } from '../store/queries/wallet-history'
 import {
   WalletFlowMachine,
   type WalletEnd,

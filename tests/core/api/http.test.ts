@@ -63,6 +63,29 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
   return appError
 }
 
+describe('partner answers stay out of the HTTP disk cache', () => {
+  it('every request, redirect hops included, asks for no-store', async () => {
+    const server = await serve(
+      (req, res) => {
+        res.writeHead(307, {
+          location: `${req.url ?? '/'}${req.url?.includes('?') ? '&' : '?'}hop=1`,
+        })
+        res.end()
+      },
+      json(200, emptyPage),
+    )
+    const modes: Array<RequestInit['cache']> = []
+    const page = await client(server.url, virtualTiming(), {
+      fetch: (input, init) => {
+        modes.push(init?.cache)
+        return fetch(input, init)
+      },
+    }).listGuarantees()
+    expect(page.items).toEqual([])
+    expect(modes).toEqual(['no-store', 'no-store'])
+  })
+})
+
 describe('client over real HTTP: retries and error classes', () => {
   it('retries an HTML 502 with backoff, never parsing the HTML (docs/faults.md F1)', async () => {
     const server = await serve(html(502), html(502), json(200, emptyPage))

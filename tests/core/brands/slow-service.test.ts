@@ -74,4 +74,18 @@ describe('a service that trickles its answers', () => {
     expect(answer.notLoaded).toBe(true)
     expect(answer.freshness.staleBecause?.code).toBe('timeout')
   }, 60_000)
+
+  it('after a failed brand fetch, searches do not queue another one behind the lists', async () => {
+    await core.sync.idle()
+    for (const query of ['', '샤넬']) {
+      const answer = await call(core, 'brands.search', { query })
+      expect(answer.notLoaded).toBe(true)
+    }
+    const brands = (await call(core, 'sync.status', {})).resources.find(
+      (r) => r.resource === 'brands',
+    )
+    expect(brands?.status).not.toBe('syncing')
+    expect(brands?.queued).toBe(false)
+    expect(core.sync.busy).toBe(false)
+  })
 })

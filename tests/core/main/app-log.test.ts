@@ -6,6 +6,7 @@ import log from 'electron-log/node'
 import { describe, expect, it } from 'vitest'
 import {
   configureLog,
+  coreLogTo,
   installCrashGuards,
   redactLine,
   rotateLog,
@@ -14,6 +15,8 @@ import {
   type LoggerLike,
 } from '../../../src/main/app-log'
 import { Redactor } from '../../../src/core/redact'
+import { MemoryStore } from '../../../src/core/vault/memory-store'
+import { bootForTest } from '../helpers/core'
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
@@ -39,6 +42,41 @@ describe('the log file', () => {
     expect(text).toContain('{ n: 1 }')
     expect(text).not.toContain('AKEY0123456789')
     expect(text).toContain('https://wallet.example/[wallet address redacted] for a member')
+  })
+
+  it('gets core’s own lines, through the same redaction, and not the console', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ad-core-log-'))
+    const logger = log.create({ logId: `c${Date.now()}` })
+    logger.transports.file.resolvePathFn = () => join(dir, 'main.log')
+    logger.transports.file.sync = true
+    const consoleLines: unknown[] = []
+    logger.transports.console = Object.assign((message: unknown) => consoleLines.push(message), {
+      level: false as const,
+    }) as unknown as typeof logger.transports.console
+    const dataDir = mkdtempSync(join(tmpdir(), 'ad-core-data-'))
+    writeFileSync(join(dataDir, 'settings.json'), 'not json')
+    let redact = (text: string): string => text
+    const path = configureLog(logger as unknown as LoggerLike, () => redact)
+    const core = await bootForTest({
+      keychain: new MemoryStore(),
+      keychainService: 'test',
+      dataDir,
+      log: coreLogTo(logger as unknown as LoggerLike),
+    })
+    try {
+      redact = (text) => core.redactor.redact(text)
+      core.redactor.add('sk_live_CORE_SECRET_1234')
+      coreLogTo(logger as unknown as LoggerLike)(
+        '[wallet] opened https://wallet.example/p/sk_live_CORE_SECRET_1234/wallet/m1 for a member',
+      )
+    } finally {
+      await core.close()
+    }
+    const text = readFileSync(path, 'utf8')
+    expect(text).toMatch(/\[settings\] settings\.json could not be used/)
+    expect(text).toContain('https://wallet.example/[wallet address redacted] for a member')
+    expect(text).not.toContain('CORE_SECRET')
+    expect(consoleLines).toEqual([])
   })
 
   it('rotates into numbered files, keeping a few', () => {

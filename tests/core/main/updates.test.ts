@@ -14,11 +14,13 @@ import {
   answerOf,
   manualCheckNotice,
   readyQuestion,
+  refusedNotice,
   startUpdates,
   updatesEnabled,
   type UpdateDialog,
   type UpdaterLike,
 } from '../../../src/main/updates'
+import type { DownloadedUpdate, ReleaseCheck } from '../../../src/core/updates/release-signature'
 
 /** A fake of the updater slice: checks answer what the test says, events are played by the test. */
 class FakeUpdater extends EventEmitter implements UpdaterLike {
@@ -54,7 +56,19 @@ function fakeTimers() {
   }
 }
 
-function start(updater: FakeUpdater | null, buttons: number[] = []) {
+/** What electron-updater reports of a download (its `update-downloaded` event). */
+function downloaded(version: string): DownloadedUpdate {
+  return { version, downloadedFile: `/cache/pending/Appraisal-Desk-${version}.AppImage`, files: [] }
+}
+
+function start(
+  updater: FakeUpdater | null,
+  buttons: number[] = [],
+  verify: (update: DownloadedUpdate) => Promise<ReleaseCheck> = async (update) => ({
+    ok: true,
+    version: update.version,
+  }),
+) {
   const asked: UpdateDialog[] = []
   const log: string[] = []
   const timers = fakeTimers()
@@ -66,6 +80,7 @@ function start(updater: FakeUpdater | null, buttons: number[] = []) {
       return buttons.shift() ?? 2
     },
     log: (line) => log.push(line),
+    verify,
     timers,
   })
   return { controls, asked, log, timers }
@@ -102,7 +117,7 @@ describe('asking the staff', () => {
     const updater = new FakeUpdater()
     const { controls, asked } = start(updater, [1])
     await settle()
-    updater.emit('update-downloaded', { version: '0.2.0' })
+    updater.emit('update-downloaded', downloaded('0.2.0'))
     await settle()
     expect(asked).toHaveLength(1)
     expect(asked[0]?.message).toContain('0.2.0')
@@ -111,7 +126,7 @@ describe('asking the staff', () => {
     expect(updater.installs).toBe(0)
     expect(controls.state()).toEqual({ kind: 'ready', version: '0.2.0', onQuit: true })
     // The same version downloaded again (a later check) is not asked twice.
-    updater.emit('update-downloaded', { version: '0.2.0' })
+    updater.emit('update-downloaded', downloaded('0.2.0'))
     await settle()
     expect(asked).toHaveLength(1)
   })
@@ -119,12 +134,12 @@ describe('asking the staff', () => {
   it('"restart now" installs; "later" or a closed dialog leaves it', async () => {
     const now = new FakeUpdater()
     start(now, [0])
-    now.emit('update-downloaded', { version: '0.2.0' })
+    now.emit('update-downloaded', downloaded('0.2.0'))
     await settle()
     expect(now.installs).toBe(1)
     const later = new FakeUpdater()
     start(later, [2])
-    later.emit('update-downloaded', { version: '0.2.0' })
+    later.emit('update-downloaded', downloaded('0.2.0'))
     await settle()
     expect(later.installs).toBe(0)
     expect(later.autoInstallOnAppQuit).toBe(false)
@@ -145,6 +160,40 @@ describe('asking the staff', () => {
     updater.answer = async () => ({ isUpdateAvailable: false })
     await controls.check(true)
     expect(asked[1]?.message).toBe('최신 버전을 사용하고 있습니다.')
+  })
+
+  it('an update that fails the signature check is never offered nor installed: logged, said once', async () => {
+    const updater = new FakeUpdater()
+    const { controls, asked, log } = start(updater, [0, 0], async () => ({
+      ok: false,
+      reason: 'bad_signature',
+      detail: "release.json is not signed with the app's release key",
+    }))
+    await settle()
+    updater.emit('update-downloaded', downloaded('0.2.0'))
+    await settle()
+    await settle()
+    expect(updater.installs).toBe(0)
+    expect(updater.autoInstallOnAppQuit).toBe(false)
+    expect(controls.state()).toEqual({ kind: 'refused', version: '0.2.0' })
+    expect(asked).toHaveLength(1)
+    expect(asked[0]?.message).toBe(
+      '받은 업데이트 0.2.0은(는) Appraisal Desk의 릴리스 키로 서명되지 않아 설치하지 않습니다.',
+    )
+    expect(asked[0]?.buttons).toEqual(['닫기'])
+    expect(log).toContain(
+      "update 0.2.0 refused (bad_signature): release.json is not signed with the app's release key",
+    )
+    // Downloaded again by a later check: refused again, not asked again.
+    updater.emit('update-downloaded', downloaded('0.2.0'))
+    await settle()
+    expect(asked).toHaveLength(1)
+    // The Help menu's check says so.
+    await controls.check(true)
+    expect(asked[1]?.message).toContain('서명되지 않아')
+    expect(refusedNotice('en', '0.2.0').message).toBe(
+      'The downloaded update 0.2.0 is not signed with Appraisal Desk’s release key, so it will not be installed.',
+    )
   })
 
   it('says updates are off when the build has no feed', async () => {
@@ -263,6 +312,7 @@ function startUpdatesFor(updater: UpdaterLike) {
       locale: () => 'en',
       ask: async () => 2,
       log: () => undefined,
+      verify: async (update) => ({ ok: true, version: update.version }),
       timers,
     }),
   }

@@ -36,10 +36,17 @@ class FakeEvent {
 class FakeContents extends EventEmitter {
   openHandler: ((details: { url: string }) => { action: string }) | null = null
   loaded: string[] = []
+  webRtcPolicy: string | null = null
+  /** The WebRTC policy when the first address was loaded. */
+  webRtcPolicyAtLoad: string | null = null
+  setWebRTCIPHandlingPolicy(policy: string): void {
+    this.webRtcPolicy = policy
+  }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.openHandler = handler
   }
   loadURL(url: string): Promise<void> {
+    if (this.loaded.length === 0) this.webRtcPolicyAtLoad = this.webRtcPolicy
     this.loaded.push(url)
     return Promise.resolve()
   }
@@ -185,6 +192,11 @@ describe('wallet window wiring', () => {
     expect(isWalletSession(session)).toBe(true)
     expect(contents.loaded).toEqual([URL_WITH_KEY])
     expect(JSON.stringify([win.titles, win.options.title])).not.toContain(KEY)
+  })
+
+  it('restricts WebRTC to proxied routes before the page loads', () => {
+    const { contents } = setup()
+    expect(contents.webRtcPolicyAtLoad).toBe('disable_non_proxied_udp')
   })
 
   it('keeps its own title when the page sets one', () => {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -9,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { ConnectionTestResult, ProfileView } from '../../../src/shared/profiles'
 import type { AddressInfo } from 'node:net'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
+import type { SecureStore } from '../../../src/core/vault/secure-store'
 import { bootForTest, call } from '../helpers/core'
 import { keychainForTests } from '../helpers/keychain'
 
@@ -129,6 +131,89 @@ describe('profiles', () => {
     expect(await kc.keychain.get(kc.service, account)).toBeNull()
   })
 
+  it('a settings file edited by hand to another address does not get the key: nothing is sent there', async () => {
+    const core = await boot()
+    const saved = await addSecond(core)
+    await call(core, 'profiles.select', { id: saved.id })
+    await core.close()
+    cores.splice(cores.indexOf(core), 1)
+
+    const heard: string[] = []
+    const spy = createHttpServer((request, response) => {
+      heard.push(`${request.url} ${JSON.stringify(request.headers)}`)
+      response.end('{}')
+    })
+    const port = await new Promise<number>((done) =>
+      spy.listen(0, '127.0.0.1', () => done((spy.address() as AddressInfo).port)),
+    )
+    try {
+      const file = join(core.dataDir, 'settings.json')
+      const settings = JSON.parse(readFileSync(file, 'utf8')) as {
+        profiles: Array<{ id: string; baseUrl: string }>
+      }
+      const edited = settings.profiles.find((profile) => profile.id === saved.id)!
+      edited.baseUrl = `http://127.0.0.1:${port}/api`
+      writeFileSync(file, JSON.stringify(settings))
+
+      const again = await boot(core.dataDir)
+      expect((await call(again, 'app.info')).profile.baseUrl).toBe(edited.baseUrl)
+      const view = (await call(again, 'profiles.list')).profiles.find((p) => p.id === saved.id)
+      expect(view?.credentials).toMatchObject({
+        state: 'missing',
+        error: { code: 'no_credentials' },
+      })
+      expect((await call(again, 'profiles.test', { id: saved.id })).outcome).toBe('no_credentials')
+      const refresh = await again.router.dispatch('brands.refresh', {})
+      expect(!refresh.ok && refresh.error.code).toBe('no_credentials')
+      expect(heard).toEqual([])
+      // The entry itself is kept for the address it was entered for.
+      expect(await kc.keychain.get(kc.service, `profile:${saved.id}`)).toContain(second.apiSecret)
+    } finally {
+      await new Promise((done) => spy.close(done))
+    }
+  })
+
+  it('a save that moves the address aborts when the old key cannot be deleted: the old address stays', async () => {
+    // A keychain whose delete fails while it is locked: only a fake can be made to fail that way.
+    const inner = new MemoryStore()
+    let locked = false
+    const failing: SecureStore = {
+      backend: 'fake',
+      get: (service, account) => inner.get(service, account),
+      set: (service, account, value) => inner.set(service, account, value),
+      find: (service) => inner.find(service),
+      delete: (service, account) =>
+        locked
+          ? Promise.reject(new Error('Cannot create an item in a locked collection'))
+          : inner.delete(service, account),
+    }
+    const core = await bootForTest({ keychain: failing, keychainService: 'test' })
+    cores.push(core)
+    const saved = await addSecond(core)
+    locked = true
+    const moved = await core.router.dispatch(
+      'profiles.save',
+      secondProfile({ id: saved.id, baseUrl: 'https://partner.other.example/api' }),
+    )
+    expect(!moved.ok && moved.error.code).toBe('keychain_locked')
+    const view = (await call(core, 'profiles.list')).profiles.find((p) => p.id === saved.id)
+    expect(view?.baseUrl).toBe(second.baseUrl)
+    expect(view?.credentials.state).toBe('keychain')
+    const onDisk = readFileSync(join(core.dataDir, 'settings.json'), 'utf8')
+    expect(onDisk).not.toContain('partner.other.example')
+    // Removing the profile is refused the same way, and the profile stays.
+    const removed = await core.router.dispatch('profiles.remove', { id: saved.id })
+    expect(!removed.ok && removed.error.code).toBe('keychain_locked')
+    expect((await call(core, 'profiles.list')).profiles.some((p) => p.id === saved.id)).toBe(true)
+    locked = false
+    const movedNow = await call(
+      core,
+      'profiles.save',
+      secondProfile({ id: saved.id, baseUrl: 'https://partner.other.example/api' }),
+    )
+    expect(movedNow.credentials.state).toBe('missing')
+  })
+
   it('switching profiles re-targets the brand list and tells the views', async () => {
     const core = await boot()
     const saved = await addSecond(core)
@@ -217,6 +302,44 @@ describe('profiles', () => {
     expect(!badId.ok && badId.error.code).toBe('invalid_argument')
   })
 
+  it('any change of the team server’s host, port, database, role, CA file or TLS mode deletes its password', async () => {
+    const core = await boot()
+    const team = { host: 'team.example.com', port: 5432, database: 'team', role: 'minji' }
+    const saved = await call(core, 'profiles.save', secondProfile({ team }))
+    const account = `team:${saved.id}`
+    const changes: Array<Record<string, unknown>> = [
+      { port: 5433 },
+      { database: 'team2' },
+      { caFile: '/etc/shop/ca.pem' },
+      { caFile: '/etc/shop/other-ca.pem' },
+      { tls: 'plain' },
+      { tls: 'verify-full' },
+      { host: 'team2.example.com' },
+      { role: 'jisoo' },
+    ]
+    let current: Record<string, unknown> = team
+    for (const change of changes) {
+      await call(core, 'team.setPassword', { id: saved.id, password: 'team-pw' })
+      // A rename leaves the team server as it is, and the password with it; so does naming
+      // the TLS mode the server is reached with anyway.
+      await call(
+        core,
+        'profiles.save',
+        secondProfile({ id: saved.id, name: '새 이름', team: current }),
+      )
+      expect(await kc.keychain.get(kc.service, account)).toBe('team-pw')
+      await call(
+        core,
+        'profiles.save',
+        secondProfile({ id: saved.id, team: { ...current, tls: current['tls'] ?? 'verify-full' } }),
+      )
+      expect(await kc.keychain.get(kc.service, account)).toBe('team-pw')
+      current = { ...current, ...change }
+      await call(core, 'profiles.save', secondProfile({ id: saved.id, team: current }))
+      expect(await kc.keychain.get(kc.service, account), JSON.stringify(change)).toBeNull()
+    }
+  })
+
   it('removing the team server, or pointing it at another host or role, deletes its password; the profile keeps working alone', async () => {
     const core = await boot()
     const team = { host: '127.0.0.1', port: 1, database: 'team', role: 'minji', tls: 'plain' }
@@ -230,9 +353,6 @@ describe('profiles', () => {
     await call(core, 'team.setPassword', { id: saved.id, password: 'team-pw-1' })
     expect(await kc.keychain.get(kc.service, account)).toBe('team-pw-1')
 
-    // Another database or port on the same server and role keeps the password.
-    await call(core, 'profiles.save', secondProfile({ id: saved.id, team: { ...team, port: 2 } }))
-    expect(await kc.keychain.get(kc.service, account)).toBe('team-pw-1')
     await call(
       core,
       'profiles.save',

@@ -15,6 +15,7 @@ vi.mock('electron', () => ({
 }))
 
 const opened: string[] = []
+const logged: string[] = []
 const session = {
   permissionRequest: null as Listener | null,
   permissionCheck: null as ((...args: unknown[]) => boolean) | null,
@@ -63,7 +64,13 @@ const index = APP_INDEX_URL
 
 beforeAll(async () => {
   const { installSecurityDefaults } = await import('../../../src/main/security')
-  installSecurityDefaults(session as unknown as Session, {}, (url) => opened.push(url))
+  installSecurityDefaults(
+    session as unknown as Session,
+    {},
+    (url) => opened.push(url),
+    () => false,
+    (line) => logged.push(line),
+  )
 })
 
 function page() {
@@ -141,5 +148,24 @@ describe('shell security defaults', () => {
     )
     expect(prevented).toBe(true)
     expect(picked).toEqual([[]])
+  })
+
+  it('refuses every certificate error, explicitly, and logs the origin without the path', () => {
+    let prevented = false
+    const answers: boolean[] = []
+    appListeners.get('certificate-error')?.(
+      { preventDefault: () => (prevented = true) },
+      {},
+      'https://partner.example.com/partner/p1/sk_live_KEY/wallet/m1',
+      'net::ERR_CERT_AUTHORITY_INVALID',
+      {},
+      (trusted: boolean) => answers.push(trusted),
+      false,
+    )
+    expect(prevented).toBe(true)
+    expect(answers).toEqual([false])
+    expect(logged).toEqual([
+      '[security] refused an untrusted certificate for https://partner.example.com: net::ERR_CERT_AUTHORITY_INVALID',
+    ])
   })
 })

@@ -1,3 +1,4 @@
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../src/shared/notifications'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -51,6 +52,8 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      live: { intervalMinutes: 2, windowDays: 30 },
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })
@@ -140,6 +143,8 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      live: { intervalMinutes: 2, windowDays: 30 },
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })
@@ -169,6 +174,8 @@ describe('settings (conf engine, real files)', () => {
       theme: 'system',
       language: 'ko',
       agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
+      live: { intervalMinutes: 2, windowDays: 30 },
+      notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { searchBrands } from '../../../src/core/store/brand-search'
-import { transaction } from '../../../src/core/store/database'
-import { replaceBrands } from '../../../src/core/store/writes'
+import { searchBrands } from '../../../src/core/store/queries/brand-search'
+import { transaction } from '../../../src/core/store/schema/database'
+import { replaceBrands } from '../../../src/core/store/write/writes'
 import { storePerTest } from './fixtures'
 
 const store = storePerTest()

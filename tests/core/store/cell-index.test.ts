@@ -4,16 +4,16 @@ import {
   advanceCellIndexes,
   buildCellIndexes,
   matchCells,
-} from '../../../src/core/store/cell-index'
-import { openStore, transaction } from '../../../src/core/store/database'
+} from '../../../src/core/store/search/cell-index'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import {
   explainList,
   queryInspections,
   type ListRequest,
-} from '../../../src/core/store/list-queries'
-import { setReview } from '../../../src/core/store/reviews'
-import { bumpDataVersion, markUnseenGone } from '../../../src/core/store/writes'
+} from '../../../src/core/store/queries/list-queries'
+import { setReview } from '../../../src/core/store/queries/reviews'
+import { bumpDataVersion, markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertInspections } from '../../support/store-writes'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { inspection, tempDir } from './fixtures'

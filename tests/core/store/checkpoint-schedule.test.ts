@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CheckpointSchedule } from '../../../src/core/store/owner/checkpointer'
+import { CheckpointSchedule } from '../../../src/core/owner/checkpointer'
 
 /** Fake timers: `advance` fires what is due. */
 function fakeTimers() {

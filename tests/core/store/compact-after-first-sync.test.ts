@@ -1,14 +1,11 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openStore, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import {
-  applyPageWrite,
-  compactStore,
-  type PageWrite,
-} from '../../../src/core/store/owner/page-writer'
-import { queryInspections } from '../../../src/core/store/list-queries'
-import { STORE_OPS } from '../../../src/core/store/store-ops'
+import { applyPageWrite, compactStore } from '../../../src/core/store/write/page-writer'
+import type { PageWrite } from '../../../src/core/store/write/page-write'
+import { queryInspections } from '../../../src/core/store/queries/list-queries'
+import { STORE_OPS } from '../../../src/core/owner/store-ops'
 import { inspection, tempDir } from './fixtures'
 
 const pageCount = (db: StoreConnection): number =>

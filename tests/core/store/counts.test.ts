@@ -1,16 +1,16 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, describe, expect, it } from 'vitest'
-import { inIdxOrder, listCount, storedCells, summarise } from '../../../src/core/store/counts'
-import { migrate, openStore, transaction } from '../../../src/core/store/database'
+import { inIdxOrder, listCount, storedCells, summarise } from '../../../src/core/store/write/counts'
+import { migrate, openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import {
   queryGuarantees,
   queryInspections,
   recordCount,
   type ListRequest,
-} from '../../../src/core/store/list-queries'
-import { setReview } from '../../../src/core/store/reviews'
-import { markUnseenGone } from '../../../src/core/store/writes'
+} from '../../../src/core/store/queries/list-queries'
+import { setReview } from '../../../src/core/store/queries/reviews'
+import { markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { PagedResource } from '../../../src/core/store/record-types'
 import type { ReviewMarkName } from '../../../src/shared/cache'

@@ -9,10 +9,10 @@ import {
   SEARCH_AUTOMERGE,
   transaction,
   userVersion,
-} from '../../../src/core/store/database'
+} from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
-import { queryInspections } from '../../../src/core/store/list-queries'
+import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/schema/migrations'
+import { queryInspections } from '../../../src/core/store/queries/list-queries'
 import { upsertInspections } from '../../support/store-writes'
 import { damagedStoreFile, inspection, tempDir } from './fixtures'
 

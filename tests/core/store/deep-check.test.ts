@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { damagedMarkerFor } from '../../../src/core/store/deep-check'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { damagedMarkerFor } from '../../../src/core/store/schema/deep-check'
+import { StoreOwner } from '../../../src/core/owner/store-owner'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { damagedStoreFile, tempDir } from './fixtures'
 

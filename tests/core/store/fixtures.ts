@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach } from 'vitest'
-import { openStore, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
-import { RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
+import { RECORD_TABLES, rowValues } from '../../../src/core/store/schema/stored-raw'
 import { upsertInspections } from '../../support/store-writes'
 
 /** A fresh temporary folder, removed by the returned function. */

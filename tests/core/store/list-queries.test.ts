@@ -1,15 +1,15 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import {
   locateRecord,
   queryGuarantees,
   queryInspections,
-} from '../../../src/core/store/list-queries'
-import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
+} from '../../../src/core/store/queries/list-queries'
+import { expandRecord, RECORD_TABLES } from '../../../src/core/store/schema/stored-raw'
 import { writeSyncState } from '../../../src/core/store/sync-state'
-import { replaceBrands } from '../../../src/core/store/writes'
+import { replaceBrands } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { guarantee, inspection, tempDir } from './fixtures'
 

@@ -1,22 +1,22 @@
 import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, transaction, userVersion } from '../../../src/core/store/database'
+import { openStore, transaction, userVersion } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/migrations'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
+import { LATEST_VERSION, MIGRATIONS } from '../../../src/core/store/schema/migrations'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/queries/list-queries'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
-import { NewRecordTally } from '../../../src/core/store/counts'
-import { searchDocument, SEARCH_FORMAT } from '../../../src/core/store/search-text'
+import { NewRecordTally } from '../../../src/core/store/write/counts'
+import { searchDocument, SEARCH_FORMAT } from '../../../src/core/store/search/search-text'
 import {
   expandRecord,
   RECORD_TABLES,
   rowValues,
   searchOf,
   searchRow,
-} from '../../../src/core/store/stored-raw'
+} from '../../../src/core/store/schema/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
-import { withCardUrl } from '../../../src/core/store/card-urls'
+import { withCardUrl } from '../../../src/core/store/schema/card-urls'
 import { guarantee, insertAsStored, inspection, LEFT_OUT, tempDir } from './fixtures'
 
 /**

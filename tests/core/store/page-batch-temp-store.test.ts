@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StoreConnection } from '../../../src/core/store/connection'
-import { openStore } from '../../../src/core/store/database'
+import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { writePageBatch, type PageWrite } from '../../../src/core/store/owner/page-writer'
+import type { PageWrite } from '../../../src/core/store/write/page-write'
+import { writePageBatch } from '../../../src/core/store/write/page-writer'
 import { inspection, tempDir } from './fixtures'
 
 /** `PRAGMA temp_store`: 0 is SQLite's default (files), 2 memory. */

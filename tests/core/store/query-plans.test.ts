@@ -1,6 +1,6 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStore, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import {
   explainList,
@@ -8,9 +8,9 @@ import {
   queryInspections,
   type ListDriver,
   type ListRequest,
-} from '../../../src/core/store/list-queries'
-import { setReview } from '../../../src/core/store/reviews'
-import { buildCellIndexes } from '../../../src/core/store/cell-index'
+} from '../../../src/core/store/queries/list-queries'
+import { setReview } from '../../../src/core/store/queries/reviews'
+import { buildCellIndexes } from '../../../src/core/store/search/cell-index'
 import { upsertInspections } from '../../support/store-writes'
 import { inspection, tempDir } from './fixtures'
 

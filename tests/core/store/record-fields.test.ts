@@ -1,16 +1,21 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { transaction } from '../../../src/core/store/database'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
+import { transaction } from '../../../src/core/store/schema/database'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/queries/list-queries'
 import { readSyncState, writeSyncState } from '../../../src/core/store/sync-state'
-import { expandRecord, nfc, RECORD_TABLES, rowValues } from '../../../src/core/store/stored-raw'
+import {
+  expandRecord,
+  nfc,
+  RECORD_TABLES,
+  rowValues,
+} from '../../../src/core/store/schema/stored-raw'
 import {
   BRAND_COLUMNS,
   recordInsertSql,
   recordUpdateSql,
   storedColumns,
   writtenColumns,
-} from '../../../src/core/store/write-sql'
+} from '../../../src/core/store/write/write-sql'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { BRAND_FIELDS, type FieldSpec } from '../../../src/shared/record-fields'
 import { storePerTest } from './fixtures'

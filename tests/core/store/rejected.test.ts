@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
-import { listRejected, REJECTED_KEEP, storeRejected } from '../../../src/core/store/rejected'
-import { openStore, transaction } from '../../../src/core/store/database'
+import {
+  listRejected,
+  REJECTED_KEEP,
+  storeRejected,
+} from '../../../src/core/store/queries/rejected'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import type { RejectedItem } from '../../../src/shared/domain'
 import { bootForTest, call } from '../helpers/core'

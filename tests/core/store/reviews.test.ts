@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { localTimestamp } from '../../../src/shared/local-time'
-import { queryInspections } from '../../../src/core/store/list-queries'
+import { queryInspections } from '../../../src/core/store/queries/list-queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import {
   SYNC_RESOURCES,

@@ -1,9 +1,9 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readInspection } from '../../../src/core/api/read-records'
-import { openStore, transaction } from '../../../src/core/store/database'
+import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { queryInspections } from '../../../src/core/store/list-queries'
+import { queryInspections } from '../../../src/core/store/queries/list-queries'
 import type { InspectionRecord } from '../../../src/core/store/record-types'
 import {
   isShortQuery,
@@ -11,8 +11,8 @@ import {
   ftsText,
   searchDocument,
   shortQueryPlan,
-} from '../../../src/core/store/search-text'
-import { RECORD_TABLES } from '../../../src/core/store/stored-raw'
+} from '../../../src/core/store/search/search-text'
+import { RECORD_TABLES } from '../../../src/core/store/schema/stored-raw'
 import { upsertInspections } from '../../support/store-writes'
 import { choseongOf } from '../../../src/core/text/hangul-search'
 import { createMatcher } from '../../support/matcher'

@@ -7,20 +7,20 @@ import { Worker } from 'node:worker_threads'
 import { build } from 'vite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
-import { openStore } from '../../../src/core/store/database'
+import { Checkpointer } from '../../../src/core/owner/checkpointer'
+import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { encodeRows } from '../../../src/core/store/encoded-rows'
-import { LATEST_VERSION } from '../../../src/core/store/migrations'
-import { RECORD_TABLES } from '../../../src/core/store/stored-raw'
-import { storedColumns } from '../../../src/core/store/write-sql'
-import { StoreOwner, type StoreThreads } from '../../../src/core/store/owner/store-owner'
+import { encodeRows } from '../../../src/core/store/write/encoded-rows'
+import { LATEST_VERSION } from '../../../src/core/store/schema/migrations'
+import { RECORD_TABLES } from '../../../src/core/store/schema/stored-raw'
+import { storedColumns } from '../../../src/core/store/write/write-sql'
+import { StoreOwner, type StoreThreads } from '../../../src/core/owner/store-owner'
 import {
   liveStoreThreads,
   spawnStoreThread,
   stopThread,
   type ThreadEntry,
-} from '../../../src/core/store/threads'
+} from '../../../src/core/threads/spawn'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { inspection, tempDir } from './fixtures'
 import { failure } from '../../support/failure'
@@ -473,8 +473,8 @@ describe('the database owner thread', () => {
           emptyOutDir: false,
           rollupOptions: {
             input: {
-              'owner-worker': join(root, 'src/core/store/owner/worker.ts'),
-              'checkpoint-worker': join(root, 'src/core/store/owner/checkpoint-worker.ts'),
+              'owner-worker': join(root, 'src/core/owner/worker.ts'),
+              'checkpoint-worker': join(root, 'src/core/owner/checkpoint-worker.ts'),
             },
             output: { format: 'es', entryFileNames: '[name].js' },
           },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { transaction } from '../../../src/core/store/database'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
-import { setReview } from '../../../src/core/store/reviews'
+import { transaction } from '../../../src/core/store/schema/database'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/queries/list-queries'
+import { setReview } from '../../../src/core/store/queries/reviews'
 import {
   ackChanged,
   applyPulled,
@@ -12,7 +12,7 @@ import {
   reviewHistory,
   teamMembers,
 } from '../../../src/core/store/team-side'
-import { insertWalletLink, queryWalletLinks } from '../../../src/core/store/wallet-history'
+import { insertWalletLink, queryWalletLinks } from '../../../src/core/store/queries/wallet-history'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { ReviewEvent, WalletLinkEventDraft } from '../../../src/core/team/events'
 import type { MarkedBy } from '../../../src/shared/list-filter'

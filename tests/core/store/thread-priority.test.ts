@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Checkpointer } from '../../../src/core/store/owner/checkpointer'
-import { openStore } from '../../../src/core/store/database'
+import { Checkpointer } from '../../../src/core/owner/checkpointer'
+import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { StoreOwner } from '../../../src/core/owner/store-owner'
 import {
   DATA_THREAD_NICE_STEPS,
   NICE_MAX,
   yieldToMainThread,
   type ThreadPriorityDeps,
-} from '../../../src/core/store/threads'
+} from '../../../src/core/threads/spawn'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from './fixtures'

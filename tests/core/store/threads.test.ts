@@ -4,7 +4,7 @@ import {
   DATA_THREAD_OLD_GENERATION_MB,
   DATA_THREAD_YOUNG_GENERATION_MB,
   spawnStoreThread,
-} from '../../../src/core/store/threads'
+} from '../../../src/core/threads/spawn'
 
 /** A thread that only waits, started as the data threads are. */
 const IDLE_THREAD = { url: new URL('data:text/javascript,setInterval(() => {}, 60000)') }

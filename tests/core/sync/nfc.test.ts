@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
-import { expandRecord, RECORD_TABLES } from '../../../src/core/store/stored-raw'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/queries/list-queries'
+import { expandRecord, RECORD_TABLES } from '../../../src/core/store/schema/stored-raw'
 import { startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>

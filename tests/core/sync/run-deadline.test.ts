@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PartnerClient } from '../../../src/core/api/client'
 import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { StoreOwner } from '../../../src/core/store/owner/store-owner'
+import { StoreOwner } from '../../../src/core/owner/store-owner'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'
 import type { SyncSource } from '../../../src/core/sync/sync-source'
+import type { RunOutcome } from '../../../src/core/sync/paged-pass'
 import {
   RUN_WIND_DOWN_MS,
   SyncEngine,
   type DeadlineTimer,
-  type RunOutcome,
 } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { SyncResourceName } from '../../../src/shared/cache'

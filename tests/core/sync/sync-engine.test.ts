@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { queryGuarantees, queryInspections } from '../../../src/core/store/list-queries'
+import { queryGuarantees, queryInspections } from '../../../src/core/store/queries/list-queries'
 import { readSyncState } from '../../../src/core/store/sync-state'
 import { createMatcher } from '../../support/matcher'
 import { startHarness } from './harness'

@@ -4,11 +4,8 @@ import { promisify } from 'node:util'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MEMBER_IDLE_IN_TRANSACTION, migrate } from '../../../src/core/team/admin'
-import {
-  configFromUrl,
-  isLoopbackHost,
-  type TeamServerConfig,
-} from '../../../src/core/team/connection'
+import { configFromUrl, type TeamServerConfig } from '../../../src/core/team/connection'
+import { isLoopbackHost } from '../../../src/core/team/tls-mode'
 import { testTeamConnection, TEAM_SCHEMA_VERSION } from '../../../src/core/team/session'
 import { TeamError } from '../../../src/core/team/team-error'
 import {
@@ -224,53 +221,53 @@ describe('team connection settings', () => {
 })
 
 describe('the administrator command', () => {
-  it('adds a member with a prompted password, grants a partner, and removes the member', async () => {
-    const cluster = teamCluster()
-    const url = `postgres://${cluster.adminUser}:${encodeURIComponent(cluster.adminPassword)}@${cluster.host}:${cluster.port}/${cluster.database}`
-    const role = uniqueName('cli')
-    const team = uniqueName('team')
-    const partner = uniqueName('partner')
-    const run = (args: string[], input?: string): Promise<{ stdout: string }> => {
-      const child = execFile('npm', [
-        'run',
-        '--silent',
-        'team',
-        '--',
-        ...args,
-        '--url',
-        url,
-        '--ca',
-        cluster.caFile,
-      ])
-      if (input !== undefined) child.child.stdin?.end(input)
-      return child
-    }
-    await run(['grant', '--team', team, '--partner', partner])
-    const added = await run(
-      ['add-member', '--team', team, '--role', role, '--name', '김민지'],
-      'member-password\n',
-    )
-    expect(added.stdout).toContain(`${role} is a member of ${team}`)
-    const config = memberConfig(role, 'member-password')
-    expect(await testTeamConnection(config)).toMatchObject({
-      team,
-      displayName: '김민지',
-      partners: [partner],
-    })
-    const admin = await adminClient()
-    const settings = await admin.query(
-      `SELECT s.setconfig FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = $1`,
-      [role],
-    )
-    await admin.end()
-    expect(settings.rows[0].setconfig).toContain(
-      `idle_in_transaction_session_timeout=${MEMBER_IDLE_IN_TRANSACTION}`,
-    )
-    await run(['remove-member', '--role', role])
-    expect(await codeOf(testTeamConnection(config))).toBe('team_auth')
-    const failed = await run(['grant', '--team', team]).catch(
-      (error: { code: number; stderr: string }) => error,
-    )
-    expect(failed).toMatchObject({ code: 2 })
-  })
+  // Five runs of the command, each a new Node process: longer than the default under load.
+  it(
+    'adds a member with a prompted password, grants a partner, and removes the member',
+    { timeout: 90_000 },
+    async () => {
+      const cluster = teamCluster()
+      // The administrator's password through PGPASSWORD: never on the command line.
+      const url = `postgres://${cluster.adminUser}@${cluster.host}:${cluster.port}/${cluster.database}`
+      const role = uniqueName('cli')
+      const team = uniqueName('team')
+      const partner = uniqueName('partner')
+      const run = (args: string[], input?: string): Promise<{ stdout: string }> => {
+        const child = execFile(
+          'npm',
+          ['run', '--silent', 'team', '--', ...args, '--url', url, '--ca', cluster.caFile],
+          { env: { ...process.env, PGPASSWORD: cluster.adminPassword } },
+        )
+        if (input !== undefined) child.child.stdin?.end(input)
+        return child
+      }
+      await run(['grant', '--team', team, '--partner', partner])
+      const added = await run(
+        ['add-member', '--team', team, '--role', role, '--name', '김민지'],
+        'member-password\n',
+      )
+      expect(added.stdout).toContain(`${role} is a member of ${team}`)
+      const config = memberConfig(role, 'member-password')
+      expect(await testTeamConnection(config)).toMatchObject({
+        team,
+        displayName: '김민지',
+        partners: [partner],
+      })
+      const admin = await adminClient()
+      const settings = await admin.query(
+        `SELECT s.setconfig FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = $1`,
+        [role],
+      )
+      await admin.end()
+      expect(settings.rows[0].setconfig).toContain(
+        `idle_in_transaction_session_timeout=${MEMBER_IDLE_IN_TRANSACTION}`,
+      )
+      await run(['remove-member', '--role', role])
+      expect(await codeOf(testTeamConnection(config))).toBe('team_auth')
+      const failed = await run(['grant', '--team', team]).catch(
+        (error: { code: number; stderr: string }) => error,
+      )
+      expect(failed).toMatchObject({ code: 2 })
+    },
+  )
 })

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  serverLength,
-  serverTextProblem,
-  serverTextSchema,
-  toServerText,
-} from '../../../src/shared/server-text'
+import { serverLength, serverTextProblem, toServerText } from '../../../src/shared/server-text'
+import { serverTextSchema } from '../../../src/shared/server-text-schema'
 
 /** Text for the team server is checked as PostgreSQL takes it (docs/team.md "Limits"). */
 describe('server text', () => {

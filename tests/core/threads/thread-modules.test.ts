@@ -44,8 +44,8 @@ const EXPORTS_AND_TEXTS = [
 
 describe("the data threads' start", () => {
   it('the database owner loads no export code, messages, IPC contract or schema library', async () => {
-    const graph = await startGraph('src/core/store/owner/worker.ts')
-    expect(graph).toContain('src/core/store/store-ops.ts')
+    const graph = await startGraph('src/core/owner/worker.ts')
+    expect(graph).toContain('src/core/owner/store-ops.ts')
     expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
     expect(graph).not.toContain('zod')
   })
@@ -57,6 +57,6 @@ describe("the data threads' start", () => {
     expect(graph).not.toContain('zod')
     // SQLite only with the first checkpoint it runs for the owner (a sync's, not every page's).
     expect(graph).not.toContain('node:sqlite')
-    expect(graph).not.toContain('src/core/store/owner/wal-checkpoint.ts')
+    expect(graph).not.toContain('src/core/owner/wal-checkpoint.ts')
   })
 })

@@ -8,6 +8,9 @@ import { KeytarStore } from '../../../src/core/vault/keytar-store'
 import { Vault } from '../../../src/core/vault/vault'
 import { keychainOrSkip, testServiceName } from '../helpers/keychain'
 
+/** The origins the test profile's key is entered for. */
+const AT = ['https://partner.example.com']
+
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../../..')
 const child = resolve(import.meta.dirname, 'fixtures/keychain-child.ts')
@@ -41,7 +44,7 @@ describe('vault on the real OS keychain', () => {
   it('stores one entry per profile, reads it back in a new session, and removes it', async (ctx) => {
     await keychainOrSkip((reason) => ctx.skip(reason))
     const vault = new Vault({ keychain: store, service })
-    expect(await vault.set('p-real', { apiKey: KEY, apiSecret: SECRET })).toEqual({
+    expect(await vault.set('p-real', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })).toEqual({
       state: 'keychain',
       keyLast4: 'WXYZ',
     })
@@ -49,19 +52,66 @@ describe('vault on the real OS keychain', () => {
     expect(entries.map((entry) => entry.account)).toEqual(['profile:p-real'])
 
     const afterRestart = new Vault({ keychain: new KeytarStore(), service })
-    expect(await afterRestart.get('p-real')).toEqual({ apiKey: KEY, apiSecret: SECRET })
+    expect(await afterRestart.get('p-real', AT)).toEqual({ apiKey: KEY, apiSecret: SECRET })
     expect(await afterRestart.storedProfileIds()).toEqual(['p-real'])
 
     await afterRestart.delete('p-real')
     expect(await store.find(service)).toEqual([])
-    expect((await new Vault({ keychain: store, service }).status('p-real')).state).toBe('missing')
+    expect((await new Vault({ keychain: store, service }).status('p-real', AT)).state).toBe(
+      'missing',
+    )
+  })
+
+  it('the entry keeps the origins the key was entered for; after a restart other origins are refused', async (ctx) => {
+    await keychainOrSkip((reason) => ctx.skip(reason))
+    await new Vault({ keychain: store, service }).set(
+      'p-bound',
+      { apiKey: KEY, apiSecret: SECRET },
+      { origins: ['https://partner.example.com/api', 'https://images.example.com'] },
+    )
+    const raw = JSON.parse((await store.get(service, 'profile:p-bound')) ?? 'null') as unknown
+    expect(raw).toMatchObject({
+      origins: ['https://images.example.com', 'https://partner.example.com'],
+    })
+    const afterRestart = new Vault({ keychain: new KeytarStore(), service, log: () => undefined })
+    const moved = ['https://partner.example.net', 'https://images.example.com']
+    await expect(afterRestart.get('p-bound', moved)).rejects.toMatchObject({
+      code: 'no_credentials',
+    })
+    expect(
+      await afterRestart.get('p-bound', [
+        'https://images.example.com',
+        'https://partner.example.com',
+      ]),
+    ).toEqual({ apiKey: KEY, apiSecret: SECRET })
+  })
+
+  it('an entry written before entries carried origins is bound to the origins of its first use', async (ctx) => {
+    await keychainOrSkip((reason) => ctx.skip(reason))
+    await store.set(
+      service,
+      'profile:p-old',
+      JSON.stringify({ v: 1, apiKey: KEY, apiSecret: SECRET }),
+    )
+    const logs: string[] = []
+    const vault = new Vault({ keychain: store, service, log: (line) => logs.push(line) })
+    expect(await vault.get('p-old', AT)).toEqual({ apiKey: KEY, apiSecret: SECRET })
+    expect(JSON.parse((await store.get(service, 'profile:p-old')) ?? 'null')).toMatchObject({
+      v: 2,
+      origins: AT,
+    })
+    expect(logs.join('\n')).toMatch(/profile p-old is now bound to https:\/\/partner\.example\.com/)
+    const afterRestart = new Vault({ keychain: new KeytarStore(), service, log: () => undefined })
+    await expect(afterRestart.get('p-old', ['https://elsewhere.example'])).rejects.toMatchObject({
+      code: 'no_credentials',
+    })
   })
 
   it('docs/faults.md F22: an unreadable entry in the keychain counts as no credentials and is deleted', async (ctx) => {
     await keychainOrSkip((reason) => ctx.skip(reason))
     await store.set(service, 'profile:p-bad', 'not json at all')
     const vault = new Vault({ keychain: store, service, log: () => undefined })
-    expect(await vault.status('p-bad')).toEqual({ state: 'missing' })
+    expect(await vault.status('p-bad', AT)).toEqual({ state: 'missing' })
     expect(await store.get(service, 'profile:p-bad')).toBeNull()
   })
 })

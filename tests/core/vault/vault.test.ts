@@ -5,6 +5,9 @@ import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { SecureStore } from '../../../src/core/vault/secure-store'
 import { MAX_ENTRY_BYTES, Vault } from '../../../src/core/vault/vault'
 
+/** The origins the test profile's key is entered for. */
+const AT = ['https://partner.example.com']
+
 const KEY = 'live_key_0123456789abcdef'
 const SECRET = 'live_secret_fedcba9876543210'
 
@@ -49,48 +52,48 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('vault', () => {
   it('stores key and secret together and tells the renderer only the key’s last four characters', async () => {
     const { vault } = quietVault(keychainWith({}))
-    const status = await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET })
+    const status = await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })
     expect(status).toEqual({ state: 'keychain', keyLast4: 'cdef' })
-    expect(JSON.stringify(await vault.status('p-1'))).not.toContain(SECRET)
-    expect(await vault.get('p-1')).toEqual({ apiKey: KEY, apiSecret: SECRET })
+    expect(JSON.stringify(await vault.status('p-1', AT))).not.toContain(SECRET)
+    expect(await vault.get('p-1', AT)).toEqual({ apiKey: KEY, apiSecret: SECRET })
   })
 
   it('never claims the keychain holds a key that a keychain in memory keeps for this session', async () => {
     const { vault } = quietVault(new MemoryStore())
-    expect(await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET })).toEqual({
+    expect(await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })).toEqual({
       state: 'session',
       keyLast4: 'cdef',
     })
-    expect(await vault.status('p-1')).toEqual({ state: 'session', keyLast4: 'cdef' })
+    expect(await vault.status('p-1', AT)).toEqual({ state: 'session', keyLast4: 'cdef' })
   })
 
   it('replaces only the secret when only the secret is given', async () => {
     const { vault } = quietVault(new MemoryStore())
-    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET })
-    await vault.set('p-1', { apiSecret: 'new_secret_value_1234' })
-    expect(await vault.get('p-1')).toEqual({ apiKey: KEY, apiSecret: 'new_secret_value_1234' })
+    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })
+    await vault.set('p-1', { apiSecret: 'new_secret_value_1234' }, { origins: AT })
+    expect(await vault.get('p-1', AT)).toEqual({ apiKey: KEY, apiSecret: 'new_secret_value_1234' })
   })
 
   it('asks for both when a first entry lacks the secret', async () => {
     const { vault } = quietVault(new MemoryStore())
-    const error = await rejection(vault.set('p-1', { apiKey: KEY }))
+    const error = await rejection(vault.set('p-1', { apiKey: KEY }, { origins: AT }))
     expect(isAppError(error, 'invalid_argument')).toBe(true)
   })
 
   it('says no_credentials when nothing is stored', async () => {
     const { vault } = quietVault(new MemoryStore())
-    expect(await vault.status('p-1')).toEqual({ state: 'missing' })
-    const error = await rejection(vault.get('p-1'))
+    expect(await vault.status('p-1', AT)).toEqual({ state: 'missing' })
+    const error = await rejection(vault.get('p-1', AT))
     expect(isAppError(error, 'no_credentials')).toBe(true)
   })
 
   it('docs/faults.md F19: a keychain that never answers (unlock prompt) times out as locked, with Retry advice', async () => {
     const hanging = keychainWith({ get: () => new Promise<never>(() => undefined) })
     const { vault } = quietVault(hanging, 20)
-    const error = await rejection(vault.get('p-1'))
+    const error = await rejection(vault.get('p-1', AT))
     expect(isAppError(error, 'keychain_locked')).toBe(true)
     expect((error as Error).message).toMatch(/unlock/i)
-    expect((await vault.status('p-1')).state).toBe('locked')
+    expect((await vault.status('p-1', AT)).state).toBe('locked')
   })
 
   it('docs/faults.md F20: a missing keychain on set names the fix and nothing is stored; session-only then works', async () => {
@@ -99,15 +102,21 @@ describe('vault', () => {
       get: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
     })
     const { vault } = quietVault(absent)
-    const error = await rejection(vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }))
+    const error = await rejection(
+      vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT }),
+    )
     expect(isAppError(error, 'keychain_unavailable')).toBe(true)
     expect((error as Error).message).toMatch(/GNOME Keyring or KWallet/)
     expect((error as Error).message).toMatch(/this session only/)
-    expect((await vault.status('p-1')).state).toBe('unavailable')
+    expect((await vault.status('p-1', AT)).state).toBe('unavailable')
 
-    const status = await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { sessionOnly: true })
+    const status = await vault.set(
+      'p-1',
+      { apiKey: KEY, apiSecret: SECRET },
+      { origins: AT, sessionOnly: true },
+    )
     expect(status).toEqual({ state: 'session', keyLast4: 'cdef' })
-    expect(await vault.get('p-1')).toEqual({ apiKey: KEY, apiSecret: SECRET })
+    expect(await vault.get('p-1', AT)).toEqual({ apiKey: KEY, apiSecret: SECRET })
     expect(await absent.inner.find('test')).toEqual([])
   })
 
@@ -115,7 +124,7 @@ describe('vault', () => {
     const keychain = keychainWith({})
     const { vault } = quietVault(keychain)
     const error = await rejection(
-      vault.set('p-1', { apiKey: KEY, apiSecret: 'x'.repeat(MAX_ENTRY_BYTES) }),
+      vault.set('p-1', { apiKey: KEY, apiSecret: 'x'.repeat(MAX_ENTRY_BYTES) }, { origins: AT }),
     )
     expect(isAppError(error, 'too_large')).toBe(true)
     expect((error as Error).message).toMatch(/2048 bytes/)
@@ -127,7 +136,9 @@ describe('vault', () => {
       set: () => Promise.reject(new Error('The stub received bad data.')),
     })
     const { vault } = quietVault(windows)
-    const error = await rejection(vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }))
+    const error = await rejection(
+      vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT }),
+    )
     expect(isAppError(error, 'too_large')).toBe(true)
   })
 
@@ -141,7 +152,7 @@ describe('vault', () => {
       },
     })
     const { vault, logs } = quietVault(broken)
-    expect(await vault.status('p-1')).toEqual({ state: 'missing' })
+    expect(await vault.status('p-1', AT)).toEqual({ state: 'missing' })
     expect(deleted).toEqual(['profile:p-1'])
     expect(logs.join('\n')).toMatch(
       /fake entry of profile p-1 could not be decrypted \(platform linux\)/,
@@ -152,20 +163,90 @@ describe('vault', () => {
     const keychain = new MemoryStore()
     await keychain.set('test', 'profile:p-1', '\u0000garbled')
     const { vault } = quietVault(keychain)
-    expect(await vault.status('p-1')).toEqual({ state: 'missing' })
+    expect(await vault.status('p-1', AT)).toEqual({ state: 'missing' })
     expect(await keychain.get('test', 'profile:p-1')).toBeNull()
   })
 
   it('remove deletes the keychain entry and the session copy', async () => {
     const keychain = new MemoryStore()
     const { vault } = quietVault(keychain)
-    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET })
-    await vault.set('p-2', { apiKey: KEY, apiSecret: SECRET }, { sessionOnly: true })
+    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })
+    await vault.set('p-2', { apiKey: KEY, apiSecret: SECRET }, { origins: AT, sessionOnly: true })
     await vault.delete('p-1')
     await vault.delete('p-2')
     expect(await keychain.find('test')).toEqual([])
-    expect((await vault.status('p-1')).state).toBe('missing')
-    expect((await vault.status('p-2')).state).toBe('missing')
+    expect((await vault.status('p-1', AT)).state).toBe('missing')
+    expect((await vault.status('p-2', AT)).state).toBe('missing')
+  })
+})
+
+describe('key binding', () => {
+  const ELSEWHERE = ['https://evil.example.net']
+
+  it('hands the key out only for the origins it was entered for', async () => {
+    const { vault, logs } = quietVault(new MemoryStore())
+    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })
+    expect(await vault.get('p-1', AT)).toEqual({ apiKey: KEY, apiSecret: SECRET })
+    const error = await rejection(vault.get('p-1', ELSEWHERE))
+    expect(isAppError(error, 'no_credentials')).toBe(true)
+    expect((error as Error).message).toMatch(/entered for another address/)
+    expect(await vault.status('p-1', ELSEWHERE)).toMatchObject({
+      state: 'missing',
+      error: { code: 'no_credentials' },
+    })
+    // Bound to the service and the image host: asking for one more origin is refused too.
+    expect(await rejection(vault.get('p-1', [...AT, ...ELSEWHERE]))).toBeInstanceOf(Error)
+    expect(logs.join('\n')).toMatch(/refused for https:\/\/evil\.example\.net/)
+    expect(logs.join('\n')).not.toContain(SECRET)
+  })
+
+  it('a session-only key is bound the same way', async () => {
+    const { vault } = quietVault(new MemoryStore())
+    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT, sessionOnly: true })
+    expect((await vault.status('p-1', AT)).state).toBe('session')
+    expect(isAppError(await rejection(vault.get('p-1', ELSEWHERE)), 'no_credentials')).toBe(true)
+  })
+
+  it('a new secret alone is not paired with a key entered for other origins', async () => {
+    const { vault } = quietVault(new MemoryStore())
+    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })
+    const error = await rejection(
+      vault.set('p-1', { apiSecret: 'new_secret_value_1234' }, { origins: ELSEWHERE }),
+    )
+    expect(isAppError(error, 'invalid_argument')).toBe(true)
+    expect(await vault.get('p-1', AT)).toEqual({ apiKey: KEY, apiSecret: SECRET })
+  })
+
+  it('an entry whose origins are not a list of addresses binds to nothing', async () => {
+    const keychain = new MemoryStore()
+    await keychain.set(
+      'test',
+      'profile:p-1',
+      JSON.stringify({ v: 2, apiKey: KEY, apiSecret: SECRET, origins: 'x' }),
+    )
+    const { vault } = quietVault(keychain)
+    expect(isAppError(await rejection(vault.get('p-1', AT)), 'no_credentials')).toBe(true)
+  })
+})
+
+describe('deleting never passes a keychain failure off as success', () => {
+  it.each([
+    ['no keychain', 'Cannot autolaunch D-Bus without X11 $DISPLAY', 'keychain_unavailable'],
+    ['a locked keychain', 'Cannot create an item in a locked collection', 'keychain_locked'],
+    ['an unknown failure', 'something odd happened', 'keychain_unavailable'],
+    ['a decryption failure', 'Failed to decrypt the stored data', 'keychain_unavailable'],
+  ] as const)('%s → %s, and the key stays readable', async (_what, message, code) => {
+    let failing = false
+    const keychain = keychainWith({})
+    keychain.delete = (service, account) =>
+      failing ? Promise.reject(new Error(message)) : keychain.inner.delete(service, account)
+    const { vault, logs } = quietVault(keychain)
+    await vault.set('p-1', { apiKey: KEY, apiSecret: SECRET }, { origins: AT })
+    failing = true
+    expect(isAppError(await rejection(vault.delete('p-1')), code)).toBe(true)
+    expect(isAppError(await rejection(vault.deleteTeamPassword('p-1')), code)).toBe(true)
+    expect(logs.join('\n')).toMatch(new RegExp(`fake delete failed: ${code}`))
+    expect(await keychain.inner.get('test', 'profile:p-1')).toContain(SECRET)
   })
 })
 
@@ -197,7 +278,10 @@ describe('keychain error messages', () => {
     expect(toKeychainError(missing, 'linux').message).toMatch(/GNOME Keyring or KWallet/)
   })
 
-  it('does not take an unknown failure for a decryption problem', () => {
+  it('does not take an unknown failure for a decryption problem, nor for a missing keychain', () => {
     expect(classifyKeychainError(new Error('something odd'))).toBe('unknown')
+    expect(toKeychainError(new Error('something odd'), 'linux').message).toMatch(
+      /does not recognise; nothing was changed/,
+    )
   })
 })

@@ -1,7 +1,8 @@
 import type { RejectedItem } from '../../../shared/domain'
 import { parseJsonBody, type JsonBody } from '../../api/http'
 import { readGuarantee, readInspection, readPage } from '../../api/read-records'
-import { encodeRows, type EncodedRows } from '../../store/encoded-rows'
+import { encodeRows } from '../../store/write/encoded-rows'
+import type { EncodedRows } from '../../store/write/page-write'
 import type { PagedResource } from '../../store/record-types'
 import { idxFingerprint, type SourcePage } from '../sync-source'
 

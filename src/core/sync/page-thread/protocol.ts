@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ErrorData } from '../../../shared/errors'
 import { errorDataSchema } from '../../error-data-schema'
-import type { WalCheckpoint } from '../../store/owner/wal-checkpoint'
+import type { WalCheckpoint } from '../../owner/wal-checkpoint'
 import type { ParsedPage } from './parse-page'
 
 /**

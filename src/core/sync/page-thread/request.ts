@@ -11,7 +11,7 @@ interface PageRequest {
 /**
  * Main thread → page thread: one passive WAL checkpoint of a profile's file
  * (the path), run there while the thread is up anyway so a sync starts no
- * checkpointer thread (`store/owner/checkpointer.ts`).
+ * checkpointer thread (`owner/checkpointer.ts`).
  */
 export interface CheckpointRequest {
   readonly id: number

@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError, isAppError } from '../../app-error'
 import { isFields } from '../../plain-checks'
-import { movable } from '../../store/transfer'
-import { messageId, yieldToMainThread } from '../../store/threads'
+import { movable } from '../../threads/transfer'
+import { messageId, yieldToMainThread } from '../../threads/spawn'
 import { parsePageBody, type ParsedPage } from './parse-page'
 import type { FromPageThread } from './protocol'
 import { readPageRequest, type CheckpointRequest } from './request'
@@ -14,7 +14,7 @@ import { readPageRequest, type CheckpointRequest } from './request'
  * pays for it. One per app; it holds no state between pages.
  *
  * It also runs the owner's WAL checkpoints while it is up (`{ checkpoint }`
- * requests, see `store/owner/checkpointer.ts`): a sync then runs one
+ * requests, see `owner/checkpointer.ts`): a sync then runs one
  * isolate fewer.
  *
  * The same entry, started with the `image-index` role, is the image
@@ -74,7 +74,7 @@ function serve(raw: unknown): void {
 }
 
 /**
- * Runs one of the owner's WAL checkpoints (`store/owner/checkpointer.ts`)
+ * Runs one of the owner's WAL checkpoints (`owner/checkpointer.ts`)
  * while this thread is up for a sync, so the sync starts no checkpointer
  * thread. A failure (the file is gone, not a database, busy) is answered
  * and the thread goes on parsing: a checkpoint lost only leaves the log
@@ -84,7 +84,7 @@ async function checkpoint({ id, checkpoint: file }: CheckpointRequest): Promise<
   let answer: FromPageThread
   try {
     // Loaded at the first checkpoint (node:sqlite with it): a thread that only parses never loads it.
-    const { checkpointFile } = await import('../../store/owner/wal-checkpoint')
+    const { checkpointFile } = await import('../../owner/wal-checkpoint')
     answer = { id, ok: true, value: checkpointFile(file) }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)

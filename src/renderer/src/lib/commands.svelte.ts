@@ -1,6 +1,5 @@
 import { untrack } from 'svelte'
 import type { CommandId } from '../../../shared/commands'
-import type { ListResource } from './list-query.svelte'
 
 /**
  * Runs the registry's commands (`src/shared/commands.ts`) in the renderer.
@@ -54,36 +53,4 @@ export function runCommand(id: CommandId): boolean {
   const handler = list?.[list.length - 1]
   if (!handler) return false
   return handler() !== false
-}
-
-/** A record the palette asked to show, taken by its list screen when it is shown. */
-export interface RevealTarget {
-  readonly resource: ListResource
-  readonly idx: number
-  /** The search that finds it (the list is filtered to it). */
-  readonly q: string
-  /** Registration dates that narrow the search further (`YYYY-MM-DD`). */
-  readonly from?: string
-  readonly to?: string
-}
-
-let pendingReveal = $state<RevealTarget | null>(null)
-
-/** Asks the list screen of `target.resource` to show and open that record. */
-export function requestReveal(target: RevealTarget): void {
-  pendingReveal = target
-}
-
-/** The record waiting to be shown on `resource`'s list, left waiting (not reactive). */
-export function peekReveal(resource: ListResource): RevealTarget | null {
-  const target = untrack(() => pendingReveal)
-  return target?.resource === resource ? target : null
-}
-
-/** The record waiting to be shown on `resource`'s list, taken once. Reactive. */
-export function takeReveal(resource: ListResource): RevealTarget | null {
-  const target = pendingReveal
-  if (!target || target.resource !== resource) return null
-  untrack(() => (pendingReveal = null))
-  return target
 }

@@ -1,6 +1,12 @@
 import { createContext } from 'svelte'
 import type { ErrorData } from '../../../shared/errors'
-import { message, type InputsArg, type Locale, type MessageKey } from '../../../shared/i18n'
+import {
+  DEFAULT_LOCALE,
+  message,
+  type InputsArg,
+  type Locale,
+  type MessageKey,
+} from '../../../shared/i18n'
 import { SERVICE_LABEL_MESSAGES } from './status'
 
 export type { Locale, MessageKey } from '../../../shared/i18n'
@@ -15,7 +21,7 @@ export interface LocaleStore {
 }
 
 class LocalLocale implements LocaleStore {
-  locale = $state<Locale>('ko')
+  locale = $state<Locale>(DEFAULT_LOCALE)
 
   setLocale(locale: Locale): void {
     this.locale = locale

@@ -1,15 +1,13 @@
 import type { QueryClient } from '@tanstack/svelte-query'
 import type { DashboardFilter } from '../../../shared/dashboard'
-import type { ReconcileKind, ReconcileRecord } from '../../../shared/reconcile'
 import type { Client } from './client'
-import { requestReveal } from './commands.svelte'
-import { emptyFilters } from './list-query.svelte'
-import { fromSavedFilter, type SavedViews } from './saved-views.svelte'
+import type { Navigation } from './navigation'
+import { fromSavedFilter } from './saved-views.svelte'
 
 /**
  * What the dashboard and the reconciliation view share: their query keys
- * (refreshed when the local data changes), and how a number or a record
- * opens the list that shows it.
+ * (refreshed when the local data changes), how a number opens the list it
+ * counts, and how their days are written.
  */
 
 /** Query keys of the dashboard and reconciliation answers (`[...insightKey, channel, args]`). */
@@ -27,34 +25,11 @@ export function refreshOnChange(client: Client, queryClient: QueryClient): () =>
   return () => offs.forEach((off) => off())
 }
 
-/** A kind the reconciliation view opens on, taken once when it is shown. */
-let pendingKind: ReconcileKind | null = null
-
-/** The kind the reconciliation view was asked to show, taken once. */
-export function takeReconcileKind(): ReconcileKind | null {
-  const kind = pendingKind
-  pendingKind = null
-  return kind
-}
-
-/** Opens what a dashboard number counts: a list with its filter, or the reconciliation view on a kind. */
-export function openDashboardFilter(views: SavedViews, filter: DashboardFilter): void {
-  if (filter.list === 'reconcile') {
-    pendingKind = filter.args.kind
-    location.hash = 'reconcile'
-    return
-  }
-  views.open(filter.list, fromSavedFilter(filter.args))
-}
-
-/**
- * Opens one record on its list: the list is searched for what finds it
- * (its order line, else its member; every other filter cleared) and its
- * details open.
- */
-export function openReconciledRecord(views: SavedViews, record: ReconcileRecord, q: string): void {
-  requestReveal({ resource: record.resource, idx: record.idx, q })
-  views.open(record.resource, { ...emptyFilters(), q })
+/** Opens what a dashboard number counts: its list with its filter (a jump), or the reconciliation view on a kind. */
+export function openDashboardFilter(navigation: Navigation, filter: DashboardFilter): void {
+  if (filter.list === 'reconcile') navigation.openReconcile(filter.args.kind)
+  else
+    navigation.openList(filter.list, { filters: fromSavedFilter(filter.args), jump: 'dashboard' })
 }
 
 const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>()

@@ -5,9 +5,17 @@ import {
   type QueryClient,
 } from '@tanstack/svelte-query'
 import type { PagedResourceName } from '../../../shared/cache'
-import type { ChannelArgs, ChannelResult, ListFilterInput } from '../../../shared/contract'
+import type { ChannelArgs, ChannelResult } from '../../../shared/contract'
+import {
+  compactFilter,
+  emptyListFilter,
+  narrowsList,
+  type ListFilter,
+  type ListFilterInput,
+} from '../../../shared/list-filter'
 import type { ErrorData } from '../../../shared/errors'
 import { errorData, type Client } from './client'
+import type { JumpSource } from './navigation'
 
 /** The resources shown as cached lists. */
 export type ListResource = PagedResourceName
@@ -21,25 +29,11 @@ export type ListPage<R extends ListResource> = ChannelResult<ListChannel<R>>
 export type ListRow<R extends ListResource> = ListPage<R>['rows'][number]
 
 /**
- * The filters a list screen edits: the contract's list filter
- * ({@link ListFilterInput}) without paging, every field present. An empty
- * text or date is `''`; `undefined` status or review selects every record.
+ * The filters a list screen edits: the list filter as declared once
+ * (`src/shared/list-filter.ts`), without paging. An absent field (or an
+ * empty text) narrows nothing.
  */
-export interface ListFilters {
-  /** Free text: product name, numbers, member, ref codes; Korean (초성 too) or English. */
-  q: string
-  /** A status label; `null` selects records without one; `undefined` every status. */
-  status: ListFilterInput['status']
-  from: string
-  to: string
-  /** Records with this review mark; `undefined` every record. */
-  review: ListFilterInput['review']
-  /** Only records in their current status for this many days or more; `undefined` every record. */
-  agedDays: number | undefined
-  /** Records whose current mark this member, others or one person set; `undefined` anyone's. */
-  markedBy: ListFilterInput['markedBy']
-  sort: NonNullable<ListFilterInput['sort']>
-}
+export type ListFilters = ListFilter
 
 /** Rows of the first page: what fills a screen or two, so the first rows come fast. */
 const FIRST_PAGE_SIZE = 100
@@ -48,31 +42,14 @@ const PAGE_SIZE = 500
 
 /** Filters with nothing narrowing the list. */
 export function emptyFilters(sort: ListFilters['sort'] = 'latest'): ListFilters {
-  return {
-    q: '',
-    status: undefined,
-    from: '',
-    to: '',
-    review: undefined,
-    agedDays: undefined,
-    markedBy: undefined,
-    sort,
-  }
+  return emptyListFilter(sort)
 }
 
-/** The contract's filter fields set by `filters` (empty ones left out), as a list query and the CSV export take them. */
+/** The filter fields set by `filters` (empty ones left out, the text trimmed), as a list query and the export take them. */
 export function filterArgs(filters: ListFilters): ListFilterInput {
-  const q = filters.q.trim()
-  return {
-    sort: filters.sort,
-    ...(q ? { q } : {}),
-    ...(filters.status !== undefined ? { status: filters.status } : {}),
-    ...(filters.from ? { from: filters.from } : {}),
-    ...(filters.to ? { to: filters.to } : {}),
-    ...(filters.review ? { review: filters.review } : {}),
-    ...(filters.agedDays !== undefined ? { agedDays: filters.agedDays } : {}),
-    ...(filters.markedBy ? { markedBy: filters.markedBy } : {}),
-  }
+  const { q, ...args } = compactFilter($state.snapshot(filters) as ListFilters)
+  const text = q.trim()
+  return text ? { ...args, q: text } : args
 }
 
 /** The IPC arguments of a list query built from the filters (empty ones left out). */
@@ -81,7 +58,7 @@ export function listArgs<R extends ListResource>(
   cursor: string | null,
   limit = PAGE_SIZE,
 ): ListArgs<R> {
-  const args: ListFilterInput = { ...filterArgs(filters), limit, ...(cursor ? { cursor } : {}) }
+  const args = { ...filterArgs(filters), limit, ...(cursor ? { cursor } : {}) }
   // Both list channels share these parameters (guarantees add only `state`).
   return args as ListArgs<R>
 }
@@ -134,6 +111,11 @@ export class OneAtATime {
  */
 export class ListQueryState<R extends ListResource> {
   filters = $state<ListFilters>(emptyFilters())
+  /**
+   * Set while the filter is one a jump from another screen applied (shown
+   * as a removable chip, never kept as the list's last filter).
+   */
+  jump = $state<JumpSource | null>(null)
   readonly resource: R
   readonly #query
   readonly #queue = new OneAtATime()
@@ -240,22 +222,14 @@ export class ListQueryState<R extends ListResource> {
     this.filters.sort = this.filters.sort === 'latest' ? 'oldest' : 'latest'
   }
 
-  /** Clears every filter except the sort. */
+  /** Clears every filter except the sort (a jump's too). */
   resetFilters(): void {
     this.filters = emptyFilters(this.filters.sort)
+    this.jump = null
   }
 
   /** True when any filter narrows the list. */
   get filtered(): boolean {
-    const f = this.filters
-    return (
-      f.q.trim() !== '' ||
-      f.status !== undefined ||
-      f.from !== '' ||
-      f.to !== '' ||
-      f.review !== undefined ||
-      f.agedDays !== undefined ||
-      f.markedBy !== undefined
-    )
+    return narrowsList(this.filters)
   }
 }

@@ -1,6 +1,6 @@
 import { getContext, setContext } from 'svelte'
 import type { ErrorData } from '../../../shared/errors'
-import { isLocale, type Locale } from '../../../shared/i18n'
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../../shared/i18n'
 import type { SettingsView, ThemeName } from '../../../shared/profiles'
 import type { AgingRule } from '../../../shared/changes'
 import type { LocaleStore } from './i18n.svelte'
@@ -21,7 +21,7 @@ const LANGUAGE_HINT_KEY = 'appraisal-desk.language-hint'
 /** The language the last run painted in, or Korean, the default. */
 export function hintedLocale(): Locale {
   const hint = globalThis.localStorage?.getItem(LANGUAGE_HINT_KEY)
-  return isLocale(hint) ? hint : 'ko'
+  return isLocale(hint) ? hint : DEFAULT_LOCALE
 }
 
 /**
@@ -73,7 +73,6 @@ export class Preferences implements LocaleStore {
     reviewerName?: string
     agingDays?: Partial<Record<AgingRule, number>>
     lockIdleSeconds?: number
-    notificationDetails?: boolean
   }): Promise<boolean> {
     if (change.theme) this.theme = change.theme
     if (change.language) this.locale = change.language

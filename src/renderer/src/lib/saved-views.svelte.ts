@@ -1,52 +1,27 @@
 import { createContext } from 'svelte'
 import type { ErrorData, Result } from '../../../shared/errors'
-import type {
-  LastFilters,
-  SavedFilter,
-  SavedView,
-  SavedViewList,
-} from '../../../shared/saved-views'
+import { compactFilter, sameFilter, type ListFilter } from '../../../shared/list-filter'
+import type { LastFilters, SavedView, SavedViewList } from '../../../shared/saved-views'
 import { errorData, type Client } from './client'
-import { peekReveal } from './commands.svelte'
 import { emptyFilters, type ListFilters, type ListResource } from './list-query.svelte'
 
 /** Waits this long after the last filter change before keeping it (typing in the search box). */
 const REMEMBER_DELAY_MS = 400
 
-/** A list's filters as a saved view keeps them: empty dates and "every status/review" left out. */
-export function toSavedFilter(filters: ListFilters): SavedFilter {
-  const { from, to, status, review, ...rest } = $state.snapshot(filters) as ListFilters
-  return {
-    ...rest,
-    ...(status !== undefined ? { status } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-    ...(review !== undefined ? { review } : {}),
-  }
+/** A list's filters as a saved view keeps them: empty fields left out. */
+export function toSavedFilter(filters: ListFilters): ListFilter {
+  return compactFilter($state.snapshot(filters) as ListFilters)
 }
 
-/** The list filters a saved view restores: every field present, as the list screen edits them. */
-export function fromSavedFilter(saved: Partial<SavedFilter>): ListFilters {
-  const { from, to, ...rest } = saved
-  return { ...emptyFilters(), ...rest, from: from ?? '', to: to ?? '' }
-}
-
-/** Whether two filters select the same records in the same order. */
-export function sameFilter(a: SavedFilter, b: SavedFilter): boolean {
-  const key = (filter: SavedFilter): string =>
-    JSON.stringify(
-      Object.entries(filter)
-        .filter(([, value]) => value !== undefined)
-        .sort(([x], [y]) => x.localeCompare(y)),
-    )
-  return key(a) === key(b)
+/** The list filters a saved view (or a dashboard number) restores: absent fields at their defaults. */
+export function fromSavedFilter(saved: Partial<ListFilter>): ListFilters {
+  return compactFilter({ ...emptyFilters(), ...saved })
 }
 
 /**
  * Saved views and the last filter of each list (kept by core in the
- * settings, `views.*`), and the filter a list is asked to open with (a
- * dashboard number, a saved view in the sidebar). The lists bind to it
- * through {@link SavedViews.bind}.
+ * settings, `views.*`). The lists bind to it through {@link SavedViews.bind};
+ * what opens a list with a given filter is the navigation (`navigation.ts`).
  */
 export class SavedViews {
   views = $state.raw<readonly SavedView[]>([])
@@ -55,10 +30,8 @@ export class SavedViews {
   /** The error of the last save, rename or removal. */
   error = $state.raw<ErrorData | null>(null)
   /** What each list shows now (for the sidebar's current view). */
-  current = $state<Partial<Record<ListResource, SavedFilter>>>({})
+  current = $state<Partial<Record<ListResource, ListFilter>>>({})
   readonly #client: Client
-  /** A filter a list opens with when next shown, taken once. */
-  #pending: Partial<Record<ListResource, ListFilters>> = {}
   #timers: Partial<Record<ListResource, ReturnType<typeof setTimeout>>> = {}
 
   constructor(client: Client) {
@@ -105,18 +78,17 @@ export class SavedViews {
     return current ? this.of(resource).find((view) => sameFilter(view.filter, current)) : undefined
   }
 
-  /** Shows `resource`'s list with `filters` (replacing whatever it showed). */
-  open(resource: ListResource, filters: ListFilters): void {
-    this.#pending[resource] = filters
-    this.#listeners[resource]?.(filters)
-    location.hash = resource
+  /** The filter the user last left `resource`'s list with (nothing narrowing it when none was kept). */
+  lastOf(resource: ListResource): ListFilters {
+    const last = this.last[resource]
+    return last ? fromSavedFilter(last) : emptyFilters()
   }
 
   /** Saves a new view, or renames one; answers whether it worked (the error stays in `error`). */
   async save(args: {
     resource: ListResource
     name: string
-    filter?: SavedFilter
+    filter?: ListFilter
     id?: string
   }): Promise<boolean> {
     return this.#change(this.#client.attempt('views.save', args))
@@ -126,38 +98,37 @@ export class SavedViews {
     return this.#change(this.#client.attempt('views.remove', { id }))
   }
 
-  #listeners: Partial<Record<ListResource, (filters: ListFilters) => void>> = {}
   /** Lists bound before the last filters arrived. */
   #waiting: Partial<Record<ListResource, (filters: ListFilters) => void>> = {}
 
   /**
-   * Binds a shown list: it opens on the filter it was asked to show (a record
-   * the command palette picked: only the search that finds it), else on its
-   * last filter; {@link remember} keeps its later changes. Returns the
-   * cleanup.
+   * Binds a shown list: unless it was opened with a filter of its own (a
+   * saved view, a jump from another screen), it opens on its last filter,
+   * or on it once the views arrive. Returns the cleanup.
    */
-  bind(resource: ListResource, list: { filters: ListFilters }): () => void {
+  bind(resource: ListResource, list: { filters: ListFilters }, opened = false): () => void {
     const apply = (filters: ListFilters): void => {
       list.filters = filters
-      delete this.#pending[resource]
     }
-    const reveal = peekReveal(resource)
-    const pending = reveal ? { ...emptyFilters(), q: reveal.q } : this.#pending[resource]
     const last = this.last[resource]
-    if (pending) apply(pending)
-    else if (last) apply(fromSavedFilter(last))
-    else if (!this.loaded) this.#waiting[resource] = apply
-    this.#listeners[resource] = apply
+    if (!opened) {
+      if (last) apply(fromSavedFilter(last))
+      else if (!this.loaded) this.#waiting[resource] = apply
+    }
     return () => {
-      if (this.#listeners[resource] === apply) delete this.#listeners[resource]
       if (this.#waiting[resource] === apply) delete this.#waiting[resource]
     }
   }
 
-  /** A shown list's filter changed: it is the current one, kept as the last after a pause. */
-  remember(resource: ListResource, filters: ListFilters): void {
+  /**
+   * A shown list's filter changed: it is the current one, and kept as the
+   * last after a pause, unless a jump applied it (`jumped`): a jump's
+   * filter is never kept, so the list opens later as the user left it.
+   */
+  remember(resource: ListResource, filters: ListFilters, jumped = false): void {
     const filter = toSavedFilter(filters)
     this.current[resource] = filter
+    if (jumped) return
     // A change undone within the pause leaves nothing to keep.
     clearTimeout(this.#timers[resource])
     delete this.#unsaved[resource]
@@ -168,7 +139,7 @@ export class SavedViews {
   }
 
   /** Filters changed but not kept yet, by list. */
-  #unsaved: Partial<Record<ListResource, SavedFilter>> = {}
+  #unsaved: Partial<Record<ListResource, ListFilter>> = {}
 
   #keep(resource: ListResource): void {
     const filter = this.#unsaved[resource]

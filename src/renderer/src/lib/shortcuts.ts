@@ -59,6 +59,8 @@ export function commandFor(event: KeyLike, contexts: readonly CommandContext[]):
   for (const command of COMMANDS as readonly CommandSpec[]) {
     if (!contexts.includes(command.context)) continue
     if (typing && !modHeld && !FIELD_CONTEXTS.includes(command.context)) continue
+    // Ctrl/⌘+Z in a field is the field's own undo of typing, not the review undo.
+    if (typing && command.id === 'reviews.undo') continue
     if (!command.keys.some((binding) => matches(binding, event))) continue
     if (
       command.id === 'list.open' &&

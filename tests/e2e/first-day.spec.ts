@@ -1,0 +1,128 @@
+import type { Page } from '@playwright/test'
+import { call, test as base, expect, screenUrl, startApp, type RunningApp } from './fixtures'
+
+/**
+ * What a new staff member meets on the first launch: the demo's data ends
+ * in the hours before the app started (the sandbox's anchor, fixed here),
+ * so this week's cards are not empty; the window holds at 1024×700 and at
+ * 200 % zoom; no time is written as ISO text and no run id shows; an
+ * error's details are in the window's language. Screenshots go to
+ * `test-results/` (SHOTS overrides).
+ */
+
+const SHOTS = process.env['SHOTS'] ?? 'test-results'
+/** A Wednesday afternoon in Seoul: the sandbox's "now", and the core's clock half an hour on. */
+const ANCHOR = Date.parse('2026-11-25T15:00:00+09:00')
+
+const test = base.extend<object, { app: RunningApp }>({
+  app: [
+    // Playwright requires an object pattern for the (unused) fixtures argument.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const app = await startApp({
+        sandbox: { size: 500, anchor: ANCHOR },
+        now: () => new Date(ANCHOR + 30 * 60_000),
+      })
+      await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
+      await app.core.sync.idle()
+      await use(app)
+      await app.close()
+    },
+    { scope: 'worker' },
+  ],
+})
+
+test.describe.configure({ mode: 'serial' })
+
+/** An ISO instant (`2026-11-28T19:36:42.487Z`, `…+09:00`) or a run id's hex run of 8 or more. */
+const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/u
+const HEX_RUN = /\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}\b/u
+
+/** Every visible text node of the window that matches `pattern`. */
+function textsMatching(page: Page, pattern: RegExp): Promise<string[]> {
+  return page.evaluate(
+    ([source, flags]) => {
+      const re = new RegExp(source, flags)
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+      const found: string[] = []
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? ''
+        if (re.test(text)) found.push(text.trim())
+      }
+      return found
+    },
+    [pattern.source, pattern.flags] as const,
+  )
+}
+
+/** True when the element's box lies inside the viewport (no scrolling needed to see it). */
+async function inView(page: Page, testId: string): Promise<boolean> {
+  const box = await page.getByTestId(testId).first().boundingBox()
+  const size = page.viewportSize()
+  if (!box || !size) return false
+  return box.y >= 0 && box.y + box.height <= size.height + 0.5 && box.height > 0
+}
+
+test('the first launch shows this week’s work, not zeros', async ({ page, app }) => {
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await page.goto(app.host.url)
+  const inspections = page.getByTestId('dash-list-inspections')
+  await expect(inspections).toBeVisible()
+  const thisWeek = inspections.getByTestId('dash-number').nth(1)
+  await expect(thisWeek).not.toHaveAttribute('data-n', '0')
+  expect(Number(await thisWeek.getAttribute('data-n'))).toBeGreaterThan(0)
+  await page.screenshot({ path: `${SHOTS}/first-day-dashboard-1024x700.png` })
+  await page.getByTestId('dash-chart-inspections').scrollIntoViewIfNeeded()
+  await page.getByTestId('dash-chart-inspections').screenshot({
+    path: `${SHOTS}/first-day-chart.png`,
+  })
+})
+
+for (const size of [
+  { name: '1024x700', width: 1024, height: 700 },
+  // 200 % zoom of a 1024×700 window: the same CSS viewport as a 512×350 window at 100 %
+  // (deviceScaleFactor only sharpens pixels; it does not zoom the layout).
+  { name: 'zoom-200', width: 512, height: 350 },
+]) {
+  test(`at ${size.name} the status bar and a grid row are in view`, async ({ page, app }) => {
+    await page.setViewportSize({ width: size.width, height: size.height })
+    await page.goto(screenUrl(app.host.url, 'inspections'))
+    await expect(page.getByTestId('inspection-row').first()).toBeVisible()
+    expect(await inView(page, 'status-bar')).toBe(true)
+    expect(await inView(page, 'inspection-row')).toBe(true)
+    await page.screenshot({ path: `${SHOTS}/first-day-inspections-${size.name}.png` })
+  })
+}
+
+test('no time is written as ISO text and no run id shows', async ({ page, app }) => {
+  await page.goto(app.host.url)
+  await expect(page.getByTestId('dash-list-inspections')).toBeVisible()
+  for (const screen of ['dashboard', 'inspections', 'guarantees', 'changes', 'wallet']) {
+    await page.goto(screenUrl(app.host.url, screen))
+    await expect(page.getByTestId('status-bar')).toBeVisible()
+    if (screen === 'inspections') {
+      await page.getByTestId('inspection-row').first().click()
+      await expect(page.getByTestId('record-timeline')).toBeVisible()
+    }
+    expect(await textsMatching(page, ISO), screen).toEqual([])
+    expect(await textsMatching(page, HEX_RUN), screen).toEqual([])
+  }
+})
+
+test('an error’s details are in the window’s language', async ({ page, app }) => {
+  await page.goto(screenUrl(app.host.url, 'wallet'))
+  const form = page.getByTestId('wallet-sync-form')
+  await expect(form).toBeVisible()
+  // A guarantee sync with the token left empty, as the form suggests, on a guarantee with none stored.
+  const guarantee = app.core.sandbox.dataset.guarantee(0)
+  await form.locator('input[name=wallet-sync-member]').fill(guarantee.refUserId ?? 'member-1')
+  await form.locator('input[name=wallet-sync-idx]').fill(String(guarantee.idx))
+  await form.locator('button[type=submit]').click()
+  const banner = page.getByTestId('error-banner')
+  await expect(banner.locator('strong')).toContainText(`보증서 ${guarantee.idx}에는`)
+  await banner.getByText('자세히').click()
+  const details = banner.getByTestId('tech-details').locator('pre')
+  await expect(details).toContainText('보증서 상세 조회')
+  await expect(details).not.toContainText('paste the token')
+  await page.screenshot({ path: `${SHOTS}/first-day-error-details.png` })
+})
