@@ -150,4 +150,73 @@ describe('the app lock in core', () => {
     expect(profiles.find((profile) => profile.id === id)?.credentials.state).toBe('missing')
     expect((await call(core, 'inspections.query', {})).total).toBe(0)
   })
+
+  it('changes nothing on a refused lock call but the one wrong entry it counts', async (ctx) => {
+    const core = await lockedCore(ctx)
+    await call(core, 'lock.unlock', { pin: PIN })
+    const settingsFile = join(core.dataDir, 'settings.json')
+    const stored = async () => {
+      const entry = (await store.find(service)).find((found) => found.account === 'app-lock')
+      const { failures, retryAt, ...kept } = JSON.parse(entry?.password ?? '{}') as Record<
+        string,
+        unknown
+      >
+      return { kept, failures, retryAt, settings: readFileSync(settingsFile, 'utf8') }
+    }
+    const before = await stored()
+    const refusals: Array<[string, Record<string, unknown>, 'locked' | 'invalid_argument']> = [
+      ['lock.setPin', { pin: 'a-new-pin', current: 'wrong-pin' }, 'locked'],
+      ['lock.setPin', { pin: 'a-new-pin' }, 'locked'],
+      ['lock.removePin', { current: 'wrong-pin' }, 'locked'],
+      ['lock.setPin', { pin: 'x', current: PIN }, 'invalid_argument'],
+      ['lock.removePin', { current: PIN, extra: 1 }, 'invalid_argument'],
+      ['lock.unlock', { pin: '' }, 'invalid_argument'],
+      ['lock.resetByErasing', { confirm: false }, 'invalid_argument'],
+    ]
+    let failures = 0
+    for (const [channel, args, code] of refusals) {
+      const answer = await core.router.dispatch(channel as 'lock.setPin', args)
+      expect({ channel, answer }).toMatchObject({ answer: { ok: false, error: { code } } })
+      if (code === 'locked') failures += 1
+      const after = await stored()
+      expect({ channel, ...after }).toEqual({
+        channel,
+        ...before,
+        failures,
+        retryAt: null,
+      })
+      expect(await call(core, 'lock.status', {})).toMatchObject({
+        pinSet: true,
+        locked: false,
+        failures,
+      })
+    }
+    // Locked, a wrong secret is refused and counted like a wrong PIN; nothing else moves.
+    await call(core, 'lock.now', {})
+    const wrongSecret = await core.router.dispatch('lock.resetWithSecret', { apiSecret: 'nope' })
+    expect(wrongSecret).toMatchObject({ ok: false, error: { code: 'locked' } })
+    expect(await stored()).toEqual({ ...before, failures: failures + 1, retryAt: null })
+    expect(await call(core, 'lock.status', {})).toMatchObject({ pinSet: true, locked: true })
+  })
+
+  it('lets notifications name records only while unlocked', async (ctx) => {
+    const core = await lockedCore(ctx)
+    await call(core, 'lock.unlock', { pin: PIN })
+    const items = [
+      { resource: 'inspections' as const, idx: 7, name: '샤넬 클래식 플랩' },
+      { resource: 'inspections' as const, idx: 8, name: '루이비통 스피디' },
+    ]
+    const open = core.notify('resultFlagged', items, (count) => `가품 ${count}건`)
+    expect(open?.body).toContain('샤넬 클래식 플랩')
+    await call(core, 'lock.now', {})
+    const locked = core.notify('resultFlagged', items, (count) => `가품 ${count}건`)
+    expect(locked).toMatchObject({ title: '가품 2건', count: 2 })
+    expect(locked?.body).not.toContain('샤넬')
+    expect(JSON.stringify(locked)).not.toContain('루이비통')
+    // The setting itself is untouched: unlocked, details come back.
+    await call(core, 'lock.unlock', { pin: PIN })
+    expect(core.notify('resultFlagged', items, (count) => `가품 ${count}건`)?.body).toContain(
+      '샤넬',
+    )
+  })
 })
