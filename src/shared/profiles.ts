@@ -117,6 +117,8 @@ export interface SettingsView {
   readonly notifications: NotificationSettings
   /** The desktop shell's choices (Electron; the web host has none). */
   readonly desktop: DesktopSettings
+  /** Seconds without input before the app locks (0: never on idle). */
+  readonly lockIdleSeconds: number
 }
 
 /** What the desktop shell does with its window and at login (docs/live.md "Tray, badge and start-up"). */

@@ -24,6 +24,7 @@ function settingsApi(language: Locale) {
     live: { intervalMinutes: 2, windowDays: 30 },
     notifications: DEFAULT_NOTIFICATION_SETTINGS,
     desktop: { closeToTray: false, startAtLogin: false },
+    lockIdleSeconds: 600,
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

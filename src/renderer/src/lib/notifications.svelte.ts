@@ -1,3 +1,4 @@
+import { createContext } from 'svelte'
 import type { PostedNotification } from '../../../shared/notifications'
 import { unseenAfter } from '../../../shared/unseen-count'
 import type { Client } from './client'
@@ -18,11 +19,16 @@ export interface NotificationPage {
  * the window and opens the record (one) or the Changes view on those records
  * (several). The unseen count (the window title's) grows with what is posted
  * while the window is not in front, and clears when staff come back to it.
+ * It lives outside the app lock's gate: while locked, notifications still
+ * show (core gives them counts only) and a click opens its record once the
+ * desk is shown again.
  */
 export class NotificationCenter {
   unseen = $state(0)
   readonly #client: Client
-  readonly #navigation: Navigation
+  #navigation: Navigation | null = null
+  /** A notification clicked while the desk was not shown (the app locked): opened when it is. */
+  #pending: PostedNotification | null = null
   readonly #web: boolean
   readonly #page: NotificationPage
   #attentive: boolean
@@ -30,7 +36,6 @@ export class NotificationCenter {
   /** `web`: this page shows the notifications itself (the web host). */
   constructor(
     client: Client,
-    navigation: Navigation,
     web: boolean,
     page: NotificationPage = {
       window,
@@ -38,7 +43,6 @@ export class NotificationCenter {
     },
   ) {
     this.#client = client
-    this.#navigation = navigation
     this.#web = web
     this.#page = page
     this.#attentive = this.#looking()
@@ -73,19 +77,38 @@ export class NotificationCenter {
     }
   }
 
+  /**
+   * The desk's navigation, while the desk is shown (the app unlocked): a
+   * click that came while it was not is opened now. Returns the cleanup.
+   */
+  attach(navigation: Navigation): () => void {
+    this.#navigation = navigation
+    const pending = this.#pending
+    this.#pending = null
+    if (pending) void this.open(pending)
+    return () => {
+      if (this.#navigation === navigation) this.#navigation = null
+    }
+  }
+
   /** Opens what a notification is about: its record, or the Changes view on its records. */
   async open(notification: PostedNotification): Promise<void> {
     this.unseen = 0
+    const navigation = this.#navigation
+    if (!navigation) {
+      this.#pending = notification
+      return
+    }
     const [only, ...others] = notification.records
     if (only === undefined) return
     if (others.length === 0) {
-      const shown = await this.#navigation
+      const shown = await navigation
         .openRecord(only.resource, only.idx, 'notification')
         .catch(() => false)
       // A record its list no longer shows is still in the feed.
       if (shown) return
     }
-    this.#navigation.openChanges(notification.records)
+    navigation.openChanges(notification.records)
   }
 
   #looking(): boolean {
@@ -104,3 +127,11 @@ export class NotificationCenter {
     })
   }
 }
+
+const [getNotifications, provideNotifications] = createContext<NotificationCenter>()
+
+/** Provides the notification center to the component tree (App, outside the lock's gate). */
+export const setNotifications = provideNotifications
+
+/** The notification center of the nearest ancestor that set one. */
+export const useNotifications = getNotifications
