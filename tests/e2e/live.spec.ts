@@ -207,7 +207,7 @@ test('a 가품 result is posted as a browser notification; its click opens the r
   app,
   context,
 }) => {
-  test.setTimeout(60_000)
+  test.setTimeout(120_000)
   await context.grantPermissions(['notifications'])
   await page.addInitScript(RECORD_NOTIFICATIONS)
   await page.goto(screenUrl(app.host.url, 'dashboard'))

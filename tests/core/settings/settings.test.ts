@@ -1,3 +1,4 @@
+import { closeToTrayDefault } from '../../../src/shared/profiles'
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../src/shared/notifications'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -55,6 +56,7 @@ describe('settings (conf engine, real files)', () => {
       live: { intervalMinutes: 2, windowDays: 30 },
       lockIdleSeconds: 600,
       lockPinSet: false,
+      desktop: { closeToTray: closeToTrayDefault(process.platform), startAtLogin: false },
       notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
@@ -148,6 +150,7 @@ describe('settings (conf engine, real files)', () => {
       live: { intervalMinutes: 2, windowDays: 30 },
       lockIdleSeconds: 600,
       lockPinSet: false,
+      desktop: { closeToTray: closeToTrayDefault(process.platform), startAtLogin: false },
       notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
@@ -181,6 +184,7 @@ describe('settings (conf engine, real files)', () => {
       live: { intervalMinutes: 2, windowDays: 30 },
       lockIdleSeconds: 600,
       lockPinSet: false,
+      desktop: { closeToTray: closeToTrayDefault(process.platform), startAtLogin: false },
       notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
