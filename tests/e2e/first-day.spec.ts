@@ -112,7 +112,10 @@ for (const size of [
   })
 }
 
-test('c copies the selected record’s number and says so where staff look', async ({ page, app }) => {
+test('c copies the selected record’s number and says so where staff look', async ({
+  page,
+  app,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
   await page.goto(screenUrl(app.host.url, 'inspections'))
   const row = page.getByTestId('inspection-row').first()
