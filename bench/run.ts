@@ -28,7 +28,7 @@ import { upsertGuarantees, upsertInspections } from '../tests/support/store-writ
 import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
-import { sourceThreads } from '../src/core/source-threads'
+import { sourceThreads } from '../src/core/threads/source-entries'
 import { createMatcher } from '../tests/support/matcher'
 import { Dataset } from '../src/sandbox/dataset'
 import { SANDBOX_ANCHOR } from '../tests/support/anchor'

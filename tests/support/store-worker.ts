@@ -1,4 +1,4 @@
-import { sourceThreads } from '../../src/core/source-threads'
+import { sourceThreads } from '../../src/core/threads/source-entries'
 
 /** A profile's database owner and its checkpointer, from their TypeScript sources. */
 export const SOURCE_STORE_WORKER = sourceThreads().storeWorker
