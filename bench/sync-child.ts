@@ -94,7 +94,6 @@ const pages = new PageThread(threads.pageWorker)
 const store = await StoreOwner.open({
   file: storeFileFor(args.dir, 'bench'),
   threads: threads.storeWorker,
-  checkpointHost: pages,
 })
 const engine = new SyncEngine({
   store,

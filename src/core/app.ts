@@ -93,6 +93,8 @@ export interface CoreDeps {
    * profile with a team server reports the team as offline.
    */
   readonly teamWorker?: ThreadEntry
+  /** The image-index thread's entry (`images/index-worker.ts`), given like `pageWorker`. */
+  readonly imageIndexWorker: ThreadEntry
   /** Backoff of the team sync's reconnects (default 1 s doubling to 60 s; tests shorten it). */
   readonly teamBackoffMs?: { readonly base: number; readonly max: number }
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
@@ -227,8 +229,6 @@ export function createCore(deps: CoreDeps): Core {
       threads: deps.storeWorker,
       now,
       log: (message) => log(redactor.redact(message)),
-      // While a sync runs, its page thread runs the file's WAL checkpoints: one thread fewer.
-      checkpointHost: pages,
     })
     const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
     const team = new TeamRunner({
@@ -349,7 +349,7 @@ export function createCore(deps: CoreDeps): Core {
   // Card images come only from the active profile's image host (docs/faults.md F32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
-    indexThread: deps.pageWorker,
+    indexThread: deps.imageIndexWorker,
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),

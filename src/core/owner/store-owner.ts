@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { AppError } from '../app-error'
-import { Checkpointer, CheckpointSchedule, type CheckpointHost } from './checkpointer'
+import { Checkpointer, CheckpointSchedule } from './checkpointer'
 import type { StoreNotice } from '../store/schema/database'
 import { rowsOf } from '../store/write/page-write'
 import { movable } from '../threads/transfer'
@@ -28,12 +28,6 @@ export interface StoreOwnerOptions {
   readonly now?: () => Date
   /** Where a thread that failed says why (the app's log); the callers get `internal`. */
   readonly log?: (message: string) => void
-  /**
-   * Runs the WAL checkpoints while it is up (the app's page thread), so a
-   * sync starts no checkpointer thread; without it, or while it is down,
-   * they run on the checkpointer's own thread (see `checkpointer.ts`).
-   */
-  readonly checkpointHost?: CheckpointHost
 }
 
 /** The arguments of `call(op, …)`: none for operations that take none. */
@@ -112,14 +106,9 @@ export class StoreOwner implements StoreClient {
       if (message.type === 'ready') {
         this.#notice = message.notice
         if (!this.#closing)
-          this.#checkpointer = new Checkpointer(
-            this.file,
-            options.threads.checkpointer,
-            () => {
-              this.#damaged = true
-            },
-            options.checkpointHost ? { host: options.checkpointHost } : {},
-          )
+          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer, () => {
+            this.#damaged = true
+          })
         opened()
       } else if (message.type === 'failed') {
         this.#failure = AppError.fromData(message.error)

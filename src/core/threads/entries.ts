@@ -16,6 +16,8 @@ export const THREAD_ENTRIES = {
   'checkpoint-worker': 'owner/checkpoint-worker.ts',
   /** The sync's page thread: parses list answers. */
   'page-worker': 'sync/page-thread/worker.ts',
+  /** The card-image cache's index. */
+  'image-index-worker': 'images/index-worker.ts',
   /** The team worker: syncs marks with the profile's team server. */
   'team-worker': 'team/worker.ts',
 } as const
@@ -31,6 +33,7 @@ export interface AppThreads {
   readonly storeWorker: { readonly owner: ThreadEntry; readonly checkpointer: ThreadEntry }
   readonly pageWorker: ThreadEntry
   readonly teamWorker: ThreadEntry
+  readonly imageIndexWorker: ThreadEntry
 }
 
 /**
@@ -42,5 +45,6 @@ export function appThreads(at: (name: ThreadName) => ThreadEntry): AppThreads {
     storeWorker: { owner: at('owner-worker'), checkpointer: at('checkpoint-worker') },
     pageWorker: at('page-worker'),
     teamWorker: at('team-worker'),
+    imageIndexWorker: at('image-index-worker'),
   }
 }

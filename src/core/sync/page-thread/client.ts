@@ -1,5 +1,3 @@
-import { AppError } from '../../app-error'
-import type { CheckpointHost } from '../../owner/checkpointer'
 import { movable } from '../../threads/transfer'
 import { OnDemandThread } from '../../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../../threads/spawn'
@@ -35,13 +33,9 @@ const PAGE_THREAD_IDLE_MS = 10_000
  * exits `idleMs` after the last page it parsed. It is started again after a
  * crash (the pages it held fail as `internal`, and the run that sent them
  * stops like any failed page).
- *
- * While it runs it is also the profile's checkpoint host
- * ({@link checkpointIfRunning}): a sync's WAL checkpoints run here instead
- * of in a checkpointer thread of their own, which would be one more
- * isolate (12–16 MB) for a statement every few thousand records.
+
  */
-export class PageThread implements PageParsing, CheckpointHost {
+export class PageThread implements PageParsing {
   readonly #thread: OnDemandThread<PageThreadValue>
 
   /** Starts nothing yet: an app that does not sync never starts the thread. */
@@ -61,30 +55,11 @@ export class PageThread implements PageParsing, CheckpointHost {
     this.#thread.warm()
   }
 
-  async parse(input: PageBody): Promise<ParsedPage> {
+  parse(input: PageBody): Promise<ParsedPage> {
     // The answer's bytes move to the page thread: the caller is done with them.
-    const value = await this.#thread.call((worker, id) =>
+    return this.#thread.call((worker, id) =>
       worker.postMessage({ id, input } satisfies ToPageThread, movable([input.body.bytes])),
     )
-    if ('encoded' in value) return value
-    throw new AppError('internal', 'The page thread answered a page with a checkpoint.')
-  }
-
-  /**
-   * Runs one passive WAL checkpoint of `file` in the thread, if it is
-   * running: whether it succeeded (a failure, such as a file that is gone
-   * or busy, is false, never thrown). Null when the thread is not running:
-   * a checkpoint never starts it (the checkpointer then uses its own). Like
-   * a page, the checkpoint keeps the thread up for another `idleMs`.
-   */
-  checkpointIfRunning(file: string): Promise<boolean> | null {
-    if (!this.#thread.running) return null
-    return this.#thread
-      .call((worker, id) => worker.postMessage({ id, checkpoint: file } satisfies ToPageThread))
-      .then(
-        (value) => !('encoded' in value),
-        () => false,
-      )
   }
 
   /** Stops the thread (and any it gave up on); pages still being parsed fail as cancelled. Idempotent. */

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import type { ErrorData } from '../../../shared/errors'
 import { errorDataSchema } from '../../error-data-schema'
-import type { WalCheckpoint } from '../../owner/wal-checkpoint'
 import type { ParsedPage } from './parse-page'
 
 /**
@@ -33,18 +32,12 @@ const parsedPage = z.object({
   fingerprint: z.string(),
 })
 
-const walCheckpoint = z.object({ log: z.number().int(), checkpointed: z.number().int() })
-
-/**
- * Page thread → main thread: the parsed page or the checkpoint's frames
- * (`client.ts` tells them apart by shape and fails a call answered with
- * the other kind), or why it could not be.
- */
+/** Page thread → main thread: the parsed page, or why it could not be. */
 export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   z.object({
     id: z.number().int().positive(),
     ok: z.literal(true),
-    value: z.union([parsedPage, walCheckpoint]),
+    value: parsedPage,
   }),
   z.object({
     id: z.number().int().positive(),
@@ -53,8 +46,8 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   }),
 ])
 
-/** What the page thread answers a request with: a parsed page, or a checkpoint's frames. */
-export type PageThreadValue = ParsedPage | WalCheckpoint
+/** What the page thread answers a request with: the parsed page. */
+export type PageThreadValue = ParsedPage
 
 /** Page thread → main thread, as sent. */
 export type FromPageThread =

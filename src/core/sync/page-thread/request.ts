@@ -3,23 +3,10 @@ import { isFields, isOneOf, isPositiveInteger } from '../../plain-checks'
 import type { PageBody } from './parse-page'
 
 /** Main thread → page thread: one list answer to parse. */
-interface PageRequest {
+export interface ToPageThread {
   readonly id: number
   readonly input: PageBody
 }
-
-/**
- * Main thread → page thread: one passive WAL checkpoint of a profile's file
- * (the path), run there while the thread is up anyway so a sync starts no
- * checkpointer thread (`owner/checkpointer.ts`).
- */
-export interface CheckpointRequest {
-  readonly id: number
-  readonly checkpoint: string
-}
-
-/** Main thread → page thread. */
-export type ToPageThread = PageRequest | CheckpointRequest
 
 /**
  * A request as the page thread reads it, or null when it is not one
@@ -29,11 +16,6 @@ export type ToPageThread = PageRequest | CheckpointRequest
  */
 export function readPageRequest(raw: unknown): ToPageThread | null {
   if (!isFields(raw) || !isPositiveInteger(raw['id'])) return null
-  if ('checkpoint' in raw) {
-    const file = raw['checkpoint']
-    if (typeof file !== 'string' || file.length === 0 || 'input' in raw) return null
-    return { id: raw['id'], checkpoint: file }
-  }
   if (!isFields(raw['input'])) return null
   const { resource, body, page, rowsPerChunk } = raw['input']
   if (!isOneOf(PAGED_RESOURCES, resource) || !isFields(body)) return null
