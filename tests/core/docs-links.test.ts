@@ -47,12 +47,78 @@ describe('documentation links', () => {
     }
   })
 
+  it.each(DOCS)('%s names only code identifiers the project or its platform has', (doc) => {
+    const text = readFileSync(join(ROOT, doc), 'utf8')
+    const missing = namedIdentifiers(text).filter((name) => !knownName(name))
+    expect(missing, `${doc} names code that does not exist`).toEqual([])
+  })
+
   it('the partner API spec the project follows is inside the project, with where it comes from', () => {
     const spec = readFileSync(join(ROOT, 'docs/partner-api.md'), 'utf8')
     expect(spec).toMatch(/^<!--[\s\S]*Source:[\s\S]*-->/)
     expect(spec).toContain('# Partner Guarantee and Inspection Service Interface')
   })
 })
+
+/**
+ * Names of code a document writes in backticks (`openRecord`, `WRITE_BATCH_MS`,
+ * `ActiveProfile.staticUrl`, `ignore_page`): every dotted part that looks like
+ * an identifier of code (a lower-then-upper hump, an inner capital, or an
+ * underscore), so a renamed function, constant or fault name fails here.
+ * Plain words (`raw`, `status`) are left out: they read as English too.
+ */
+export function namedIdentifiers(markdown: string): string[] {
+  const names: string[] = []
+  for (const match of markdown.matchAll(/`([^`\n]+)`/g)) {
+    const parts = match[1]!.replace(/\(\)$/, '').split('.')
+    if (!parts.every((part) => /^[A-Za-z_$][\w$]*$/.test(part))) continue
+    names.push(...parts.filter((part) => /[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|_/.test(part)))
+  }
+  return names
+}
+
+/** Files whose words count as existing names: the project's code, and the platform it names (Electron, Node, the DOM, electron-builder's settings). */
+function wordFiles(): string[] {
+  const own = ['src', 'tests', 'bench', 'scripts', 'team-server', 'messages', '.ci'].flatMap(
+    (dir) =>
+      existsSync(join(ROOT, dir))
+        ? readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+            .filter(
+              (entry) => entry.isFile() && /\.(ts|svelte|js|mjs|cjs|sql|json|sh)$/.test(entry.name),
+            )
+            .map((entry) => join(entry.parentPath, entry.name))
+        : [],
+  )
+  const top = readdirSync(ROOT)
+    .filter((name) => /\.(ts|js|json|yml)$/.test(name))
+    .map((name) => join(ROOT, name))
+  const modules = join(ROOT, 'node_modules')
+  const platform = [
+    join(modules, 'electron/electron.d.ts'),
+    ...readdirSync(join(modules, '@types/node'))
+      .filter((name) => name.endsWith('.d.ts'))
+      .map((name) => join(modules, '@types/node', name)),
+    ...readdirSync(join(modules, 'typescript/lib'))
+      .filter((name) => /^lib\.(dom|es20\d\d(\.\w+)?)\.d\.ts$/.test(name))
+      .map((name) => join(modules, 'typescript/lib', name)),
+    ...readdirSync(join(modules, 'app-builder-lib/out'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(js|d\.ts)$/.test(entry.name))
+      .map((entry) => join(entry.parentPath, entry.name)),
+  ]
+  return [...own, ...top, ...platform]
+}
+
+let WORDS: Set<string> | undefined
+
+/** A name some file of the project or its platform holds as a word; a bench key with a size suffix (`_1m`) by its stem. */
+function knownName(name: string): boolean {
+  WORDS ??= new Set(
+    wordFiles().flatMap((file) => readFileSync(file, 'utf8').match(/[A-Za-z_$][\w]*/g) ?? []),
+  )
+  if (WORDS.has(name)) return true
+  const stem = /^(\w+_)\d+[km]$/.exec(name)
+  return stem !== null && WORDS.has(stem[1]!)
+}
 
 /** Every source and test file, the generated messages left out. */
 function codeFiles(dir: string): string[] {
@@ -62,7 +128,12 @@ function codeFiles(dir: string): string[] {
     .filter((path) => !path.startsWith('src/shared/messages/'))
 }
 
-const CODE = [...codeFiles('src'), ...codeFiles('tests')]
+const CODE = [
+  ...codeFiles('src'),
+  ...codeFiles('tests'),
+  ...codeFiles('bench'),
+  ...codeFiles('scripts'),
+]
 
 /** The row ids (`F13`) of the table in docs/faults.md. */
 const FAULT_ROWS = new Set(
