@@ -230,7 +230,13 @@ export function createCore(deps: CoreDeps): Core {
       now,
       log: (message) => log(redactor.redact(message)),
     })
-    const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
+    // The page thread sends each page's records to this owner itself; the main thread relays none.
+    const sync = new SyncEngine({
+      store,
+      source: clientSyncSource(client, pages.towards(store)),
+      events,
+      now,
+    })
     const team = new TeamRunner({
       profileId: profile.summary.id,
       partnerId: profile.summary.partnerId,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ErrorData } from '../../../shared/errors'
 import { errorDataSchema } from '../../error-data-schema'
+import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
 import type { ParsedPage } from './parse-page'
 
 /**
@@ -28,7 +29,19 @@ const parsedPage = z.object({
   pageSize: z.number().int().optional(),
   rejected: z.number().int().nonnegative(),
   rejects: z.array(rejectedItem),
-  encoded: z.array(z.object({ count: z.number().int().nonnegative(), bytes })).min(1),
+  encoded: z
+    .array(
+      z.union([
+        z.object({ count: z.number().int().nonnegative(), bytes }),
+        z.object({
+          count: z.number().int().nonnegative(),
+          link: z.number().int().positive(),
+          parcel: z.number().int().positive(),
+          chunk: z.number().int().nonnegative(),
+        }),
+      ]),
+    )
+    .min(1),
   fingerprint: z.string(),
 })
 
@@ -46,8 +59,11 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   }),
 ])
 
-/** What the page thread answers a request with: the parsed page. */
-export type PageThreadValue = ParsedPage
+/**
+ * What the page thread answers a request with: the parsed page, its
+ * records encoded, or named once it has sent them to the owner.
+ */
+export type PageThreadValue = ParsedPage<EncodedRows | ParcelRows>
 
 /** Page thread → main thread, as sent. */
 export type FromPageThread =
