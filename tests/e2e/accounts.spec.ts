@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
-import { SOURCE_IMAGE_INDEX_WORKER, SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../support/store-worker'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import type { SecureStore } from '../../src/core/vault/secure-store'

@@ -10,7 +10,7 @@ export interface PageParcel {
 }
 
 /** A parcel as the owner reads it, or null when it is not one. */
-export function readPageParcel(raw: unknown): PageParcel | null {
+function readPageParcel(raw: unknown): PageParcel | null {
   if (!isFields(raw) || !isPositiveInteger(raw['parcel'])) return null
   const chunks = raw['chunks']
   if (!Array.isArray(chunks) || !chunks.every((chunk) => chunk instanceof Uint8Array)) return null
@@ -110,5 +110,4 @@ export class PageParcels {
       if (!entry.open && entry.parcels.size === 0) this.#links.delete(link)
     }
   }
-
 }

@@ -4,7 +4,7 @@ import { isFields, isOneOf, isPositiveInteger } from '../../plain-checks'
 import type { PageBody } from './parse-page'
 
 /** Where the page thread sends a page's encoded records: the owner at the end of `link`, as `parcel`. */
-export interface Delivery {
+interface Delivery {
   readonly link: number
   readonly parcel: number
 }
@@ -21,7 +21,7 @@ export interface PageRequest {
 }
 
 /** Main thread → page thread: one end of a new link to a profile's owner (`client.ts`). */
-export interface LinkRequest {
+interface LinkRequest {
   readonly link: number
   readonly port: MessagePort
 }
@@ -47,7 +47,12 @@ export function readPageRequest(raw: unknown): ToPageThread | null {
   if (!(bytes instanceof Uint8Array) || typeof contentType !== 'string') return null
   if (!Number.isSafeInteger(status) || !isPositiveInteger(page)) return null
   if (!isPositiveInteger(rowsPerChunk)) return null
-  const input = { resource, body: { bytes, contentType, status: status as number }, page, rowsPerChunk }
+  const input = {
+    resource,
+    body: { bytes, contentType, status: status as number },
+    page,
+    rowsPerChunk,
+  }
   const deliver = raw['deliver']
   if (deliver === undefined) return { id: raw['id'], input }
   if (!isFields(deliver) || !isPositiveInteger(deliver['link'])) return null
