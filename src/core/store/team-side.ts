@@ -5,12 +5,13 @@ import type { ReviewHistoryEntry, SetAsideEvent, TeamMembers } from '../../share
 import { toServerText } from '../../shared/server-text'
 import { localTimestamp } from '../../shared/local-time'
 import type {
+  OutboxCounts,
   ReviewEventDraft,
+  SetAsideEntry,
   TeamEvent,
   TeamEventDraft,
   WalletLinkEventDraft,
-} from '../team/events'
-import type { OutboxCounts, SetAsideEntry } from '../team/local-side'
+} from './team-events'
 import { touchCells } from './search/cell-index'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'

@@ -1,14 +1,12 @@
 import type pg from 'pg'
 import { connectClient, type TeamServerConfig } from './connection'
-import {
-  reviewRowSchema,
-  teamEventDraftSchema,
-  walletLinkRowSchema,
-  type ReviewEventDraft,
-  type TeamEvent,
-  type TeamEventDraft,
-  type WalletLinkEventDraft,
-} from './events'
+import { reviewRowSchema, teamEventDraftSchema, walletLinkRowSchema } from './events'
+import type {
+  ReviewEventDraft,
+  TeamEvent,
+  TeamEventDraft,
+  WalletLinkEventDraft,
+} from '../store/team-events'
 import { TeamError, toTeamError } from './team-error'
 import type { TeamTestResult } from '../../shared/team'
 
