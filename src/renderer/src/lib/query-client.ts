@@ -1,6 +1,11 @@
-import { QueryClient } from '@tanstack/svelte-query'
+import { QueryClient, type InfiniteData } from '@tanstack/svelte-query'
 import type { Client } from './client'
 import { listKey, type ListResource } from './list-query.svelte'
+
+/** While a sync runs, lists refresh at most this often. */
+const SYNC_REFRESH_MS = 2000
+/** While a sync runs, only lists with at most this many pages loaded refresh (a deep scroll is left alone). */
+const SYNC_REFRESH_MAX_PAGES = 3
 
 /**
  * The app's one query cache. Answers come from the local store, so they stay
@@ -39,14 +44,14 @@ function isList(resource: string): resource is ListResource {
 /**
  * Wires the core's events to the cache: `data.changed` invalidates every list
  * (or brand search) of that resource, and one whose first answer was on its
- * way asks again once it lands. It is a list's one refresh path, during a
- * sync too (the sync sends it as its pages commit, a few times a second at
- * most); a sync's end refreshes that resource's lists once more (their
- * freshness changed, if nothing else) and the rejected records.
- * `profiles.changed` resets everything (another profile is another cache).
- * Returns the unsubscribe.
+ * way asks again once it lands; `sync.progress` refreshes that resource's lists while its
+ * sync runs (throttled, and only lists near their top, so a deep scroll is not
+ * reloaded page by page) and all of them once it ends, with the rejected
+ * records; `profiles.changed`
+ * resets everything (another profile is another cache). Returns the unsubscribe.
  */
 export function connectInvalidation(client: Client, queryClient: QueryClient): () => void {
+  const lastRefresh = new Map<ListResource, number>()
   const cache = queryClient.getQueryCache()
   /**
    * Queries whose first answer was on its way when their data changed. A
@@ -76,9 +81,22 @@ export function connectInvalidation(client: Client, queryClient: QueryClient): (
       // A finished sync may have refused records: the rejected list asks again.
       if (event.phase !== 'running' && event.resource !== 'brands')
         void queryClient.invalidateQueries({ queryKey: rejectedKey() })
-      // While it runs, its committed pages reach the lists through `data.changed`.
-      if (event.phase === 'running' || !isList(event.resource)) return
-      void queryClient.invalidateQueries({ queryKey: listKey(event.resource) })
+      if (!isList(event.resource)) return
+      const resource = event.resource
+      if (event.phase !== 'running') {
+        lastRefresh.set(resource, Date.now())
+        void queryClient.invalidateQueries({ queryKey: listKey(resource) })
+        return
+      }
+      const now = Date.now()
+      if (now - (lastRefresh.get(resource) ?? 0) < SYNC_REFRESH_MS) return
+      lastRefresh.set(resource, now)
+      void queryClient.invalidateQueries({
+        queryKey: listKey(resource),
+        predicate: (query) =>
+          ((query.state.data as InfiniteData<unknown> | undefined)?.pages.length ?? 0) <=
+          SYNC_REFRESH_MAX_PAGES,
+      })
     }),
     client.on('profiles.changed', () => {
       // The profile list is the app's, not a profile's: it reloads in place (no blank frame).
