@@ -33,6 +33,8 @@ export interface KeyBinding {
   readonly code?: string
   /** Ctrl on Windows and Linux, ⌘ on macOS. */
   readonly mod?: true
+  /** Shift held (a letter or a named key without it never matches a press with Shift). */
+  readonly shift?: true
   /** How the overlay shows it (without the modifier). */
   readonly show: string
 }
@@ -66,6 +68,11 @@ const mod = (key: string, show = key.toUpperCase()): KeyBinding => ({
   show,
 })
 const plain = (key: string, show = key): KeyBinding => ({ key, show })
+const shifted = (binding: KeyBinding): KeyBinding => ({
+  ...binding,
+  shift: true,
+  show: `Shift+${binding.show}`,
+})
 
 /** The screens, in the sidebar's order (the renderer's `lib/views.ts` takes them from here). */
 export const SCREENS = [
@@ -203,6 +210,31 @@ export const COMMANDS = [
     context: 'list',
     keys: [plain('ArrowUp', '↑'), letter('k')],
     runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'list.extendNext',
+    label: 'keys.extendNext',
+    context: 'list',
+    keys: [shifted(letter('j')), shifted(plain('ArrowDown', '↓'))],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'list.extendPrevious',
+    label: 'keys.extendPrevious',
+    context: 'list',
+    keys: [shifted(letter('k')), shifted(plain('ArrowUp', '↑'))],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'list.selectAll',
+    label: 'keys.selectAll',
+    context: 'list',
+    keys: [mod('a')],
+    runner: 'renderer',
+    palette: true,
     help: true,
   },
   {
@@ -404,6 +436,6 @@ export function acceleratorOf(command: CommandSpec): string | undefined {
 
 /** How a key shows in the overlay and palette on this platform (`⌘K` or `Ctrl+K`). */
 export function keyLabel(binding: KeyBinding, mac: boolean): string {
-  if (!binding.mod) return binding.show
+  if (!binding.mod) return mac ? binding.show.replace(/^Shift\+/, '⇧') : binding.show
   return mac ? `⌘${binding.show}` : `Ctrl+${binding.show}`
 }

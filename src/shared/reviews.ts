@@ -2,7 +2,7 @@ import type { PagedResourceName, ReviewMarkName } from './cache'
 
 /**
  * What a review action did, for the toast that says so and offers Undo, and
- * for `reviews.undo`'s answer (docs/renderer.md "Act on many").
+ * for `reviews.undo`'s answer (docs/renderer.md "Act on a selection").
  */
 export interface ReviewActionSummary {
   /** `mark`: one record (`reviews.set`); `bulk`: a selection (`reviews.setMany`). */

@@ -39,6 +39,25 @@ describe('keyboard map', () => {
     field.remove()
   })
 
+  it('extends a selection with Shift+J/K (and Shift+arrows) and selects all rows with Ctrl/⌘+A', () => {
+    expect(list(key('J', { shiftKey: true }))).toBe('list.extendNext')
+    expect(list(key('K', { shiftKey: true }))).toBe('list.extendPrevious')
+    expect(list(key('ㅓ', { shiftKey: true, code: 'KeyJ' }))).toBe('list.extendNext')
+    expect(list(key('ArrowDown', { shiftKey: true }))).toBe('list.extendNext')
+    expect(list(key('ArrowUp', { shiftKey: true }))).toBe('list.extendPrevious')
+    expect(list(key('a', { ctrlKey: true }))).toBe('list.selectAll')
+    expect(list(key('a', { metaKey: true }))).toBe('list.selectAll')
+    // Shift+R is no mark, and Shift+? is still help (? needs Shift on some layouts).
+    expect(list(key('R', { shiftKey: true }))).toBeNull()
+    expect(list(key('?', { shiftKey: true }))).toBe('help.shortcuts')
+    // In a field, Ctrl/⌘+A selects the field's text.
+    const field = document.createElement('input')
+    document.body.append(field)
+    expect(list(key('a', { ctrlKey: true, target: field }))).toBeNull()
+    expect(list(key('J', { shiftKey: true, target: field }))).toBeNull()
+    field.remove()
+  })
+
   it('works with Caps Lock and with the Korean layout active (physical key)', () => {
     expect(list(key('J'))).toBe('list.next')
     expect(list(key('ㅓ', { code: 'KeyJ' }))).toBe('list.next')

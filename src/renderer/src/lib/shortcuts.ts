@@ -15,6 +15,7 @@ export interface KeyLike {
   readonly isComposing?: boolean
   readonly ctrlKey?: boolean
   readonly metaKey?: boolean
+  readonly shiftKey?: boolean
   readonly altKey?: boolean
   readonly target?: EventTarget | null
 }
@@ -33,6 +34,10 @@ function isTypingTarget(target: EventTarget | null | undefined): boolean {
 function matches(binding: KeyBinding, event: KeyLike): boolean {
   const modHeld = event.ctrlKey === true || event.metaKey === true
   if (Boolean(binding.mod) !== modHeld) return false
+  // Shift matters for letters and named keys (Shift+J extends a selection, J moves); a symbol
+  // such as ? or + takes Shift on some layouts and not on others, so there it is ignored.
+  const shiftMatters = binding.key.length > 1 || /^[a-z]$/.test(binding.key)
+  if (shiftMatters && Boolean(binding.shift) !== (event.shiftKey === true)) return false
   if (event.key === binding.key) return true
   if (/^[a-z]$/.test(binding.key) && event.key.toLowerCase() === binding.key) return true
   // A letter typed with another layout (the Korean one: j types ㅓ) matches by physical key.
@@ -61,6 +66,8 @@ export function commandFor(event: KeyLike, contexts: readonly CommandContext[]):
     if (typing && !modHeld && !FIELD_CONTEXTS.includes(command.context)) continue
     // Ctrl/⌘+Z in a field is the field's own undo of typing, not the review undo.
     if (typing && command.id === 'reviews.undo') continue
+    // Ctrl/⌘+A in a field selects its text, not the list's rows: list keys never fire while typing.
+    if (typing && command.context === 'list') continue
     if (!command.keys.some((binding) => matches(binding, event))) continue
     if (
       command.id === 'list.open' &&
