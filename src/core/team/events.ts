@@ -32,6 +32,21 @@ export interface ReviewEventDraft {
   readonly restoresId?: string | null
 }
 
+/** Who a record is assigned to: a member of the team (login role), or nobody. */
+export interface AssignmentEventDraft {
+  readonly kind: 'assignment'
+  readonly id: string
+  readonly resource: 'inspections' | 'guarantees'
+  readonly recordIdx: number
+  /** The member's login role; null: assigned to nobody. */
+  readonly assignee: string | null
+  readonly clientTime: string
+  /** The server number of the assignment this one replaced, as the client knew it; null when none. */
+  readonly basedOnSeq: number | null
+  /** An undo: the assignment event whose state this one brings back. */
+  readonly restoresId?: string | null
+}
+
 /** The outcome of one wallet-link flow (never a key, a URL, a token or the redirect's parameters). */
 export interface WalletLinkEventDraft {
   readonly kind: 'wallet_link'
@@ -47,7 +62,7 @@ export interface WalletLinkEventDraft {
 }
 
 /** What the local side queues for the server. */
-export type TeamEventDraft = ReviewEventDraft | WalletLinkEventDraft
+export type TeamEventDraft = ReviewEventDraft | AssignmentEventDraft | WalletLinkEventDraft
 
 /** What the server adds to every event. */
 interface ServerFields {
@@ -62,10 +77,12 @@ interface ServerFields {
 
 /** A pulled review event. */
 export type ReviewEvent = ReviewEventDraft & ServerFields
+/** A pulled assignment event. */
+export type AssignmentEvent = AssignmentEventDraft & ServerFields
 /** A pulled wallet-link event. */
 export type WalletLinkEvent = WalletLinkEventDraft & ServerFields
 /** A pulled event. */
-export type TeamEvent = ReviewEvent | WalletLinkEvent
+export type TeamEvent = ReviewEvent | AssignmentEvent | WalletLinkEvent
 
 const uuid = z.uuid()
 const isoTime = z.iso.datetime({ offset: true })
@@ -83,6 +100,16 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
     recordIdx: seq,
     mark: z.enum(REVIEW_MARKS),
     note: serverTextSchema(REVIEW_NOTE_MAX_CHARS),
+    clientTime: isoTime,
+    basedOnSeq: seq.nullable(),
+    restoresId: uuid.nullable().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('assignment'),
+    id: uuid,
+    resource: z.enum(['inspections', 'guarantees']),
+    recordIdx: seq,
+    assignee: z.string().min(1).pipe(serverTextSchema(63)).nullable(),
     clientTime: isoTime,
     basedOnSeq: seq.nullable(),
     restoresId: uuid.nullable().optional(),
@@ -138,6 +165,32 @@ export const reviewRowSchema = z
     recordIdx: row.record_idx,
     mark: row.mark,
     note: row.note,
+    clientTime: row.client_time,
+    basedOnSeq: row.based_on_seq,
+    restoresId: row.restores,
+  }))
+
+/** A row of `assignment_events` as pulled. */
+export const assignmentRowSchema = z
+  .object({
+    ...serverFields,
+    resource: z.enum(['inspections', 'guarantees']),
+    record_idx: bigintText,
+    assignee: z.string().nullable(),
+    client_time: dbTime,
+    based_on_seq: bigintText.nullable(),
+    restores: uuid.nullable(),
+  })
+  .transform((row): AssignmentEvent => ({
+    kind: 'assignment',
+    id: row.id,
+    partnerId: row.partner_id,
+    author: row.author,
+    seq: row.seq,
+    serverTime: row.server_time,
+    resource: row.resource,
+    recordIdx: row.record_idx,
+    assignee: row.assignee,
     clientTime: row.client_time,
     basedOnSeq: row.based_on_seq,
     restoresId: row.restores,

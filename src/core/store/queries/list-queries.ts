@@ -31,7 +31,7 @@ import { listedRow, RECORD_TABLES, type RecordTable } from '../schema/stored-raw
 import { cardUrlOf } from '../schema/card-urls'
 import { brandAliases } from './brand-search'
 import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from '../search/search-text'
-import { readReview, reviewClause, reviewColumn } from './reviews'
+import { assigneeColumn, readReview, reviewClause, reviewColumn } from './reviews'
 import { readSyncState } from '../sync-state'
 import { teamIdentity } from '../team-side'
 import { dataVersion } from '../write/writes'
@@ -310,7 +310,7 @@ function pageStatement(
   const direction = sort === 'latest' ? 'DESC' : 'ASC'
   const after = sort === 'latest' ? '<' : '>'
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
-  const select = `SELECT ${columns}, ${reviewColumn(table)}`
+  const select = `SELECT ${columns}, ${reviewColumn(table)}, ${assigneeColumn(table)}`
   let where = withStatus(baseWhere(db, table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
   if (driver === 'aged')
@@ -508,7 +508,7 @@ function matchingRowids(
 
 /** The statement reading a page's rows by idx (`?`: a JSON array of them). */
 function rowsByIdx(table: PagedResource, columns: string): string {
-  return `SELECT ${columns}, ${reviewColumn(table)} FROM ${table} t
+  return `SELECT ${columns}, ${reviewColumn(table)}, ${assigneeColumn(table)} FROM ${table} t
     WHERE t.idx IN (SELECT value FROM json_each(?))`
 }
 
@@ -832,11 +832,17 @@ export function queryGuarantees(
       state: guaranteeStateOf(row.status),
       gone: r['gone_at'] !== null,
       review: readReview(r['review']),
+      ...assigned(r),
     }
   })
 }
 
 const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
+
+/** A row's assignee (login role), only when it has one. */
+function assigned(r: Record<string, unknown>): { assignedTo?: string } {
+  return typeof r['assignee'] === 'string' ? { assignedTo: r['assignee'] } : {}
+}
 
 /** A page of inspections for the filter. */
 export function queryInspections(
@@ -847,6 +853,7 @@ export function queryInspections(
     ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
+    ...assigned(r),
   }))
 }
 
