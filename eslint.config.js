@@ -19,6 +19,47 @@ const coreLayer = {
     },
   ],
 }
+/**
+ * Fences inside core (docs/architecture.md): each folder below adds its rules to
+ * the core layer's. ESLint checks static imports, `import type` and `export … from`;
+ * tests/core/lint/layers.test.ts also runs every `import()` in core through them.
+ */
+const coreFence = (...patterns) => ({
+  ...coreLayer,
+  patterns: [...coreLayer.patterns, ...patterns],
+})
+const noMigrations = {
+  regex: '(^|/)migrations(/|$)',
+  message: 'Only src/core/store/schema reaches the migrations: open the database through it.',
+}
+const apiFence = coreFence(noMigrations, {
+  regex: '^(\\.\\./)+(store|owner)(/|$)',
+  message: 'src/core/api speaks HTTP and imports no store: the sync writes what it reads.',
+})
+const syncFence = coreFence(noMigrations, {
+  regex: '^(\\.\\./)+store/(?!(record-types|sync-state|write/page-write|write/encoded-rows)$)',
+  message:
+    "src/core/sync reaches the store only through the owner's client (owner/store-owner.ts) and the store's shared shapes: record-types, sync-state, write/page-write and the row encoding the page thread runs (write/encoded-rows).",
+})
+const threadsFence = coreFence({
+  regex: '^\\.\\./(?!\\.\\./)[^/]+/',
+  message:
+    'src/core/threads is plumbing its users (sync, owner, images, team) import: it imports none of them, only core root files and src/shared.',
+})
+const noUpward = {
+  regex: '^(\\.\\./)+(export|team)(/|$)',
+  message:
+    'The store and its owner import neither export nor team: those build on the store (declare the shape in the store, as store/team-events.ts does).',
+}
+const storeFence = coreFence(noMigrations, noUpward)
+const storeSchemaFence = coreFence(noUpward)
+const ownerFence = coreFence(noMigrations, {
+  ...noUpward,
+  regex: '^(\\.\\./)+team(/|$)',
+  message:
+    'The owner imports no team code: the store declares the team events (store/team-events.ts).',
+})
+
 const noNode = {
   paths: [{ name: 'electron', message: 'The renderer talks only to window.api.' }],
   patterns: [
@@ -96,7 +137,19 @@ export default tseslint.config(
     files: ['src/sandbox/**', 'src/web-host/**'],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
-  { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreLayer] } },
+  {
+    files: ['src/core/**'],
+    rules: { 'no-restricted-imports': ['error', coreFence(noMigrations)] },
+  },
+  { files: ['src/core/api/**'], rules: { 'no-restricted-imports': ['error', apiFence] } },
+  { files: ['src/core/sync/**'], rules: { 'no-restricted-imports': ['error', syncFence] } },
+  { files: ['src/core/threads/**'], rules: { 'no-restricted-imports': ['error', threadsFence] } },
+  { files: ['src/core/store/**'], rules: { 'no-restricted-imports': ['error', storeFence] } },
+  {
+    files: ['src/core/store/schema/**'],
+    rules: { 'no-restricted-imports': ['error', storeSchemaFence] },
+  },
+  { files: ['src/core/owner/**'], rules: { 'no-restricted-imports': ['error', ownerFence] } },
   {
     files: ['src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', rendererLayer] },

@@ -1,11 +1,7 @@
 import type { StoreConnection } from '../src/core/store/connection'
 import { listCount, storedCells, summarise } from '../src/core/store/write/counts'
-import {
-  explainList,
-  queryInspections,
-  recordCount,
-  type ListRequest,
-} from '../src/core/store/queries/list-queries'
+import { explainList, queryInspections, recordCount } from '../src/core/store/queries/list-queries'
+import type { ListRequest } from '../src/core/store/queries/list-request'
 import { bumpDataVersion } from '../src/core/store/write/writes'
 
 /**

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import { partnerFilter } from '../shared/list-filter'
@@ -32,12 +33,19 @@ import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
 import { createRouter, type Router } from './router'
 import { APP_NAME } from './paths'
-import { ProfileService, type ActiveProfile, type BuiltinProfile } from './profiles/profile-service'
+import {
+  cacheFilesOf,
+  ProfileService,
+  type ActiveProfile,
+  type BuiltinProfile,
+} from './profiles/profile-service'
+import { AppLock } from './lock/app-lock'
+import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { SettingsService } from './settings/settings'
 import { SavedViews } from './settings/saved-views'
 import type { OpenSettingsFile } from './settings/settings-file'
 import type { SecureStore } from './vault/secure-store'
-import { Vault } from './vault/vault'
+import { sameText, Vault } from './vault/vault'
 import { ReviewUndo } from './review-undo'
 import { TeamRunner, teamServerConfig } from './team/team-runner'
 import { toTeamError } from './team/team-error'
@@ -144,6 +152,12 @@ export interface Core {
   readonly storeNotice: StoreNotice | null
   /** The wallet-link flows (hosts wire their window or popup to it). */
   readonly wallet: WalletService
+  /**
+   * The app lock (docs/security.md "The app lock"): `isLocked()` and
+   * `subscribe` for whoever must hide details while locked (notifications),
+   * `lockNow` for the shell (OS screen lock, sleep, the tray).
+   */
+  readonly lock: Pick<AppLock, 'isLocked' | 'subscribe' | 'lockNow' | 'ready'>
   /** Where the system browser may be sent (after asking): the active profile's https hosts and the docs host. */
   linkOrigins(): string[]
   /** The UI language from the settings: the shell's native dialogs speak it. */
@@ -194,8 +208,12 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   // What to tell staff: decided here for both hosts, shown by the host (`notification.posted`).
+  // While the app is locked a notification shows counts only, whatever `notifications.details` says.
   const notifier = new Notifier({
-    settings: () => settings.get().notifications,
+    settings: () => {
+      const chosen = settings.get().notifications
+      return chosen.details && lock.isLocked() ? { ...chosen, details: false } : chosen
+    },
     language: () => settings.get().language,
     timeZone: () => scope.profile.summary.timeZone,
     now,
@@ -346,6 +364,57 @@ export function createCore(deps: CoreDeps): Core {
   })
   if (deps.autoSync) scope.sync.enqueue()
 
+  /**
+   * The reset of a forgotten PIN that needs no secret: every account's cached
+   * data and stored key and secret (team passwords too) are deleted, so what
+   * the lock hid is gone from this PC and a new sync needs the keys again.
+   */
+  const eraseData = () =>
+    profiles.exclusive(async () => {
+      wallet.cancelAll()
+      await scope.close()
+      const stored = settings.get().profiles.map((profile) => profile.id)
+      for (const id of stored) await vault.delete(id)
+      for (const id of [SANDBOX_PROFILE_ID, ...stored]) {
+        await Promise.all(cacheFilesOf(deps.dataDir, id).map((file) => rm(file, { force: true })))
+      }
+      scope = buildScope(profiles.active())
+      if (deps.autoSync) scope.sync.enqueue()
+      for (const resource of ['inspections', 'guarantees', 'brands'] as const) {
+        events.emit('data.changed', { resource }, { immediate: true })
+      }
+    })
+
+  const lock = new AppLock({
+    store: vault,
+    idleSeconds: () => settings.get().lockIdleSeconds,
+    pinFlag: {
+      get: () => settings.get().lockPinSet,
+      set: (value) => {
+        if (settings.get().lockPinSet !== value) {
+          settings.update((draft) => {
+            draft.lockPinSet = value
+          })
+        }
+      },
+    },
+    now,
+    secretReset: {
+      // The Sandbox's secret is public: it cannot open a lock that hides other accounts' data.
+      available: () =>
+        profiles.activeId !== SANDBOX_PROFILE_ID || settings.get().profiles.length === 0,
+      matches: (secret) =>
+        profiles.activeId === SANDBOX_PROFILE_ID
+          ? Promise.resolve(sameText(deps.sandbox.credentials.apiSecret, secret))
+          : vault.matchesSecret(profiles.activeId, secret),
+    },
+    eraseData,
+    // A wallet flow's window shows the member's wallet: locking ends it.
+    onLock: () => wallet.cancelAll(),
+    log,
+  })
+  lock.subscribe((status) => events.emit('lock.changed', status))
+
   // Card images come only from the active profile's image host (docs/faults.md F32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
@@ -354,6 +423,7 @@ export function createCore(deps: CoreDeps): Core {
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),
     ...(deps.imageMaxPixels ? { maxPixels: deps.imageMaxPixels } : {}),
+    refuse: () => lock.isLocked(),
   })
 
   // The exports' writers and the team server's client are imported where they are used: the
@@ -392,11 +462,13 @@ export function createCore(deps: CoreDeps): Core {
     query.agedDays === undefined ? query : { ...query, agedAsOf: now().toISOString() }
 
   const settingsView = (): SettingsView => {
-    const { theme, reviewerName, language, agingDays, live, notifications } = settings.get()
+    const { theme, reviewerName, language, agingDays, live, notifications, lockIdleSeconds } =
+      settings.get()
     return {
       agingDays,
       live,
       notifications,
+      lockIdleSeconds,
       notices: settings.notices,
       path: settings.path,
       dataDir: deps.dataDir,
@@ -577,7 +649,9 @@ export function createCore(deps: CoreDeps): Core {
       'profiles.test': ({ id }) => profiles.test(id),
       'images.status': ({ url }) => ({ problem: images.problemOf(url)?.toData() ?? null }),
       'settings.get': () => settingsView(),
-      'settings.set': ({ theme, language, reviewerName, agingDays, live, notifications }) => {
+      'settings.set': (change) => {
+        const { theme, language, reviewerName, agingDays, live, notifications } = change
+        const { lockIdleSeconds } = change
         settings.update((draft) => {
           if (notifications !== undefined) {
             const { kinds, ...rest } = notifications
@@ -592,7 +666,9 @@ export function createCore(deps: CoreDeps): Core {
           if (theme !== undefined) draft.theme = theme
           if (language !== undefined) draft.language = language
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
+          if (lockIdleSeconds !== undefined) draft.lockIdleSeconds = lockIdleSeconds
         })
+        if (lockIdleSeconds !== undefined) lock.idleChanged()
         if (live !== undefined) scope.live.settingsChanged()
         if (notifications?.digestAt !== undefined) scope.notifications.armDigest()
         return settingsView()
@@ -688,8 +764,19 @@ export function createCore(deps: CoreDeps): Core {
         if (cleared) events.emit('data.changed', { resource: record.resource })
         return history
       },
+      'lock.status': () => lock.status(),
+      'lock.now': () => lock.lockNow('user'),
+      'lock.activity': () => {
+        lock.activity()
+        return {}
+      },
+      'lock.unlock': ({ pin }) => lock.unlock(pin),
+      'lock.setPin': ({ pin, current }) => lock.setPin(pin, current),
+      'lock.removePin': ({ current }) => lock.removePin(current),
+      'lock.resetWithSecret': ({ apiSecret }) => lock.resetWithSecret(apiSecret),
+      'lock.resetByErasing': () => lock.resetByErasing(),
     },
-    { redact: (text) => redactor.redact(text), log },
+    { redact: (text) => redactor.redact(text), log, guard: (channel) => lock.guard(channel) },
   )
   // A wallet outcome was just queued for the team (when the profile has one): send it now.
   events.subscribe((event) => {
@@ -713,6 +800,7 @@ export function createCore(deps: CoreDeps): Core {
       return scope.store.notice
     },
     wallet,
+    lock,
     language: () => settings.get().language,
     linkOrigins: () =>
       linkOrigins({ baseUrl: scope.profile.summary.baseUrl, staticUrl: scope.profile.staticUrl }),
@@ -722,6 +810,7 @@ export function createCore(deps: CoreDeps): Core {
         closing ??
         profiles.exclusive(async () => {
           closed = true
+          lock.close()
           wallet.cancelAll()
           await images.close()
           await scope.close()

@@ -28,10 +28,17 @@ export interface Router {
 /** Optional logging hook; messages passed to it are already secret-free. */
 export type RouterLog = (message: string) => void
 
+/**
+ * Runs before every call's arguments are parsed and may refuse it by
+ * throwing an {@link AppError} (the app lock refuses data channels with
+ * `locked`, `lock/app-lock.ts`).
+ */
+export type RouterGuard = (channel: ChannelName) => Promise<void> | void
+
 /** Builds the router from the handler table. */
 export function createRouter(
   handlers: Handlers,
-  options: { redact?: (text: string) => string; log?: RouterLog } = {},
+  options: { redact?: (text: string) => string; log?: RouterLog; guard?: RouterGuard } = {},
 ): Router {
   const redact = options.redact ?? ((text: string) => text)
   const log = options.log ?? ((message: string) => console.error(message))
@@ -43,6 +50,7 @@ export function createRouter(
         return fail(new AppError('unknown_channel', 'Unknown channel.'))
       }
       try {
+        await options.guard?.(channel)
         const args = parseArgs(channel, rawArgs)
         const handler = handlers[channel] as Handler<ChannelName>
         const value = await handler(args as never)

@@ -5,6 +5,7 @@ import {
   ipcMain,
   Menu,
   net,
+  powerMonitor,
   protocol,
   screen,
   session,
@@ -52,6 +53,7 @@ import {
   type AskDialog,
 } from './app-log'
 import { startUpdates, updatesEnabled } from './updates'
+import { lockApp, wireAppLock } from './app-lock'
 
 /**
  * The Electron shell: lifecycle, the window, and wiring core to IPC. Every
@@ -139,6 +141,8 @@ const saveWithDialog = createSaveWithDialog((options) =>
 
 /** A menu command the renderer runs: sent to the main window as `command.run`. */
 function sendToRenderer(id: CommandId): void {
+  // Lock now locks in core at once, whatever the page is doing; the page follows `lock.changed`.
+  if (id === 'app.lock') return lockApp()
   if (!mainWindow || mainWindow.isDestroyed()) return
   mainWindow.focus()
   mainWindow.webContents.send('event:command.run', { id })
@@ -251,6 +255,8 @@ if (refusal) {
       }
     })
     handleCardProtocol(core.images)
+    // The OS locking its screen or going to sleep locks the app (app-lock.ts).
+    wireAppLock(powerMonitor, core.lock)
     // The menu is built from the command registry in the app's language, and again when it changes.
     const menu = createMenuLanguageWatch({
       locale: () => booted.language(),

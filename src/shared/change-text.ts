@@ -1,4 +1,4 @@
-import type { ChangeDetail, FieldChange } from './changes'
+import type { ChangeDetail, ChangeFacts, FieldChange } from './changes'
 import { isMessageKey, message, type Locale } from './i18n'
 
 /**
@@ -34,12 +34,17 @@ function fieldLine(locale: Locale, change: FieldChange): string {
   })
 }
 
-/** The lines of an entry: one, or one per field of a `fields` entry. */
+/** The lines of an entry: one per change it holds, and one per field of a `fields` change. */
 export function changeLines(
   locale: Locale,
   detail: ChangeDetail,
   label: (text: string) => string = (text) => text,
 ): string[] {
+  return [detail, ...(detail.also ?? [])].flatMap((facts) => factLines(locale, facts, label))
+}
+
+/** The lines of one kind of change. */
+function factLines(locale: Locale, detail: ChangeFacts, label: (text: string) => string): string[] {
   const moved = (before: string | null, after: string | null) => ({
     before: valueText(locale, before, label),
     after: valueText(locale, after, label),

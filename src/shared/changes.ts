@@ -30,8 +30,17 @@ export interface FieldChange {
   readonly after: string | number | null
 }
 
-/** What a change entry says beyond its kind. */
-export type ChangeDetail =
+/**
+ * What a change entry says beyond its kind. A record's changes found by one
+ * sync are one entry: its kind is the weightiest of them (a result, a
+ * guarantee's state, a status, back from gone, other fields: in that order)
+ * and `also` holds the others (a delivery's status beside its result, the
+ * modification time beside a status), so the feed stays quiet.
+ */
+export type ChangeDetail = ChangeFacts & { readonly also?: readonly ChangeFacts[] }
+
+/** One kind of change of a record (an entry's detail, or one of its `also`). */
+export type ChangeFacts =
   /** `baseline`: the records the list held when its first full sync completed. */
   | { readonly kind: 'baseline'; readonly records: number }
   /** `new`: the record's status when it arrived (null: none). */

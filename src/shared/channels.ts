@@ -58,6 +58,14 @@ export const CHANNEL_NAMES = [
   'live.pause',
   'live.resume',
   'live.signal',
+  'lock.status',
+  'lock.now',
+  'lock.activity',
+  'lock.unlock',
+  'lock.setPin',
+  'lock.removePin',
+  'lock.resetWithSecret',
+  'lock.resetByErasing',
 ] as const
 
 /** Events main sends to the renderer. */
@@ -71,6 +79,7 @@ const EVENT_NAMES = [
   'wallet.historyChanged',
   'live.status',
   'notification.posted',
+  'lock.changed',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

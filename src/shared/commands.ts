@@ -142,6 +142,17 @@ export const COMMANDS = [
     help: true,
   },
   {
+    // The app lock (docs/security.md "The app lock"); main's tray calls core directly.
+    id: 'app.lock',
+    label: 'cmd.lock',
+    context: 'global',
+    keys: [mod('l')],
+    runner: 'renderer',
+    menu: 'file',
+    palette: true,
+    help: true,
+  },
+  {
     id: 'reviews.undo',
     label: 'cmd.undo',
     context: 'global',

@@ -46,6 +46,7 @@ import {
   secretInputSchema,
   settingsInputSchema,
 } from './profile-schemas'
+import { pinSchema, type LockAttempt, type LockStatus } from './lock'
 import type {
   ReviewHistoryEntry,
   SetAsideEvent,
@@ -362,6 +363,28 @@ export const argSchemas = {
     online: z.boolean().optional(),
     visible: z.boolean().optional(),
   }),
+  /** Whether a PIN is set, whether the app is locked, why, and any wait after wrong entries. */
+  'lock.status': z.strictObject({}),
+  /** Locks the app now (Ctrl+L, the menu, the palette); does nothing without a PIN. */
+  'lock.now': z.strictObject({}),
+  /** The page saw input (throttled by the page): the idle time starts again. */
+  'lock.activity': z.strictObject({}),
+  /** Unlocks with the PIN; a wrong one counts, and after five each makes the next wait longer. */
+  'lock.unlock': z.strictObject({ pin: z.string().min(1).max(1000) }),
+  /** Sets or changes the PIN or password (`current` needed when one is set); kept as a slow hash in the keychain. */
+  'lock.setPin': z.strictObject({
+    pin: pinSchema,
+    current: z.string().min(1).max(1000).optional(),
+  }),
+  /** Removes the PIN (with the current one): the app no longer locks. */
+  'lock.removePin': z.strictObject({ current: z.string().min(1).max(1000) }),
+  /** A forgotten PIN: the active account's API secret removes it and unlocks. */
+  'lock.resetWithSecret': z.strictObject({ apiSecret: z.string().min(1).max(MAX_SECRET_CHARS) }),
+  /**
+   * A forgotten PIN: deletes every account's cached data and stored key and
+   * secret, then removes the PIN and unlocks (`confirm` must be true).
+   */
+  'lock.resetByErasing': z.strictObject({ confirm: z.literal(true) }),
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Result type of each channel. */
@@ -419,6 +442,14 @@ interface ChannelResults {
   'live.pause': LiveStatus
   'live.resume': LiveStatus
   'live.signal': LiveStatus
+  'lock.status': LockStatus
+  'lock.now': LockStatus
+  'lock.activity': Readonly<Record<string, never>>
+  'lock.unlock': LockAttempt
+  'lock.setPin': LockStatus
+  'lock.removePin': LockStatus
+  'lock.resetWithSecret': LockStatus
+  'lock.resetByErasing': LockStatus
 }
 
 /** Payload of each event. */
@@ -441,6 +472,8 @@ export interface EventPayloads {
   'live.status': LiveStatus
   /** A notification core decided (docs/live.md "Notifications"): the host shows it. */
   'notification.posted': PostedNotification
+  /** The app locked or unlocked, or its PIN or idle time changed. */
+  'lock.changed': LockStatus
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -75,6 +75,11 @@ export const ERROR_CODES = [
   'disk_full',
   /** The local cache is locked by another copy of the app. */
   'store_busy',
+  /**
+   * The app is locked (docs/security.md "The app lock"): data channels refuse
+   * until the PIN is entered; a wrong PIN within a wait carries `retryAt`.
+   */
+  'locked',
   /** Anything else; the message is generic and the details are in the log. */
   'internal',
   ...TEAM_ERROR_CODES,

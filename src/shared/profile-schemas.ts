@@ -7,6 +7,7 @@ import { MAX_AGING_DAYS } from './changes'
 import { LOCALES } from './locales'
 import { DEFAULT_TIME_ZONE, PROFILE_ID_PATTERN, THEMES } from './profiles'
 import { MAX_PROFILE_NAME_CHARS, textProblem, type TextProblem } from './text-rules'
+import { lockIdleSecondsSchema } from './lock'
 
 /** Longest API key or secret accepted over IPC; the vault's own 2 KB guard applies after. */
 export const MAX_SECRET_CHARS = 4096
@@ -188,4 +189,6 @@ export const settingsInputSchema = z.strictObject({
       digestAt: clockTimeSchema.optional(),
     })
     .optional(),
+  /** Seconds without input before the app locks (0: never on idle; it locks only with a PIN). */
+  lockIdleSeconds: lockIdleSecondsSchema.optional(),
 })

@@ -115,6 +115,8 @@ export interface SettingsView {
   readonly live: { readonly intervalMinutes: number; readonly windowDays: number }
   /** Notifications: on or off, each kind, quiet hours, details or counts, the digest's time. */
   readonly notifications: NotificationSettings
+  /** Seconds without input before the app locks (0: never on idle). */
+  readonly lockIdleSeconds: number
 }
 
 /**

@@ -78,6 +78,24 @@ test('the first launch shows this week’s work, not zeros', async ({ page, app 
   })
 })
 
+test('each period of a chart is written with its own dates', async ({ page, app }) => {
+  await page.goto(app.host.url)
+  const chart = page.getByTestId('dash-chart-inspections')
+  await expect(chart).toBeVisible()
+  // The anchor's Seoul day is Wednesday 2026-11-25: the last 7 days are 11.19–11.25, the 7 before 11.12–11.18.
+  await expect(chart.getByTestId('legend-current')).toHaveText(/11\D+19\D+11\D+25/u)
+  await expect(chart.getByTestId('legend-previous')).toHaveText(/11\D+12\D+11\D+18/u)
+  const table = page.getByTestId('dash-table-inspections')
+  // The columns name positions (weekdays), never one period's dates.
+  await expect(table.locator('thead th').nth(1)).toHaveText('목')
+  const rows = table.locator('tbody tr')
+  await expect(rows.nth(0).getByTestId('cell-date').first()).toHaveText(/11\D+12/u)
+  await expect(rows.nth(1).getByTestId('cell-date').first()).toHaveText(/11\D+19/u)
+  // The first full sync has ended: no number says it is partial.
+  await expect(page.getByTestId('partial-tag')).toHaveCount(0)
+  await chart.screenshot({ path: `${SHOTS}/first-day-chart-dates.png` })
+})
+
 for (const size of [
   { name: '1024x700', width: 1024, height: 700 },
   // 200 % zoom of a 1024×700 window: the same CSS viewport as a 512×350 window at 100 %

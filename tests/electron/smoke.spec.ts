@@ -189,3 +189,48 @@ test.describe('wallet link window', () => {
     await expect(page.getByTestId('wallet-outcome')).toHaveAttribute('data-outcome', 'cancelled')
   })
 })
+
+test.describe('the app lock', () => {
+  const pin = '7315'
+  /** The preload's `window.api.invoke`, called from the page. */
+  const invoke = (page: Page, channel: string, args: object) =>
+    page.evaluate(
+      ([name, value]) =>
+        (
+          window as unknown as {
+            api: { invoke(c: string, a: object): Promise<{ ok: boolean; error?: unknown }> }
+          }
+        ).api.invoke(name as string, value as object),
+      [channel, args] as const,
+    )
+
+  test('locks when the OS sleeps and from the menu, hides the desk, and unlocks with the PIN', async () => {
+    const page = await app.firstWindow()
+    await page.getByRole('link', { name: '보증서' }).click()
+    await expect(page.getByTestId('guarantee-row').first()).toBeVisible({ timeout: 30_000 })
+    const set = await invoke(page, 'lock.setPin', { pin })
+    expect(set.ok).toBe(true)
+
+    // powerMonitor's `suspend` (main's wiring, app-lock.ts) locks core; the window follows.
+    await app.evaluate(({ powerMonitor }) => powerMonitor.emit('suspend'))
+    await expect(page.getByTestId('lock-screen')).toBeVisible()
+    expect(await page.getByTestId('guarantee-row').count()).toBe(0)
+    expect(await page.locator('img').count()).toBe(0)
+    const refused = await invoke(page, 'guarantees.query', {})
+    expect(refused).toMatchObject({ ok: false, error: { code: 'locked' } })
+    await page.getByLabel('PIN 또는 비밀번호').fill(pin)
+    await page.getByRole('button', { name: '잠금 해제' }).click()
+    await expect(page.getByTestId('guarantee-row').first()).toBeVisible()
+
+    // The File menu's Lock now runs in main (lockApp), whatever the page is doing.
+    await app.evaluate(({ Menu }) =>
+      Menu.getApplicationMenu()?.getMenuItemById('app.lock')?.click(),
+    )
+    await expect(page.getByTestId('lock-screen')).toBeVisible()
+    await page.getByLabel('PIN 또는 비밀번호').fill(pin)
+    await page.getByRole('button', { name: '잠금 해제' }).click()
+    await expect(page.getByTestId('lock-screen')).toBeHidden()
+    const removed = await invoke(page, 'lock.removePin', { current: pin })
+    expect(removed.ok).toBe(true)
+  })
+})

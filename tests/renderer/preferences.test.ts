@@ -23,6 +23,7 @@ function settingsApi(language: Locale) {
     agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
     live: { intervalMinutes: 2, windowDays: 30 },
     notifications: DEFAULT_NOTIFICATION_SETTINGS,
+    lockIdleSeconds: 600,
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

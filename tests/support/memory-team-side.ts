@@ -1,5 +1,10 @@
-import type { TeamEvent, TeamEventDraft } from '../../src/core/team/events'
-import type { OutboxCounts, SetAsideEntry, TeamLocalSide } from '../../src/core/team/local-side'
+import type {
+  OutboxCounts,
+  SetAsideEntry,
+  TeamEvent,
+  TeamEventDraft,
+} from '../../src/core/store/team-events'
+import type { TeamLocalSide } from '../../src/core/team/local-side'
 
 /**
  * The local side of the team client in memory: an outbox, the applied events

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { ReviewEventDraft } from '../../src/core/team/events'
+import type { ReviewEventDraft } from '../../src/core/store/team-events'
 import { TeamSync, type TeamStatus, type TeamSyncOptions } from '../../src/core/team/team-sync'
 import { MemoryTeamSide } from './memory-team-side'
 

@@ -6,11 +6,8 @@ import { serviceTimeText } from '../../shared/time-text'
 import type { FieldSpec } from '../../shared/record-fields'
 import type { PagedResource } from '../store/record-types'
 import { LIST_LIMIT } from '../../shared/list-limit'
-import {
-  queryGuarantees,
-  queryInspections,
-  type GuaranteeListRequest,
-} from '../store/queries/list-queries'
+import { queryGuarantees, queryInspections } from '../store/queries/list-queries'
+import type { GuaranteeListRequest } from '../store/queries/list-request'
 import { expandRecord, RECORD_TABLES } from '../store/schema/stored-raw'
 import { withCardUrl } from '../store/schema/card-urls'
 import { exportExtension, type ExportFormat } from '../../shared/export'

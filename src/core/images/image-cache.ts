@@ -43,6 +43,8 @@ export interface ImageCacheOptions {
   readonly failureTtlMs?: number
   readonly fs?: ImageFs
   readonly now?: () => number
+  /** While this answers true (the app is locked), no image is served: `serve` answers 423 `locked`. */
+  readonly refuse?: () => boolean
 }
 
 /** A cached image ready to serve. */
@@ -59,7 +61,7 @@ export type CardResponse =
   | { readonly ok: true; readonly image: CachedImage }
   | {
       readonly ok: false
-      readonly status: 400 | 404 | 413 | 415 | 502 | 504
+      readonly status: 400 | 404 | 413 | 415 | 423 | 502 | 504
       readonly code: string
     }
 
@@ -94,7 +96,8 @@ const DEFAULT_MAX_PIXELS = 40_000_000
  * briefly, so an offline app shows placeholders without a storm of requests.
  */
 export class ImageCache {
-  readonly #options: Required<Omit<ImageCacheOptions, 'fs' | 'now' | 'indexThread'>>
+  readonly #options: Required<Omit<ImageCacheOptions, 'fs' | 'now' | 'indexThread' | 'refuse'>>
+  readonly #refuse: () => boolean
   readonly #fs: ImageFs
   readonly #now: () => number
   readonly #index: ImageIndex
@@ -112,6 +115,7 @@ export class ImageCache {
       failureTtlMs: 60_000,
       ...options,
     }
+    this.#refuse = options.refuse ?? (() => false)
     this.#fs = options.fs ?? nodeImageFs
     this.#now = options.now ?? Date.now
     ensurePrivateDir(this.#options.dir)
@@ -175,6 +179,7 @@ export class ImageCache {
 
   /** Answers a `card:` / `/card/…` request path; both hosts call this one function. */
   async serve(path: string, signal?: AbortSignal): Promise<CardResponse> {
+    if (this.#refuse()) return { ok: false, status: 423, code: 'locked' }
     const request = parseCardPath(path)
     if (!request) return { ok: false, status: 404, code: 'not_found' }
     if (request.kind === 'file') {

@@ -17,7 +17,7 @@ import {
   queryInspections,
   recordCount,
 } from '../store/queries/list-queries'
-import type { GuaranteeListRequest, ListRequest } from '../store/queries/list-queries'
+import type { GuaranteeListRequest, ListRequest } from '../store/queries/list-request'
 import type { BrandRecord, PagedResource, SyncResource } from '../store/record-types'
 import {
   agingCounts,
@@ -70,7 +70,7 @@ import {
 } from '../store/team-side'
 import { writeStats } from '../store/write/write-stats'
 import { changesSince, compareNewest, oldestMoving, type ProbeRow } from '../live/store-probe'
-import type { SetAsideEntry } from '../team/local-side'
+import type { SetAsideEntry } from '../store/team-events'
 
 /** The stored state and record count of every resource (one read for `sync.status`). */
 export interface SyncSnapshot {

@@ -47,6 +47,7 @@ function outcomeOf(code: ErrorCode): ConnectionOutcome {
     case 'forbidden_sender':
     case 'store_corrupt':
     case 'store_busy':
+    case 'locked':
     case 'disk_full':
     case 'internal':
     case 'team_auth':

@@ -31,6 +31,7 @@ import { PAGED_RESOURCES } from '../../shared/cache'
 import { listFilterSchema } from '../../shared/list-filter'
 import { viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
+import { DEFAULT_LOCK_IDLE_SECONDS, lockIdleSecondsSchema } from '../../shared/lock'
 
 /** The settings layout this build writes. */
 export const SETTINGS_VERSION = 2
@@ -150,6 +151,20 @@ const settingsSchema = z.object({
     })
     .catch(structuredClone(DEFAULT_NOTIFICATION_SETTINGS))
     .default(structuredClone(DEFAULT_NOTIFICATION_SETTINGS)),
+  /**
+   * Seconds without input before the app locks (0: never on idle); it locks
+   * only when a PIN is set (docs/security.md "The app lock"). Added without a
+   * new layout: a missing or unreadable value gets 10 minutes.
+   */
+  lockIdleSeconds: lockIdleSecondsSchema
+    .catch(DEFAULT_LOCK_IDLE_SECONDS)
+    .default(DEFAULT_LOCK_IDLE_SECONDS),
+  /**
+   * Whether an app-lock PIN is set (its hash is in the keychain, never
+   * here), so a start without one opens at once and a start with one stays
+   * locked even when the keychain cannot be read. Added without a new layout.
+   */
+  lockPinSet: z.boolean().catch(false).default(false),
   /** Saved views of the lists, in the order saved. Added without a new layout, like `agingDays`. */
   savedViews: validEntries(storedViewSchema).default([]),
   /** The last filter of each list, restored at start; an unreadable one is dropped. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AssignmentEvent } from '../team/events'
+import type { AssignmentEvent } from './team-events'
 import type { StoreConnection } from './connection'
 import type { PagedResource } from './record-types'
 import { touchCells } from './search/cell-index'

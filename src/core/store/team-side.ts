@@ -7,12 +7,13 @@ import { localTimestamp } from '../../shared/local-time'
 import type {
   AssignmentEvent,
   AssignmentEventDraft,
+  OutboxCounts,
   ReviewEventDraft,
+  SetAsideEntry,
   TeamEvent,
   TeamEventDraft,
   WalletLinkEventDraft,
-} from '../team/events'
-import type { OutboxCounts, SetAsideEntry } from '../team/local-side'
+} from './team-events'
 import { touchCells } from './search/cell-index'
 import { applyPulledAssignments, settleAssignment } from './team-assignments'
 import { prepared } from './statements'

@@ -1,19 +1,4 @@
-import type { TeamEvent, TeamEventDraft } from './events'
-
-/** How many events wait, and how many were set aside for a person. */
-export interface OutboxCounts {
-  readonly unsent: number
-  readonly setAside: number
-}
-
-/** An event taken out of the push because it was refused for its content. */
-export interface SetAsideEntry {
-  readonly id: string
-  /** Why, in the words of the server (or of the client's own check). */
-  readonly reason: string
-  /** The server's SQLSTATE; null when the client's own check refused it. */
-  readonly sqlState: string | null
-}
+import type { OutboxCounts, SetAsideEntry, TeamEvent, TeamEventDraft } from '../store/team-events'
 
 /**
  * What the team client needs from the local store, and nothing more: the

@@ -5,12 +5,14 @@ import {
   reviewRowSchema,
   teamEventDraftSchema,
   walletLinkRowSchema,
-  type AssignmentEventDraft,
-  type ReviewEventDraft,
-  type TeamEvent,
-  type TeamEventDraft,
-  type WalletLinkEventDraft,
 } from './events'
+import type {
+  AssignmentEventDraft,
+  ReviewEventDraft,
+  TeamEvent,
+  TeamEventDraft,
+  WalletLinkEventDraft,
+} from '../store/team-events'
 import { TeamError, toTeamError } from './team-error'
 import type { TeamTestResult } from '../../shared/team'
 

@@ -1,7 +1,7 @@
 import type { StoreConnection } from '../store/connection'
 import { runStoreOp, type StoreArgs, type StoreResult } from '../owner/store-ops'
-import type { TeamEvent, TeamEventDraft } from './events'
-import type { OutboxCounts, SetAsideEntry, TeamLocalSide } from './local-side'
+import type { OutboxCounts, SetAsideEntry, TeamEvent, TeamEventDraft } from '../store/team-events'
+import type { TeamLocalSide } from './local-side'
 import type { TeamStoreOp } from './team-protocol'
 
 /** Runs one of the store's team operations, wherever the store is. */

@@ -1,8 +1,9 @@
 import { connect } from 'node:net'
 import type { TeamErrorData } from '../../shared/errors'
 import type { TeamServerConfig } from './connection'
-import { teamEventDraftSchema, type TeamEventDraft } from './events'
-import type { SetAsideEntry, TeamLocalSide } from './local-side'
+import { teamEventDraftSchema } from './events'
+import type { SetAsideEntry, TeamEventDraft } from '../store/team-events'
+import type { TeamLocalSide } from './local-side'
 import { openTeamSession, type TeamServerInfo, type TeamSession } from './session'
 import { isContentRefusal, isRetryable, toTeamError, type TeamError } from './team-error'
 

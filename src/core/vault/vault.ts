@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { CredentialStatus } from '../../shared/profiles'
 import type { Credentials } from '../api/client'
 import { AppError, isAppError } from '../app-error'
@@ -233,6 +234,54 @@ export class Vault {
     return password
   }
 
+  /**
+   * Whether `apiSecret` is the profile's stored API secret, compared in
+   * constant time (SHA-256 digests of both, so their lengths leak nothing
+   * either); false when none is stored. A forgotten app-lock PIN is reset
+   * this way (docs/security.md "The app lock").
+   */
+  async matchesSecret(profileId: string, apiSecret: string): Promise<boolean> {
+    const found = await this.#read(profileId)
+    if (!found) return false
+    return sameText(found.credentials.apiSecret, apiSecret)
+  }
+
+  /**
+   * The app lock's entry (docs/security.md "The app lock"): the PIN's salted
+   * slow hash with its parameters, in a keychain entry of its own (never in
+   * settings); null when no PIN is set.
+   */
+  async lockEntry(): Promise<string | null> {
+    try {
+      return await this.#keychainCall(this.#keychain.get(this.#service, LOCK_ACCOUNT))
+    } catch (error) {
+      throw toKeychainError(error, this.#platform)
+    }
+  }
+
+  /** Stores or replaces the app lock's entry; a keychain failure is thrown (no PIN without a keychain). */
+  async setLockEntry(value: string): Promise<void> {
+    if (Buffer.byteLength(value, 'utf8') > MAX_ENTRY_BYTES) {
+      throw new AppError('too_large', `The lock entry is longer than ${MAX_ENTRY_BYTES} bytes.`)
+    }
+    try {
+      await this.#keychainCall(this.#keychain.set(this.#service, LOCK_ACCOUNT, value))
+    } catch (error) {
+      const appError = toKeychainError(error, this.#platform)
+      this.#log(`[vault] ${this.#keychain.backend} set failed: ${appError.code}`)
+      throw appError
+    }
+  }
+
+  /** Removes the app lock's entry (the PIN was removed or reset). */
+  async deleteLockEntry(): Promise<void> {
+    try {
+      await this.#keychainCall(this.#keychain.delete(this.#service, LOCK_ACCOUNT))
+    } catch (error) {
+      throw toKeychainError(error, this.#platform)
+    }
+  }
+
   /** Profile ids with an entry in the keychain (to find orphans). */
   async storedProfileIds(): Promise<string[]> {
     const entries = await this.#keychainCall(this.#keychain.find(this.#service))
@@ -390,6 +439,15 @@ function entryOf(credentials: Credentials, origins: readonly string[]): string {
 }
 
 const ACCOUNT_PREFIX = 'profile:'
+
+/** The keychain account of the app lock's PIN hash: one for the app, beside the profiles'. */
+const LOCK_ACCOUNT = 'app-lock'
+
+/** Constant-time equality of two texts: their SHA-256 digests are compared, so lengths do not matter. */
+export function sameText(a: string, b: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
+  return timingSafeEqual(digest(a), digest(b))
+}
 
 /** The keychain account of a profile's team server password. */
 function teamAccountOf(profileId: string): string {

@@ -77,7 +77,11 @@ describe('changes.export', () => {
     expect(rows[baseline]![4]).toBe('Initial sync of 150 records')
     const status = entries.findIndex((e) => e.kind === 'status')
     const detail = entries[status]!.detail as { before: string; after: string }
-    expect(rows[status]![4]).toBe(`Status ${detail.before} → ${detail.after}`)
+    // The entry's own change first, then the record's other changes of that sync (its modification time).
+    const [own, ...others] = String(rows[status]![4]).split('; ')
+    expect(own).toBe(`Status ${detail.before} → ${detail.after}`)
+    expect(others).toHaveLength(entries[status]!.detail.also?.length ?? 0)
+    for (const other of others) expect(other).toMatch(/^Modified: .+ → .+/u)
   })
 
   it('narrows to the kinds and list asked for; a workbook has date and text cells', async () => {

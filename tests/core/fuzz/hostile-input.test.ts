@@ -14,6 +14,7 @@ import { ERROR_CODES, type Result } from '../../../src/shared/errors'
 import { PROFILE_ID_PATTERN, type ProfileList } from '../../../src/shared/profiles'
 import type { SavedViewList } from '../../../src/shared/saved-views'
 import type { WalletHistoryPage } from '../../../src/shared/wallet'
+import type { LockStatus } from '../../../src/shared/lock'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { joinTeam } from '../../support/team-core'
@@ -46,7 +47,22 @@ import { FUZZ_BUDGET_MS, FUZZ_SEED } from '../../support/fuzz/budget'
  *   reach the desktop's keychain;
  * - team servers: the test cluster's address, or a closed port on this
  *   computer.
+ *
+ * The app lock starts in a known state: {@link KNOWN_PIN} set, unlocked, no
+ * idle lock. Generated PINs are that PIN or a wrong one, so a fuzzed call can
+ * lock the app, unlock it, count a wrong entry or remove the PIN, but never
+ * set a PIN nobody knows. While locked, every data channel answers `locked`
+ * (a code of the closed list); after each channel's turn the known state is
+ * restored (a wrong-entry wait is passed by moving the core's clock on). A
+ * refused call changes nothing stored and nothing of the lock's state; the
+ * one exception is the one a wrong PIN or secret must cause: a refused
+ * `lock.*` call may count one more wrong entry (docs/security.md "The app lock").
  */
+
+/** The PIN the fuzz run sets; generated PINs are this one or a wrong one. */
+const KNOWN_PIN = 'fuzz-pin-4821'
+/** The keychain account of the lock's entry (its hash and its wrong-entry count). */
+const LOCK_ACCOUNT = 'app-lock'
 
 /** Share of the budget for IPC calls; the rest feeds the page reader. */
 const IPC_SHARE = 0.6
@@ -54,6 +70,16 @@ const IPC_SHARE = 0.6
 const ALIVE_EVERY = 300
 /** Calls of one channel in a row, each round. */
 const CALLS_PER_TURN = 6
+/** Calls of a `lock.*` channel in a row: enough valid ones to pass five wrong entries. */
+const LOCK_CALLS_PER_TURN = 16
+/** The lock's channels whose turn starts with the app locked (the others start unlocked). */
+const LOCKED_TURNS: ReadonlySet<ChannelName> = new Set([
+  'lock.status',
+  'lock.activity',
+  'lock.unlock',
+  'lock.resetWithSecret',
+  'lock.resetByErasing',
+])
 
 describe('hostile input, tried by the thousand', () => {
   let core: BootedCore
@@ -73,6 +99,8 @@ describe('hostile input, tried by the thousand', () => {
     members: [] as string[],
     cardUrls: [] as string[],
   }
+  /** How far the core's clock runs ahead of the real one (moved on past a wrong-entry wait). */
+  let clockOffsetMs = 0
 
   /** Only this computer: everything else fails like a host name that does not resolve. */
   const localFetch: FetchLike = (input, init) => {
@@ -103,6 +131,7 @@ describe('hostile input, tried by the thousand', () => {
       ...sourceThreads(),
       teamBackoffMs: { base: 10, max: 200 },
       log: (line) => logged.push(line),
+      now: () => new Date(Date.now() + clockOffsetMs),
       sandbox: { size: 40 },
       saveFile: async (name, bytes) => {
         saved.push({ name, bytes: bytes.byteLength })
@@ -116,8 +145,10 @@ describe('hostile input, tried by the thousand', () => {
     digest = new StoreDigest({
       dataDir: (settings as { dataDir: string }).dataDir,
       settingsFile: () => (settings as { path: string | null }).path,
-      keychain: () => keychain.find(keychainService),
+      keychain: async () => withoutLockCounters(await keychain.find(keychainService)),
     })
+    await restoreLock()
+    expect(await lockStatus()).toMatchObject({ pinSet: true, locked: false, failures: 0 })
     await refreshKnown()
   }, 60_000)
 
@@ -161,6 +192,62 @@ describe('hostile input, tried by the thousand', () => {
       known.cardUrls = page.rows.flatMap((row) => (row.nftCardImg ? [row.nftCardImg] : []))
     }
   }
+
+  /**
+   * The keychain's entries with the lock entry's wrong-entry count and wait
+   * left out: the one thing a refused `lock.*` call may change, checked on
+   * its own ({@link lockStatus}).
+   */
+  function withoutLockCounters(entries: { account: string; password: string }[]) {
+    return entries.map((entry) => {
+      if (entry.account !== LOCK_ACCOUNT) return entry
+      try {
+        const {
+          failures: _failures,
+          retryAt: _retryAt,
+          ...rest
+        } = JSON.parse(entry.password) as Record<string, unknown>
+        return { account: entry.account, password: JSON.stringify(rest) }
+      } catch {
+        return entry
+      }
+    })
+  }
+
+  async function lockStatus(): Promise<LockStatus> {
+    return (await dispatchOk('lock.status', {})) as LockStatus
+  }
+
+  /**
+   * The known lock state again: {@link KNOWN_PIN} set, unlocked, no wrong
+   * entries and no idle lock. A wait after wrong entries is passed by moving
+   * the core's clock past it, as staff would wait it out.
+   */
+  async function restoreLock(): Promise<void> {
+    let status = await lockStatus()
+    if (status.retryAt !== null) {
+      clockOffsetMs += Date.parse(status.retryAt) - (Date.now() + clockOffsetMs) + 1000
+      status = await lockStatus()
+      expect(status.retryAt).toBeNull()
+    }
+    if (status.locked) {
+      const attempt = (await dispatchOk('lock.unlock', { pin: KNOWN_PIN })) as {
+        unlocked: boolean
+      }
+      expect(attempt.unlocked).toBe(true)
+      status = await lockStatus()
+    }
+    if (status.idleSeconds !== 0) await dispatchOk('settings.set', { lockIdleSeconds: 0 })
+    if (!status.pinSet || status.failures > 0) {
+      await dispatchOk('lock.setPin', { pin: KNOWN_PIN, current: KNOWN_PIN })
+    }
+  }
+
+  /** An entered PIN: mostly a wrong one, so turns run past five wrong entries into the wait. */
+  const enteredPin = fc.oneof(
+    { weight: 1, arbitrary: fc.constant(KNOWN_PIN) },
+    { weight: 3, arbitrary: fc.constantFrom('not-the-pin', '0000', KNOWN_PIN.toUpperCase()) },
+  )
 
   /** Mostly a value that exists now, else the generator's own. */
   const existing = <T>(list: () => readonly T[], otherwise: fc.Arbitrary<unknown>) =>
@@ -219,6 +306,15 @@ describe('hostile input, tried by the thousand', () => {
         return fc.constantFrom(cluster.caFile, '/nonexistent/ca.pem')
       case 'password':
         return fc.constantFrom(member.password, 'not-the-password')
+      case 'pin':
+        // A new PIN is always the known one; an entered one is mostly wrong.
+        return channel === 'lock.setPin' ? fc.constant(KNOWN_PIN) : enteredPin
+      case 'current':
+        return enteredPin
+      case 'apiSecret':
+        return channel === 'lock.resetWithSecret'
+          ? fc.constantFrom(core.sandbox.apiSecret, 'not-the-secret')
+          : undefined
       default:
         return undefined
     }
@@ -251,17 +347,16 @@ describe('hostile input, tried by the thousand', () => {
   }
 
   /**
-   * Every thread still answers: the base profile is active again (the fuzzer
-   * may have switched, removed or re-keyed it), its owner answers a query,
-   * a full sync through the page thread finishes without an error, and the
-   * team thread is connected.
+   * Every thread still answers: the lock and the base profile are in their
+   * known state again (the fuzzer may have locked the app, switched, removed
+   * or re-keyed the profile, or erased every cache file), a full sync through
+   * the page thread finishes without an error, the owner answers a query,
+   * and the team thread is connected.
    */
   async function checkAlive(): Promise<void> {
     await settle()
+    await restoreLock()
     await restoreBase()
-    // The owner.
-    const page = (await dispatchOk('inspections.query', { limit: 5 })) as { total: number }
-    expect(page.total).toBeGreaterThan(0)
     // The page thread: a full pass parses every page there (again once the key is restored,
     // when the fuzzer replaced the secret).
     const syncErrors = async () => {
@@ -280,6 +375,9 @@ describe('hostile input, tried by the thousand', () => {
       errors = await syncErrors()
     }
     expect(errors).toEqual([])
+    // The owner (after the sync: `lock.resetByErasing` may have emptied every cache file).
+    const page = (await dispatchOk('inspections.query', { limit: 5 })) as { total: number }
+    expect(page.total).toBeGreaterThan(0)
     // The team thread (a password the fuzzer stored is replaced again).
     await waitFor(async () => {
       const team = (await dispatchOk('team.status', {})) as {
@@ -367,7 +465,7 @@ describe('hostile input, tried by the thousand', () => {
   it(
     'answers every call with ok or a closed error code, keeps every thread alive, and changes nothing on a refusal',
     async () => {
-      const counts = { calls: 0, valid: 0, refused: 0, pages: 0 }
+      const counts = { calls: 0, valid: 0, refused: 0, locked: 0, pages: 0 }
       let rounds = 0
       const started = Date.now()
       const ipcBudget = FUZZ_BUDGET_MS * IPC_SHARE
@@ -376,12 +474,14 @@ describe('hostile input, tried by the thousand', () => {
       const tryCall = async (channel: ChannelName, args: unknown, mutated: boolean) => {
         await settle()
         const before = await digest.take()
+        const lockBefore = await lockStatus()
         const answer = await core.router.dispatch(channel, args)
         counts.calls += 1
         if (!mutated) counts.valid += 1
         checkAnswer(answer)
         if (!answer.ok) {
           counts.refused += 1
+          if (answer.error.code === 'locked') counts.locked += 1
           await settle()
           const after = await digest.take()
           if (after !== before) {
@@ -389,6 +489,22 @@ describe('hostile input, tried by the thousand', () => {
               `${channel} was refused (${answer.error.code}: ${answer.error.message}) but changed what is stored`,
             )
           }
+          // Nor the lock's state: only a wrong PIN or secret (`lock.*`, refused `locked`) counts one more.
+          const lockAfter = await lockStatus()
+          const counted =
+            channel.startsWith('lock.') &&
+            answer.error.code === 'locked' &&
+            lockAfter.failures === lockBefore.failures + 1
+          const unchanged = (status: LockStatus) => ({
+            pinSet: status.pinSet,
+            locked: status.locked,
+            idleSeconds: status.idleSeconds,
+            failures: counted ? null : status.failures,
+            retryAt: counted ? null : status.retryAt,
+          })
+          expect(unchanged(lockAfter), `${channel} was refused but changed the lock`).toEqual(
+            unchanged(lockBefore),
+          )
         } else if (/^(profiles|views|wallet)\./.test(channel)) {
           await refreshKnown(channel.split('.')[0])
         }
@@ -402,12 +518,17 @@ describe('hostile input, tried by the thousand', () => {
       for (let round = 0; round === 0 || !spent(); round += 1) {
         for (const [index, channel] of CHANNEL_NAMES.entries()) {
           const seed = FUZZ_SEED + round * 1000 + index
+          // The last turn may have locked the app, removed the PIN or run up a wait: the known
+          // state again, locked for the lock's channels that answer while locked.
+          await restoreLock()
+          if (LOCKED_TURNS.has(channel)) await dispatchOk('lock.now', {})
+          const numRuns = channel.startsWith('lock.') ? LOCK_CALLS_PER_TURN : CALLS_PER_TURN
           try {
             await fc.assert(
               fc.asyncProperty(argsFor(channel), ({ args, mutated }) =>
                 tryCall(channel, args, mutated),
               ),
-              { seed, numRuns: CALLS_PER_TURN, endOnFailure: true },
+              { seed, numRuns, endOnFailure: true },
             )
           } catch (error) {
             throw new Error(`${channel}, round ${round} (seed ${seed}): ${String(error)}`, {
@@ -430,7 +551,7 @@ describe('hostile input, tried by the thousand', () => {
       })
 
       console.log(
-        `fuzz: ${counts.calls.toLocaleString('en-US')} IPC calls in ${rounds} rounds over ${CHANNEL_NAMES.length} channels (${counts.valid.toLocaleString('en-US')} unmutated, ${counts.refused.toLocaleString('en-US')} refused), ${counts.pages.toLocaleString('en-US')} page answers, seed ${FUZZ_SEED}`,
+        `fuzz: ${counts.calls.toLocaleString('en-US')} IPC calls in ${rounds} rounds over ${CHANNEL_NAMES.length} channels (${counts.valid.toLocaleString('en-US')} unmutated, ${counts.refused.toLocaleString('en-US')} refused, ${counts.locked.toLocaleString('en-US')} of them locked), ${counts.pages.toLocaleString('en-US')} page answers, seed ${FUZZ_SEED}`,
       )
       // Every channel of the contract had its turn at least once.
       expect(rounds).toBeGreaterThan(0)

@@ -14,8 +14,11 @@ describe('the command registry', () => {
   const contexts = [...new Set(commands.map((command) => command.context))]
 
   it('gives no two commands the same key in one context (global keys count in every context)', () => {
+    // Shift is part of a chord (Shift+J extends a selection where J moves).
+    const prefix = (binding: CommandSpec['keys'][number]) =>
+      `${binding.mod ? 'mod+' : ''}${binding.shift ? 'shift+' : ''}`
     const chord = (binding: CommandSpec['keys'][number]) =>
-      `${binding.mod ? 'mod+' : ''}${binding.key.toLowerCase()}`
+      `${prefix(binding)}${binding.key.toLowerCase()}`
     for (const context of contexts) {
       const active: CommandContext[] = context === 'global' ? ['global'] : ['global', context]
       // A field's own keys fire while typing, where global keys without Ctrl/⌘ do not.
@@ -28,7 +31,7 @@ describe('the command registry', () => {
           expect(seen.get(id), `${context}: ${id}`).toBeUndefined()
           seen.set(id, command.id)
           if (binding.code) {
-            const byCode = `${binding.mod ? 'mod+' : ''}${binding.code}`
+            const byCode = `${prefix(binding)}${binding.code}`
             expect(seen.get(byCode), `${context}: ${byCode}`).toBeUndefined()
             seen.set(byCode, command.id)
           }

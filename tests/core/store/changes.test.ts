@@ -61,20 +61,68 @@ it('names each changed field with its old and new value, fields without a column
     } as Partial<InspectionRecord>),
   ])
   expect(feed().slice(1)).toEqual([
-    ['inspections', 1, { kind: 'result', before: null, after: '정품' }, 's2'],
     [
       'inspections',
       1,
       {
-        kind: 'fields',
-        fields: [
-          { field: 'productName', before: '상품 1', after: '새 이름' },
-          { field: 'refEtcData1', before: 'a', after: 'b' },
+        kind: 'result',
+        before: null,
+        after: '정품',
+        also: [
+          {
+            kind: 'fields',
+            fields: [
+              { field: 'productName', before: '상품 1', after: '새 이름' },
+              { field: 'refEtcData1', before: 'a', after: 'b' },
+            ],
+          },
         ],
       },
       's2',
     ],
   ])
+})
+
+it("gives a record's changes of one sync as one entry, of its weightiest kind", () => {
+  write('inspections', [inspection(1, { inspectionStatus: '감정승인(배송중)' }), inspection(2)], true)
+  // A delivery: the status moves, the result arrives and the modification time changes together.
+  write('inspections', [
+    inspection(1, {
+      inspectionStatus: '배송완료',
+      inspectionResult: '가품',
+      modifiedAt: '2026-11-25 10:00:00',
+    }),
+    inspection(2, { modifiedAt: '2026-11-25 11:00:00' }),
+  ])
+  const [delivered, touched] = feed().slice(1)
+  expect(delivered).toEqual([
+    'inspections',
+    1,
+    {
+      kind: 'result',
+      before: null,
+      after: '가품',
+      also: [
+        { kind: 'status', before: '감정승인(배송중)', after: '배송완료' },
+        {
+          kind: 'fields',
+          fields: [{ field: 'modifiedAt', before: null, after: '2026-11-25 10:00:00' }],
+        },
+      ],
+    },
+    's2',
+  ])
+  // Only another field: a `fields` entry of its own.
+  expect(touched).toEqual([
+    'inspections',
+    2,
+    {
+      kind: 'fields',
+      fields: [{ field: 'modifiedAt', before: null, after: '2026-11-25 11:00:00' }],
+    },
+    's2',
+  ])
+  expect(feed()).toHaveLength(3)
 })
 
 it('gives a guarantee state move as its states and labels; an unknown label as a status', () => {

@@ -7,8 +7,8 @@ import {
   queryGuarantees,
   queryInspections,
   recordCount,
-  type ListRequest,
 } from '../../../src/core/store/queries/list-queries'
+import type { ListRequest } from '../../../src/core/store/queries/list-request'
 import { setReview } from '../../../src/core/store/queries/reviews'
 import { markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'

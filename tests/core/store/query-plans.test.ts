@@ -2,13 +2,12 @@ import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
+import { explainList, queryInspections } from '../../../src/core/store/queries/list-queries'
 import {
-  explainList,
   SHORT_QUERY_COUNT_CAP,
-  queryInspections,
-  type ListDriver,
   type ListRequest,
-} from '../../../src/core/store/queries/list-queries'
+} from '../../../src/core/store/queries/list-request'
+import type { ListDriver } from '../../../src/core/store/queries/list-plan'
 import { setReview } from '../../../src/core/store/queries/reviews'
 import { buildCellIndexes } from '../../../src/core/store/search/cell-index'
 import { upsertInspections } from '../../support/store-writes'

@@ -14,7 +14,7 @@ import {
 } from '../../../src/core/store/team-side'
 import { insertWalletLink, queryWalletLinks } from '../../../src/core/store/queries/wallet-history'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
-import type { ReviewEvent, WalletLinkEventDraft } from '../../../src/core/team/events'
+import type { ReviewEvent, WalletLinkEventDraft } from '../../../src/core/store/team-events'
 import type { MarkedBy } from '../../../src/shared/list-filter'
 import type { ReviewMarkName } from '../../../src/shared/cache'
 import { guarantee, inspection, storePerTest } from './fixtures'

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest'
 import type { SandboxChange } from '../../../src/sandbox/churn'
 import type { ChangeEntry } from '../../../src/shared/changes'
-import { FeedModel, feedKey } from './feed-model'
+import { FeedModel, feedKey, repeatedRecords } from './feed-model'
 import { startHarness } from './harness'
 
 /**
@@ -59,13 +59,14 @@ it('holds exactly the changes the sandbox logged between syncs, a baseline first
     await h.engine.run(['inspections', 'guarantees'], 'full')
     const added = (await wholeFeed(h.store)).filter((e) => !seen.has(e.id))
     for (const e of added) seen.add(e.id)
-    expect(added.map(feedKey).sort()).toEqual(expected)
+    expect(added.flatMap(feedKey).sort()).toEqual(expected)
+    expect(repeatedRecords(added)).toEqual([])
     // One sync: one id and time per list.
     for (const resource of ['inspections', 'guarantees']) {
       const mine = added.filter((e) => e.resource === resource)
       expect(new Set(mine.map((e) => `${e.syncId} ${e.at}`)).size).toBeLessThanOrEqual(1)
     }
-    for (const e of added) kinds.add(e.kind)
+    for (const e of added) for (const d of [e.detail, ...(e.detail.also ?? [])]) kinds.add(d.kind)
   }
   // The seeded steps made every kind of change at least once.
   expect([...kinds].sort()).toEqual(['back', 'fields', 'gone', 'new', 'result', 'state', 'status'])

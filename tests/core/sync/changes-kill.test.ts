@@ -3,7 +3,7 @@ import { StoreConnection } from '../../../src/core/store/connection'
 import { storeFileFor } from '../../../src/core/store/paths'
 import type { SandboxChange } from '../../../src/sandbox/churn'
 import type { ChangeEntry } from '../../../src/shared/changes'
-import { FeedModel, feedKey } from './feed-model'
+import { FeedModel, feedKey, repeatedRecords } from './feed-model'
 import { killedSync, restartedEngine, startHarness } from './harness'
 
 let h: Awaited<ReturnType<typeof startHarness>>
@@ -48,7 +48,8 @@ it('a second sync killed with SIGKILL mid-pass and resumed logs each change once
     const page = await store.call('listChanges', { limit: 500 })
     const entries: ChangeEntry[] = page.entries.filter((e) => e.kind !== 'baseline')
     expect(page.nextBefore).toBeNull()
-    expect(entries.map(feedKey).sort()).toEqual(expected)
+    expect(entries.flatMap(feedKey).sort()).toEqual(expected)
+    expect(repeatedRecords(entries)).toEqual([])
     expect(entries.length).toBeGreaterThan(before)
   } finally {
     engine.stop()

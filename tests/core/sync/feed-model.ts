@@ -35,19 +35,54 @@ function apiField(field: string): string {
   return field === 'modifiedAtAt' ? 'modifiedAt' : field
 }
 
-/** The comparable form of a feed entry: kind, record and (for moves) before → after. */
-export function feedKey(e: ChangeEntry): Expected {
-  const d = e.detail
-  const at = `${e.resource}:${e.idx} ${e.kind}`
-  if (d.kind === 'status' || d.kind === 'result') return `${at} ${d.before} -> ${d.after}`
-  if (d.kind === 'state') return `${at} ${d.before} -> ${d.after}`
-  if (d.kind === 'fields') {
-    return `${at} ${d.fields
-      .map((f) => f.field)
-      .sort()
-      .join(',')}`
+/**
+ * The comparable forms of a feed entry, one per change it holds (its own
+ * kind and each of `also`): kind, record and (for moves) before → after.
+ */
+export function feedKey(e: ChangeEntry): Expected[] {
+  const at = (kind: string): string => `${e.resource}:${e.idx} ${kind}`
+  return [e.detail, ...(e.detail.also ?? [])].map((d) => {
+    if (d.kind === 'status' || d.kind === 'result' || d.kind === 'state')
+      return `${at(d.kind)} ${d.before} -> ${d.after}`
+    if (d.kind === 'fields') {
+      return `${at(d.kind)} ${d.fields
+        .map((f) => f.field)
+        .sort()
+        .join(',')}`
+    }
+    return at(d.kind)
+  })
+}
+
+/** Records that have more than one entry of the same sync (the feed gives one entry a record and sync). */
+export function repeatedRecords(entries: readonly ChangeEntry[]): string[] {
+  const seen = new Set<string>()
+  const repeated: string[] = []
+  for (const e of entries) {
+    if (e.idx === null) continue
+    const key = `${e.syncId} ${e.resource}:${e.idx}`
+    if (seen.has(key)) repeated.push(key)
+    seen.add(key)
   }
-  return at
+  return repeated
+}
+
+/** The order in which a record's changes of one sync name its one entry (as the store picks it). */
+const WEIGHT = ['result', 'state', 'status', 'back', 'fields']
+
+/**
+ * The entries a feed shows for expected changes (`res:idx kind …`, one per
+ * kind): one per record, `res:idx kind` of its weightiest kind.
+ */
+export function entriesOf(expected: readonly Expected[]): string[] {
+  const byRecord = new Map<string, string>()
+  for (const key of expected) {
+    const [record, kind] = key.split(' ') as [string, string]
+    const held = byRecord.get(record)
+    const weight = (k: string): number => (WEIGHT.includes(k) ? WEIGHT.indexOf(k) : -1)
+    if (held === undefined || weight(kind) < weight(held)) byRecord.set(record, kind)
+  }
+  return [...byRecord].map(([record, kind]) => `${record} ${kind}`).sort()
 }
 
 export class FeedModel {

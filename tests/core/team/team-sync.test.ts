@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
-import type { ReviewEventDraft, WalletLinkEventDraft } from '../../../src/core/team/events'
+import type { ReviewEventDraft, WalletLinkEventDraft } from '../../../src/core/store/team-events'
 import type { TeamSync } from '../../../src/core/team/team-sync'
 import { adminClient, makeTeam, uniqueName } from '../../support/team-fixtures'
 import {

@@ -57,12 +57,19 @@ function entryOf(row: ChangeRow): ChangeEntry {
     detail = null
   }
   // Checked by hand: the owner loads no schema library. The detail is an object of its kind.
+  // Its other changes of the same sync (`also`), when there are, are objects of a kind each.
   const detailKind = isFields(detail) ? detail['kind'] : undefined
+  const also = isFields(detail) ? detail['also'] : undefined
   const { kind, resource } = row
   if (
     !isOneOf(CHANGE_KINDS, kind) ||
     !isOneOf(RESOURCES, resource) ||
-    !isOneOf(CHANGE_KINDS, detailKind)
+    !isOneOf(CHANGE_KINDS, detailKind) ||
+    (also !== undefined &&
+      !(
+        Array.isArray(also) &&
+        also.every((one) => isFields(one) && isOneOf(CHANGE_KINDS, one['kind']))
+      ))
   ) {
     throw new AppError('store_corrupt', `The stored change ${row.id} cannot be read.`)
   }
@@ -191,10 +198,12 @@ export function recordTimeline(db: StoreConnection, ref: RecordRef): RecordTimel
   const baseline = baselineOf(db, resource)
   const arrived = changes.some((c) => c.kind === 'new')
   if (baseline !== undefined && !arrived) {
-    const moved = changes.find((c) => c.detail.kind === 'status' || c.detail.kind === 'state')
+    const moved = changes
+      .flatMap((c) => [c.detail, ...(c.detail.also ?? [])])
+      .find((facts) => facts.kind === 'status' || facts.kind === 'state')
     let status = record.status
-    if (moved?.detail.kind === 'status') status = moved.detail.before
-    if (moved?.detail.kind === 'state') status = moved.detail.beforeLabel
+    if (moved?.kind === 'status') status = moved.before
+    if (moved?.kind === 'state') status = moved.beforeLabel
     statuses.push({ status, firstSeen: baseline.at, syncId: baseline.sync_id, baseline: true })
   }
   for (const h of history) {

@@ -1,6 +1,6 @@
 import type { SQLOutputValue } from 'node:sqlite'
 import { guaranteeStateOf } from '../../../shared/domain'
-import type { ChangeDetail, ChangeKind, FieldChange } from '../../../shared/changes'
+import type { ChangeDetail, ChangeFacts, ChangeKind, FieldChange } from '../../../shared/changes'
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
 import type { SyncMark } from './page-write'
@@ -63,11 +63,11 @@ export class PageChanges {
     this.returned.push({ idx, status: statusKey(row['status']) })
   }
 
-  /** A stored record whose written values differ: one entry per kind of change. */
+  /** A stored record whose written values differ: one entry, of its weightiest kind of change. */
   changed(idx: number, row: StoredRow, values: PreparedRow['values']): void {
     if (this.baseline) return
     const back = row['gone_at'] !== null
-    if (back) this.entries.push({ idx, kind: 'back', detail: { kind: 'back' } })
+    const facts: ChangeFacts[] = back ? [{ kind: 'back' }] : []
     const fields: FieldChange[] = []
     const names = API_NAMES[this.resource]
     let statusMoved = false
@@ -77,37 +77,41 @@ export class PageChanges {
       if (before === after) continue
       if (column === 'status') {
         statusMoved = true
-        this.entries.push(this.#statusEntry(idx, before as string | null, after as string | null))
+        facts.push(this.#statusFacts(before as string | null, after as string | null))
       } else if (column === 'result') {
-        const detail = { kind: 'result', before, after } as ChangeDetail
-        this.entries.push({ idx, kind: 'result', detail })
+        facts.push({ kind: 'result', before, after } as ChangeFacts)
       } else if (column === 'raw') {
         fields.push(...rawChanges(before as string, after as string))
       } else fields.push({ field: names.get(column) ?? column, before, after })
     }
-    if (fields.length > 0)
-      this.entries.push({ idx, kind: 'fields', detail: { kind: 'fields', fields } })
+    if (fields.length > 0) facts.push({ kind: 'fields', fields })
+    const entry = oneEntry(facts)
+    if (entry) this.entries.push({ idx, kind: entry.kind, detail: entry })
     if (statusMoved) this.statuses.push({ idx, status: statusKey(values['status']) })
     else if (back) this.returned.push({ idx, status: statusKey(row['status']) })
   }
 
-  #statusEntry(idx: number, before: string | null, after: string | null) {
+  #statusFacts(before: string | null, after: string | null): ChangeFacts {
     if (this.resource === 'guarantees') {
       const from = guaranteeStateOf(before)
       const to = guaranteeStateOf(after)
       if (from !== null && to !== null && from !== to) {
-        const detail: ChangeDetail = {
-          kind: 'state',
-          before: from,
-          after: to,
-          beforeLabel: before!,
-          afterLabel: after!,
-        }
-        return { idx, kind: 'state' as const, detail }
+        return { kind: 'state', before: from, after: to, beforeLabel: before!, afterLabel: after! }
       }
     }
-    return { idx, kind: 'status' as const, detail: { kind: 'status' as const, before, after } }
+    return { kind: 'status', before, after }
   }
+}
+
+/** The order in which a record's changes of one sync name its entry: the weightiest first. */
+const WEIGHT: readonly ChangeKind[] = ['result', 'state', 'status', 'back', 'fields']
+
+/** A record's changes of one sync as one entry: the weightiest, the others in `also`; none for no change. */
+function oneEntry(facts: readonly ChangeFacts[]): ChangeDetail | undefined {
+  if (facts.length <= 1) return facts[0]
+  const sorted = [...facts].sort((a, b) => WEIGHT.indexOf(a.kind) - WEIGHT.indexOf(b.kind))
+  const [first, ...also] = sorted
+  return { ...first!, also }
 }
 
 /** Top-level keys of two stored `raw` JSON objects whose values differ (unreadable: the whole). */

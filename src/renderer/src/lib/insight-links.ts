@@ -61,3 +61,31 @@ export function shortRange(from: string, to: string, locale: string): string {
     ? shortDay(from, locale)
     : `${shortDay(from, locale)} – ${shortDay(to, locale)}`
 }
+
+const WEEKDAY_FORMATS = new Map<string, Intl.DateTimeFormat>()
+
+/** A `YYYY-MM-DD` day's weekday, short, in the UI's locale (`월`, `Mon`). */
+export function weekday(day: string, locale: string): string {
+  let format = WEEKDAY_FORMATS.get(locale)
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' })
+    WEEKDAY_FORMATS.set(locale, format)
+  }
+  return format.format(new Date(`${day}T00:00:00Z`))
+}
+
+/**
+ * The dates a run of bars covers, as a short range (`11. 16. – 11. 22.`): the
+ * first bar's first day to the last bar's last day.
+ */
+export function periodRange(
+  points: readonly { from: string; to: string }[],
+  locale: string,
+): string {
+  const first = points[0]
+  const last = points.at(-1)
+  if (!first || !last) return ''
+  return first.from === last.to
+    ? tinyDay(first.from, locale)
+    : `${tinyDay(first.from, locale)} – ${tinyDay(last.to, locale)}`
+}

@@ -72,6 +72,7 @@ export class Preferences implements LocaleStore {
     language?: Locale
     reviewerName?: string
     agingDays?: Partial<Record<AgingRule, number>>
+    lockIdleSeconds?: number
   }): Promise<boolean> {
     if (change.theme) this.theme = change.theme
     if (change.language) this.locale = change.language

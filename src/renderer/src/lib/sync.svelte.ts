@@ -60,6 +60,17 @@ export class SyncState {
     return this.status?.resources.find((entry) => entry.resource === resource)
   }
 
+  /**
+   * Whether the numbers of `resource` are partial: its first full pass has
+   * not completed yet (`syncing` while a sync runs, `incomplete` while none
+   * does); null once one has, or before the status is known.
+   */
+  partial(resource: SyncResourceName): 'syncing' | 'incomplete' | null {
+    const status = this.of(resource)
+    if (!status || status.lastFullSyncAt !== null) return null
+    return status.status === 'syncing' || this.running(resource) ? 'syncing' : 'incomplete'
+  }
+
   /** The live progress of a running sync of `resource`, if one runs. */
   running(resource: SyncResourceName): SyncProgress | undefined {
     const event = this.progress[resource]

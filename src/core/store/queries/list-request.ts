@@ -1,0 +1,301 @@
+import type { SQLInputValue } from 'node:sqlite'
+import type { StoreConnection } from '../connection'
+import type { ReviewMarkName } from '../../../shared/cache'
+import type { GuaranteeListQuery, ListQuery } from '../../../shared/contract'
+import type { MarkedBy } from '../../../shared/list-filter'
+import { AppError } from '../../app-error'
+import { agingCutoff } from './change-queries'
+import { prepared } from '../statements'
+import type { PagedResource } from '../record-types'
+import { brandAliases } from './brand-search'
+import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from '../search/search-text'
+import { reviewClause } from './reviews'
+import { teamIdentity } from '../team-side'
+import { dataVersion } from '../write/writes'
+
+/**
+ * A list request read as SQL, what every list query starts from: the
+ * request's types, its text as a search plan ({@link textOf}), its filter as
+ * WHERE clauses over the list table `t` ({@link baseWhere}), the matches of
+ * a text search, and the page cursor. The page is planned in
+ * `list-plan.ts` or picked from cells in `list-cell-page.ts`; its counts
+ * come from `list-counts.ts`; `list-queries.ts` puts them together.
+ */
+
+/**
+ * What a caller asks the store for: a list filter as the contract declares
+ * it, any field left out (an absent field takes the contract's default).
+ */
+export type ListRequest = Readonly<Partial<ListQuery>> & {
+  /** The "now" `agedDays` counts back from (ISO; default the current time). */
+  readonly agedAsOf?: string
+}
+
+/** A guarantee list request: a list request and the API's issuance state. */
+export type GuaranteeListRequest = Readonly<Partial<GuaranteeListQuery>>
+
+/** What one page of a list is asked for: its list, columns, filter (status resolved) and size. */
+export interface PageAsk {
+  readonly table: PagedResource
+  readonly columns: string
+  readonly query: ListRequest
+  readonly status: string | null | undefined
+  readonly text: Text
+  /** Rows to read: the page's limit and one more (whether there is a next page). */
+  readonly limit: number
+}
+
+export interface Text {
+  readonly plan: SearchPlan
+  /** A short query: matches are counted up to {@link SHORT_QUERY_COUNT_CAP}. */
+  readonly short: boolean
+}
+
+/**
+ * Short text (one character, two initials, one or two digits:
+ * `isShortQuery`) matches a large share of a list: its matches are counted
+ * up to this many, and the page says its total is a lower bound.
+ */
+export const SHORT_QUERY_COUNT_CAP = 1000
+
+/**
+ * The FTS expression of the query's text and member: a short query is
+ * spelled out as whole terms; a member id is found by its words in the
+ * search index (its exact id is then compared on each match), since a
+ * member's rows are few and an index of their own cost every write.
+ */
+export function textOf(db: StoreConnection, table: PagedResource, query: ListRequest): Text {
+  const text = queryText(db, table, query.q ?? '')
+  const member = query.member ? planSearch(query.member) : null
+  // A member id without a word is compared on every row (no such id is expected).
+  if (member?.kind !== 'match' || text.plan.kind === 'none') return text
+  // Whole words: the id is exact, so a longer id starting with it need not match.
+  const words = member.match.replace(/ \*$/u, '')
+  const match = text.plan.kind === 'all' ? words : `(${words}) AND (${text.plan.match})`
+  // Counted exactly: the member's matches are few.
+  return { plan: { kind: 'match', match }, short: false }
+}
+
+function queryText(db: StoreConnection, table: PagedResource, q: string): Text {
+  const spelled = shortQueryPlan(q, (syllable) => {
+    const next = String.fromCodePoint(syllable.codePointAt(0)! + 1)
+    const rows = prepared(
+      db,
+      `SELECT term FROM ${table}_fts_terms WHERE term >= ? AND term < ? LIMIT ?`,
+    ).all(syllable, next, MAX_SYLLABLE_TERMS + 1) as { term: string }[]
+    return rows.length > MAX_SYLLABLE_TERMS ? null : rows.map((row) => row.term)
+  })
+  if (spelled) return { plan: spelled, short: true }
+  const plan = planSearch(q, brandAliases(db, q))
+  return { plan, short: plan.kind === 'match' && isShortQuery(q) }
+}
+
+/** At most this many vocabulary terms spell out a one-syllable query. */
+const MAX_SYLLABLE_TERMS = 500
+
+/** A WHERE clause over the list table `t` and its parameters. */
+export interface Where {
+  readonly clauses: string[]
+  readonly params: SQLInputValue[]
+}
+
+/** SQL and parameters of one statement. */
+export interface Statement {
+  readonly sql: string
+  readonly params: SQLInputValue[]
+}
+
+/** The filter's member, date, aging and "marked by" parts. */
+export function baseWhere(db: StoreConnection, table: PagedResource, query: ListRequest): Where {
+  let where: Where = { clauses: ['t.gone_at IS NULL'], params: [] }
+  if (query.markedBy !== undefined) {
+    const marked = markedByClause(table, query.markedBy, teamIdentity(db)?.role ?? null)
+    where = and(where, marked.clauses[0]!, ...marked.params)
+  }
+  if (query.agedDays !== undefined) {
+    const aged = agedClause(table, query.agedDays, query.agedAsOf)
+    where = and(where, aged.clauses[0]!, ...aged.params)
+  }
+  if (query.member) where = and(where, 't.ref_user_id = ?', query.member)
+  if (query.from) where = and(where, 't.registered_at >= ?', `${checkDate(query.from)} 00:00:00`)
+  if (query.to) {
+    where = and(where, 't.registered_at < ?', `${nextDay(checkDate(query.to))} 00:00:00`)
+  }
+  return where
+}
+
+/**
+ * Records whose review row (a mark or a note) was last set by `markedBy`.
+ * A row without a team author was set on this computer (before the profile
+ * had a team server, or without one), so it is this member's; `me` without a
+ * team identity is exactly those.
+ */
+function markedByClause(table: PagedResource, markedBy: MarkedBy, me: string | null): Where {
+  const marks = `t.idx IN (SELECT record_idx FROM review_marks WHERE resource = '${table}' AND`
+  if (markedBy === 'me') {
+    return { clauses: [`${marks} (team_author IS NULL OR team_author = ?))`], params: [me] }
+  }
+  if (markedBy === 'others') {
+    return {
+      clauses: [`${marks} team_author IS NOT NULL AND team_author IS NOT ?)`],
+      params: [me],
+    }
+  }
+  return { clauses: [`${marks} team_author = ?)`], params: [markedBy.role] }
+}
+
+/**
+ * The aging filter over list `table`: records whose current status was seen
+ * `days` days before `asOf` or earlier: those with a `status_since` row by
+ * it, the rest (holding their status since the list's baseline) when the
+ * baseline is that old (migration 12; `change-queries.ts`).
+ */
+function agedClause(table: PagedResource, days: number, asOf: string | undefined): Where {
+  const cutoff = agingCutoff(asOf ?? new Date().toISOString(), days)
+  return {
+    clauses: [
+      `(t.idx IN (SELECT idx FROM status_since WHERE resource = '${table}' AND since <= ?)
+        OR (ifnull((SELECT at <= ? FROM change_baselines WHERE resource = '${table}'), 0)
+          AND t.idx NOT IN (SELECT idx FROM status_since WHERE resource = '${table}')))`,
+    ],
+    params: [cutoff, cutoff],
+  }
+}
+
+export function withStatus(where: Where, status: string | null | undefined): Where {
+  if (status === undefined) return where
+  if (status === null) return and(where, 't.status IS NULL')
+  return and(where, 't.status = ?', status)
+}
+
+export function withReview(
+  table: PagedResource,
+  where: Where,
+  mark: ReviewMarkName | undefined,
+): Where {
+  if (mark === undefined) return where
+  const { clause, params } = reviewClause(table, mark)
+  return and(where, clause, ...params)
+}
+
+/** The text part for a plan that does not walk the FTS index: the set of matching rowids. */
+export function withText(table: PagedResource, where: Where, text: Text): Where {
+  if (text.plan.kind === 'all') return where
+  if (text.plan.kind === 'none') return and(where, '0')
+  const fts = `${table}_fts`
+  return and(where, `t.idx IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, text.plan.match)
+}
+
+export function and(where: Where, clause: string, ...params: SQLInputValue[]): Where {
+  return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
+}
+
+/** True when the filter has a part the stored counts cannot answer: a member, aging or who marked. */
+export function mustCount(query: ListRequest): boolean {
+  return Boolean(query.member) || query.agedDays !== undefined || query.markedBy !== undefined
+}
+
+/** Text of two or more characters, without member or dates: what the cell index counts. */
+export function searchOnly(
+  query: ListRequest,
+  text: Text,
+): text is Text & { plan: { kind: 'match'; match: string } } {
+  if (text.plan.kind !== 'match' || text.short) return false
+  return !mustCount(query) && query.from === undefined && query.to === undefined
+}
+
+/** True when the list's order is newest first (the default). */
+export function newestFirst(query: ListRequest): boolean {
+  return (query.sort ?? 'latest') === 'latest'
+}
+
+/** The idx range of the filter's dates (idx order being time order): bounds of an FTS walk. */
+export function rowidRange(db: StoreConnection, table: PagedResource, query: ListRequest): Where {
+  let range: Where = { clauses: [], params: [] }
+  const edge = (clause: string, order: string, value: string): number =>
+    (
+      prepared(
+        db,
+        `SELECT idx FROM ${table} INDEXED BY ${table}_by_time WHERE ${clause} ORDER BY ${order} LIMIT 1`,
+      ).get(value) as { idx: number } | undefined
+    )?.idx ?? Number.NaN
+  if (query.from) {
+    const low = edge('registered_at >= ?', 'registered_at, idx', `${query.from} 00:00:00`)
+    range = and(range, 'f.rowid >= ?', Number.isNaN(low) ? Number.MAX_SAFE_INTEGER : low)
+  }
+  if (query.to) {
+    const high = edge(
+      'registered_at < ?',
+      'registered_at DESC, idx DESC',
+      `${nextDay(query.to)} 00:00:00`,
+    )
+    range = and(range, 'f.rowid <= ?', Number.isNaN(high) ? Number.MIN_SAFE_INTEGER : high)
+  }
+  return range
+}
+
+export function checkDate(text: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+    throw new AppError('invalid_argument', 'Dates are written YYYY-MM-DD.')
+  }
+  return text
+}
+
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + 1)
+  return d.toISOString().slice(0, 10)
+}
+
+/**
+ * Every match of an FTS expression, kept until the data changes, with the
+ * key it is kept under (which also keeps its parse in the cell index).
+ */
+export function matchingRowids(
+  db: StoreConnection,
+  table: PagedResource,
+  match: string,
+): { rowids: string | null; key: string } {
+  const key = `${dataVersion(db)}\u0000${table}\u0000${match}`
+  const perDb = db.searchRowids
+  if (perDb.has(key)) return { rowids: perDb.get(key)!, key }
+  const { sql, params } = rowidsStatement(table, match)
+  const rowids = (prepared(db, sql).get(...params) as { rowids: string | null }).rowids
+  if (perDb.size >= ROWID_CACHE_SIZE) perDb.clear()
+  perDb.set(key, rowids)
+  return { rowids, key }
+}
+
+/** Searches whose matches are kept per connection (a page of another tab or the next page reuses them). */
+const ROWID_CACHE_SIZE = 16
+
+/** The statement listing every match of an FTS expression, as one comma-separated text. */
+export function rowidsStatement(table: PagedResource, match: string): Statement {
+  const fts = `${table}_fts`
+  return {
+    sql: `SELECT group_concat(rowid) AS rowids FROM ${fts} WHERE ${fts} MATCH ?`,
+    params: [match],
+  }
+}
+
+/** Opaque keyset cursor: the sort key of the last row of a page. */
+export function encodeCursor(registeredAt: string, idx: number): string {
+  return Buffer.from(JSON.stringify([registeredAt, idx])).toString('base64url')
+}
+
+export function decodeCursor(cursor: string): [string, number] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      Number.isSafeInteger(value[1])
+    ) {
+      return [value[0], value[1] as number]
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new AppError('invalid_argument', 'The page cursor is not valid.')
+}
