@@ -145,14 +145,18 @@ test('a reconciliation total opens its kind; a row opens its record', async ({ p
   const card = page.locator('.table-card', { has: page.getByTestId('reconcile-table') })
   const onlyOf = (m: string) => rows.and(page.locator(`:not([data-member="${m}"])`))
   const slow = '**/ipc/reconcile.list'
+  // The answer is held until the old groups have dimmed: an answer that takes long.
+  let release: () => void = () => undefined
+  const held = new Promise<void>((resolve) => (release = resolve))
   await page.route(slow, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800))
+    await held
     await route.continue()
   })
   await memberBox.fill(member)
   await memberBox.press('Enter')
   await expect(card).toHaveClass(/\bstale\b/)
   await page.screenshot({ path: 'test-results/insight-reconcile-dimmed.png' })
+  release()
   await expect(onlyOf(member)).toHaveCount(0)
   await expect(card).not.toHaveClass(/\bstale\b/)
   await page.unroute(slow)

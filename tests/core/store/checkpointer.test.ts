@@ -160,33 +160,47 @@ describe('the checkpointer with a host', () => {
       timeout: 10_000,
       interval: 20,
     })
-    // Its checkpoint done, it idles.
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Its checkpoint done (or about to be), it stays for the minute it may idle.
     expect(ownThreads()).toBe(1)
     host.running = true
     checkpoints.request()
-    expect(host.asked).toHaveLength(2)
+    // The host takes this one (at once, or as soon as the own thread answers the last).
+    await vi.waitFor(() => expect(host.asked).toHaveLength(2), { timeout: 10_000, interval: 20 })
     await vi.waitFor(() => expect(ownThreads()).toBe(0), { timeout: 10_000, interval: 20 })
     host.settle()
   })
 
   it('keeps its own thread through its deep check when the host takes a checkpoint meanwhile', async () => {
-    // An own thread whose check takes 500 ms, and which exits when told to close.
+    // An own thread whose check takes 500 ms and which exits when told to close. It tells
+    // the end of its check through the one callback the checkpointer hands on (`damaged`),
+    // just before `checked`.
     const slow: ThreadEntry = {
       url: new URL(
         `data:text/javascript,${encodeURIComponent(
-          "import { parentPort, workerData } from 'node:worker_threads'; if (workerData.deepCheck) setTimeout(() => parentPort.postMessage('checked'), 500); parentPort.on('message', (m) => (m === 'close' ? process.exit(0) : parentPort.postMessage('done')))",
+          "import { parentPort, workerData } from 'node:worker_threads'; if (workerData.deepCheck) setTimeout(() => { parentPort.postMessage('damaged'); parentPort.postMessage('checked') }, 500); parentPort.on('message', (m) => (m === 'close' ? process.exit(0) : parentPort.postMessage('done')))",
         )}`,
       ),
     }
     const host = fakeHost()
-    const checkpoints = new Checkpointer(file, slow, undefined, { host })
-    closers.unshift(() => checkpoints.close())
-    checkpoints.request()
+    let aliveAtCheckEnd = -1
+    const checkEnded = new Promise<void>((resolve) => {
+      const checkpoints = new Checkpointer(
+        file,
+        slow,
+        () => {
+          aliveAtCheckEnd = ownThreads(slow)
+          resolve()
+        },
+        { host },
+      )
+      closers.unshift(() => checkpoints.close())
+      checkpoints.request()
+    })
     host.settle()
     expect(host.asked).toHaveLength(1)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    expect(ownThreads(slow)).toBe(1)
+    // Told to close meanwhile, it would have exited before the end of its check.
+    await checkEnded
+    expect(aliveAtCheckEnd).toBe(1)
     // Checked, and with nothing asked of it: it exits.
     await vi.waitFor(() => expect(ownThreads(slow)).toBe(0), { timeout: 10_000, interval: 20 })
   })
@@ -199,7 +213,9 @@ describe('the checkpointer with a host', () => {
     checkpoints.request()
     let closed = false
     const closing = checkpoints.close().then(() => (closed = true))
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Its own thread gone, the close still waits for the host's checkpoint.
+    await vi.waitFor(() => expect(ownThreads()).toBe(0), { timeout: 10_000, interval: 20 })
+    await turn()
     expect(closed).toBe(false)
     host.settle()
     await closing
