@@ -108,22 +108,20 @@ export const assignmentRowSchema = z
     based_on_seq: bigintText.nullable(),
     restores: uuid.nullable(),
   })
-  .transform(
-    (row): AssignmentEvent => ({
-      kind: 'assignment',
-      id: row.id,
-      partnerId: row.partner_id,
-      author: row.author,
-      seq: row.seq,
-      serverTime: row.server_time,
-      resource: row.resource,
-      recordIdx: row.record_idx,
-      assignee: row.assignee,
-      clientTime: row.client_time,
-      basedOnSeq: row.based_on_seq,
-      restoresId: row.restores,
-    }),
-  )
+  .transform((row): AssignmentEvent => ({
+    kind: 'assignment',
+    id: row.id,
+    partnerId: row.partner_id,
+    author: row.author,
+    seq: row.seq,
+    serverTime: row.server_time,
+    resource: row.resource,
+    recordIdx: row.record_idx,
+    assignee: row.assignee,
+    clientTime: row.client_time,
+    basedOnSeq: row.based_on_seq,
+    restoresId: row.restores,
+  }))
 
 /** A row of `wallet_link_events` as pulled. */
 export const walletLinkRowSchema = z

@@ -84,7 +84,11 @@ it('names each changed field with its old and new value, fields without a column
 })
 
 it("gives a record's changes of one sync as one entry, of its weightiest kind", () => {
-  write('inspections', [inspection(1, { inspectionStatus: '감정승인(배송중)' }), inspection(2)], true)
+  write(
+    'inspections',
+    [inspection(1, { inspectionStatus: '감정승인(배송중)' }), inspection(2)],
+    true,
+  )
   // A delivery: the status moves, the result arrives and the modification time changes together.
   write('inspections', [
     inspection(1, {
