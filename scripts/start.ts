@@ -9,7 +9,8 @@ import { browserCommand, chooseStartMode, fallbackLine } from './start-mode'
  * `npm start`: builds, then opens the app in Electron's window where its
  * binary exists; otherwise says why in one line and serves the same app
  * through the web host on the embedded sandbox, printing its address and
- * opening it in the default browser where there is one.
+ * opening it in the default browser where there is one, with a one-time
+ * code instead of the session token.
  */
 const root = resolve(import.meta.dirname, '..')
 const require = createRequire(import.meta.url)
@@ -54,14 +55,20 @@ if (mode.kind === 'electron') {
     process.on(signal, () => host.kill(signal))
   }
   host.on('exit', (code) => process.exit(code ?? 0))
+  // The host prints the address with its session token (for this terminal only) and one with a
+  // one-time code: the browser is opened with the code, so the token is never on its command line.
   createInterface({ input: host.stdout }).on('line', (line) => {
     const url = /^WEB_HOST_URL=(\S+)$/.exec(line)?.[1]
-    if (!url) {
+    const open = /^WEB_HOST_OPEN=(\S+)$/.exec(line)?.[1]
+    if (url) {
+      console.log(`Appraisal Desk: ${url}`)
+      return
+    }
+    if (!open) {
       console.log(line)
       return
     }
-    console.log(`Appraisal Desk: ${url}`)
-    const command = browserCommand(url, process.platform, process.env)
+    const command = browserCommand(open, process.platform, process.env)
     if (!command) return
     // No browser, or it fails: the address above is enough.
     const [program, ...args] = command

@@ -95,8 +95,10 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
  * the user reads it in the window's language.
  */
 export const ERROR_REASONS = [
-  /** The web host serves the Sandbox profile only (started without --allow-real-profiles). */
+  /** The web host serves the Sandbox profile only (started without --other-profiles). */
   'sandbox_only',
+  /** The web host runs no wallet flow on a production account. */
+  'production_wallet',
   /** A guarantee wallet sync without a token, and none stored for the guarantee (`idx`). */
   'no_guarantee_token',
 ] as const

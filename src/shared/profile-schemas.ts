@@ -57,6 +57,7 @@ export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localh
 export const serviceUrlSchema = z
   .string()
   .trim()
+  .min(1)
   .max(2000)
   .refine((value) => {
     let url: URL
@@ -70,12 +71,24 @@ export const serviceUrlSchema = z
     return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
   }, 'must be an https address (http only for 127.0.0.1 or localhost), without user, query or fragment')
 
-/** An IANA time zone the platform knows, e.g. `Asia/Seoul`. */
+/**
+ * Abbreviations staff type for a zone, as the IANA zone they mean. Only
+ * those of one meaning (`CST` is China's and America's: not here).
+ */
+const ZONE_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  KST: 'Asia/Seoul',
+  JST: 'Asia/Tokyo',
+  HKT: 'Asia/Hong_Kong',
+  SGT: 'Asia/Singapore',
+}
+
+/** An IANA time zone the platform knows, e.g. `Asia/Seoul`; `KST` and its like are read as their zone. */
 export const timeZoneSchema = z
   .string()
   .trim()
   .min(1)
   .max(64)
+  .transform((value) => ZONE_ABBREVIATIONS[value.toUpperCase()] ?? value)
   .refine((value) => {
     try {
       new Intl.DateTimeFormat('en', { timeZone: value })
@@ -84,6 +97,27 @@ export const timeZoneSchema = z
       return false
     }
   }, 'unknown time zone')
+
+/**
+ * Where the wallet flow returns: https, or http on this computer only (the
+ * sandbox), as for the service's addresses; a query is allowed.
+ */
+export const redirectUriSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .refine((value) => {
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      return false
+    }
+    if (url.username || url.password) return false
+    if (url.protocol === 'https:') return true
+    return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
+  }, 'must be an https address (http only for 127.0.0.1 or localhost), without user')
 
 /** Deadline of one request (headers and body), in whole seconds: 1 s to 5 minutes. */
 export const requestTimeoutSecondsSchema = z.number().int().min(1).max(300)
@@ -118,7 +152,7 @@ export const profileInputSchema = z.strictObject({
   baseUrl: serviceUrlSchema,
   staticUrl: serviceUrlSchema,
   partnerId: plainTextSchema(200),
-  redirectUri: z.url({ protocol: /^https?$/ }).max(2000),
+  redirectUri: redirectUriSchema,
   timeZone: timeZoneSchema.default(DEFAULT_TIME_ZONE),
   /** Absent: keep the profile's current deadline (30 s for a new one). */
   timeoutSeconds: requestTimeoutSecondsSchema.optional(),

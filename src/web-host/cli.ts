@@ -11,16 +11,21 @@ import { KeytarStore } from '../core/vault/keytar-store'
 import { MemoryStore } from '../core/vault/memory-store'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 import { startEmbeddedSandbox } from '../sandbox'
-import { webHostSetup } from './host-options'
-import { sandboxOnlyRouter } from './sandbox-only'
+import { WEB_HOST_KEYCHAIN_SERVICE, WebHostRefusal, webHostSetup } from './host-options'
+import { desktopLockHeld, machineProbe } from './desktop-lock'
+import { webHostRouter } from './host-router'
 import { startWebHost } from './server'
 
 /**
- * `npm run web [-- --data-dir DIR --port N --allow-real-profiles --sandbox-anchor TIME]`: starts
+ * `npm run web [-- --data-dir DIR --other-profiles --port N --sandbox-anchor TIME]`: starts
  * the embedded sandbox, the core on the Sandbox profile and the web host,
- * then prints one line `WEB_HOST_URL=http://127.0.0.1:PORT/#token=TOKEN`.
- * By default the data folder is a temporary one, the keychain lives in
- * memory and only the Sandbox profile may be used (`host-options.ts`).
+ * then prints `WEB_HOST_URL=http://127.0.0.1:PORT/#token=TOKEN` (for tests
+ * and this terminal) and `WEB_HOST_OPEN=http://127.0.0.1:PORT/#code=CODE`
+ * (a one-time code, the address `npm start` opens the browser with). By
+ * default the data folder is a temporary one, the keychain lives in memory
+ * and only the Sandbox profile may be used (`host-options.ts`); the desktop
+ * app's data folder is never used, and the host does not start while the
+ * desktop app runs (`desktop-lock.ts`).
  */
 const { values } = parseArgs({
   options: {
@@ -28,7 +33,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'sandbox-size': { type: 'string' },
     'sandbox-anchor': { type: 'string' },
-    'allow-real-profiles': { type: 'boolean', default: false },
+    'other-profiles': { type: 'boolean', default: false },
   },
   strict: true,
 })
@@ -43,16 +48,37 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2)
 }
 const size = values['sandbox-size'] === undefined ? undefined : Number(values['sandbox-size'])
-const setup = webHostSetup(
-  {
-    dataDir: values['data-dir'] === undefined ? undefined : resolve(values['data-dir']),
-    allowRealProfiles: values['allow-real-profiles'],
-  },
-  {
-    temporaryDir: () => mkdtempSync(join(tmpdir(), 'appraisal-desk-web-')),
-    userDataDir: defaultUserDataDir(),
-  },
-)
+const userDataDir = defaultUserDataDir()
+/** Ends the start with one line on stderr. */
+function refuse(message: string): never {
+  console.error(message)
+  process.exit(2)
+}
+// The desktop app and this host never share a data folder, a cache file or a keychain entry.
+if (desktopLockHeld(userDataDir, machineProbe)) {
+  refuse(
+    `The desktop app is running (it holds its lock in ${userDataDir}): quit it before starting the web host.`,
+  )
+}
+let setup: ReturnType<typeof webHostSetup>
+try {
+  setup = webHostSetup(
+    {
+      dataDir: values['data-dir'] === undefined ? undefined : resolve(values['data-dir']),
+      otherProfiles: values['other-profiles'],
+    },
+    {
+      temporaryDir: () => mkdtempSync(join(tmpdir(), 'appraisal-desk-web-')),
+      userDataDir,
+    },
+  )
+} catch (error) {
+  if (error instanceof WebHostRefusal) refuse(error.message)
+  throw error
+}
+if (desktopLockHeld(setup.dataDir, machineProbe)) {
+  refuse(`A desktop app holds the lock of ${setup.dataDir}: quit it or choose another --data-dir.`)
+}
 
 const anchorText = values['sandbox-anchor']
 const anchor =
@@ -72,6 +98,7 @@ const core = createCore({
   host: 'web',
   version: pkg.version,
   keychain: setup.keychain === 'system' ? new KeytarStore() : new MemoryStore(),
+  keychainService: WEB_HOST_KEYCHAIN_SERVICE,
   openSettings: openConfFile,
   autoSync: true,
   // The data threads run from their TypeScript sources here, loaded through tsx.
@@ -83,9 +110,10 @@ if (setup.sandboxOnly && core.profiles.activeId !== SANDBOX_PROFILE_ID) {
   await core.router.dispatch('profiles.select', { id: SANDBOX_PROFILE_ID })
 }
 const host = await startWebHost({
-  router: setup.sandboxOnly
-    ? sandboxOnlyRouter(core.router, () => core.profiles.activeId)
-    : core.router,
+  router: webHostRouter(core.router, {
+    sandboxOnly: setup.sandboxOnly,
+    active: () => core.profiles.active().summary,
+  }),
   events: core.events,
   rendererDir: resolve(root, 'out/renderer'),
   port,
@@ -93,6 +121,7 @@ const host = await startWebHost({
   wallet: core.wallet,
 })
 console.log(`WEB_HOST_URL=${host.url}`)
+console.log(`WEB_HOST_OPEN=${host.openUrl()}`)
 
 // A Ctrl+C reaches this process from the terminal and again through its parents
 // (`npm start`, tsx): the first signal closes in order, later ones wait for it.

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { EventBus } from '../core/events'
@@ -19,7 +19,9 @@ import { handleWalletPopup } from './wallet-popup'
  * loopback only, and never part of the packaged app.
  *
  * Defences (docs/faults.md F43–F48): a per-launch token compared in constant
- * time; a Host allowlist against DNS rebinding; Origin checked on every
+ * time, which a browser started by `npm start` never sees on its command
+ * line (it gets a one-time code, {@link WebHost.openUrl}, that the page
+ * exchanges at `POST /session`); a Host allowlist against DNS rebinding; Origin checked on every
  * request; no CORS at all (preflights are refused); state changes only by
  * `POST` with `application/json`; static files only from the renderer folder.
  * Card images, which `<img>` loads without the token header, need a cookie
@@ -39,6 +41,8 @@ export interface WebHostOptions {
   readonly cards?: { serve(path: string, signal?: AbortSignal): Promise<CardResponse> }
   /** Wallet-link flows, run in a browser popup (`wallet-popup.ts`). */
   readonly wallet?: WalletService
+  /** The clock of one-time codes' deadlines (tests move it). */
+  readonly now?: () => number
 }
 
 /** A running web host. */
@@ -47,9 +51,20 @@ export interface WebHost {
   readonly token: string
   /** `http://127.0.0.1:PORT/#token=TOKEN`: the page reads the token from the fragment. */
   readonly url: string
+  /**
+   * `http://127.0.0.1:PORT/#code=CODE` with a new one-time code (valid
+   * {@link CODE_LIFETIME_MS}, one exchange): the address another program
+   * (the browser `npm start` opens) may carry on its command line, where
+   * other local users can read it. The page exchanges the code for the
+   * token at once; a code read later is worth nothing.
+   */
+  openUrl(): string
   readonly server: Server
   close(): Promise<void>
 }
+
+/** How long a one-time code of {@link WebHost.openUrl} can be exchanged. */
+export const CODE_LIFETIME_MS = 60_000
 
 /** Files the build names by content hash (`/assets/index-D03wygt0.js`), never changed in place. */
 const HASHED_ASSET = /^\/assets\/[^/]+-[\w-]{8}\.[a-z0-9]+$/
@@ -77,6 +92,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const rendererDir = resolve(options.rendererDir)
   let port = 0
   const streams = new Set<ServerResponse>()
+  /** One-time codes by their SHA-256 (a lookup reveals nothing of a code), with their deadline. */
+  const codes = new Map<string, number>()
+  const now = options.now ?? Date.now
+  const codeKey = (code: string) => createHash('sha256').update(code).digest('hex')
 
   const allowedHosts = (): Set<string> =>
     new Set([...LOOPBACK_HOSTS].map((host) => `${host}:${port}`))
@@ -109,12 +128,36 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (req.method === 'OPTIONS') return deny(res, 403, 'Cross-origin requests are not allowed.')
 
     const path = (req.url ?? '/').split('?')[0] ?? '/'
+    if (path === '/session') return handleSession(req, res)
     if (path.startsWith('/ipc/')) return handleIpc(req, res, path.slice('/ipc/'.length))
     if (path === '/events') return handleEvents(req, res)
     if (path.startsWith('/card/')) return handleCard(req, res, path.slice('/card'.length))
     if (options.wallet && (await handleWalletPopup(options.wallet, req, res, path))) return
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed.')
     return serveStatic(res, path, req.method === 'HEAD', req.headers['if-none-match'])
+  }
+
+  /**
+   * A one-time code for the token: `POST /session` with `{"code": "…"}`
+   * answers `{"token": "…"}` once; an unknown, used or expired code gets 401.
+   */
+  async function handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return deny(res, 405, 'Use POST.')
+    const type = req.headers['content-type'] ?? ''
+    if (!/^application\/json\b/i.test(type))
+      return deny(res, 415, 'Content-Type must be application/json.')
+    const body = await readBody(req, 1024)
+    let code: unknown
+    try {
+      code = body === null ? null : (JSON.parse(body) as { code?: unknown }).code
+    } catch {
+      code = null
+    }
+    for (const [key, deadline] of codes) if (deadline <= now()) codes.delete(key)
+    const key = typeof code === 'string' ? codeKey(code) : ''
+    if (!codes.has(key)) return deny(res, 401, 'Unknown, used or expired code.')
+    codes.delete(key)
+    sendJson(res, 200, { token }, { 'Set-Cookie': cardCookie() })
   }
 
   async function handleIpc(
@@ -265,6 +308,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     token,
     url: `http://127.0.0.1:${port}/#token=${token}`,
     server,
+    openUrl() {
+      const code = randomBytes(32).toString('base64url')
+      codes.set(codeKey(code), now() + CODE_LIFETIME_MS)
+      return `http://127.0.0.1:${port}/#code=${code}`
+    },
     async close() {
       unsubscribe()
       for (const stream of streams) stream.end()

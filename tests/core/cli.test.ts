@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { demoCredentials } from '../../src/sandbox'
@@ -94,5 +94,71 @@ describe('npm run web', () => {
       ok: true,
       value: { host: 'web', profile: { kind: 'sandbox' } },
     })
+  })
+
+  it('prints a second address with a one-time code, not the token, that the page exchanges once', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/web-host/cli.ts', '--sandbox-size', '20'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    children.push(child)
+    const [line, open] = await new Promise<string[]>((resolve, reject) => {
+      const seen: string[] = []
+      createInterface({ input: child.stdout! }).on('line', (text) => {
+        seen.push(text)
+        if (seen.length === 2) resolve(seen)
+      })
+      child.once('exit', (code) => reject(new Error(`the web host exited with ${code}`)))
+    })
+    const token = /^WEB_HOST_URL=\S+#token=(\S+)$/.exec(line ?? '')?.[1]
+    expect(token).toBeDefined()
+    const match = /^WEB_HOST_OPEN=(http:\/\/127\.0\.0\.1:\d+\/)#code=(\S+)$/.exec(open ?? '')
+    expect(match).not.toBeNull()
+    expect(open).not.toContain(token)
+    const exchange = () =>
+      fetch(`${match![1]}session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: match![2] }),
+      })
+    const first = await exchange()
+    expect(await first.json()).toEqual({ token })
+    expect((await exchange()).status).toBe(401)
+  })
+
+  /** Runs the web host with the desktop app's data folder under `config`; answers its exit code and stderr. */
+  async function refusedStart(config: string, args: string[]) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/web-host/cli.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_CONFIG_HOME: config },
+    })
+    children.push(child)
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    return { code, stderr }
+  }
+
+  it('refuses the desktop app’s data folder, and --other-profiles without a folder of its own', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'ad-config-'))
+    const desktop = join(config, 'Appraisal Desk')
+    const own = await refusedStart(config, ['--data-dir', desktop])
+    expect(own.code).toBe(2)
+    expect(own.stderr).toContain("is the desktop app's own data folder")
+    const other = await refusedStart(config, ['--other-profiles'])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toContain('--other-profiles needs a --data-dir')
+  })
+
+  it('does not start while the desktop app holds its single-instance lock', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'ad-config-'))
+    const desktop = join(config, 'Appraisal Desk')
+    mkdirSync(desktop)
+    // What Chromium's process singleton leaves in the folder: a link naming this host and a live pid.
+    symlinkSync(`${hostname()}-${process.pid}`, join(desktop, 'SingletonLock'))
+    const { code, stderr } = await refusedStart(config, [])
+    expect(code).toBe(2)
+    expect(stderr).toContain('The desktop app is running')
   })
 })

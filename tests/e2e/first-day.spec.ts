@@ -112,6 +112,26 @@ for (const size of [
   })
 }
 
+test('c copies the selected record’s number and says so where staff look', async ({
+  page,
+  app,
+}) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await page.goto(screenUrl(app.host.url, 'inspections'))
+  const row = page.getByTestId('inspection-row').first()
+  await row.click()
+  await page.keyboard.press('c')
+  const notice = page.getByTestId('notice')
+  await expect(notice).toBeVisible()
+  await expect(notice).toContainText('복사')
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(copied).toMatch(/^\d+$/u)
+  await expect(notice).toContainText(copied)
+  await page.screenshot({ path: `${SHOTS}/first-day-copied.png` })
+  // It goes after a few seconds.
+  await expect(notice).toHaveText('', { timeout: 8000 })
+})
+
 test('no time is written as ISO text and no run id shows', async ({ page, app }) => {
   await page.goto(app.host.url)
   await expect(page.getByTestId('dash-list-inspections')).toBeVisible()

@@ -277,7 +277,7 @@ test('profile kind: a colour bar per profile; form errors sit next to their fiel
   await form.getByRole('button', { name: '저장' }).click()
   // Each problem under its own field, in Korean; no raw English banner.
   const nameField = form.locator('label', { has: page.locator('input[name=name]') })
-  await expect(nameField.getByTestId('field-error')).toHaveText('입력해 주세요.')
+  await expect(nameField.getByTestId('field-error')).toHaveText('입력하세요.')
   await expect(
     form.locator('label', { has: page.locator('input[name=baseUrl]') }).getByTestId('field-error'),
   ).toContainText('https://')

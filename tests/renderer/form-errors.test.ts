@@ -41,9 +41,37 @@ describe('zod issues to form fields', () => {
     expect(errors).toEqual({
       name: { key: 'form.required' },
       baseUrl: { key: 'form.serviceUrl' },
-      redirectUri: { key: 'form.url' },
+      redirectUri: { key: 'form.redirectUri' },
       timeZone: { key: 'form.timeZone' },
     })
+  })
+
+  it('says an empty address is missing, without listing the rules of a filled one', () => {
+    const errors = fieldErrorsOf(
+      issuesOf({ ...valid, baseUrl: '', staticUrl: '  ', redirectUri: '' }),
+      PROFILE_FIELDS,
+    )
+    expect(errors).toEqual({
+      baseUrl: { key: 'form.required' },
+      staticUrl: { key: 'form.required' },
+      redirectUri: { key: 'form.required' },
+    })
+  })
+
+  it('refuses a wallet return address over plain http to another computer', () => {
+    const errors = fieldErrorsOf(
+      issuesOf({ ...valid, redirectUri: 'http://shop.example.com/done' }),
+      PROFILE_FIELDS,
+    )
+    expect(errors).toEqual({ redirectUri: { key: 'form.redirectUri' } })
+    for (const redirectUri of ['http://127.0.0.1:5173/done', 'https://shop.example.com/done?x=1'])
+      expect(profileInputSchema.safeParse({ ...valid, redirectUri }).success).toBe(true)
+  })
+
+  it('reads a zone abbreviation staff type as its zone', () => {
+    const parsed = profileInputSchema.parse({ ...valid, timeZone: 'KST' })
+    expect(parsed.timeZone).toBe('Asia/Seoul')
+    expect(profileInputSchema.parse({ ...valid, timeZone: 'jst' }).timeZone).toBe('Asia/Tokyo')
   })
 
   it('names the limit of a value that is too long', () => {

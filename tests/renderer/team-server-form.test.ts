@@ -133,7 +133,7 @@ describe('team server form', () => {
     await fill(field, value)
     await submit()
     expect(screen.getAllByTestId('field-error').map((node) => node.textContent)).toEqual([
-      '입력해 주세요.',
+      '입력하세요.',
     ])
     expect(attempt).not.toHaveBeenCalled()
   })
@@ -148,7 +148,7 @@ describe('team server form', () => {
     await fill('teamRole', 'jisoo')
     await submit()
     expect(screen.getAllByTestId('field-error').map((node) => node.textContent)).toEqual([
-      '입력해 주세요.',
+      '입력하세요.',
     ])
     expect(attempt).not.toHaveBeenCalled()
   })

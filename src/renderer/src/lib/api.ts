@@ -30,16 +30,40 @@ export function cardBase(): string {
   return webShim ? '/card' : 'card://image'
 }
 
-/** Reads the token from `#token=…` once, keeps it for reloads, and removes it from the address bar. */
-function takeToken(): string {
+/**
+ * The session's token: from `#token=…` (the address the host prints), or
+ * exchanged at `POST /session` for a one-time `#code=…` (the address
+ * `npm start` opens the browser with, so the token is never on another
+ * program's command line). Either is removed from the address bar at once;
+ * the token is kept for reloads.
+ */
+function takeToken(): Promise<string> {
   const parts = location.hash.replace(/^#/, '').split('&')
   const tokenPart = parts.find((part) => part.startsWith('token='))
-  if (tokenPart) {
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(tokenPart.slice('token='.length)))
-    const rest = parts.filter((part) => part !== tokenPart).join('&')
+  const codePart = parts.find((part) => part.startsWith('code='))
+  if (tokenPart || codePart) {
+    const rest = parts.filter((part) => part !== tokenPart && part !== codePart).join('&')
     history.replaceState(null, '', location.pathname + location.search + (rest ? `#${rest}` : ''))
   }
-  return sessionStorage.getItem(TOKEN_KEY) ?? ''
+  if (tokenPart) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(tokenPart.slice('token='.length)))
+  } else if (codePart) {
+    const code = decodeURIComponent(codePart.slice('code='.length))
+    return fetch('/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    })
+      .then(async (response) => {
+        if (response.ok) {
+          const { token } = (await response.json()) as { token: string }
+          sessionStorage.setItem(TOKEN_KEY, token)
+        }
+      })
+      .catch(() => undefined)
+      .then(() => sessionStorage.getItem(TOKEN_KEY) ?? '')
+  }
+  return Promise.resolve(sessionStorage.getItem(TOKEN_KEY) ?? '')
 }
 
 /**
@@ -54,13 +78,14 @@ function deliver(listener: (payload: never) => void, payload: never): void {
   }
 }
 
-function createHttpApi(token: string): AppApi {
+function createHttpApi(session: Promise<string>): AppApi {
   const listeners = new Map<EventName, Set<(payload: never) => void>>()
   let streaming = false
 
   async function stream(): Promise<void> {
     streaming = true
     try {
+      const token = await session
       const response = await fetch('/events', { headers: { 'x-app-token': token } })
       if (!response.ok || !response.body) return
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
@@ -94,6 +119,7 @@ function createHttpApi(token: string): AppApi {
       args: ChannelArgs<C>,
     ): Promise<Result<ChannelResult<C>>> {
       try {
+        const token = await session
         const response = await fetch(`/ipc/${channel}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-app-token': token },

@@ -19,6 +19,7 @@ export interface FieldError {
 const CUSTOM: Readonly<Record<string, MessageKey>> = {
   baseUrl: 'form.serviceUrl',
   staticUrl: 'form.serviceUrl',
+  redirectUri: 'form.redirectUri',
   timeZone: 'form.timeZone',
 }
 
@@ -55,7 +56,7 @@ function errorOf(field: string, issue: FormIssue): FieldError {
     case 'too_big':
       return { key: 'form.tooLong', values: { max: Number(issue.maximum ?? 0) } }
     case 'invalid_format':
-      return { key: field === 'redirectUri' ? 'form.url' : 'form.invalid' }
+      return { key: 'form.invalid' }
     case 'custom':
       return textErrorOf(issue) ?? { key: CUSTOM[field] ?? 'form.invalid' }
     default:
