@@ -267,6 +267,67 @@ describe('list query layer', () => {
     ])
   })
 
+  it('a mark that lands between the pages of a refetch: the counts shown are those of the rows shown', async () => {
+    const { list, calls, emit } = setup()
+    await settle()
+    const marked = (mark: 'reviewed' | 'follow_up' | null, idx: number): InspectionRow => ({
+      ...row(idx, 'a'),
+      review: mark ? { mark, note: '', by: null, at: '2026-01-01 09:00:00' } : null,
+    })
+    /** A page of the three-record list whose store counted these marks. */
+    const counted = (
+      rows: InspectionRow[],
+      next: string | null,
+      reviewed: number,
+      followUp: number,
+    ) => {
+      const answer = page(rows, next, 3)
+      if (!answer.ok) throw new Error('unreachable')
+      const reviewCounts = { reviewed, follow_up: followUp, none: 3 - reviewed - followUp }
+      return { ok: true, value: { ...answer.value, reviewCounts } } as Result<
+        QueryPage<InspectionRow>
+      >
+    }
+    const shown = () => ({
+      rows: {
+        reviewed: list.rows.filter((r) => r.review?.mark === 'reviewed').length,
+        follow_up: list.rows.filter((r) => r.review?.mark === 'follow_up').length,
+      },
+      counts: {
+        reviewed: list.page?.reviewCounts.reviewed,
+        follow_up: list.page?.reviewCounts.follow_up,
+      },
+    })
+    calls[0]!.answer(counted([marked(null, 3), marked(null, 2)], 'cursor-2', 0, 0))
+    await settle()
+    list.loadMore()
+    await settle()
+    calls[1]!.answer(counted([marked(null, 1)], null, 0, 0))
+    await settle()
+    expect(list.rows).toHaveLength(3)
+    // `f` on record 3: its data.changed refetches both pages, one after the other.
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    calls[2]!.answer(counted([marked('follow_up', 3), marked(null, 2)], 'cursor-2', 0, 1))
+    await settle()
+    // `r` on record 2 is written before the second page is read, so that page counts it.
+    expect(calls[3]!.args).toMatchObject({ cursor: 'cursor-2' })
+    calls[3]!.answer(counted([marked(null, 1)], null, 1, 1))
+    await settle()
+    const before = shown()
+    expect(before.counts).toEqual(before.rows)
+    // The mark's own data.changed then brings both.
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    calls[4]!.answer(counted([marked('follow_up', 3), marked('reviewed', 2)], 'cursor-2', 1, 1))
+    await settle()
+    calls[5]!.answer(counted([marked(null, 1)], null, 1, 1))
+    await settle()
+    const after = shown()
+    expect(after.rows).toEqual({ reviewed: 1, follow_up: 1 })
+    expect(after.counts).toEqual(after.rows)
+  })
+
   it("a change while a new filter's first answer is on its way: the list asks again once it lands", async () => {
     const { list, calls, emit } = setup()
     await settle()

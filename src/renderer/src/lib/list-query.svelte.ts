@@ -157,10 +157,16 @@ export class ListQueryState<R extends ListResource> {
     return pages.length === 1 ? pages[0]!.rows : pages.flatMap((page) => page.rows)
   })
 
-  /** The newest page (counts, total and freshness are those of the whole filter). */
+  /**
+   * The first page: its counts, total and freshness are those of the whole
+   * filter, read in the same answer as the rows at the top. A refetch reads
+   * the loaded pages one after the other, so a later page may count a
+   * change (a mark) that the rows above it do not show yet; the change's own
+   * `data.changed` refetches them all, and until then the counts shown
+   * agree with the rows shown.
+   */
   get page(): ListPage<R> | null {
-    const pages = this.#query.data?.pages
-    return pages?.at(-1) ?? null
+    return this.#query.data?.pages[0] ?? null
   }
 
   /** Records matching the whole filter (not only those loaded). */
