@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { THREAD_ENTRIES, THREAD_NAMES } from './src/core/threads/entries'
 
 /**
  * One config for the three bundles. The preload is emitted as CommonJS
@@ -15,15 +16,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          // Each data thread is a worker with its own entry file (docs/architecture.md).
-          // The database owner of a profile:
-          'owner-worker': resolve('src/core/owner/worker.ts'),
-          // Its WAL checkpointer:
-          'checkpoint-worker': resolve('src/core/owner/checkpoint-worker.ts'),
-          // The sync's page thread, which parses list answers:
-          'page-worker': resolve('src/core/sync/page-thread/worker.ts'),
-          // The team worker, which syncs marks with the profile's team server:
-          'team-worker': resolve('src/core/team/worker.ts'),
+          // Each data thread is a worker with its own entry file, declared once (docs/architecture.md).
+          ...Object.fromEntries(
+            THREAD_NAMES.map((name) => [name, resolve('src/core', THREAD_ENTRIES[name])]),
+          ),
         },
       },
     },

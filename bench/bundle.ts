@@ -1,6 +1,7 @@
 import { build } from 'esbuild'
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { THREAD_ENTRIES, THREAD_NAMES } from '../src/core/threads/entries'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -20,10 +21,10 @@ export async function bundleBenchChildren(): Promise<string> {
     entryPoints: {
       'start-child': join(root, 'bench/start-child.ts'),
       'sync-child': join(root, 'bench/sync-child.ts'),
-      'owner-worker': join(root, 'src/core/owner/worker.ts'),
-      'checkpoint-worker': join(root, 'src/core/owner/checkpoint-worker.ts'),
-      'page-worker': join(root, 'src/core/sync/page-thread/worker.ts'),
-      'team-worker': join(root, 'src/core/team/worker.ts'),
+      // The data threads, as declared once (src/core/threads/entries.ts).
+      ...Object.fromEntries(
+        THREAD_NAMES.map((name) => [name, join(root, 'src/core', THREAD_ENTRIES[name])]),
+      ),
     },
     bundle: true,
     platform: 'node',

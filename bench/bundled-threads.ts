@@ -1,13 +1,6 @@
-/** A data thread's bundle beside the child's own (`import.meta.url` of a bundled child). */
-export function bundledThreads(childUrl: string): {
-  storeWorker: { owner: { url: URL }; checkpointer: { url: URL } }
-  pageWorker: { url: URL }
-  teamWorker: { url: URL }
-} {
-  const thread = (name: string): { url: URL } => ({ url: new URL(`./${name}.mjs`, childUrl) })
-  return {
-    storeWorker: { owner: thread('owner-worker'), checkpointer: thread('checkpoint-worker') },
-    pageWorker: thread('page-worker'),
-    teamWorker: thread('team-worker'),
-  }
+import { appThreads, type AppThreads } from '../src/core/threads/entries'
+
+/** The data threads' bundles beside the child's own (`import.meta.url` of a bundled child, `bundle.ts`). */
+export function bundledThreads(childUrl: string): AppThreads {
+  return appThreads((name) => ({ url: new URL(`./${name}.mjs`, childUrl) }))
 }

@@ -7,6 +7,7 @@ import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { bundledThreads } from './bundled-threads'
+import { meterRelays } from './relay-meter'
 import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
 import { clientOf, type SandboxAccess } from './sandbox-client'
 import type { WriteStats } from '../src/core/store/write/write-stats'
@@ -44,6 +45,8 @@ export interface SyncChildReport {
   readonly inFlight: number
   readonly writes: WriteStats
   readonly bytes: number
+  /** Bytes the main thread relayed between data threads during the sync (`relay-meter.ts`). */
+  readonly relayBytes: number
 }
 const args = JSON.parse(process.argv[2] ?? '{}') as SyncChildArgs
 const threads = bundledThreads(import.meta.url)
@@ -94,11 +97,10 @@ const pages = new PageThread(threads.pageWorker)
 const store = await StoreOwner.open({
   file: storeFileFor(args.dir, 'bench'),
   threads: threads.storeWorker,
-  checkpointHost: pages,
 })
 const engine = new SyncEngine({
   store,
-  source: clientSyncSource(client, pages),
+  source: clientSyncSource(client, pages.towards(store)),
   events: new EventBus(),
 })
 
@@ -108,11 +110,13 @@ writeFileSync('/proc/self/clear_refs', '5')
 const stretches = mainThreadStretches()
 const delays = mainLoopDelays()
 const threadsBefore = threadUse()
+const relays = meterRelays()
 const cpuBefore = process.cpuUsage()
 const t = performance.now()
 const [outcome] = await engine.run(['guarantees'], 'full')
 const ms = performance.now() - t
 const cpu = process.cpuUsage(cpuBefore)
+relays.stop()
 const during = [...threadUse()].map(([name, after]) => {
   const before = threadsBefore.get(name) ?? { ms: 0, mb: 0, calls: 0 }
   return {
@@ -155,5 +159,6 @@ process.stdout.write(
     inFlight: client.inFlight.limit,
     writes,
     bytes: statSync(storeFileFor(args.dir, 'bench')).size,
+    relayBytes: relays.bytes,
   } satisfies SyncChildReport)}\n`,
 )

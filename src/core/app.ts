@@ -101,6 +101,8 @@ export interface CoreDeps {
    * profile with a team server reports the team as offline.
    */
   readonly teamWorker?: ThreadEntry
+  /** The image-index thread's entry (`images/index-worker.ts`), given like `pageWorker`. */
+  readonly imageIndexWorker: ThreadEntry
   /** Backoff of the team sync's reconnects (default 1 s doubling to 60 s; tests shorten it). */
   readonly teamBackoffMs?: { readonly base: number; readonly max: number }
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
@@ -245,10 +247,14 @@ export function createCore(deps: CoreDeps): Core {
       threads: deps.storeWorker,
       now,
       log: (message) => log(redactor.redact(message)),
-      // While a sync runs, its page thread runs the file's WAL checkpoints: one thread fewer.
-      checkpointHost: pages,
     })
-    const sync = new SyncEngine({ store, source: clientSyncSource(client, pages), events, now })
+    // The page thread sends each page's records to this owner itself; the main thread relays none.
+    const sync = new SyncEngine({
+      store,
+      source: clientSyncSource(client, pages.towards(store)),
+      events,
+      now,
+    })
     const team = new TeamRunner({
       profileId: profile.summary.id,
       partnerId: profile.summary.partnerId,
@@ -418,7 +424,7 @@ export function createCore(deps: CoreDeps): Core {
   // Card images come only from the active profile's image host (docs/faults.md F32).
   const images = new ImageCache({
     dir: join(deps.dataDir, 'images'),
-    indexThread: deps.pageWorker,
+    indexThread: deps.imageIndexWorker,
     fetch: deps.fetch,
     policy: () => createImageHostPolicy(scope.profile.staticUrl ? [scope.profile.staticUrl] : []),
     ...(deps.imageCacheBytes ? { maxTotalBytes: deps.imageCacheBytes } : {}),

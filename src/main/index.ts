@@ -17,6 +17,7 @@ import electronUpdater from 'electron-updater'
 import appLog from 'electron-log/main'
 import { fileURLToPath } from 'node:url'
 import { createCore, type Core } from '../core/app'
+import { appThreads } from '../core/threads/entries'
 import { refusedAtStart } from '../core/security/debug-switches'
 import { checkDownloadedUpdate, feedUrlOf } from '../core/updates/release-signature'
 import { APP_DOCS_ORIGIN, appEntryUrl, appOriginFor } from '../core/security/policy'
@@ -225,13 +226,8 @@ if (refusal) {
       log: coreLogTo(appLog),
       openSettings: openElectronStoreFile,
       autoSync: true,
-      // Built next to index.js from src/core/owner/ and src/core/sync/page-thread/ (electron.vite.config.ts).
-      storeWorker: {
-        owner: { url: new URL('./owner-worker.js', import.meta.url) },
-        checkpointer: { url: new URL('./checkpoint-worker.js', import.meta.url) },
-      },
-      pageWorker: { url: new URL('./page-worker.js', import.meta.url) },
-      teamWorker: { url: new URL('./team-worker.js', import.meta.url) },
+      // The data threads, bundled next to index.js under their names (src/core/threads/entries.ts).
+      ...appThreads((name) => ({ url: new URL(`./${name}.js`, import.meta.url) })),
       sandbox: embedded.profile,
       saveFile: saveWithDialog,
     })

@@ -7,7 +7,11 @@ import { MemoryStore } from '../../src/core/vault/memory-store'
 import { Dataset } from '../../src/sandbox/dataset'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import type { BrandSearchResult } from '../../src/shared/domain'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../support/store-worker'
 
 describe('the app on its embedded sandbox', () => {
   it('starts without a record generated or a request sent, and still shows the whole brand list through the router', async () => {
@@ -31,6 +35,7 @@ describe('the app on its embedded sandbox', () => {
       openSettings: openConfFile,
       storeWorker: SOURCE_STORE_WORKER,
       pageWorker: SOURCE_PAGE_WORKER,
+      imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     })
     try {
       expect(generated.map((spy) => spy.mock.calls.length)).toEqual([0, 0])

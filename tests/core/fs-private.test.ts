@@ -1,4 +1,4 @@
-import { SOURCE_PAGE_WORKER } from '../support/store-worker'
+import { SOURCE_IMAGE_INDEX_WORKER } from '../support/store-worker'
 import {
   chmodSync,
   existsSync,
@@ -107,7 +107,7 @@ describe.skipIf(process.platform === 'win32')('private data folder', () => {
     })
     const images = new ImageCache({
       dir: join(temp.dir, 'images'),
-      indexThread: SOURCE_PAGE_WORKER,
+      indexThread: SOURCE_IMAGE_INDEX_WORKER,
       fetch: globalThis.fetch,
       policy: () => createImageHostPolicy([server.origin]),
     })

@@ -9,7 +9,11 @@ import { openConfFile } from '../../src/core/settings/conf-file'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../support/store-worker'
 
 /** Handlers for the router's own behaviour; channels a test does not call fail loudly. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
@@ -40,6 +44,7 @@ describe('router', () => {
       openSettings: openConfFile,
       storeWorker: SOURCE_STORE_WORKER,
       pageWorker: SOURCE_PAGE_WORKER,
+      imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
       sandbox: { size: 10 },
     })
     await core.close()

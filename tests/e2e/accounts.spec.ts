@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../support/store-worker'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import type { SecureStore } from '../../src/core/vault/secure-store'
@@ -35,6 +39,7 @@ async function launch(keychain: SecureStore): Promise<{ core: BootedCore; host: 
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
+    imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     log: () => undefined,
     sandbox: { size: 50 },
   })

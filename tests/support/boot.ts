@@ -1,17 +1,21 @@
 import { createCore, type Core, type CoreDeps } from '../../src/core/app'
 import { startEmbeddedSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
 import { SANDBOX_ANCHOR } from './anchor'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from './store-worker'
+import { SOURCE_IMAGE_INDEX_WORKER, SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from './store-worker'
 
 /**
  * Options of {@link bootWithEmbeddedSandbox}: core's parts, with the
- * sandbox's options in place of a profile; the database owner and the page
- * thread run from their TypeScript sources unless other entries are given.
+ * sandbox's options in place of a profile; the database owner, the page
+ * thread and the image index run from their TypeScript sources unless other entries are given.
  */
-export interface BootOptions extends Omit<CoreDeps, 'sandbox' | 'storeWorker' | 'pageWorker'> {
+export interface BootOptions extends Omit<
+  CoreDeps,
+  'sandbox' | 'storeWorker' | 'pageWorker' | 'imageIndexWorker'
+> {
   readonly sandbox?: SandboxOptions
   readonly storeWorker?: CoreDeps['storeWorker']
   readonly pageWorker?: CoreDeps['pageWorker']
+  readonly imageIndexWorker?: CoreDeps['imageIndexWorker']
 }
 
 /** A core with the built-in "Sandbox" profile, with the sandbox the test owns. */
@@ -31,6 +35,7 @@ export async function bootWithEmbeddedSandbox(options: BootOptions): Promise<Boo
   const core = createCore({
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
+    imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     ...deps,
     sandbox: embedded.profile,
   })

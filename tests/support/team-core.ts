@@ -11,7 +11,7 @@ import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
 import type { TeamStatusView } from '../../src/shared/team'
 import type { Core } from '../../src/core/app'
 import { bootWithEmbeddedSandbox, type BootedCore } from './boot'
-import { sourceThreads } from '../../src/core/source-threads'
+import { sourceThreads } from '../../src/core/threads/source-entries'
 
 /**
  * An app core as a staff member runs it, for the team tests: its own data

@@ -21,7 +21,7 @@ import { checkImageUrl, type ImageHostPolicy } from './url-policy'
 export interface ImageCacheOptions {
   /** Folder of the cached files, its index and its temp folder. */
   readonly dir: string
-  /** The page thread's entry: the index's SQL runs in a thread of its own started from it. */
+  /** The image-index thread's entry (`index-worker.ts`): the index's SQL runs there. */
   readonly indexThread: ThreadEntry
   readonly fetch: FetchLike
   /** The profile's image host(s); read on every fetch, so a profile switch applies at once. */

@@ -16,13 +16,10 @@ const IMAGE_INDEX_IDLE_MS = 30_000
 export class ImageIndex {
   readonly #thread: OnDemandThread<unknown>
 
-  /** `entry` is the page thread's entry, started in the `image-index` role. */
+  /** `entry` is the image-index thread's (`index-worker.ts`); `dir` the folder of its file. */
   constructor(entry: ThreadEntry, dir: string, options: { readonly idleMs?: number } = {}) {
     this.#thread = new OnDemandThread({
-      spawn: () =>
-        spawnStoreThread(entry, {
-          workerData: { role: 'image-index', dir },
-        }),
+      spawn: () => spawnStoreThread(entry, { workerData: { dir } }),
       answers: fromImageIndexSchema,
       name: 'The image index',
       idleMs: options.idleMs ?? IMAGE_INDEX_IDLE_MS,

@@ -87,34 +87,10 @@ export class CheckpointSchedule {
  */
 const CHECKPOINTER_IDLE_MS = 10_000
 
-/**
- * How long {@link Checkpointer.close} waits for a checkpoint in flight on
- * the host: a host that hangs must not hang the profile's close (the same
- * grace as a thread of its own gets, see `stopThread`).
- */
-const HOST_CLOSE_GRACE_MS = 5000
-
-/**
- * A data thread that is up anyway and can run a checkpoint (the page
- * thread during a sync, `sync/page-thread/client.ts`): a sync then runs no
- * checkpointer thread, one isolate (12–16 MB) fewer.
- */
-export interface CheckpointHost {
-  /**
-   * Runs one passive checkpoint of `file` on a connection opened for it
-   * and closed before it answers, if the host's thread is running:
-   * resolves with whether it succeeded, never rejects. Null when the
-   * thread is not running (it is not started for a checkpoint).
-   */
-  checkpointIfRunning(file: string): Promise<boolean> | null
-}
-
 /** Options of {@link Checkpointer}. */
 export interface CheckpointerOptions {
-  /** How long the own thread waits for a request before it exits (default {@link CHECKPOINTER_IDLE_MS}). */
+  /** How long the thread waits for a request before it exits (default {@link CHECKPOINTER_IDLE_MS}). */
   readonly idleMs?: number
-  /** Where checkpoints run while it is running, instead of the own thread. */
-  readonly host?: CheckpointHost
 }
 
 /**
@@ -125,38 +101,28 @@ export interface CheckpointerOptions {
  * owner. At most one checkpoint is in flight: requests meanwhile are
  * coalesced into one more after it.
  *
- * Where it runs: on the {@link CheckpointHost} (the page thread) whenever
- * that is running, as it is for a whole sync; otherwise on the
- * checkpointer's own thread (`checkpoint-worker.ts`). The own thread lives
- * only while there is work: it starts with the file's deep check and exits
- * after it unless a checkpoint was asked meanwhile; a later request that
- * the host does not take starts it again (without the check), and it exits
- * {@link CHECKPOINTER_IDLE_MS} after its last checkpoint, or at once when
- * the host takes a request while it idles. An app left open on a profile it
- * does not write to then holds no second connection and no second heap for
- * it, and a sync holds one thread for checkpoints, not two.
+ * It runs on a thread of its own (`checkpoint-worker.ts`), which lives only
+ * while there is work: it starts with the file's deep check and exits after
+ * it unless a checkpoint was asked meanwhile; a later request starts it
+ * again (without the check), and it exits {@link CHECKPOINTER_IDLE_MS} after
+ * its last checkpoint. An app left open on a profile it does not write to
+ * then holds no second connection and no second heap for it.
  */
 export class Checkpointer {
   readonly #file: string
   readonly #entry: ThreadEntry
   readonly #onDamaged: () => void
   readonly #idle: IdleTimer
-  readonly #host: CheckpointHost | null
   #worker: Worker | null = null
-  /** {@link #worker} runs the deep check it was started with. */
-  #checking = false
   /** A `run` was sent to {@link #worker} and not yet answered. */
   #running = false
-  /** A checkpoint on the host, settled (never rejected) once it is over. */
-  #hosted: Promise<void> | null = null
   #again = false
   /** Threads told to stop that have not exited yet: {@link close} waits for them too. */
   readonly #stopping = new Set<Promise<void>>()
   #closing: Promise<void> | null = null
 
   /**
-   * Starts the own thread with the file's deep check (never on the host:
-   * it reads every page, too long to hold up a sync's pages). `onDamaged`
+   * Starts the thread with the file's deep check. `onDamaged`
    * runs when the check finds the file damaged (see `checkpoint-worker.ts`).
    */
   constructor(
@@ -169,20 +135,14 @@ export class Checkpointer {
     this.#entry = entry
     this.#onDamaged = onDamaged
     this.#idle = new IdleTimer(options.idleMs ?? CHECKPOINTER_IDLE_MS)
-    this.#host = options.host ?? null
     this.#start(true)
   }
 
   /** Asks for a checkpoint soon (ignored once closing). */
   request(): void {
     if (this.#closing) return
-    if (this.#running || this.#hosted) {
+    if (this.#running) {
       this.#again = true
-      return
-    }
-    const hosted = this.#host?.checkpointIfRunning(this.#file) ?? null
-    if (hosted) {
-      this.#onHost(hosted)
       return
     }
     this.#idle.clear()
@@ -191,40 +151,17 @@ export class Checkpointer {
   }
 
   /**
-   * Stops the own thread and waits for a checkpoint in flight on the host
-   * (its connection is closed once it answers), so no connection of the
-   * checkpointer's outlives the close. Idempotent, and always resolves (a
-   * thread that hangs is terminated; a host that hangs is waited for
-   * {@link HOST_CLOSE_GRACE_MS} at most).
+   * Stops the thread, so no connection of the checkpointer's outlives the
+   * close. Idempotent, and always resolves (a thread that hangs is
+   * terminated).
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#idle.clear()
       if (this.#worker) this.#stop(this.#worker)
-      await Promise.all([...this.#stopping, this.#hosted && graced(this.#hosted)])
+      await Promise.all(this.#stopping)
     })()
     return this.#closing
-  }
-
-  /** A checkpoint went to the host: the own thread, if it only idles, goes. */
-  #onHost(outcome: Promise<boolean>): void {
-    if (this.#worker && !this.#checking) {
-      this.#idle.clear()
-      this.#stop(this.#worker)
-    }
-    // A failed checkpoint only leaves the log longer until the next request.
-    const hosted = outcome.then(
-      () => undefined,
-      () => undefined,
-    )
-    this.#hosted = hosted
-    void hosted.then(() => {
-      this.#hosted = null
-      if (this.#again) {
-        this.#again = false
-        this.request()
-      }
-    })
   }
 
   #start(deepCheck: boolean): Worker {
@@ -240,7 +177,6 @@ export class Checkpointer {
       }
       if (worker !== this.#worker) return
       if (message === 'checked') {
-        this.#checking = false
         // The check was this thread's only work unless a checkpoint was asked of it meanwhile.
         if (!this.#running) this.#stop(worker)
         return
@@ -259,35 +195,20 @@ export class Checkpointer {
     worker.on('exit', () => {
       if (worker !== this.#worker) return
       this.#worker = null
-      this.#checking = false
-      // The run it held is lost, and with it the one asked meanwhile (not one asked of the host).
+      // The run it held is lost, and with it the one asked meanwhile.
       if (this.#running) this.#again = false
       this.#running = false
       this.#idle.clear()
     })
     this.#worker = worker
-    this.#checking = deepCheck
     return worker
   }
 
   /** Lets `worker` go: the next request starts a new thread. */
   #stop(worker: Worker): void {
-    if (worker === this.#worker) {
-      this.#worker = null
-      this.#checking = false
-    }
+    if (worker === this.#worker) this.#worker = null
     const stopped = stopThread(worker, 'close' satisfies ToCheckpointer)
     this.#stopping.add(stopped)
     void stopped.finally(() => this.#stopping.delete(stopped))
   }
-}
-
-/** `settled`, or a promise that resolves after {@link HOST_CLOSE_GRACE_MS}, whichever is first. */
-function graced(settled: Promise<void>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const grace = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, HOST_CLOSE_GRACE_MS)
-    timer.unref()
-  })
-  return Promise.race([settled, grace]).finally(() => clearTimeout(timer))
 }

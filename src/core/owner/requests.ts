@@ -1,3 +1,4 @@
+import { MessagePort } from 'node:worker_threads'
 import { isFields, isPositiveInteger } from '../plain-checks'
 
 /**
@@ -16,9 +17,14 @@ export interface OwnerData {
   readonly openedAt: string
 }
 
-/** Main thread → owner. `call` carries one store operation; `reset` clears a failed page write. */
+/**
+ * Main thread → owner. `call` carries one store operation; `reset` clears a
+ * failed page write; `pages` hands over the owner's end of a link on which
+ * the page thread sends pages' encoded records (`sync/page-thread/client.ts`).
+ */
 export type ToOwner =
   | { readonly type: 'call'; readonly id: number; readonly op: string; readonly args?: unknown }
+  | { readonly type: 'pages'; readonly link: number; readonly port: MessagePort }
   | { readonly type: 'reset' }
   | { readonly type: 'close' }
 
@@ -39,6 +45,12 @@ export function readOwnerData(raw: unknown): OwnerData | null {
 export function readToOwner(raw: unknown): ToOwner | null {
   if (!isFields(raw)) return null
   if (raw['type'] === 'reset' || raw['type'] === 'close') return { type: raw['type'] }
+  if (raw['type'] === 'pages') {
+    const { link, port } = raw
+    return isPositiveInteger(link) && port instanceof MessagePort
+      ? { type: 'pages', link, port }
+      : null
+  }
   if (raw['type'] !== 'call' || !isPositiveInteger(raw['id'])) return null
   if (typeof raw['op'] !== 'string') return null
   return { type: 'call', id: raw['id'], op: raw['op'], args: raw['args'] }

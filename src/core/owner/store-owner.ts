@@ -1,6 +1,6 @@
-import type { Worker } from 'node:worker_threads'
+import type { MessagePort, Worker } from 'node:worker_threads'
 import { AppError } from '../app-error'
-import { Checkpointer, CheckpointSchedule, type CheckpointHost } from './checkpointer'
+import { Checkpointer, CheckpointSchedule } from './checkpointer'
 import type { StoreNotice } from '../store/schema/database'
 import { rowsOf } from '../store/write/page-write'
 import { movable } from '../threads/transfer'
@@ -19,6 +19,15 @@ export interface StoreThreads {
   readonly checkpointer: ThreadEntry
 }
 
+/**
+ * Where the page thread can send pages itself: a profile's database owner,
+ * which takes one end of a link (`sync/page-thread/client.ts` makes it).
+ */
+export interface PageSink {
+  /** Takes `port`, the owner's end of link `link`: page parcels arrive on it. */
+  receivePages(link: number, port: MessagePort): void
+}
+
 /** Options of {@link StoreOwner}. */
 export interface StoreOwnerOptions {
   readonly file: string
@@ -28,12 +37,6 @@ export interface StoreOwnerOptions {
   readonly now?: () => Date
   /** Where a thread that failed says why (the app's log); the callers get `internal`. */
   readonly log?: (message: string) => void
-  /**
-   * Runs the WAL checkpoints while it is up (the app's page thread), so a
-   * sync starts no checkpointer thread; without it, or while it is down,
-   * they run on the checkpointer's own thread (see `checkpointer.ts`).
-   */
-  readonly checkpointHost?: CheckpointHost
 }
 
 /** The arguments of `call(op, …)`: none for operations that take none. */
@@ -66,7 +69,7 @@ interface Waiter {
  * requests and awaits typed answers. Requests may be sent at once: the
  * thread takes them, in order, once the file is open.
  */
-export class StoreOwner implements StoreClient {
+export class StoreOwner implements StoreClient, PageSink {
   readonly file: string
   /** Settles once the file is open and migrated (rejects with why it could not be). */
   readonly ready: Promise<void>
@@ -112,14 +115,9 @@ export class StoreOwner implements StoreClient {
       if (message.type === 'ready') {
         this.#notice = message.notice
         if (!this.#closing)
-          this.#checkpointer = new Checkpointer(
-            this.file,
-            options.threads.checkpointer,
-            () => {
-              this.#damaged = true
-            },
-            options.checkpointHost ? { host: options.checkpointHost } : {},
-          )
+          this.#checkpointer = new Checkpointer(this.file, options.threads.checkpointer, () => {
+            this.#damaged = true
+          })
         opened()
       } else if (message.type === 'failed') {
         this.#failure = AppError.fromData(message.error)
@@ -194,7 +192,7 @@ export class StoreOwner implements StoreClient {
       // Encoded records move to the owner: this thread only passes them along.
       const request = args[0] as StoreArgs<'writePage'> | undefined
       const transfer =
-        op === 'writePage' && request && 'encoded' in request
+        op === 'writePage' && request && 'encoded' in request && 'bytes' in request.encoded
           ? movable([request.encoded.bytes])
           : []
       this.#post({ type: 'call', id, op, args: args[0] }, transfer)
@@ -204,6 +202,19 @@ export class StoreOwner implements StoreClient {
   #failAll(error: AppError): void {
     for (const waiter of this.#pending.values()) waiter.reject(error)
     this.#pending.clear()
+  }
+
+  /**
+   * Hands the owner its end of a link from the page thread: the encoded
+   * records of the pages parsed for it arrive there, and the sync's writes
+   * name them. A closed or failed owner closes the port instead.
+   */
+  receivePages(link: number, port: MessagePort): void {
+    if (this.#closing || this.#failure) {
+      port.close()
+      return
+    }
+    this.#worker.postMessage({ type: 'pages', link, port } satisfies ToOwner, [port])
   }
 
   resetWrites(): void {

@@ -6,6 +6,7 @@ import { openStore, toStoreError } from '../store/schema/database'
 import type { FromOwner } from './protocol'
 import { readOwnerData, readToOwner } from './requests'
 import { rowsOf, type PageWriteRequest } from '../store/write/page-write'
+import { PageParcels } from './page-parcels'
 import { writePageBatch } from '../store/write/page-writer'
 import { isStoreOp, runStoreOp, type StoreArgs, type StoreOp } from './store-ops'
 import { messageId, yieldToMainThread } from '../threads/spawn'
@@ -19,6 +20,11 @@ import { countWrite, threadMicros } from '../store/write/write-stats'
  * transaction, each whole, in order, with its checkpoint; after a failed
  * page every later one is refused until the engine sends `reset`, so a
  * checkpoint can never skip a page.
+ *
+ * A page's encoded records come from the page thread itself, over a link
+ * (`page-parcels.ts`); the main thread's write names them. A write whose
+ * records have not arrived yet waits for them, and every request after it
+ * waits too, so the order asked is kept.
  */
 if (!parentPort) throw new Error('owner-worker runs only as a worker thread')
 yieldToMainThread()
@@ -52,6 +58,15 @@ try {
 
 type Call = { id: number; op: StoreOp; args: unknown }
 let inbox: Call[] = []
+/** The pages' records the page thread sent; a parcel's arrival lets waiting writes through. */
+const parcels = new PageParcels(() => {
+  if (!scheduled && parcelWait) {
+    scheduled = true
+    setImmediate(drain)
+  }
+})
+/** The inbox's head waits for a parcel. */
+let parcelWait = false
 let scheduled = false
 let pageFailure: ErrorData | null = null
 
@@ -90,7 +105,8 @@ function writePages(batch: Call[]): void {
     try {
       // Built by the main thread's typed `call('writePage', …)`; cloning keeps its shape. Encoded
       // records are read page by page inside the batch, so the write step's time includes that.
-      const pages = batch.map((call) => call.args as PageWriteRequest)
+      // Records the page thread sent are taken from their parcels (a lost one fails the batch).
+      const pages = batch.map((call) => parcels.take(call.args as PageWriteRequest))
       const started = threadMicros()
       // Answered before any compaction: the sync is done; requests sent meanwhile wait for it.
       writePageBatch(db, pages, () => {
@@ -153,8 +169,14 @@ function drain(): void {
   if (batchTimer !== null) clearTimeout(batchTimer)
   batchTimer = null
   queuedRecords = 0
-  const calls = inbox
-  inbox = []
+  // Up to the first write whose records have not arrived: it and what follows wait.
+  const waiting = inbox.findIndex(
+    (call) => call.op === 'writePage' && parcels.state(call.args) === 'waiting',
+  )
+  parcelWait = waiting !== -1
+  const calls = parcelWait ? inbox.slice(0, waiting) : inbox
+  inbox = parcelWait ? inbox.slice(waiting) : []
+  for (const call of inbox) if (call.op === 'writePage') queuedRecords += queuedRowsOf(call.args)
   for (let i = 0; i < calls.length;) {
     if (calls[i]!.op !== 'writePage') {
       runOne(calls[i]!)
@@ -186,9 +208,17 @@ port.on('message', (raw: unknown) => {
     // Queued pages of the failed run are answered (refused) before the reset applies.
     drain()
     pageFailure = null
+    // Parcels no write named (a run stopped after parsing them) go.
+    parcels.keepOnly(inbox.map((call) => call.args))
+    return
+  }
+  if (message.type === 'pages') {
+    parcels.link(message.link, message.port)
     return
   }
   inbox.push({ id: message.id, op: message.op as StoreOp, args: message.args })
+  // Behind a write that waits for its records: runs once they are in.
+  if (parcelWait) return
   if (message.op === 'writePage') {
     queuedRecords += queuedRowsOf(message.args)
     if (queuedRecords < WRITE_BATCH_RECORDS) {

@@ -1,5 +1,5 @@
 import type { ListPage, PartnerFilter, RejectedItem } from '../../shared/domain'
-import type { EncodedRows } from '../store/write/page-write'
+import type { EncodedRows, ParcelRows } from '../store/write/page-write'
 import type { BrandRecord, GuaranteeRecord, InspectionRecord } from '../store/record-types'
 
 /** One list request of the sync engine: the API's paging and sort, and the service's own filters. */
@@ -19,9 +19,10 @@ export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
   /**
    * The accepted records encoded in chunks of at most the asked
    * `rowsPerChunk`, when the source parsed off the main thread; `items` is
-   * then empty and the engine passes the chunks to the owner unread.
+   * then empty and the engine passes the chunks to the owner unread (or,
+   * when the page thread sent them to the owner itself, their names).
    */
-  readonly encoded?: readonly EncodedRows[]
+  readonly encoded?: readonly (EncodedRows | ParcelRows)[]
   /** The accepted records' idx in order, when `items` does not hold them. */
   readonly fingerprint?: string
 }

@@ -7,7 +7,11 @@ import type { SecureStore } from '../../../src/core/vault/secure-store'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../../support/store-worker'
 
 /** What {@link bootForTest} answers. */
 export type TestCore = BootedCore & { dataDir: string }
@@ -36,6 +40,7 @@ export async function bootForTest(options: {
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
+    imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     log: options.log ?? (() => undefined),
     sandbox: { size: options.sandboxSize ?? 50 },
   })

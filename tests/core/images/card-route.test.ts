@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
+import { SOURCE_IMAGE_INDEX_WORKER } from '../../support/store-worker'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { EventBus } from '../../../src/core/events'
 import { ImageCache } from '../../../src/core/images/image-cache'
@@ -30,7 +30,7 @@ beforeEach(async () => {
   })
   images = new ImageCache({
     dir: join(temp.dir, 'images'),
-    indexThread: SOURCE_PAGE_WORKER,
+    indexThread: SOURCE_IMAGE_INDEX_WORKER,
     fetch: globalThis.fetch,
     policy: () => createImageHostPolicy([host.origin]),
   })

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
+import { SOURCE_IMAGE_INDEX_WORKER } from '../../support/store-worker'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -115,7 +115,7 @@ beforeAll(async () => {
   host = await startImageServer(routes)
   images = new ImageCache({
     dir: join(temp.dir, 'images'),
-    indexThread: SOURCE_PAGE_WORKER,
+    indexThread: SOURCE_IMAGE_INDEX_WORKER,
     fetch: globalThis.fetch,
     policy: () => createImageHostPolicy([host.origin]),
   })

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
+import { SOURCE_IMAGE_INDEX_WORKER } from '../../support/store-worker'
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -76,7 +76,7 @@ afterEach(async () => {
 function cache(options: Partial<ConstructorParameters<typeof ImageCache>[0]> = {}): ImageCache {
   return new ImageCache({
     dir: join(temp.dir, 'images'),
-    indexThread: SOURCE_PAGE_WORKER,
+    indexThread: SOURCE_IMAGE_INDEX_WORKER,
     fetch: globalThis.fetch,
     policy: () => createImageHostPolicy([host.origin]),
     ...options,
@@ -174,7 +174,7 @@ describe('the image-index thread', () => {
     const dir = join(temp.dir, 'images')
     mkdirSync(dir, { recursive: true })
     const before = liveStoreThreads()
-    const index = new ImageIndex(SOURCE_PAGE_WORKER, dir, { idleMs: 0 })
+    const index = new ImageIndex(SOURCE_IMAGE_INDEX_WORKER, dir, { idleMs: 0 })
     const name = `${'a'.repeat(64)}.png`
     try {
       const url = `${host.origin}/card.png`

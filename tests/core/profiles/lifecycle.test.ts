@@ -9,7 +9,11 @@ import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { Result } from '../../../src/shared/errors'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profiles'
 import { call } from '../helpers/core'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../../support/store-worker'
 
 /**
  * The active (Sandbox) profile's owner thread, at most its checkpointer (it runs while the file is
@@ -42,6 +46,7 @@ it('50 interleaved selects and removes all answer, end on the Sandbox with its c
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
+    imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     sandbox: { size: 20 },
   })
   const app = core

@@ -9,7 +9,11 @@ import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
 import { bootForTest, call } from '../helpers/core'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../../support/store-worker'
 
 /**
  * Each profile has its own cache file and sync engine: switching profiles
@@ -89,6 +93,7 @@ describe('automatic sync', () => {
       openSettings: openConfFile,
       storeWorker: SOURCE_STORE_WORKER,
       pageWorker: SOURCE_PAGE_WORKER,
+      imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
       sandbox: { size: 40 },
       autoSync: true,
     })

@@ -8,7 +8,11 @@ import type { GuaranteeRow, InspectionRow, QueryPage, SyncStatus } from '../../.
 import type { BrandSearchResult } from '../../../src/shared/domain'
 import type { Result } from '../../../src/shared/errors'
 import { tempDir } from './fixtures'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../../support/store-worker'
 
 let core: BootedCore | null = null
 let temp: ReturnType<typeof tempDir>
@@ -28,6 +32,7 @@ async function boot(): Promise<BootedCore> {
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
+    imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     sandbox: { size: 300 },
   })
   return core

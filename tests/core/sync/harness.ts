@@ -120,7 +120,7 @@ export async function startHarness(
   const pages = new PageThread(SOURCE_PAGE_WORKER)
   const engine = new SyncEngine({
     store,
-    source: clientSyncSource(client, pages),
+    source: clientSyncSource(client, pages.towards(store)),
     events,
     pageSize: 500,
     ...options.engine,

@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -16,7 +15,6 @@ import { Dataset } from '../../../src/sandbox/dataset'
 import { encodeEucKr } from '../../../src/sandbox/echo'
 import { SOURCE_PAGE_WORKER } from '../../support/store-worker'
 import { failure } from '../../support/failure'
-import { tempDir } from '../store/fixtures'
 import { SANDBOX_ANCHOR } from '../../support/anchor'
 
 const dataset = new Dataset({
@@ -54,15 +52,6 @@ function pageFailure(pages: PageThread): Promise<unknown> {
   return failure(pages.parse(pageInput(1)))
 }
 
-/** A file that is not a database, removed after the test. */
-function notDatabaseFile(): string {
-  const temp = tempDir()
-  cleanups.push(temp.remove)
-  const file = join(temp.dir, 'notes.sqlite')
-  writeFileSync(file, 'not a database '.repeat(200))
-  return file
-}
-
 /** A list answer as the service sends it, in UTF-8 unless told. */
 function body(value: unknown, contentType = 'application/json; charset=utf-8'): JsonBody {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
@@ -75,27 +64,6 @@ function envelope(count: number, page = 1): { total: number; page: number; data:
     page,
     data: Array.from({ length: count }, (_, i) => dataset.guarantee(i)),
   }
-}
-
-/**
- * A WAL-mode database whose log holds about 800 kB that are not in the file
- * yet, written by a connection the test keeps open (as the owner keeps
- * its own, with `wal_autocheckpoint = 0`); closed and removed after the test.
- */
-function fileWithLog(): { file: string; writer: DatabaseSync } {
-  const temp = tempDir()
-  const file = join(temp.dir, 'profile.sqlite')
-  const writer = new DatabaseSync(file)
-  cleanups.push(() => {
-    writer.close()
-    temp.remove()
-  })
-  writer.exec('PRAGMA journal_mode = WAL')
-  writer.exec('PRAGMA wal_autocheckpoint = 0')
-  writer.exec('CREATE TABLE filler (x BLOB)')
-  const insert = writer.prepare('INSERT INTO filler VALUES (randomblob(4000))')
-  for (let i = 0; i < 200; i += 1) insert.run()
-  return { file, writer }
 }
 
 /** The rows a parsed page's chunks hold, decoded as the owner does. */
@@ -305,100 +273,31 @@ describe('the page thread', () => {
     expect(isAppError(await failure(later), 'cancelled')).toBe(true)
   })
 
-  it("runs the owner's WAL checkpoints while it runs: the log reaches the file beside a connection that holds it open", async () => {
-    const { file, writer } = fileWithLog()
-    const pages = thread()
-    pages.warm()
-    const before = statSync(file).size
-    expect(await pages.checkpointIfRunning(file)).toBe(true)
-    // The 800 kB written went to the log only; the checkpoint copied them into the file.
-    expect(statSync(file).size).toBeGreaterThan(before + 700_000)
-    // Nothing was left for a later checkpoint to copy.
-    expect(writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get()).toMatchObject({ busy: 0 })
-    // It keeps parsing pages.
-    const parsed = await pages.parse(pageInput(3))
-    expect(parsed.received).toBe(3)
-  })
-
-  it('answers a checkpoint with the frames it copied, a failed one as internal, a malformed one as malformed, and keeps working', async () => {
-    const { file } = fileWithLog()
-    const notDatabase = notDatabaseFile()
-    const gone = join(dirname(notDatabase), 'gone.sqlite')
+  it('parses pages only: anything else is answered as malformed, and it keeps working', async () => {
     const worker = spawnStoreThread(SOURCE_PAGE_WORKER)
     const answers: unknown[] = []
     worker.on('message', (answer: unknown) => answers.push(answer))
     try {
       const input = pageInput(2)
-      worker.postMessage({ id: 1, checkpoint: file })
-      worker.postMessage({ id: 2, checkpoint: notDatabase })
-      worker.postMessage({ id: 3, checkpoint: gone })
-      worker.postMessage({ id: 4, checkpoint: '' })
-      worker.postMessage({ id: 5, checkpoint: 7 })
-      worker.postMessage({ id: 6, checkpoint: file, input })
-      worker.postMessage({ id: 7, input })
-      await vi.waitFor(() => expect(answers).toHaveLength(7), { timeout: 10_000 })
+      worker.postMessage({ id: 1, checkpoint: '/tmp/some.sqlite' })
+      worker.postMessage({ id: 2, role: 'image-index', dir: '/tmp' })
+      worker.postMessage({ id: 3, checkpoint: 'x', input })
+      worker.postMessage({ id: 4, input })
+      await vi.waitFor(() => expect(answers).toHaveLength(4), { timeout: 10_000 })
       const byId = new Map(answers.map((answer) => [(answer as { id: number }).id, answer]))
-      // 200 rows of 4 kB: a frame (a page) each, and a few more; all copied.
-      const done = byId.get(1) as { ok: true; value: { log: number; checkpointed: number } }
-      expect(done).toMatchObject({ ok: true })
-      expect(done.value.log).toBeGreaterThanOrEqual(200)
-      expect(done.value.checkpointed).toBe(done.value.log)
-      for (const id of [2, 3]) {
-        expect(byId.get(id)).toMatchObject({
-          ok: false,
-          error: { code: 'internal', message: expect.stringMatching(/^A checkpoint failed/) },
-        })
-      }
-      // A checkpoint never creates the file it was asked about.
-      expect(existsSync(gone)).toBe(false)
-      for (const id of [4, 5, 6]) {
+      for (const id of [1, 2]) {
         expect(byId.get(id)).toEqual({
           id,
           ok: false,
           error: { code: 'internal', message: 'The page thread received a malformed request.' },
         })
       }
-      expect(byId.get(7)).toMatchObject({ ok: true, value: { received: 2 } })
+      // A page with a stray field is still a page.
+      expect(byId.get(3)).toMatchObject({ ok: true, value: { received: 2 } })
+      expect(byId.get(4)).toMatchObject({ ok: true, value: { received: 2 } })
     } finally {
       await worker.terminate()
     }
-  })
-
-  it('a checkpoint that fails answers false, and the next page still parses', async () => {
-    const notDatabase = notDatabaseFile()
-    const pages = thread()
-    pages.warm()
-    expect(await pages.checkpointIfRunning(notDatabase)).toBe(false)
-    const parsed = await pages.parse(pageInput(4))
-    expect(parsed.received).toBe(4)
-  })
-
-  it('never starts for a checkpoint: not running, it answers null and the checkpointer uses its own thread', async () => {
-    const { file } = fileWithLog()
-    const before = liveStoreThreads()
-    const pages = new PageThread(SOURCE_PAGE_WORKER, { idleMs: 0 })
-    threads.push(pages)
-    expect(pages.checkpointIfRunning(file)).toBeNull()
-    expect(liveStoreThreads()).toBe(before)
-    // Up for a page: it takes checkpoints; once it has ended idle, it does not again.
-    await pages.parse(pageInput(1))
-    await vi.waitFor(() => expect(liveStoreThreads()).toBe(before), { timeout: 10_000 })
-    expect(pages.checkpointIfRunning(file)).toBeNull()
-    expect(liveStoreThreads()).toBe(before)
-    pages.warm()
-    expect(await pages.checkpointIfRunning(file)).toBe(true)
-    await pages.close()
-    expect(pages.checkpointIfRunning(file)).toBeNull()
-    expect(liveStoreThreads()).toBe(before)
-  })
-
-  it('fails a page the thread answers with a checkpoint as internal', async () => {
-    const confused = standIn(
-      'parentPort.postMessage({ id: m.id, ok: true, value: { log: 1, checkpointed: 1 } })',
-    )
-    const error = await pageFailure(confused)
-    expect(isAppError(error, 'internal')).toBe(true)
-    expect((error as Error).message).toMatch(/answered a page with a checkpoint/)
   })
 
   it('loads as a bundled JavaScript entry too, the way electron-vite builds it for the app', async () => {
@@ -418,11 +317,6 @@ describe('the page thread', () => {
       const pages = thread({ url: pathToFileURL(join(dir, 'page-worker.js')) })
       const parsed = await pages.parse(pageInput(5))
       expect(rowsOf(parsed)).toHaveLength(5)
-      // The checkpoint code, a chunk of its own loaded at the first checkpoint, is found too.
-      const { file } = fileWithLog()
-      const before = statSync(file).size
-      expect(await pages.checkpointIfRunning(file)).toBe(true)
-      expect(statSync(file).size).toBeGreaterThan(before + 700_000)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

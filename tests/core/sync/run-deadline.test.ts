@@ -58,7 +58,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function openEngine(source: (pages: PageThread) => SyncSource, timers: DeadlineTimer) {
+async function openEngine(
+  source: (pages: PageThread, store: StoreOwner) => SyncSource,
+  timers: DeadlineTimer,
+) {
   const temp = tempDir()
   cleanups.push(() => temp.remove())
   const store = await StoreOwner.open({
@@ -70,7 +73,7 @@ async function openEngine(source: (pages: PageThread) => SyncSource, timers: Dea
   cleanups.push(() => pages.close())
   const engine = new SyncEngine({
     store,
-    source: source(pages),
+    source: source(pages, store),
     events: new EventBus(),
     runDeadlineMs: DEADLINE_MS,
     deadlineTimer: timers,
@@ -103,7 +106,10 @@ describe('the run queue\u2019s overall deadline', () => {
       timeoutMs: 60_000,
     })
     const timers = manualTimers()
-    const engine = await openEngine((pages) => clientSyncSource(client, pages), timers.timer)
+    const engine = await openEngine(
+      (pages, store) => clientSyncSource(client, pages.towards(store)),
+      timers.timer,
+    )
     const ended = new Map<SyncResourceName, RunOutcome>()
     const order: SyncResourceName[] = ['brands', 'inspections', 'guarantees']
     const all = engine.run(order).then((outcomes) => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
  * an isolate of its own that loads its own copy of every module, so what it
  * never needs at start costs memory in each.
  */
-async function startGraph(entry: string): Promise<string[]> {
+async function startGraph(entry: string, dynamic = false): Promise<string[]> {
   const result = await build({
     entryPoints: [fileURLToPath(new URL(`../../../${entry}`, import.meta.url))],
     bundle: true,
@@ -27,7 +27,9 @@ async function startGraph(entry: string): Promise<string[]> {
     if (reached.has(path)) return
     reached.add(path)
     for (const next of inputs[path]?.imports ?? []) {
-      if (next.kind === 'import-statement') walk(next.path)
+      if (next.kind === 'import-statement' || (dynamic && next.kind === 'dynamic-import')) {
+        walk(next.path)
+      }
     }
   }
   walk(entry)
@@ -55,8 +57,11 @@ describe("the data threads' start", () => {
     expect(graph).toContain('src/core/sync/page-thread/parse-page.ts')
     expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
     expect(graph).not.toContain('zod')
-    // SQLite only with the first checkpoint it runs for the owner (a sync's, not every page's).
+  })
+
+  it('the page thread only parses: it never loads SQLite or the image index, not even later', async () => {
+    const graph = await startGraph('src/core/sync/page-thread/worker.ts', true)
     expect(graph).not.toContain('node:sqlite')
-    expect(graph).not.toContain('src/core/owner/wal-checkpoint.ts')
+    expect(graph.filter((path) => path.startsWith('src/core/images/'))).toEqual([])
   })
 })

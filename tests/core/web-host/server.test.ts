@@ -8,7 +8,11 @@ import { rendererPath } from '../../../src/core/security/renderer-files'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { openConfFile } from '../../../src/core/settings/conf-file'
-import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
+import {
+  SOURCE_IMAGE_INDEX_WORKER,
+  SOURCE_PAGE_WORKER,
+  SOURCE_STORE_WORKER,
+} from '../../support/store-worker'
 import { MAX_ARGS_BYTES } from '../../../src/core/router'
 
 let core: BootedCore
@@ -33,6 +37,7 @@ beforeAll(async () => {
     openSettings: openConfFile,
     storeWorker: SOURCE_STORE_WORKER,
     pageWorker: SOURCE_PAGE_WORKER,
+    imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     sandbox: { size: 50 },
   })
   host = await startWebHost({ router: core.router, events: core.events, rendererDir })

@@ -66,8 +66,24 @@ export interface EncodedRows {
   readonly bytes: Uint8Array
 }
 
-/** A page write as sent to the owner: its records as objects, as rows, or encoded. */
-export type PageWriteRequest = PageWriteFields & (PageRecords | { readonly encoded: EncodedRows })
+/**
+ * A chunk of encoded rows the page thread sent the owner itself, over the
+ * page link between them (`sync/page-thread/client.ts`): where the owner
+ * finds its bytes. The main thread's write names it and never holds them.
+ */
+export interface ParcelRows {
+  /** Records in the chunk. */
+  readonly count: number
+  /** The link (one per page thread and owner) it came over. */
+  readonly link: number
+  /** The parsed page it belongs to, and its place among the page's chunks. */
+  readonly parcel: number
+  readonly chunk: number
+}
+
+/** A page write as sent to the owner: its records as objects, as rows, encoded, or sent ahead. */
+export type PageWriteRequest = PageWriteFields &
+  (PageRecords | { readonly encoded: EncodedRows | ParcelRows })
 
 /** Records in a request, without decoding: what the main thread counts. */
 export function rowsOf(request: PageWriteRequest): number {

@@ -1,5 +1,6 @@
-import { AppError } from '../../app-error'
-import type { CheckpointHost } from '../../owner/checkpointer'
+import { MessageChannel, type Worker } from 'node:worker_threads'
+import type { PageSink } from '../../owner/store-owner'
+import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
 import { movable } from '../../threads/transfer'
 import { OnDemandThread } from '../../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../../threads/spawn'
@@ -9,7 +10,7 @@ import type { ToPageThread } from './request'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
 export interface PageParsing {
-  parse(input: PageBody): Promise<ParsedPage>
+  parse(input: PageBody): Promise<ParsedPage<EncodedRows | ParcelRows>>
   /** A page is on its way (its request was sent): get ready to parse it. */
   warm?(): void
 }
@@ -19,7 +20,7 @@ export interface PageParsing {
  * page thread runs, loaded at the first page (the app's main thread, which
  * leaves parsing to the page thread, never loads it).
  */
-export const parseHere: PageParsing = {
+export const parseHere: { parse(input: PageBody): Promise<ParsedPage> } = {
   parse: async (input) => (await import('./parse-page')).parsePageBody(input),
 }
 
@@ -28,21 +29,26 @@ const PAGE_THREAD_IDLE_MS = 10_000
 
 /**
  * The main thread's handle on the page thread (`worker.ts`): it sends
- * each list answer's bytes there and gets back the envelope with the records
- * encoded, which it hands to the database owner unread. The thread runs
+ * each list answer's bytes there. Parsing {@link towards} an owner, the
+ * thread sends the encoded records to that owner itself, over a link
+ * (a `MessageChannel` made here when the thread first parses for that
+ * owner, one port moved to each), and answers the envelope with the
+ * chunks' names, which the sync's write names in turn: the main thread
+ * never holds a page's records, nor passes them on. The thread runs
  * only while a sync sends pages: it starts when the first request of a page
  * goes out ({@link warm}), so it is ready when the answer arrives, and
  * exits `idleMs` after the last page it parsed. It is started again after a
  * crash (the pages it held fail as `internal`, and the run that sent them
  * stops like any failed page).
- *
- * While it runs it is also the profile's checkpoint host
- * ({@link checkpointIfRunning}): a sync's WAL checkpoints run here instead
- * of in a checkpointer thread of their own, which would be one more
- * isolate (12–16 MB) for a statement every few thousand records.
+
  */
-export class PageThread implements PageParsing, CheckpointHost {
+export class PageThread implements PageParsing {
   readonly #thread: OnDemandThread<PageThreadValue>
+  /** Each running thread's links, by owner: a new thread makes new ones. */
+  readonly #links = new WeakMap<Worker, WeakMap<PageSink, number>>()
+  /** Link and parcel ids, unique for the app's life (a restarted thread never reuses one). */
+  #lastLink = 0
+  #lastParcel = 0
 
   /** Starts nothing yet: an app that does not sync never starts the thread. */
   constructor(entry: ThreadEntry, options: { readonly idleMs?: number } = {}) {
@@ -61,30 +67,47 @@ export class PageThread implements PageParsing, CheckpointHost {
     this.#thread.warm()
   }
 
-  async parse(input: PageBody): Promise<ParsedPage> {
+  /** Parses a page; its records come back encoded. */
+  parse(input: PageBody): Promise<ParsedPage> {
     // The answer's bytes move to the page thread: the caller is done with them.
-    const value = await this.#thread.call((worker, id) =>
+    return this.#thread.call((worker, id) =>
       worker.postMessage({ id, input } satisfies ToPageThread, movable([input.body.bytes])),
-    )
-    if ('encoded' in value) return value
-    throw new AppError('internal', 'The page thread answered a page with a checkpoint.')
+    ) as Promise<ParsedPage>
   }
 
-  /**
-   * Runs one passive WAL checkpoint of `file` in the thread, if it is
-   * running: whether it succeeded (a failure, such as a file that is gone
-   * or busy, is false, never thrown). Null when the thread is not running:
-   * a checkpoint never starts it (the checkpointer then uses its own). Like
-   * a page, the checkpoint keeps the thread up for another `idleMs`.
-   */
-  checkpointIfRunning(file: string): Promise<boolean> | null {
-    if (!this.#thread.running) return null
-    return this.#thread
-      .call((worker, id) => worker.postMessage({ id, checkpoint: file } satisfies ToPageThread))
-      .then(
-        (value) => !('encoded' in value),
-        () => false,
-      )
+  /** Parsing whose records go from the page thread straight to `owner`. */
+  towards(owner: PageSink): PageParsing {
+    return {
+      warm: () => this.warm(),
+      parse: (input) =>
+        this.#thread.call((worker, id) => {
+          const link = this.#linkTo(worker, owner)
+          this.#lastParcel += 1
+          const deliver = { link, parcel: this.#lastParcel }
+          worker.postMessage(
+            { id, input, deliver } satisfies ToPageThread,
+            movable([input.body.bytes]),
+          )
+        }),
+    }
+  }
+
+  /** The link from `worker` to `owner`, made (a channel, one end to each) if there is none yet. */
+  #linkTo(worker: Worker, owner: PageSink): number {
+    let links = this.#links.get(worker)
+    if (!links) {
+      links = new WeakMap()
+      this.#links.set(worker, links)
+    }
+    const known = links.get(owner)
+    if (known !== undefined) return known
+    this.#lastLink += 1
+    const link = this.#lastLink
+    const { port1, port2 } = new MessageChannel()
+    worker.postMessage({ link, port: port1 } satisfies ToPageThread, [port1])
+    owner.receivePages(link, port2)
+    links.set(owner, link)
+    return link
   }
 
   /** Stops the thread (and any it gave up on); pages still being parsed fail as cancelled. Idempotent. */

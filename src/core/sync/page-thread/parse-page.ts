@@ -2,7 +2,7 @@ import type { RejectedItem } from '../../../shared/domain'
 import { parseJsonBody, type JsonBody } from '../../api/http'
 import { readGuarantee, readInspection, readPage } from '../../api/read-records'
 import { encodeRows } from '../../store/write/encoded-rows'
-import type { EncodedRows } from '../../store/write/page-write'
+import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
 import type { PagedResource } from '../../store/record-types'
 import { idxFingerprint, type SourcePage } from '../sync-source'
 
@@ -16,10 +16,17 @@ export interface PageBody {
   readonly rowsPerChunk: number
 }
 
-/** A parsed sync page: its envelope and refusals as values, its records encoded in chunks. */
-export type ParsedPage = Omit<SourcePage<never>, 'items' | 'rejects' | 'encoded'> & {
+/**
+ * A parsed sync page: its envelope and refusals as values, its records
+ * encoded in chunks (or, once the page thread has sent them to the owner,
+ * where the owner finds them).
+ */
+export type ParsedPage<Rows extends EncodedRows | ParcelRows = EncodedRows> = Omit<
+  SourcePage<never>,
+  'items' | 'rejects' | 'encoded'
+> & {
   readonly rejects: readonly RejectedItem[]
-  readonly encoded: readonly EncodedRows[]
+  readonly encoded: readonly Rows[]
   /** The accepted records' idx in order: spots a page the service sent twice. */
   readonly fingerprint: string
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ErrorData } from '../../../shared/errors'
 import { errorDataSchema } from '../../error-data-schema'
-import type { WalCheckpoint } from '../../owner/wal-checkpoint'
+import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
 import type { ParsedPage } from './parse-page'
 
 /**
@@ -29,22 +29,28 @@ const parsedPage = z.object({
   pageSize: z.number().int().optional(),
   rejected: z.number().int().nonnegative(),
   rejects: z.array(rejectedItem),
-  encoded: z.array(z.object({ count: z.number().int().nonnegative(), bytes })).min(1),
+  encoded: z
+    .array(
+      z.union([
+        z.object({ count: z.number().int().nonnegative(), bytes }),
+        z.object({
+          count: z.number().int().nonnegative(),
+          link: z.number().int().positive(),
+          parcel: z.number().int().positive(),
+          chunk: z.number().int().nonnegative(),
+        }),
+      ]),
+    )
+    .min(1),
   fingerprint: z.string(),
 })
 
-const walCheckpoint = z.object({ log: z.number().int(), checkpointed: z.number().int() })
-
-/**
- * Page thread → main thread: the parsed page or the checkpoint's frames
- * (`client.ts` tells them apart by shape and fails a call answered with
- * the other kind), or why it could not be.
- */
+/** Page thread → main thread: the parsed page, or why it could not be. */
 export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   z.object({
     id: z.number().int().positive(),
     ok: z.literal(true),
-    value: z.union([parsedPage, walCheckpoint]),
+    value: parsedPage,
   }),
   z.object({
     id: z.number().int().positive(),
@@ -53,8 +59,11 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
   }),
 ])
 
-/** What the page thread answers a request with: a parsed page, or a checkpoint's frames. */
-export type PageThreadValue = ParsedPage | WalCheckpoint
+/**
+ * What the page thread answers a request with: the parsed page, its
+ * records encoded, or named once it has sent them to the owner.
+ */
+export type PageThreadValue = ParsedPage<EncodedRows | ParcelRows>
 
 /** Page thread → main thread, as sent. */
 export type FromPageThread =

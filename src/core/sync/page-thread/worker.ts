@@ -1,61 +1,53 @@
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort, type MessagePort } from 'node:worker_threads'
 import { AppError, isAppError } from '../../app-error'
-import { isFields } from '../../plain-checks'
 import { movable } from '../../threads/transfer'
 import { messageId, yieldToMainThread } from '../../threads/spawn'
+import type { ParcelRows } from '../../store/write/page-write'
 import { parsePageBody, type ParsedPage } from './parse-page'
 import type { FromPageThread } from './protocol'
-import { readPageRequest, type CheckpointRequest } from './request'
+import type { PageParcel } from '../../owner/page-parcels'
+import { readPageRequest, type PageRequest } from './request'
 
 /**
  * The page thread: parses and checks the sync's list answers and encodes
  * their records for the database owner (`parse-page.ts`), so neither the
- * main thread (which only passes bytes along) nor the owner (which writes)
- * pays for it. One per app; it holds no state between pages.
- *
- * It also runs the owner's WAL checkpoints while it is up (`{ checkpoint }`
- * requests, see `owner/checkpointer.ts`): a sync then runs one
- * isolate fewer.
- *
- * The same entry, started with the `image-index` role, is the image
- * cache's index thread (`images/index-worker.ts`).
+ * main thread nor the owner (which writes) pays for it. The encoded
+ * records go straight to the owner over a link (a `MessagePort` the main
+ * thread made, one end here, the other at the owner); the main thread gets
+ * the page's envelope and the chunks' names, never their bytes. One per
+ * app; it holds no state between pages but its links.
  */
 if (!parentPort) throw new Error('page-worker runs only as a worker thread')
 yieldToMainThread()
 const port = parentPort
-const imageIndex = imageIndexDir(workerData)
+/** The owners this thread can send pages to, by link. */
+const links = new Map<number, MessagePort>()
+port.on('message', serve)
 
-// The image index's code (and its schema library) loads only in that role; messages wait meanwhile.
-if (imageIndex !== null) {
-  void import('../../images/index-worker').then(({ serveImageIndex }) =>
-    serveImageIndex(port, imageIndex),
-  )
-} else port.on('message', serve)
-
-/** The folder of the `image-index` role (`images/index-client.ts`), or null for the page thread. */
-function imageIndexDir(data: unknown): string | null {
-  if (!isFields(data)) return null
-  return data['role'] === 'image-index' && typeof data['dir'] === 'string' ? data['dir'] : null
+/** Answers request `id` with an `internal` error. */
+function refuse(id: number, message: string): void {
+  port.postMessage({ id, ok: false, error: { code: 'internal', message } } satisfies FromPageThread)
 }
 
-/** One request: a page to parse, or a checkpoint to run; one it cannot read is answered `internal`. */
+/** One request: a link to an owner, or a page to parse; one it cannot read is answered `internal`. */
 function serve(raw: unknown): void {
   const request = readPageRequest(raw)
   if (request === null) {
     const id = messageId(raw)
-    if (id === null) return
-    port.postMessage({
-      id,
-      ok: false,
-      error: { code: 'internal', message: 'The page thread received a malformed request.' },
-    } satisfies FromPageThread)
+    if (id !== null) refuse(id, 'The page thread received a malformed request.')
     return
   }
-  if ('checkpoint' in request) {
-    void checkpoint(request)
+  if (!('id' in request)) {
+    const { link, port: owner } = request
+    links.set(link, owner)
+    // The owner closed (its profile did): the link goes with it.
+    owner.once('close', () => links.delete(link))
     return
   }
-  const { id, input } = request
+  parse(request)
+}
+
+function parse({ id, input, deliver }: PageRequest): void {
   let value: ParsedPage
   try {
     value = parsePageBody(input)
@@ -66,33 +58,28 @@ function serve(raw: unknown): void {
     port.postMessage({ id, ok: false, error: typed.toData() } satisfies FromPageThread)
     return
   }
-  // The encoded records move to the main thread, which moves them on to the owner.
-  port.postMessage(
-    { id, ok: true, value } satisfies FromPageThread,
-    movable(value.encoded.map((rows) => rows.bytes)),
-  )
-}
-
-/**
- * Runs one of the owner's WAL checkpoints (`owner/checkpointer.ts`)
- * while this thread is up for a sync, so the sync starts no checkpointer
- * thread. A failure (the file is gone, not a database, busy) is answered
- * and the thread goes on parsing: a checkpoint lost only leaves the log
- * longer until the next.
- */
-async function checkpoint({ id, checkpoint: file }: CheckpointRequest): Promise<void> {
-  let answer: FromPageThread
-  try {
-    // Loaded at the first checkpoint (node:sqlite with it): a thread that only parses never loads it.
-    const { checkpointFile } = await import('../../owner/wal-checkpoint')
-    answer = { id, ok: true, value: checkpointFile(file) }
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    answer = {
-      id,
-      ok: false,
-      error: { code: 'internal', message: `A checkpoint failed: ${reason}` },
-    }
+  const chunks = value.encoded.map((rows) => rows.bytes)
+  if (deliver === undefined) {
+    // No owner named (a test, a tool): the encoded records move to the caller.
+    port.postMessage({ id, ok: true, value } satisfies FromPageThread, movable(chunks))
+    return
   }
-  port.postMessage(answer)
+  const owner = links.get(deliver.link)
+  if (!owner) {
+    refuse(id, 'The page thread has no link to the cache it was asked to write to.')
+    return
+  }
+  // The records go to the owner first: its write, which the main thread sends once it has
+  // this answer, then finds them there (or waits for them).
+  owner.postMessage({ parcel: deliver.parcel, chunks } satisfies PageParcel, movable(chunks))
+  const sent: ParsedPage<ParcelRows> = {
+    ...value,
+    encoded: value.encoded.map((rows, chunk) => ({
+      count: rows.count,
+      link: deliver.link,
+      parcel: deliver.parcel,
+      chunk,
+    })),
+  }
+  port.postMessage({ id, ok: true, value: sent } satisfies FromPageThread)
 }
