@@ -557,6 +557,16 @@ export function createCore(deps: CoreDeps): Core {
         const entry = scope.undo.pop()
         if (!entry) return { undone: null }
         const { resource } = entry.action
+        if (entry.assignments) {
+          await scope.store.call('setAssignments', {
+            resource,
+            restores: entry.assignments,
+            clientTime: now().toISOString(),
+          })
+          scope.team.nudge()
+          events.emit('data.changed', { resource }, { immediate: true })
+          return { undone: entry.action }
+        }
         await scope.store.call('restoreReviews', {
           resource,
           states: entry.states,
@@ -566,6 +576,39 @@ export function createCore(deps: CoreDeps): Core {
         scope.team.nudge()
         events.emit('data.changed', { resource }, { immediate: true })
         return { undone: entry.action }
+      },
+      'assignments.set': async ({ resource, idxs, filter, assignee }) => {
+        const done = await scope.store.call('setAssignments', {
+          resource,
+          idxs,
+          filter,
+          assignee,
+          clientTime: now().toISOString(),
+        })
+        if (!done.team) throw new AppError('not_found', 'This profile has no team server.')
+        if (!done.member)
+          throw new AppError(
+            'invalid_argument',
+            `No member of the team has the login role "${assignee}".`,
+          )
+        const members = await scope.store.call('teamMembers')
+        const name =
+          assignee === null
+            ? null
+            : (members.members.find((member) => member.role === assignee)?.name ?? assignee)
+        const action = {
+          kind: 'assign',
+          resource,
+          count: done.changed,
+          mark: null,
+          assignee: name,
+        } as const
+        scope.undo.push({ action, states: [], assignments: done.previous })
+        if (done.changed > 0) {
+          scope.team.nudge()
+          events.emit('data.changed', { resource }, { immediate: true })
+        }
+        return { action }
       },
       'changes.list': async ({ kinds, ...query }) => {
         const page = await scope.store.call('listChanges', {

@@ -1,10 +1,14 @@
 import type { ReviewActionSummary } from '../shared/reviews'
 import type { ReviewSnapshot } from './store/queries/reviews'
+import type { AssignmentSnapshot } from './store/team-assignments'
 
 /** One action of the session that can be taken back: what it did and each record's state before. */
 export interface UndoEntry {
   readonly action: ReviewActionSummary
+  /** Marks and notes before (a mark or bulk action). */
   readonly states: readonly ReviewSnapshot[]
+  /** Assignees before (an assignment). */
+  readonly assignments?: readonly AssignmentSnapshot[]
 }
 
 /**
@@ -21,7 +25,7 @@ export class ReviewUndo {
   }
 
   push(entry: UndoEntry): void {
-    if (entry.states.length === 0) return
+    if (entry.states.length === 0 && (entry.assignments ?? []).length === 0) return
     this.#entries.push(entry)
     if (this.#entries.length > this.#depth) this.#entries.shift()
   }

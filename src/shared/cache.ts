@@ -97,6 +97,8 @@ export interface GuaranteeRow extends RowOf<typeof GUARANTEE_FIELDS> {
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
+  /** The team member (login role) the record is assigned to; absent: nobody (docs/team.md "Assignment"). */
+  readonly assignedTo?: string
   /** Since when it holds its current status, first seen locally (ISO); null when gone or not known. */
   readonly statusSince: string | null
 }
@@ -107,6 +109,8 @@ export interface InspectionRow extends RowOf<typeof INSPECTION_FIELDS> {
   readonly gone: boolean
   /** The staff's review mark, or null when never marked. */
   readonly review: ReviewMark | null
+  /** The team member (login role) the record is assigned to; absent: nobody (docs/team.md "Assignment"). */
+  readonly assignedTo?: string
   /** Since when it holds its current status, first seen locally (ISO); null when gone or not known. */
   readonly statusSince: string | null
 }

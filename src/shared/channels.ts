@@ -17,6 +17,7 @@ export const CHANNEL_NAMES = [
   'reviews.set',
   'reviews.setMany',
   'reviews.undo',
+  'assignments.set',
   'changes.list',
   'changes.markSeen',
   'changes.unseen',

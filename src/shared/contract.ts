@@ -171,8 +171,29 @@ export const argSchemas = {
       message: 'give a mark, a note or both',
       path: ['mark'],
     }),
-  /** Takes back this session's last mark or bulk action, as new events that restore each record. */
+  /** Takes back this session's last mark, assignment or bulk action, as new events that restore each record. */
   'reviews.undo': z.strictObject({}),
+  /**
+   * Assigns records to a member of the team (its login role) or to nobody
+   * (null), by idx or every row of a list filter, in one action (one local
+   * transaction, one event per record that changes). Needs a team server.
+   * Undone by `reviews.undo` (docs/team.md "Assignment").
+   */
+  'assignments.set': z
+    .strictObject({
+      resource: z.enum(PAGED_RESOURCES),
+      idxs: z
+        .array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+        .min(1)
+        .max(5000)
+        .optional(),
+      filter: guaranteeQuerySchema.optional(),
+      assignee: z.string().min(1).pipe(serverTextSchema(63)).nullable(),
+    })
+    .refine((args) => (args.idxs === undefined) !== (args.filter === undefined), {
+      message: 'give either idxs or a filter',
+      path: ['idxs'],
+    }),
   /**
    * The changes feed, newest first: what each sync found new, moved, set,
    * gone or back, each entry with its record (`resource` + `idx`). Filter by
@@ -380,6 +401,7 @@ interface ChannelResults {
   'reviews.set': ReviewMark
   'reviews.setMany': ReviewsSetManyResult
   'reviews.undo': ReviewsUndoResult
+  'assignments.set': ReviewsSetManyResult
   'changes.list': ChangePage
   'changes.markSeen': { readonly marked: number; readonly unseen: number }
   'changes.unseen': { readonly unseen: number }

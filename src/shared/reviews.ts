@@ -5,13 +5,18 @@ import type { PagedResourceName, ReviewMarkName } from './cache'
  * for `reviews.undo`'s answer (docs/renderer.md "Act on a selection").
  */
 export interface ReviewActionSummary {
-  /** `mark`: one record (`reviews.set`); `bulk`: a selection (`reviews.setMany`). */
-  readonly kind: 'mark' | 'bulk'
+  /**
+   * `mark`: one record (`reviews.set`); `bulk`: a selection (`reviews.setMany`);
+   * `assign`: records assigned (`assignments.set`).
+   */
+  readonly kind: 'mark' | 'bulk' | 'assign'
   readonly resource: PagedResourceName
   /** Records changed. */
   readonly count: number
-  /** The mark set; null when only the note changed. */
+  /** The mark set; null when only the note changed, or for an assignment. */
   readonly mark: ReviewMarkName | null
+  /** An assignment's member (display name, else login role); null: nobody. */
+  readonly assignee?: string | null
 }
 
 /** Answer of `reviews.setMany`. */

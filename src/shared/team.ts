@@ -36,8 +36,8 @@ export type TeamStatusView =
 /** An event set aside (`team.setAside`): what it held and why the server refused it. */
 export interface SetAsideEvent {
   readonly id: string
-  readonly kind: 'review' | 'wallet_link'
-  /** A review event's record; null for a wallet link. */
+  readonly kind: 'review' | 'assignment' | 'wallet_link'
+  /** A review or assignment event's record; null for a wallet link. */
   readonly resource: 'inspections' | 'guarantees' | null
   readonly idx: number | null
   readonly mark: ReviewMarkName | null

@@ -41,6 +41,7 @@ import {
   type ReviewsInput,
 } from '../store/queries/reviews'
 import { readSyncState, writeSyncState, type SyncStateRow } from '../store/sync-state'
+import { setAssignments, type AssignmentSnapshot } from '../store/team-assignments'
 import {
   insertWalletLink,
   queryWalletLinks,
@@ -50,6 +51,8 @@ import {
 } from '../store/queries/wallet-history'
 import { replaceBrands } from '../store/write/writes'
 import {
+  memberNames,
+  teamIdentity,
   ackChanged,
   ackOutbox,
   applyPulled,
@@ -167,6 +170,39 @@ export const STORE_OPS = {
         idxs: input.idxs ?? listIdxs(db, input.resource, input.filter ?? {}),
       }),
     ),
+  /**
+   * Assigns records (by idx, or every row of a filter) to a team member or to
+   * nobody (`assignments.set`), or gives them back earlier assignees (an
+   * undo, `restores`). Answers `member: false` for an assignee who is not on
+   * the team as the worker last read it: the server would refuse the event.
+   */
+  setAssignments: (
+    db: StoreConnection,
+    input: {
+      readonly resource: PagedResource
+      readonly idxs?: readonly number[] | undefined
+      readonly filter?: GuaranteeListRequest | undefined
+      readonly assignee?: string | null
+      readonly restores?: readonly AssignmentSnapshot[]
+      readonly clientTime: string
+    },
+  ) =>
+    transaction(db, () => {
+      const identity = teamIdentity(db)
+      const assignee = input.assignee ?? null
+      if (identity && assignee !== null && !(assignee in memberNames(db)))
+        return { team: true, member: false, changed: 0, previous: [] }
+      const changed = setAssignments(db, identity, {
+        resource: input.resource,
+        idxs: input.restores
+          ? []
+          : (input.idxs ?? listIdxs(db, input.resource, input.filter ?? {})),
+        assignee,
+        ...(input.restores ? { restores: input.restores } : {}),
+        clientTime: input.clientTime,
+      })
+      return { ...changed, member: true }
+    }),
   /** An undo: records back to the states of a snapshot, as new events. */
   restoreReviews: (db: StoreConnection, input: Parameters<typeof restoreReviews>[1]) =>
     transaction(db, () => restoreReviews(db, input)),

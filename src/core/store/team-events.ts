@@ -7,7 +7,7 @@ import type { WALLET_FLOWS, WALLET_OUTCOMES } from '../../shared/wallet'
  * hands back (with the author the server forced, its sequence number and its
  * time). The store declares them because it queues and applies them; the
  * team client (`team/`) checks them on the wire (`team/events.ts`). The
- * server tables are `review_events` and `wallet_link_events`
+ * server tables are `review_events`, `assignment_events` and `wallet_link_events`
  * (team-server/migrations).
  */
 
@@ -31,6 +31,21 @@ export interface ReviewEventDraft {
   readonly restoresId?: string | null
 }
 
+/** Who a record is assigned to: a member of the team (login role), or nobody. */
+export interface AssignmentEventDraft {
+  readonly kind: 'assignment'
+  readonly id: string
+  readonly resource: 'inspections' | 'guarantees'
+  readonly recordIdx: number
+  /** The member's login role; null: assigned to nobody. */
+  readonly assignee: string | null
+  readonly clientTime: string
+  /** The server number of the assignment this one replaced, as the client knew it; null when none. */
+  readonly basedOnSeq: number | null
+  /** An undo: the assignment event whose state this one brings back. */
+  readonly restoresId?: string | null
+}
+
 /** The outcome of one wallet-link flow (never a key, a URL, a token or the redirect's parameters). */
 export interface WalletLinkEventDraft {
   readonly kind: 'wallet_link'
@@ -46,7 +61,7 @@ export interface WalletLinkEventDraft {
 }
 
 /** What the local side queues for the server. */
-export type TeamEventDraft = ReviewEventDraft | WalletLinkEventDraft
+export type TeamEventDraft = ReviewEventDraft | AssignmentEventDraft | WalletLinkEventDraft
 
 /** What the server adds to every event. */
 interface ServerFields {
@@ -61,10 +76,12 @@ interface ServerFields {
 
 /** A pulled review event. */
 export type ReviewEvent = ReviewEventDraft & ServerFields
+/** A pulled assignment event. */
+export type AssignmentEvent = AssignmentEventDraft & ServerFields
 /** A pulled wallet-link event. */
 export type WalletLinkEvent = WalletLinkEventDraft & ServerFields
 /** A pulled event. */
-export type TeamEvent = ReviewEvent | WalletLinkEvent
+export type TeamEvent = ReviewEvent | AssignmentEvent | WalletLinkEvent
 
 /** How many events wait, and how many were set aside for a person. */
 export interface OutboxCounts {

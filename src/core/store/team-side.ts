@@ -5,6 +5,8 @@ import type { ReviewHistoryEntry, SetAsideEvent, TeamMembers } from '../../share
 import { toServerText } from '../../shared/server-text'
 import { localTimestamp } from '../../shared/local-time'
 import type {
+  AssignmentEvent,
+  AssignmentEventDraft,
   OutboxCounts,
   ReviewEventDraft,
   SetAsideEntry,
@@ -13,6 +15,7 @@ import type {
   WalletLinkEventDraft,
 } from './team-events'
 import { touchCells } from './search/cell-index'
+import { applyPulledAssignments, settleAssignment } from './team-assignments'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './write/writes'
@@ -101,7 +104,8 @@ export function configureTeam(db: StoreConnection, input: TeamConfigure): void {
   }
 }
 
-function memberNames(db: StoreConnection): Record<string, string> {
+/** The team's members as the worker last read them (login role → display name). */
+export function memberNames(db: StoreConnection): Record<string, string> {
   try {
     return JSON.parse(readState(db, 'members') ?? '{}') as Record<string, string>
   } catch {
@@ -234,10 +238,13 @@ export function listSetAside(db: StoreConnection): SetAsideEvent[] {
   return rows.map((row) => {
     const draft = JSON.parse(row.draft) as Partial<TeamEventDraft> & { id: string; kind: string }
     const why = JSON.parse(row.set_aside) as { reason: string; sqlState: string | null; at: string }
-    const review = draft.kind === 'review' ? (draft as Partial<ReviewEventDraft>) : null
+    const review =
+      draft.kind === 'review' || draft.kind === 'assignment'
+        ? (draft as Partial<ReviewEventDraft>)
+        : null
     return {
       id: draft.id,
-      kind: draft.kind === 'wallet_link' ? 'wallet_link' : 'review',
+      kind: draft.kind === 'wallet_link' || draft.kind === 'assignment' ? draft.kind : 'review',
       resource:
         review?.resource === 'inspections' || review?.resource === 'guarantees'
           ? review.resource
@@ -264,6 +271,7 @@ export function discardSetAside(
   const identity = teamIdentity(db)
   const find = prepared(db, 'SELECT draft FROM team_outbox WHERE id = ? AND set_aside IS NOT NULL')
   const dropEvent = prepared(db, 'DELETE FROM team_review_events WHERE id = ?')
+  const dropAssignment = prepared(db, 'DELETE FROM team_assignment_events WHERE id = ?')
   const dropRow = prepared(db, 'DELETE FROM team_outbox WHERE id = ?')
   const touched = new Map<PagedResource, Set<number>>()
   let discarded = 0
@@ -272,7 +280,14 @@ export function discardSetAside(
     if (!row) continue
     dropRow.run(id)
     discarded += 1
-    const draft = JSON.parse(row.draft) as Partial<ReviewEventDraft>
+    const draft = JSON.parse(row.draft) as Partial<ReviewEventDraft | AssignmentEventDraft>
+    if (draft.kind === 'assignment') {
+      dropAssignment.run(id)
+      if (draft.resource !== 'inspections' && draft.resource !== 'guarantees') continue
+      if (typeof draft.recordIdx !== 'number') continue
+      settleAssignment(db, draft.resource, draft.recordIdx)
+      continue
+    }
     if (draft.kind !== 'review') continue
     dropEvent.run(id)
     if (draft.resource !== 'inspections' && draft.resource !== 'guarantees') continue
@@ -342,8 +357,10 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   )
   const touched = new Map<PagedResource, Set<number>>()
   let walletLinks = false
+  const assignments: AssignmentEvent[] = []
   for (const event of page.events) {
-    if (event.kind === 'review') {
+    if (event.kind === 'assignment') assignments.push(event)
+    else if (event.kind === 'review') {
       upsertReview.run(
         event.id,
         event.resource,
@@ -379,6 +396,10 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   for (const [resource, records] of touched) {
     for (const idx of records) settleMark(db, resource, idx, identity, page.timeZone)
     touchCells(db, resource, records)
+  }
+  for (const [resource, records] of applyPulledAssignments(db, assignments)) {
+    touchCells(db, resource, records)
+    if (!touched.has(resource)) touched.set(resource, records)
   }
   writeState(db, 'last_seq', String(page.upToSeq))
   if (touched.size > 0 || walletLinks) bumpDataVersion(db)

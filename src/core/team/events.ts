@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ReviewEvent, WalletLinkEvent } from '../store/team-events'
+import type { AssignmentEvent, ReviewEvent, WalletLinkEvent } from '../store/team-events'
 import { REVIEW_MARKS } from '../../shared/cache'
 import { REVIEW_NOTE_MAX_CHARS } from '../../shared/server-text'
 import { serverTextSchema } from '../../shared/server-text-schema'
@@ -27,6 +27,16 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
     recordIdx: seq,
     mark: z.enum(REVIEW_MARKS),
     note: serverTextSchema(REVIEW_NOTE_MAX_CHARS),
+    clientTime: isoTime,
+    basedOnSeq: seq.nullable(),
+    restoresId: uuid.nullable().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('assignment'),
+    id: uuid,
+    resource: z.enum(['inspections', 'guarantees']),
+    recordIdx: seq,
+    assignee: z.string().min(1).pipe(serverTextSchema(63)).nullable(),
     clientTime: isoTime,
     basedOnSeq: seq.nullable(),
     restoresId: uuid.nullable().optional(),
@@ -82,6 +92,32 @@ export const reviewRowSchema = z
     recordIdx: row.record_idx,
     mark: row.mark,
     note: row.note,
+    clientTime: row.client_time,
+    basedOnSeq: row.based_on_seq,
+    restoresId: row.restores,
+  }))
+
+/** A row of `assignment_events` as pulled. */
+export const assignmentRowSchema = z
+  .object({
+    ...serverFields,
+    resource: z.enum(['inspections', 'guarantees']),
+    record_idx: bigintText,
+    assignee: z.string().nullable(),
+    client_time: dbTime,
+    based_on_seq: bigintText.nullable(),
+    restores: uuid.nullable(),
+  })
+  .transform((row): AssignmentEvent => ({
+    kind: 'assignment',
+    id: row.id,
+    partnerId: row.partner_id,
+    author: row.author,
+    seq: row.seq,
+    serverTime: row.server_time,
+    resource: row.resource,
+    recordIdx: row.record_idx,
+    assignee: row.assignee,
     clientTime: row.client_time,
     basedOnSeq: row.based_on_seq,
     restoresId: row.restores,

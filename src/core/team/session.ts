@@ -1,7 +1,13 @@
 import type pg from 'pg'
 import { connectClient, type TeamServerConfig } from './connection'
-import { reviewRowSchema, teamEventDraftSchema, walletLinkRowSchema } from './events'
+import {
+  assignmentRowSchema,
+  reviewRowSchema,
+  teamEventDraftSchema,
+  walletLinkRowSchema,
+} from './events'
 import type {
+  AssignmentEventDraft,
   ReviewEventDraft,
   TeamEvent,
   TeamEventDraft,
@@ -19,7 +25,7 @@ import type { TeamTestResult } from '../../shared/team'
  */
 
 /** The schema version this client understands (team-server/migrations). */
-export const TEAM_SCHEMA_VERSION = 2
+export const TEAM_SCHEMA_VERSION = 3
 /** The channel the insert triggers notify (payload empty). */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
 
@@ -147,6 +153,18 @@ const REVIEW_TABLE: PushedTable<ReviewEventDraft> = {
   ],
 }
 
+const ASSIGNMENT_TABLE: PushedTable<AssignmentEventDraft> = {
+  name: 'assignment_events',
+  columns: [
+    ['resource', 'text', 'resource'],
+    ['record_idx', 'bigint', 'recordIdx'],
+    ['assignee', 'name', 'assignee'],
+    ['client_time', 'timestamptz', 'clientTime'],
+    ['based_on_seq', 'bigint', 'basedOnSeq'],
+    ['restores', 'uuid', 'restoresId'],
+  ],
+}
+
 const WALLET_LINK_TABLE: PushedTable<WalletLinkEventDraft> = {
   name: 'wallet_link_events',
   columns: [
@@ -192,6 +210,7 @@ export class TeamSession {
   async push(drafts: readonly TeamEventDraft[]): Promise<number> {
     const byKind: { [K in TeamEventDraft['kind']]: Extract<TeamEventDraft, { kind: K }>[] } = {
       review: [],
+      assignment: [],
       wallet_link: [],
     }
     for (const draft of drafts) {
@@ -200,12 +219,14 @@ export class TeamSession {
         throw new TeamError('team_refused', `An outbox event is malformed (${draft.id}).`)
       }
       if (parsed.data.kind === 'review') byKind.review.push(parsed.data)
+      else if (parsed.data.kind === 'assignment') byKind.assignment.push(parsed.data)
       else byKind.wallet_link.push(parsed.data)
     }
     try {
       await this.#client.query('BEGIN')
       const inserted =
         (await this.#insert(REVIEW_TABLE, byKind.review)) +
+        (await this.#insert(ASSIGNMENT_TABLE, byKind.assignment)) +
         (await this.#insert(WALLET_LINK_TABLE, byKind.wallet_link))
       await this.#client.query('COMMIT')
       return inserted
@@ -253,9 +274,14 @@ export class TeamSession {
   async pull(afterSeq: number, limit: number): Promise<PulledPage> {
     try {
       const args = [this.#partnerId, afterSeq, limit]
-      const [reviews, links] = [
+      const [reviews, assignments, links] = [
         await this.#client.query(
           `SELECT ${pulledColumns(REVIEW_TABLE)} FROM appraisal_team.review_events
+           WHERE partner_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+          args,
+        ),
+        await this.#client.query(
+          `SELECT ${pulledColumns(ASSIGNMENT_TABLE)} FROM appraisal_team.assignment_events
            WHERE partner_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           args,
         ),
@@ -267,13 +293,14 @@ export class TeamSession {
       ]
       const events: TeamEvent[] = [
         ...reviews.rows.map((row) => reviewRowSchema.parse(row)),
+        ...assignments.rows.map((row) => assignmentRowSchema.parse(row)),
         ...links.rows.map((row) => walletLinkRowSchema.parse(row)),
       ]
       // Each query answered the lowest `limit` of its table; the lowest
-      // `limit` of both together are complete up to the last one kept.
+      // `limit` of all together are complete up to the last one kept.
       events.sort((a, b) => a.seq - b.seq)
       const page = events.slice(0, limit)
-      const more = reviews.rows.length === limit || links.rows.length === limit
+      const more = [reviews, assignments, links].some((result) => result.rows.length === limit)
       return { events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more }
     } catch (error) {
       throw toTeamError(error)

@@ -3,7 +3,7 @@ import { cellIndexReady, matchCells } from '../search/cell-index'
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
 import { countedMark, inIdxOrder } from '../write/counts'
-import { reviewColumn } from './reviews'
+import { assigneeColumn, reviewColumn } from './reviews'
 import { dataVersion } from '../write/writes'
 import {
   type ListRequest,
@@ -137,6 +137,6 @@ export function firstRowidsStatement(
 
 /** The statement reading a page's rows by idx (`?`: a JSON array of them). */
 export function rowsByIdx(table: PagedResource, columns: string): string {
-  return `SELECT ${columns}, ${reviewColumn(table)} FROM ${table} t
+  return `SELECT ${columns}, ${reviewColumn(table)}, ${assigneeColumn(table)} FROM ${table} t
     WHERE t.idx IN (SELECT value FROM json_each(?))`
 }

@@ -1,7 +1,7 @@
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
 import { inIdxOrder } from '../write/counts'
-import { reviewColumn } from './reviews'
+import { assigneeColumn, reviewColumn } from './reviews'
 import {
   type ListRequest,
   type PageAsk,
@@ -35,7 +35,7 @@ export function pageStatement(
   const direction = sort === 'latest' ? 'DESC' : 'ASC'
   const after = sort === 'latest' ? '<' : '>'
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
-  const select = `SELECT ${columns}, ${reviewColumn(table)}`
+  const select = `SELECT ${columns}, ${reviewColumn(table)}, ${assigneeColumn(table)}`
   let where = withStatus(baseWhere(db, table, query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
   if (driver === 'aged')

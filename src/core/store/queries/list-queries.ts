@@ -56,6 +56,7 @@ export function queryGuarantees(
       state: guaranteeStateOf(row.status),
       gone: r['gone_at'] !== null,
       review: readReview(r['review']),
+      ...assigned(r),
     }
   })
 }
@@ -71,10 +72,16 @@ export function queryInspections(
     ...listedRow<RowOf<typeof INSPECTION_FIELDS>>('inspections', INSPECTION_FIELDS, r),
     gone: r['gone_at'] !== null,
     review: readReview(r['review']),
+    ...assigned(r),
   }))
 }
 
 const INSPECTION_COLUMNS = listedColumns(RECORD_TABLES.inspections)
+
+/** A row's assignee (login role), only when it has one. */
+function assigned(r: Record<string, unknown>): { assignedTo?: string } {
+  return typeof r['assignee'] === 'string' ? { assignedTo: r['assignee'] } : {}
+}
 
 /** The columns a list query selects: the declared listed fields', and `gone_at`. */
 function listedColumns(table: RecordTable): string {

@@ -263,6 +263,12 @@ export function reviewColumn(resource: PagedResource): string {
      WHERE resource = '${resource}' AND record_idx = idx) AS review`
 }
 
+/** A column expression giving each listed row its assignee's login role (docs/team.md "Assignment"), or NULL. */
+export function assigneeColumn(resource: PagedResource): string {
+  return `(SELECT assignee FROM record_assignments
+     WHERE resource = '${resource}' AND record_idx = idx) AS assignee`
+}
+
 /** A WHERE clause selecting the rows with `mark` (`none`: no row, or a row marked `none`). */
 export function reviewClause(
   resource: PagedResource,

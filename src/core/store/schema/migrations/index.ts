@@ -19,6 +19,7 @@ import { up as shortRows } from './0017-short-rows'
 import { up as asciiSearch } from './0018-ascii-search'
 import { up as teamSetAside } from './0019-team-set-aside'
 import { up as teamRestores } from './0020-team-restores'
+import { up as teamAssignments } from './0021-team-assignments'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'ascii-search', up: asciiSearch },
   { version: 19, name: 'team-set-aside', up: teamSetAside },
   { version: 20, name: 'team-restores', up: teamRestores },
+  { version: 21, name: 'team-assignments', up: teamAssignments },
 ]
 
 /** The schema version this build writes. */
