@@ -102,7 +102,7 @@ export const timeZoneSchema = z
  * Where the wallet flow returns: https, or http on this computer only (the
  * sandbox), as for the service's addresses; a query is allowed.
  */
-export const redirectUriSchema = z
+const redirectUriSchema = z
   .string()
   .trim()
   .min(1)
