@@ -30,6 +30,7 @@ import { clientSyncSource } from '../src/core/sync/partner-source'
 import { PageThread } from '../src/core/sync/page-thread/client'
 import { SyncEngine } from '../src/core/sync/sync-engine'
 import { sourceThreads } from '../src/core/threads/source-entries'
+import { benchLive } from './live'
 import { createMatcher } from '../tests/support/matcher'
 import { Dataset } from '../src/sandbox/dataset'
 import { SANDBOX_ANCHOR } from '../tests/support/anchor'
@@ -57,8 +58,9 @@ import type { SyncChildReport } from './sync-child'
  *   its plan, and all tab and badge counts together.
  * Prints a table and writes bench/results.json `{ metric: { value, unit, target } }`.
  * `BENCH_SYNC_SIZE` and `BENCH_QUERY_SIZES` (comma-separated) shrink it for a quick look;
- * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, `latency`, or `team`: the
- * team server's keys, bench/team.ts) runs one part only.
+ * `BENCH_PARTS=queries` (or `sync`, which includes the 50 ms run, `latency`, `team`: the
+ * team server's keys, bench/team.ts, or `live`: the live schedule's keys, bench/live.ts) runs
+ * one part only.
  */
 
 type Metric = { value: number; unit: string; target: string | null }
@@ -78,7 +80,7 @@ const CONCURRENCY = 3
 const LATENCY_SIZE = Number(process.env['BENCH_LATENCY_SIZE'] ?? Math.min(SYNC_SIZE, 50_000))
 /** The bare loop's requests in flight against the slow sandbox (the issue's fixed count). */
 const LATENCY_IN_FLIGHT = 8
-const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,trickle,queries,team').split(',')
+const PARTS = (process.env['BENCH_PARTS'] ?? 'sync,trickle,queries,team,live').split(',')
 /** The overall deadline of each run in the trickle part (the app's default is minutes). */
 const TRICKLE_DEADLINE_MS = 10_000
 
@@ -1009,6 +1011,7 @@ if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency(
 if (PARTS.includes('trickle')) await benchTrickle()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
 if (PARTS.includes('team')) await benchTeam(record)
+if (PARTS.includes('live')) await benchLive(record, root)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
 
