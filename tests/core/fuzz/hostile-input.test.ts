@@ -528,7 +528,20 @@ describe('hostile input, tried by the thousand', () => {
               fc.asyncProperty(argsFor(channel), ({ args, mutated }) =>
                 tryCall(channel, args, mutated),
               ),
-              { seed, numRuns, endOnFailure: true },
+              {
+                seed,
+                numRuns,
+                endOnFailure: true,
+                // fast-check's own report prints the failing value, and a value nested 20,000 deep
+                // overflows its printer, hiding the failure: report the error and the path instead.
+                reporter: (details) => {
+                  if (!details.failed) return
+                  const path = details.counterexamplePath ?? ''
+                  throw new Error(`failed at path ${path}: ${String(details.errorInstance)}`, {
+                    cause: details.errorInstance,
+                  })
+                },
+              },
             )
           } catch (error) {
             throw new Error(`${channel}, round ${round} (seed ${seed}): ${String(error)}`, {
