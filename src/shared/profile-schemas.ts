@@ -50,6 +50,23 @@ export function plainTextSchema(max: number, options: { allowEmpty?: boolean } =
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /**
+ * True for an https address, or http on this computer only (a local
+ * sandbox), never with a user name or password; `bare` also refuses a query
+ * and a fragment.
+ */
+function isSafeAddress(value: string, bare: boolean): boolean {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return false
+  }
+  if (url.username || url.password || (bare && (url.search || url.hash))) return false
+  if (url.protocol === 'https:') return true
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
+}
+
+/**
  * A service address: https, or http on this computer only (a local sandbox).
  * No user name or password in it, no query or fragment: credentials travel
  * in headers, never in the URL.
@@ -59,17 +76,10 @@ export const serviceUrlSchema = z
   .trim()
   .min(1)
   .max(2000)
-  .refine((value) => {
-    let url: URL
-    try {
-      url = new URL(value)
-    } catch {
-      return false
-    }
-    if (url.username || url.password || url.search || url.hash) return false
-    if (url.protocol === 'https:') return true
-    return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
-  }, 'must be an https address (http only for 127.0.0.1 or localhost), without user, query or fragment')
+  .refine(
+    (value) => isSafeAddress(value, true),
+    'must be an https address (http only for 127.0.0.1 or localhost), without user, query or fragment',
+  )
 
 /**
  * Abbreviations staff type for a zone, as the IANA zone they mean. Only
@@ -107,17 +117,10 @@ const redirectUriSchema = z
   .trim()
   .min(1)
   .max(2000)
-  .refine((value) => {
-    let url: URL
-    try {
-      url = new URL(value)
-    } catch {
-      return false
-    }
-    if (url.username || url.password) return false
-    if (url.protocol === 'https:') return true
-    return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
-  }, 'must be an https address (http only for 127.0.0.1 or localhost), without user')
+  .refine(
+    (value) => isSafeAddress(value, false),
+    'must be an https address (http only for 127.0.0.1 or localhost), without user',
+  )
 
 /** Deadline of one request (headers and body), in whole seconds: 1 s to 5 minutes. */
 export const requestTimeoutSecondsSchema = z.number().int().min(1).max(300)
