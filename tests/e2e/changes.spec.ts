@@ -120,13 +120,18 @@ test('the Changes view shows exactly what the sandbox changed, and an entry open
   await call(app, 'settings.set', { theme: 'light', language: 'ko' })
   await page.reload()
 
-  // A status entry opens its inspection in the list, its details and timeline beside it.
-  await page.getByTestId('changes-kind-status').click()
+  // A status entry opens its inspection in the list, its details and timeline beside it. A record
+  // whose result came with its status change is one entry of kind result (the status its second
+  // line): when the seeded steps moved no inspection's status alone, such an entry is taken.
+  const kind = expected.some((e) => e.startsWith('inspections:') && e.endsWith(' status'))
+    ? 'status'
+    : 'result'
+  await page.getByTestId(`changes-kind-${kind}`).click()
   await page.getByTestId('changes-list-inspections').click()
   const entry = page.getByTestId('change-entry').first()
   const idx = await entry.getAttribute('data-idx')
   const line = (await entry.locator('.line').first().textContent()) ?? ''
-  expect(line).toMatch(/^상태 .+ → .+$/u)
+  expect(line).toMatch(kind === 'status' ? /^상태 .+ → .+$/u : /^감정 결과 .+ → .+$/u)
   await entry.getByTestId('change-open').click()
   await expect(page).toHaveURL(/#inspections$/u)
   const panel = page.getByTestId('detail-panel')
@@ -144,7 +149,7 @@ test('the Changes view shows exactly what the sandbox changed, and an entry open
       await call(app, 'settings.set', { theme, language })
       await page.reload()
       await openView(page, 'changes')
-      await page.getByTestId('changes-kind-status').click()
+      await page.getByTestId(`changes-kind-${kind}`).click()
       await page.getByTestId('changes-list-inspections').click()
       await page.getByTestId('change-entry').first().getByTestId('change-open').click()
       await expect(page.getByTestId('record-timeline').getByTestId('timeline-status')).toHaveCount(

@@ -147,7 +147,12 @@ test('the theme is chosen in Settings, painted at once and kept after a reload',
 
   // The reviewer's name is kept by core; its field says what it is for.
   await page.getByLabel('검토자 이름').fill('김감정')
-  await page.getByRole('button', { name: '저장' }).click()
+  // Settings has a form a part (the lock, the live schedule): this one's own button.
+  await page
+    .locator('form')
+    .filter({ has: page.getByLabel('검토자 이름') })
+    .getByRole('button', { name: '저장' })
+    .click()
   await expect(page.getByRole('status').filter({ hasText: '저장했습니다.' })).toBeVisible()
   expect((await call(app, 'settings.get')).reviewerName).toBe('김감정')
   await expect(page.getByTestId('settings-file')).toContainText('settings.json')
