@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test'
-import { call, test as base, expect, screenUrl, startApp, type RunningApp } from './fixtures'
+import {
+  appOfFile,
+  call,
+  test as base,
+  expect,
+  screenUrl,
+  startApp,
+  type RunningApp,
+} from './fixtures'
 
 /**
  * What a new staff member meets on the first launch: the demo's data ends
@@ -14,22 +22,16 @@ const SHOTS = process.env['SHOTS'] ?? 'test-results'
 /** A Wednesday afternoon in Seoul: the sandbox's "now", and the core's clock half an hour on. */
 const ANCHOR = Date.parse('2026-11-25T15:00:00+09:00')
 
-const test = base.extend<object, { app: RunningApp }>({
-  app: [
-    // Playwright requires an object pattern for the (unused) fixtures argument.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const app = await startApp({
-        sandbox: { size: 500, anchor: ANCHOR },
-        now: () => new Date(ANCHOR + 30 * 60_000),
-      })
-      await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
-      await app.core.sync.idle()
-      await use(app)
-      await app.close()
-    },
-    { scope: 'worker' },
-  ],
+const test = base.extend<{ app: RunningApp }>({
+  app: appOfFile(async () => {
+    const app = await startApp({
+      sandbox: { size: 500, anchor: ANCHOR },
+      now: () => new Date(ANCHOR + 30 * 60_000),
+    })
+    await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
+    await app.core.sync.idle()
+    return app
+  }),
 })
 
 test.describe.configure({ mode: 'serial' })

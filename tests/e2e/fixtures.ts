@@ -60,12 +60,85 @@ export async function startApp(
 }
 
 /**
- * Each test file gets one app (worker scope), with its own data folder. The
- * UI language and the lists' last filters are settings of that app, so each
- * test starts in Korean, the default, with no filter on the lists, whatever
- * the test before it chose.
+ * The apps of one worker, one a spec file: a test gets its file's app, and
+ * the first test of the next file closes the one before. (A worker-scoped
+ * app would be shared by every file the worker runs, so one file's wallet
+ * account, PIN or marks would meet the next file's tests.)
  */
-export const test = base.extend<{ koreanFirst: void; coreReport: void }, { app: RunningApp }>({
+export class AppShelf {
+  #file: string | undefined
+  #app: Promise<RunningApp & { close(): Promise<void> }> | undefined
+
+  /** The app of `file`, started by `start` the first time that file asks. */
+  async for(
+    file: string,
+    start: () => Promise<RunningApp & { close(): Promise<void> }>,
+  ): Promise<RunningApp> {
+    if (this.#file !== file) {
+      await this.close()
+      this.#file = file
+      this.#app = start()
+    }
+    return this.#app!
+  }
+
+  async close(): Promise<void> {
+    const app = this.#app
+    this.#app = undefined
+    this.#file = undefined
+    if (app) await (await app).close()
+  }
+}
+
+type AppStart = () => Promise<RunningApp & { close(): Promise<void> }>
+
+/**
+ * The `app` fixture of a spec file whose app starts another way than
+ * `startApp()` (another sandbox, a clock): `base.extend({ app: appOfFile(() => …) })`.
+ */
+export function appOfFile(
+  start: AppStart,
+): [
+  (
+    fixtures: { appShelf: AppShelf },
+    use: (app: RunningApp) => Promise<void>,
+    testInfo: { file: string },
+  ) => Promise<void>,
+  { scope: 'test'; timeout: number },
+] {
+  return [
+    async (
+      { appShelf }: { appShelf: AppShelf },
+      use: (app: RunningApp) => Promise<void>,
+      testInfo: { file: string },
+    ) => {
+      await use(await appShelf.for(testInfo.file, start))
+    },
+    { scope: 'test', timeout: 120_000 },
+  ]
+}
+
+/**
+ * Each spec file gets one app of its own, with its own data folder, shared
+ * by that file's tests. The UI language and the lists' last filters are
+ * settings of that app, so each test starts in Korean, the default, with no
+ * filter on the lists, whatever the test before it chose.
+ */
+export const test = base.extend<
+  { app: RunningApp; koreanFirst: void; coreReport: void },
+  { appShelf: AppShelf }
+>({
+  appShelf: [
+    // Playwright requires an object pattern for the (unused) fixtures argument.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const shelf = new AppShelf()
+      await use(shelf)
+      await shelf.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  app: appOfFile(() => startApp()),
   koreanFirst: [
     async ({ app }, use) => {
       await freshStart(app)
@@ -98,16 +171,6 @@ export const test = base.extend<{ koreanFirst: void; coreReport: void }, { app: 
       })
     },
     { auto: true },
-  ],
-  app: [
-    // Playwright requires an object pattern for the (unused) fixtures argument.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const app = await startApp()
-      await use(app)
-      await app.close()
-    },
-    { scope: 'worker' },
   ],
 })
 

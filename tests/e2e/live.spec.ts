@@ -1,7 +1,15 @@
 import type { Page } from '@playwright/test'
 import type { SandboxChange } from '../../src/sandbox/churn'
 import type { PostedNotification } from '../../src/shared/notifications'
-import { call, test as base, expect, screenUrl, startApp, type RunningApp } from './fixtures'
+import {
+  appOfFile,
+  call,
+  test as base,
+  expect,
+  screenUrl,
+  startApp,
+  type RunningApp,
+} from './fixtures'
 
 /**
  * The live schedule as staff see it, on the web host with the sandbox
@@ -14,22 +22,16 @@ import { call, test as base, expect, screenUrl, startApp, type RunningApp } from
  * whose click opens the record. Screenshots go to test-results/.
  */
 
-const test = base.extend<object, { app: RunningApp }>({
-  app: [
-    // Playwright requires an object pattern for the (unused) fixtures argument.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const app = await startApp({
-        sandbox: { size: 300 },
-        autoSync: true,
-        live: { intervalMs: 1500 },
-      })
-      await app.core.sync.idle()
-      await use(app)
-      await app.close()
-    },
-    { scope: 'worker' },
-  ],
+const test = base.extend<{ app: RunningApp }>({
+  app: appOfFile(async () => {
+    const app = await startApp({
+      sandbox: { size: 300 },
+      autoSync: true,
+      live: { intervalMs: 1500 },
+    })
+    await app.core.sync.idle()
+    return app
+  }),
 })
 
 test.describe.configure({ mode: 'serial' })
@@ -173,8 +175,9 @@ test('new records reach an open list and the Changes badge without a click; scro
   test.setTimeout(60_000)
   await page.goto(screenUrl(app.host.url, 'inspections'))
   const grid = page.getByRole('grid')
+  // The grid's total is written once its first page answers.
+  await expect.poll(async () => Number(await grid.getAttribute('data-total'))).toBeGreaterThan(100)
   const total = Number(await grid.getAttribute('data-total'))
-  expect(total).toBeGreaterThan(100)
   const badge = page.getByTestId('nav-badge-changes')
   const badgeBefore = Number((await badge.textContent())?.replace(/\D/gu, '') || '0')
   // Scroll down some, and select a row in view.

@@ -106,6 +106,8 @@ test.describe('the app lock', () => {
   }) => {
     await call(app, 'lock.setPin', { pin: PIN })
     await page.goto(screenUrl(app.host.url, 'dashboard'))
+    // The window's shortcuts listen once the desk is drawn.
+    await expect(page.getByRole('link', { name: '대시보드' })).toBeVisible()
     await page.keyboard.press('Control+l')
     await expect(page.getByTestId('lock-screen')).toBeVisible()
     const message = page.getByTestId('lock-message')
