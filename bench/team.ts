@@ -13,6 +13,7 @@ import { demoCredentials, startSandbox, type Sandbox } from '../src/sandbox'
 import { startTeamCluster, type TeamCluster } from '../tests/support/team-cluster'
 import { bootTeamCore, type TeamCore } from '../tests/support/team-core'
 import { migrate } from '../src/core/team/admin'
+import type { PresenceView } from '../src/shared/team'
 
 /**
  * The team keys of `npm run bench`, against a throwaway PostgreSQL cluster
@@ -26,6 +27,8 @@ import { migrate } from '../src/core/team/admin'
  *   row of a filter), call to answer, on one core;
  * - `team_bulk_visible_10k_ms`: from that call to all of them in the other
  *   core's `inspections.query` answers;
+ * - `team_presence_visible_ms`: median from `presence.set` on one core to
+ *   the `presence.changed` event on the other that shows it;
  * - `team_reconnect_after_outage_ms`: the server stopped, 100 marks made on a
  *   core meanwhile, the server started again: from its return to all of them
  *   pushed, with the app's own reconnect backoff.
@@ -115,6 +118,7 @@ export async function benchTeam(record: Record_): Promise<void> {
       }
       record('team_mark_visible_ms', median(times), 'ms', '< 300')
       await benchBulk(record, a, b)
+      record('team_presence_visible_ms', await benchPresence(a, b), 'ms', '≤ 1000')
     } finally {
       await a.close()
       await b.close()
@@ -271,4 +275,32 @@ async function benchOutage(
   } finally {
     await core.close()
   }
+}
+
+/**
+ * `team_presence_visible_ms`: core `a` opens a record ({@link VISIBLE_RUNS}
+ * different ones in turn); the time until core `b`'s `presence.changed`
+ * event shows `a` on it. Answers the median.
+ */
+async function benchPresence(a: TeamCore, b: TeamCore): Promise<number> {
+  const role = (await a.call('team.members')).me
+  const idxs = (await a.call('inspections.query', { limit: VISIBLE_RUNS })).rows.map(
+    (row) => row.idx,
+  )
+  let shown: PresenceView = { present: [] }
+  const off = b.core.events.subscribe((event, payload) => {
+    if (event === 'presence.changed') shown = payload as PresenceView
+  })
+  const times: number[] = []
+  try {
+    for (const idx of idxs) {
+      const started = performance.now()
+      await a.call('presence.set', { resource: 'inspections', idx })
+      await b.until(() => shown.present.some((entry) => entry.role === role && entry.idx === idx))
+      times.push(performance.now() - started)
+    }
+  } finally {
+    off()
+  }
+  return median(times)
 }

@@ -18,7 +18,7 @@ import { storeFileFor } from './store/paths'
 import { StoreOwner, type StoreThreads } from './owner/store-owner'
 import type { ThreadEntry } from './threads/spawn'
 import { localTimestamp } from '../shared/local-time'
-import type { Locale } from '../shared/i18n'
+import { message, type Locale } from '../shared/i18n'
 import type { ExportData } from './export/export-file'
 import { exportExtension, type ExportFormat, type ExportResult } from '../shared/export'
 import { clientSyncSource } from './sync/partner-source'
@@ -48,6 +48,7 @@ import type { SecureStore } from './vault/secure-store'
 import { sameText, Vault } from './vault/vault'
 import { ReviewUndo } from './review-undo'
 import { TeamRunner, teamServerConfig } from './team/team-runner'
+import type { PresenceTiming } from './team/team-sync'
 import { toTeamError } from './team/team-error'
 import { DEFAULT_WALLET_TIMEOUT_MS, WalletService } from './wallet/wallet-service'
 
@@ -105,6 +106,8 @@ export interface CoreDeps {
   readonly imageIndexWorker: ThreadEntry
   /** Backoff of the team sync's reconnects (default 1 s doubling to 60 s; tests shorten it). */
   readonly teamBackoffMs?: { readonly base: number; readonly max: number }
+  /** Presence timing of the team sync (default: heartbeat 10 s, gone after 20 s, read every 5 s; tests shorten it). */
+  readonly teamPresence?: Partial<PresenceTiming>
   /** Most decoded pixels of one card image, all frames together (default 40 megapixels). */
   readonly imageMaxPixels?: number
   /**
@@ -271,11 +274,25 @@ export function createCore(deps: CoreDeps): Core {
         return password
       },
       onStatus: (status) => events.emit('team.status', status),
-      onApplied: ({ resources, walletLinks }) => {
+      onApplied: ({ resources, walletLinks, mentions }) => {
         for (const resource of resources) events.emit('data.changed', { resource })
         if (walletLinks) events.emit('wallet.historyChanged', {})
+        if (mentions && mentions.length > 0) {
+          const locale = settings.get().language
+          const first = mentions[0]!.by
+          notifier.notify(
+            'mentioned',
+            mentions.map(({ resource, idx, note }) => ({ resource, idx, name: note })),
+            (count) =>
+              count === 1
+                ? message(locale, 'notify.mentioned.one', { name: first })
+                : message(locale, 'notify.mentioned.many', { count }),
+          )
+        }
       },
       ...(deps.teamBackoffMs ? { backoffMs: deps.teamBackoffMs } : {}),
+      ...(deps.teamPresence ? { presence: deps.teamPresence } : {}),
+      onPresence: (present) => events.emit('presence.changed', present),
     })
     const notifications = new SyncNotifications({
       store,
@@ -772,6 +789,11 @@ export function createCore(deps: CoreDeps): Core {
         for (const resource of resources) events.emit('data.changed', { resource })
         return scope.team.recount()
       },
+      'presence.set': (at) =>
+        scope.team.setPresence(
+          at !== null && 'resource' in at ? { resource: at.resource, idx: at.idx } : null,
+        ),
+      'presence.list': () => scope.team.present,
       'views.list': () => views.list(),
       'views.save': (input) => views.save(input),
       'views.remove': ({ id }) => views.remove(id),

@@ -70,5 +70,7 @@ function factLines(locale: Locale, detail: ChangeFacts, label: (text: string) =>
       return [message(locale, 'changes.text.back')]
     case 'fields':
       return detail.fields.map((change) => fieldLine(locale, change))
+    case 'mention':
+      return [message(locale, 'changes.text.mention', { name: detail.by, note: detail.note })]
   }
 }

@@ -18,6 +18,7 @@ export const CHANGE_KINDS = [
   'gone',
   'back',
   'fields',
+  'mention',
 ] as const
 /** One of {@link CHANGE_KINDS}. */
 export type ChangeKind = (typeof CHANGE_KINDS)[number]
@@ -63,6 +64,8 @@ export type ChangeFacts =
   | { readonly kind: 'gone' | 'back' }
   /** `fields`: any other field changed, each with its old and new value. */
   | { readonly kind: 'fields'; readonly fields: readonly FieldChange[] }
+  /** `mention`: another member's note mentions this member (docs/team.md "Mentions"). */
+  | { readonly kind: 'mention'; readonly by: string; readonly note: string }
 
 /** One entry of the changes feed. */
 export interface ChangeEntry {

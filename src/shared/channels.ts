@@ -50,6 +50,8 @@ export const CHANNEL_NAMES = [
   'team.members',
   'team.setAside',
   'team.discard',
+  'presence.set',
+  'presence.list',
   'views.list',
   'views.save',
   'views.remove',
@@ -81,6 +83,7 @@ const EVENT_NAMES = [
   'notification.posted',
   'notification.open',
   'lock.changed',
+  'presence.changed',
 ] as const
 
 /** An invoke channel name (`domain.action`). */

@@ -51,6 +51,7 @@ import type {
   ReviewHistoryEntry,
   SetAsideEvent,
   TeamMembers,
+  PresenceView,
   TeamStatusView,
   TeamTestResult,
 } from './team'
@@ -339,6 +340,15 @@ export const argSchemas = {
   'team.setAside': z.strictObject({}),
   /** Drops events set aside (they are never sent); answers the new state. */
   'team.discard': z.strictObject({ ids: z.array(z.uuid()).min(1).max(10_000) }),
+  /**
+   * The record this member has open in the detail pane (null: none), shown to
+   * the other members of the team while it stays open; nothing is stored or
+   * queued (docs/team.md "Presence"). Answers who else has which record open.
+   * `{}` counts as null: the web host sends a missing argument as `{}`.
+   */
+  'presence.set': z.union([recordRef, z.null(), z.strictObject({})]),
+  /** Who else on the team has which record open now (empty without a team server). */
+  'presence.list': z.strictObject({}),
   /** Saved views of the lists and the last filter of each (docs/renderer.md "Saved views"). */
   'views.list': z.strictObject({}),
   /** Saves a list's filter under a name (no `id`), or renames or re-filters a saved view. */
@@ -434,6 +444,8 @@ interface ChannelResults {
   'team.members': TeamMembers
   'team.setAside': readonly SetAsideEvent[]
   'team.discard': TeamStatusView
+  'presence.set': PresenceView
+  'presence.list': PresenceView
   'views.list': SavedViewList
   'views.save': SavedViewList
   'views.remove': SavedViewList
@@ -476,6 +488,8 @@ export interface EventPayloads {
   'notification.open': PostedNotification
   /** The app locked or unlocked, or its PIN or idle time changed. */
   'lock.changed': LockStatus
+  /** Who else on the team has which record open changed (docs/team.md "Presence"). */
+  'presence.changed': PresenceView
 }
 
 /** What the caller passes (defaults may be left out). */

@@ -11,7 +11,8 @@ import type { PagedResourceName } from './cache'
  * `resultChanged` (a result changed after it was set), `guaranteeCancelled`,
  * `agingDigest` (the daily digest of records past an aging threshold),
  * `syncFailing` (background sync failing for more than 30 minutes, or a
- * credential error).
+ * credential error); and the team side's `mentioned` (another member's note
+ * mentions this member, docs/team.md "Mentions").
  */
 
 /** The result label that needs no notification. */
@@ -43,6 +44,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
     guaranteeCancelled: true,
     agingDigest: false,
     syncFailing: true,
+    mentioned: true,
   },
   quietHours: null,
   details: true,

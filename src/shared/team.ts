@@ -94,3 +94,18 @@ export interface ReviewHistoryEntry {
   readonly seq: number | null
   readonly serverTime: string | null
 }
+
+/** Another member of the team who has a record open now (docs/team.md "Presence"). */
+export interface PresentMemberView {
+  /** Their login role. */
+  readonly role: string
+  /** Their display name (the role when the team gave none). */
+  readonly name: string
+  readonly resource: 'inspections' | 'guarantees'
+  readonly idx: number
+}
+
+/** Answer of `presence.set` and `presence.list`, payload of `presence.changed`: who else has which record open. */
+export interface PresenceView {
+  readonly present: readonly PresentMemberView[]
+}

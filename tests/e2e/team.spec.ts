@@ -49,6 +49,49 @@ test.describe('two staff machines on one team server', () => {
     await expect(mine.getByTestId('review-who')).toHaveText('지수')
   })
 
+  test('who has a record open shows in the other page, and @ completes a teammate in a note', async ({
+    pages,
+  }, testInfo) => {
+    const { minji: page, jisoo: other } = pages
+    const row = page.getByTestId('inspection-row').nth(2)
+    const idx = await row.getAttribute('data-idx')
+    await row.click()
+    await expect(page.getByTestId('review-editor')).toBeVisible()
+
+    // 박지수's page shows 김민지 on that row, the name in the tooltip, without a reload.
+    const seen = other.locator(`[data-testid=inspection-row][data-idx="${idx}"]`)
+    const marker = seen.getByTestId('presence-marker')
+    await expect(marker).toHaveText('민지')
+    await expect(marker.getByRole('img')).toHaveAttribute(
+      'title',
+      '김민지 님이 이 기록을 보고 있습니다',
+    )
+    await other.screenshot({ path: testInfo.outputPath('presence-row.png') })
+
+    // Both open it: each detail pane names the other.
+    await seen.click()
+    await expect(other.getByTestId('presence-detail')).toContainText(
+      '김민지 님이 이 기록을 보고 있습니다',
+    )
+    await expect(page.getByTestId('presence-detail')).toContainText('박지수')
+
+    // @ in the note offers the team's other members; Enter puts the name in.
+    const note = other.getByTestId('review-note')
+    await note.click()
+    await note.pressSequentially('확인 부탁드려요 @김')
+    await expect(other.getByTestId('mention-option')).toHaveCount(1)
+    await expect(other.getByTestId('mention-option')).toContainText('@김민지')
+    await other.screenshot({ path: testInfo.outputPath('presence-detail-mention.png') })
+    await note.press('Enter')
+    await expect(note).toHaveValue('확인 부탁드려요 @김민지 ')
+    await expect(other.getByTestId('mention-list')).toHaveCount(0)
+
+    // 김민지 closes the record: the marker goes from 박지수's list.
+    await page.getByRole('button', { name: '닫기' }).click()
+    await expect(marker).toHaveCount(0)
+    await expect(other.getByTestId('presence-detail')).toHaveCount(0)
+  })
+
   test('Accounts: the team server section tests the connection and names the team', async ({
     page,
     team,

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { openConfFile } from '../../src/core/settings/conf-file'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import type { TeamServerConfig } from '../../src/core/team/connection'
+import type { PresenceTiming } from '../../src/core/team/team-sync'
 import type { Sandbox } from '../../src/sandbox'
 import { demoCredentials } from '../../src/sandbox'
 import type { ChannelName } from '../../src/shared/channels'
@@ -38,6 +39,8 @@ export async function bootTeamCore(
     readonly dataDir?: string
     /** The app's own reconnect backoff (1 s doubling to 60 s) instead of the tests' short one. */
     readonly appBackoff?: boolean
+    /** Presence timing instead of the app's (heartbeat 10 s, gone after 20 s, read every 5 s). */
+    readonly presence?: Partial<PresenceTiming>
   } = {},
 ): Promise<TeamCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'team-core-'))
@@ -51,6 +54,7 @@ export async function bootTeamCore(
     openSettings: openConfFile,
     ...threads,
     ...(options.appBackoff ? {} : { teamBackoffMs: { base: 10, max: 100 } }),
+    ...(options.presence ? { teamPresence: options.presence } : {}),
     log: () => undefined,
     sandbox: { size: 5 },
   })

@@ -1,3 +1,4 @@
+import { mentions } from '../../shared/mentions'
 import { randomUUID } from 'node:crypto'
 import type { StoreConnection } from './connection'
 import type { ReviewMarkName } from '../../shared/cache'
@@ -55,12 +56,29 @@ export interface PulledApply {
   readonly upToSeq: number
   /** The profile's time zone: marks show their time in it. */
   readonly timeZone: string
+  /** This machine's first pull (it had pulled nothing): mentions in it notify nobody. */
+  readonly catchingUp?: boolean
 }
 
 /** What applying a page changed, so the main thread tells the views. */
 export interface PulledApplied {
   readonly resources: readonly PagedResource[]
   readonly walletLinks: boolean
+  /**
+   * Review events new to this machine whose note mentions this member, by
+   * another member (none on a machine's first pull); each is also an entry
+   * of the changes feed (docs/team.md "Mentions").
+   */
+  readonly mentions?: readonly MentionFound[]
+}
+
+/** A note of another member that mentions this member. */
+export interface MentionFound {
+  readonly resource: PagedResource
+  readonly idx: number
+  /** The author's display name (the role when none). */
+  readonly by: string
+  readonly note: string
 }
 
 function readState(db: StoreConnection, key: string): string | null {
@@ -357,10 +375,41 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   )
   const touched = new Map<PagedResource, Set<number>>()
   let walletLinks = false
+  // Mentions of this member: not on a first pull (a new machine catching up on the history).
+  const myName = identity?.displayName.trim() ?? ''
+  const catchingUp = page.catchingUp === true
+  const mentioned: MentionFound[] = []
+  const known = prepared(db, 'SELECT 1 FROM team_review_events WHERE id = ?')
+  const feed = prepared(
+    db,
+    `INSERT INTO changes (resource, idx, kind, detail, sync_id, at) VALUES (?, ?, 'mention', ?, ?, ?)`,
+  )
   const assignments: AssignmentEvent[] = []
   for (const event of page.events) {
     if (event.kind === 'assignment') assignments.push(event)
     else if (event.kind === 'review') {
+      if (
+        myName !== '' &&
+        !catchingUp &&
+        event.author !== identity?.role &&
+        mentions(event.note, myName) &&
+        !known.get(event.id)
+      ) {
+        const found = {
+          resource: event.resource,
+          idx: event.recordIdx,
+          by: nameOf(event.author),
+          note: event.note,
+        }
+        mentioned.push(found)
+        feed.run(
+          event.resource,
+          event.recordIdx,
+          JSON.stringify({ kind: 'mention', by: found.by, note: found.note }),
+          `team-${event.id}`,
+          event.serverTime,
+        )
+      }
       upsertReview.run(
         event.id,
         event.resource,
@@ -403,7 +452,11 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   }
   writeState(db, 'last_seq', String(page.upToSeq))
   if (touched.size > 0 || walletLinks) bumpDataVersion(db)
-  return { resources: [...touched.keys()], walletLinks }
+  return {
+    resources: [...touched.keys()],
+    walletLinks,
+    ...(mentioned.length > 0 ? { mentions: mentioned } : {}),
+  }
 }
 
 /** Makes a record's local mark its current team event (see {@link applyPulled}). */

@@ -23,7 +23,8 @@ export interface TeamLocalSide {
   /**
    * Applies a page of pulled events (in sequence order; they may include this
    * machine's own, and events already applied) and records `upToSeq` as the
-   * last sequence number, in one transaction.
+   * last sequence number, in one transaction. `catchingUp`: the pull started
+   * from nothing (this machine's first), so old mentions notify nobody.
    */
-  applyPulled(events: readonly TeamEvent[], upToSeq: number): Promise<void>
+  applyPulled(events: readonly TeamEvent[], upToSeq: number, catchingUp?: boolean): Promise<void>
 }

@@ -28,12 +28,25 @@ import type { TeamTestResult } from '../../shared/team'
  * The schema version this client understands (team-server/migrations).
  * @internal
  */
-export const TEAM_SCHEMA_VERSION = 4
+export const TEAM_SCHEMA_VERSION = 5
 /**
  * The channel the insert triggers notify (payload empty).
  * @internal
  */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
+/** The channel a change of presence notifies (payload empty; migration 5). */
+export const PRESENCE_NOTIFY_CHANNEL = 'appraisal_team_presence'
+
+/** A record a member has open (`resource` and `idx`). */
+export interface PresenceAt {
+  readonly resource: 'inspections' | 'guarantees'
+  readonly idx: number
+}
+
+/** Another member of the team who has a record open now (their login role). */
+export interface PresentMember extends PresenceAt {
+  readonly role: string
+}
 
 /** What "Test connection" answers, and the team's members. */
 export interface TeamServerInfo extends TeamTestResult {
@@ -313,13 +326,59 @@ export class TeamSession {
     }
   }
 
-  /** Starts listening for the insert trigger's notification. */
-  async listen(onNotify: () => void): Promise<void> {
+  /**
+   * Starts listening for the insert triggers' notification (`onNotify`) and
+   * for a change of presence (`onPresence`).
+   */
+  async listen(onNotify: () => void, onPresence: () => void = () => {}): Promise<void> {
     this.#client.on('notification', (message) => {
       if (message.channel === TEAM_NOTIFY_CHANNEL) onNotify()
+      else if (message.channel === PRESENCE_NOTIFY_CHANNEL) onPresence()
     })
     try {
       await this.#client.query(`LISTEN ${TEAM_NOTIFY_CHANNEL}`)
+      await this.#client.query(`LISTEN ${PRESENCE_NOTIFY_CHANNEL}`)
+    } catch (error) {
+      throw toTeamError(error)
+    }
+  }
+
+  /**
+   * Says which record this member has open (null: none) for this partner
+   * account; the same record again refreshes its heartbeat without waking
+   * anyone. Nothing of it is kept past the row (docs/team.md "Presence").
+   */
+  async setPresence(at: PresenceAt | null): Promise<void> {
+    try {
+      if (at === null) await this.#client.query('SELECT appraisal_team.clear_presence()')
+      else {
+        await this.#client.query('SELECT appraisal_team.set_presence($1, $2, $3)', [
+          this.#partnerId,
+          at.resource,
+          at.idx,
+        ])
+      }
+    } catch (error) {
+      throw toTeamError(error)
+    }
+  }
+
+  /** The other members with a record of this partner account open, alive and refreshed within `maxAgeMs`. */
+  async readPresence(maxAgeMs: number): Promise<PresentMember[]> {
+    try {
+      const { rows } = await this.#client.query<{
+        role_name: string
+        resource: string
+        record_idx: string
+      }>('SELECT role_name, resource, record_idx FROM appraisal_team.present($1, $2)', [
+        this.#partnerId,
+        Math.round(maxAgeMs),
+      ])
+      return rows.flatMap((row) =>
+        row.resource === 'inspections' || row.resource === 'guarantees'
+          ? [{ role: row.role_name, resource: row.resource, idx: Number(row.record_idx) }]
+          : [],
+      )
     } catch (error) {
       throw toTeamError(error)
     }

@@ -44,8 +44,17 @@ export class StoreTeamSide implements TeamLocalSide {
     return this.#call('teamLastSeq', undefined)
   }
 
-  async applyPulled(events: readonly TeamEvent[], upToSeq: number): Promise<void> {
-    await this.#call('teamApplyPulled', { events, upToSeq, timeZone: this.#timeZone })
+  async applyPulled(
+    events: readonly TeamEvent[],
+    upToSeq: number,
+    catchingUp?: boolean,
+  ): Promise<void> {
+    await this.#call('teamApplyPulled', {
+      events,
+      upToSeq,
+      timeZone: this.#timeZone,
+      ...(catchingUp ? { catchingUp } : {}),
+    })
   }
 }
 

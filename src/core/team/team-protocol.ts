@@ -40,6 +40,21 @@ export const teamWorkerDataSchema = z.object({
   backoffMs: z.object({ base: z.number().positive(), max: z.number().positive() }).optional(),
   pollMs: z.number().int().positive().optional(),
   pushBatch: z.number().int().positive().optional(),
+  /** Presence timing (team-sync.ts `PresenceTiming`); tests shorten it. */
+  presence: z
+    .object({
+      heartbeatMs: z.number().int().positive(),
+      maxAgeMs: z.number().int().positive(),
+      readMs: z.number().int().positive(),
+    })
+    .partial()
+    .optional(),
+})
+
+/** A record a member has open. */
+const presenceAtSchema = z.object({
+  resource: z.enum(['inspections', 'guarantees']),
+  idx: z.number().int().min(0),
 })
 
 /** What the worker is started with. */
@@ -52,6 +67,8 @@ export const toTeamWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('nudge') }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('stop') }),
+  /** This member opened a record (null: closed it). */
+  z.object({ type: z.literal('presence'), at: presenceAtSchema.nullable() }),
 ])
 
 /** Main thread → worker, checked. */
@@ -67,6 +84,11 @@ export const fromTeamWorkerSchema = z.discriminatedUnion('type', [
   }),
   /** A `TeamStatus` (team-sync.ts); the main thread keeps the latest for `team.status`. */
   z.object({ type: z.literal('status'), status: z.record(z.string(), z.unknown()) }),
+  /** The other members present now, by login role. */
+  z.object({
+    type: z.literal('presence'),
+    present: z.array(presenceAtSchema.extend({ role: z.string() })),
+  }),
 ])
 
 /** Worker → main thread, checked. */

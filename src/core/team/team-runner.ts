@@ -5,7 +5,9 @@ import type { PulledApplied } from '../store/team-side'
 import type { ThreadEntry } from '../threads/spawn'
 import type { TeamServerConfig } from './connection'
 import { noPasswordStatus, TeamThread } from './team-thread'
-import type { TeamStatus } from './team-sync'
+import type { PresenceTiming, TeamStatus } from './team-sync'
+import type { PresenceAt } from './session'
+import type { PresenceView } from '../../shared/team'
 
 /** Options of {@link TeamRunner}. */
 export interface TeamRunnerOptions {
@@ -23,6 +25,10 @@ export interface TeamRunnerOptions {
   readonly onApplied: (applied: PulledApplied) => void
   /** Backoff of the sync loop (tests shorten it). */
   readonly backoffMs?: { readonly base: number; readonly max: number }
+  /** Presence timing (tests shorten it). */
+  readonly presence?: Partial<PresenceTiming>
+  /** The other members present changed (`presence.changed`). */
+  readonly onPresence?: (present: PresenceView) => void
 }
 
 /** The `pg` config of a profile's team server with its password. */
@@ -51,6 +57,10 @@ export class TeamRunner {
   #status: TeamStatusView
   #starting: Promise<void> | null = null
   #closed = false
+  #presenceAt: PresenceAt | null = null
+  #present: PresenceView = { present: [] }
+  /** Display names of the team's members, from the last connect. */
+  #names = new Map<string, string>()
 
   constructor(options: TeamRunnerOptions) {
     this.#o = options
@@ -95,6 +105,21 @@ export class TeamRunner {
     return this.#status
   }
 
+  /** Who else has which record open (empty without a team server or a connection). */
+  get present(): PresenceView {
+    return this.#present
+  }
+
+  /**
+   * This member opened a record (null: closed it). Kept while the worker
+   * restarts; nothing of it is stored (docs/team.md "Presence").
+   */
+  setPresence(at: PresenceAt | null): PresenceView {
+    this.#presenceAt = at
+    this.#thread?.setPresence(at)
+    return this.#present
+  }
+
   /** The password changed: reconnect with the new one. */
   async restart(): Promise<void> {
     if (!this.#o.server || this.#closed) return
@@ -114,6 +139,23 @@ export class TeamRunner {
     const thread = this.#thread
     this.#thread = null
     await thread?.close()
+    this.#showPresence([])
+  }
+
+  #showPresence(
+    present: readonly { role: string; resource: PresenceAt['resource']; idx: number }[],
+  ): void {
+    const next: PresenceView = {
+      present: present.map((entry) => ({
+        role: entry.role,
+        name: this.#names.get(entry.role) || entry.role,
+        resource: entry.resource,
+        idx: entry.idx,
+      })),
+    }
+    if (JSON.stringify(next) === JSON.stringify(this.#present)) return
+    this.#present = next
+    if (!this.#closed) this.#o.onPresence?.(next)
   }
 
   async #start(server: TeamServerView): Promise<void> {
@@ -138,7 +180,9 @@ export class TeamRunner {
         partnerId: this.#o.partnerId,
         timeZone: this.#o.timeZone,
         ...(this.#o.backoffMs ? { backoffMs: this.#o.backoffMs } : {}),
+        ...(this.#o.presence ? { presence: this.#o.presence } : {}),
       },
+      onPresence: (present) => this.#showPresence(present),
       onStatus: (status) => this.#emit(status),
       onFailed: () => {
         this.#threadFailed = true
@@ -146,12 +190,14 @@ export class TeamRunner {
       },
       onApplied: this.#o.onApplied,
     })
+    if (this.#presenceAt) this.#thread.setPresence(this.#presenceAt)
   }
 
   #emit(status: TeamStatus): void {
     if (this.#closed) return
     if (status.state === 'connected') {
       const { role, displayName, team, members } = status.info
+      this.#names = new Map(members.map((member) => [member.role, member.displayName]))
       void this.#o.store
         .call('teamConfigure', { identity: { role, displayName }, members })
         .catch(() => undefined)

@@ -4,7 +4,13 @@ import type { TeamServerConfig } from './connection'
 import { teamEventDraftSchema } from './events'
 import type { SetAsideEntry, TeamEventDraft } from '../store/team-events'
 import type { TeamLocalSide } from './local-side'
-import { openTeamSession, type TeamServerInfo, type TeamSession } from './session'
+import {
+  openTeamSession,
+  type PresenceAt,
+  type PresentMember,
+  type TeamServerInfo,
+  type TeamSession,
+} from './session'
 import { isContentRefusal, isRetryable, toTeamError, type TeamError } from './team-error'
 
 /**
@@ -61,10 +67,26 @@ export interface TeamSyncOptions {
   readonly open?: typeof openTeamSession
   /** Whether the server answers at all (a TCP connect); tests may replace it. */
   readonly probe?: (config: TeamServerConfig) => Promise<boolean>
+  /** Called when the other members present (who has which record open) change. */
+  readonly onPresence?: (present: readonly PresentMember[]) => void
+  /** Presence timing (docs/team.md "Presence"); tests shorten it. */
+  readonly presence?: Partial<PresenceTiming>
 }
 
+/** How presence is kept fresh and how old a heartbeat may be. */
+export interface PresenceTiming {
+  /** How often this member's open record is refreshed on the server; default 10 s. */
+  readonly heartbeatMs: number
+  /** A member whose heartbeat is older than this counts as gone; default 20 s. */
+  readonly maxAgeMs: number
+  /** How often the others' presence is read without a notification; default 5 s. */
+  readonly readMs: number
+}
+
+const PRESENCE_TIMING: PresenceTiming = { heartbeatMs: 10_000, maxAgeMs: 20_000, readMs: 5_000 }
+
 /** Why the loop's wait ended early. */
-type Wake = 'nudge' | 'stop' | 'lost' | 'retry'
+type Wake = 'nudge' | 'stop' | 'lost' | 'retry' | 'presence'
 
 /** See the file comment. */
 export class TeamSync {
@@ -79,9 +101,33 @@ export class TeamSync {
   #attempt = 0
   #lost: TeamError | null = null
   #generation = 0
+  /** The record this member has open (what the server should hold), and what it holds. */
+  #presenceWanted: PresenceAt | null = null
+  #presenceSent: { readonly at: PresenceAt | null; readonly when: number } | null = null
+  /** A presence notification arrived: read the others again. */
+  #presenceDirty = true
+  #presenceReadAt = 0
+  #present: readonly PresentMember[] = []
+  readonly #timing: PresenceTiming
 
   constructor(options: TeamSyncOptions) {
     this.#options = options
+    this.#timing = { ...PRESENCE_TIMING, ...options.presence }
+  }
+
+  /** The other members present, as last read (empty while not connected). */
+  get present(): readonly PresentMember[] {
+    return this.#present
+  }
+
+  /**
+   * This member opened a record (or closed it: null). Sent at once while
+   * connected; kept for the next connection otherwise, and never queued in
+   * the outbox: presence is only ever the current state.
+   */
+  setPresence(at: PresenceAt | null): void {
+    this.#presenceWanted = at
+    this.#wake?.('presence')
   }
 
   /** The latest status. */
@@ -141,7 +187,7 @@ export class TeamSync {
         await this.#pushAll(this.#session)
         await this.#pullAll(this.#session)
         this.#emit({ state: 'connected', info: this.#session.info, ...(await this.#counts()) })
-        if (!this.#pending) await this.#sleep(pollMs)
+        if (!this.#pending) await this.#idle(this.#session, pollMs)
       } catch (error) {
         const teamError = toTeamError(error)
         await this.#dropSession()
@@ -180,7 +226,7 @@ export class TeamSync {
       const probeNow = probing && counts.unsent > 0
       const why = await this.#sleep(probeNow ? Math.min(probeMs, left) : left)
       if (why === 'stop' || why === 'retry') break
-      if (why === 'nudge' || why === 'lost') continue
+      if (why === 'nudge' || why === 'lost' || why === 'presence') continue
       if (probeNow && Date.now() < until && (await probe(config).catch(() => false))) break
     }
     this.#retryNow = false
@@ -199,8 +245,17 @@ export class TeamSync {
     try {
       // Listen first, then pull: a notification after LISTEN wakes the loop,
       // and everything committed before it is in the pull that follows.
-      await session.listen(() => this.nudge())
+      await session.listen(
+        () => this.nudge(),
+        () => {
+          this.#presenceDirty = true
+          this.#wake?.('presence')
+        },
+      )
       this.#throwIfLost()
+      // A new session: this member's presence is sent again, the others' read again.
+      this.#presenceSent = null
+      this.#presenceDirty = true
       return session
     } catch (error) {
       await session.close()
@@ -259,13 +314,65 @@ export class TeamSync {
   async #pullAll(session: TeamSession): Promise<void> {
     const { local, pullPage = 1000 } = this.#options
     let after = await local.lastSeq()
+    // Nothing pulled yet: this machine catches up on the history (old mentions notify nobody).
+    const catchingUp = after === 0
     for (;;) {
       this.#throwIfLost()
       const page = await session.pull(after, pullPage)
-      if (page.events.length > 0) await local.applyPulled(page.events, page.lastSeq)
+      if (page.events.length > 0) await local.applyPulled(page.events, page.lastSeq, catchingUp)
       after = page.lastSeq
       if (!page.more) return
     }
+  }
+
+  /**
+   * Waits for the next push and pull (a notification, a nudge, the poll)
+   * while keeping presence current: this member's open record sent when it
+   * changes and refreshed every heartbeat, the others' read on a presence
+   * notification and every {@link PresenceTiming.readMs} (a killed app or a
+   * lost machine sends no notification; its row simply stops counting).
+   */
+  async #idle(session: TeamSession, pollMs: number): Promise<void> {
+    const until = Date.now() + pollMs
+    for (;;) {
+      this.#throwIfLost()
+      await this.#syncPresence(session)
+      if (this.#pending || this.#stopped || this.#retryNow) return
+      const left = until - Date.now()
+      if (left <= 0) return
+      const sent = this.#presenceSent
+      const nextBeat =
+        sent?.at && this.#presenceWanted ? sent.when + this.#timing.heartbeatMs : Infinity
+      const nextRead = this.#presenceReadAt + this.#timing.readMs
+      const wait = Math.max(1, Math.min(left, nextBeat - Date.now(), nextRead - Date.now()))
+      const why = await this.#sleep(wait)
+      if (why !== undefined && why !== 'presence') return
+    }
+  }
+
+  async #syncPresence(session: TeamSession): Promise<void> {
+    const wanted = this.#presenceWanted
+    const sent = this.#presenceSent
+    const now = Date.now()
+    const changed = !sent || !samePresence(sent.at, wanted)
+    const beat = wanted !== null && sent !== null && now - sent.when >= this.#timing.heartbeatMs
+    if (changed || beat) {
+      await session.setPresence(wanted)
+      this.#presenceSent = { at: wanted, when: now }
+    }
+    if (this.#presenceDirty || now - this.#presenceReadAt >= this.#timing.readMs) {
+      this.#presenceDirty = false
+      this.#presenceReadAt = now
+      this.#showPresence(await session.readPresence(this.#timing.maxAgeMs))
+    }
+  }
+
+  #showPresence(present: readonly PresentMember[]): void {
+    const key = (list: readonly PresentMember[]): string =>
+      list.map((entry) => `${entry.role}\u0000${entry.resource}\u0000${entry.idx}`).join('\n')
+    if (key(present) === key(this.#present)) return
+    this.#present = present
+    this.#options.onPresence?.(present)
   }
 
   #throwIfLost(): void {
@@ -300,7 +407,14 @@ export class TeamSync {
     this.#session = null
     this.#generation += 1
     this.#lost = null
+    // Closing the session ends this member's presence on the server (its backend is gone).
+    if (session && this.#stopped && this.#presenceSent?.at) {
+      await session.setPresence(null).catch(() => undefined)
+    }
+    this.#presenceSent = null
     await session?.close()
+    // Without a connection nobody is known to be present.
+    this.#showPresence([])
   }
 
   async #counts(): Promise<Counts> {
@@ -320,6 +434,10 @@ export class TeamSync {
     this.#status = status
     this.#options.onStatus?.(status)
   }
+}
+
+function samePresence(a: PresenceAt | null, b: PresenceAt | null): boolean {
+  return a === b || (a !== null && b !== null && a.resource === b.resource && a.idx === b.idx)
 }
 
 /** Why a draft fails the client's own check, or null. */

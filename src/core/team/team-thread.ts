@@ -6,6 +6,7 @@ import type { PulledApplied } from '../store/team-side'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
 import type { TeamStatus } from './team-sync'
+import type { PresenceAt, PresentMember } from './session'
 
 /** Options of {@link TeamThread}. */
 export interface TeamThreadOptions {
@@ -18,6 +19,8 @@ export interface TeamThreadOptions {
   readonly onFailed?: () => void
   /** A pulled page changed local marks or the Wallet history. */
   readonly onApplied: (applied: PulledApplied) => void
+  /** The other members present changed. */
+  readonly onPresence?: (present: readonly PresentMember[]) => void
 }
 
 /**
@@ -57,6 +60,11 @@ export class TeamThread {
     if (!this.#closing) this.#post({ type: 'retry' })
   }
 
+  /** This member opened a record (null: closed it). */
+  setPresence(at: PresenceAt | null): void {
+    if (!this.#closing) this.#post({ type: 'presence', at })
+  }
+
   /** Stops the loop (closing its connection) and the thread. */
   close(): Promise<void> {
     this.#closing ??= stopThread(this.#worker, { type: 'stop' } satisfies ToTeamWorker)
@@ -70,6 +78,10 @@ export class TeamThread {
     if (message.type === 'status') {
       // Built by the worker from a TeamStatus; cloning keeps its shape.
       this.#options.onStatus(message.status as unknown as TeamStatus)
+      return
+    }
+    if (message.type === 'presence') {
+      this.#options.onPresence?.(message.present)
       return
     }
     const { id, op } = message

@@ -45,6 +45,8 @@ const sync = new TeamSync({
   ...(data.backoffMs ? { backoffMs: data.backoffMs } : {}),
   ...(data.pollMs ? { pollMs: data.pollMs } : {}),
   ...(data.pushBatch ? { pushBatch: data.pushBatch } : {}),
+  ...(data.presence ? { presence: data.presence } : {}),
+  onPresence: (present) => send({ type: 'presence', present: [...present] }),
 })
 
 port.on('message', (raw: unknown) => {
@@ -65,6 +67,9 @@ port.on('message', (raw: unknown) => {
       return
     case 'retry':
       sync.retry()
+      return
+    case 'presence':
+      sync.setPresence(message.at)
       return
     case 'stop':
       void sync.stop().finally(() => process.exit(0))

@@ -29,7 +29,8 @@ export class InsightState {
         if (event.phase !== 'running' && event.resource !== 'brands') void this.refresh()
       }),
       this.#client.on('data.changed', ({ resource }) => {
-        if (resource !== 'brands') void this.refreshAging()
+        // A pulled team mark may bring a mention: a feed entry of its own (docs/team.md "Mentions").
+        if (resource !== 'brands') void this.refresh()
       }),
       this.#client.on('profiles.changed', () => void this.refresh()),
     ]

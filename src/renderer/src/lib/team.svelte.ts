@@ -1,5 +1,10 @@
 import { getContext, setContext } from 'svelte'
-import type { TeamMembers, TeamStatusView } from '../../../shared/team'
+import type {
+  PresenceView,
+  PresentMemberView,
+  TeamMembers,
+  TeamStatusView,
+} from '../../../shared/team'
 import type { Client } from './client'
 
 /**
@@ -12,11 +17,15 @@ import type { Client } from './client'
 export class TeamState {
   status = $state.raw<TeamStatusView>({ state: 'none' })
   members = $state.raw<TeamMembers>({ me: null, members: [] })
+  /** Who else has which record open (`presence.changed`; docs/team.md "Presence"). */
+  presence = $state.raw<PresenceView>({ present: [] })
   /** True while the active profile has a team server. */
   readonly active = $derived(this.status.state !== 'none')
   readonly #client: Client | null
   /** `team.status` events seen so far: an answer asked for before the latest event is stale. */
   #events = 0
+  /** The record this window told the team it has open (`resource:idx`), or null. */
+  #open: string | null = null
 
   /** `null`: no core behind it (a component shown on its own); it stays `none`. */
   constructor(client: Client | null) {
@@ -36,13 +45,36 @@ export class TeamState {
         // A (re)connect reads the team's members: the names may be new.
         if (next.state === 'connected' && !wasConnected) void this.#loadMembers()
       }),
-      client.on('profiles.changed', () => void this.#load()),
+      client.on('presence.changed', (next) => (this.presence = next)),
+      client.on('profiles.changed', () => {
+        // Another profile: its team (if any) has not been told what is open here.
+        this.#open = null
+        void this.#load()
+      }),
       client.on('data.changed', ({ resource }) => {
         // Pulled marks may come from an author not known yet.
         if (this.active && resource !== 'brands') void this.#loadMembers()
       }),
     ]
     return () => offs.forEach((off) => off())
+  }
+
+  /** The other members who have the record `resource`/`idx` open. */
+  presentAt(resource: string, idx: number): readonly PresentMemberView[] {
+    return this.presence.present.filter((entry) => entry.resource === resource && entry.idx === idx)
+  }
+
+  /**
+   * The detail pane shows this record (null: it closed): the team learns it
+   * (`presence.set`), once per change. Nothing is sent without a team server.
+   */
+  openRecord(at: { resource: 'inspections' | 'guarantees'; idx: number } | null): void {
+    const key = at ? `${at.resource}:${at.idx}` : null
+    if (key === this.#open || !this.active) return
+    this.#open = key
+    void this.#client?.attempt('presence.set', at).then((answer) => {
+      if (answer?.ok) this.presence = answer.value
+    })
   }
 
   /** The name shown for a login role (its display name when the team gave one). */
@@ -55,6 +87,8 @@ export class TeamState {
     const answer = await this.#client?.attempt('team.status', {})
     // An event that arrived while the answer was on its way is newer than it.
     if (answer?.ok && seen === this.#events) this.status = answer.value
+    const presence = await this.#client?.attempt('presence.list', {})
+    if (presence?.ok) this.presence = presence.value
     await this.#loadMembers()
   }
 
