@@ -56,8 +56,12 @@ export interface PulledApply {
   readonly upToSeq: number
   /** The profile's time zone: marks show their time in it. */
   readonly timeZone: string
-  /** This machine's first pull (it had pulled nothing): mentions in it notify nobody. */
-  readonly catchingUp?: boolean
+  /**
+   * Mentions: this member's display name on the server (the stored identity's
+   * until the first connect) and whether this is the machine's first pull
+   * (it had pulled nothing), whose mentions notify nobody.
+   */
+  readonly mentions?: { readonly catchingUp: boolean; readonly displayName: string }
 }
 
 /** What applying a page changed, so the main thread tells the views. */
@@ -376,8 +380,8 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   const touched = new Map<PagedResource, Set<number>>()
   let walletLinks = false
   // Mentions of this member: not on a first pull (a new machine catching up on the history).
-  const myName = identity?.displayName.trim() ?? ''
-  const catchingUp = page.catchingUp === true
+  const myName = (page.mentions?.displayName || identity?.displayName || '').trim()
+  const catchingUp = page.mentions?.catchingUp === true
   const mentioned: MentionFound[] = []
   const known = prepared(db, 'SELECT 1 FROM team_review_events WHERE id = ?')
   const feed = prepared(

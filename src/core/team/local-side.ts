@@ -23,8 +23,19 @@ export interface TeamLocalSide {
   /**
    * Applies a page of pulled events (in sequence order; they may include this
    * machine's own, and events already applied) and records `upToSeq` as the
-   * last sequence number, in one transaction. `catchingUp`: the pull started
-   * from nothing (this machine's first), so old mentions notify nobody.
+   * last sequence number, in one transaction. `mentions`: who this member is
+   * on the server (the display name a mention names) and whether the pull
+   * started from nothing (this machine's first), when old mentions notify nobody.
    */
-  applyPulled(events: readonly TeamEvent[], upToSeq: number, catchingUp?: boolean): Promise<void>
+  applyPulled(
+    events: readonly TeamEvent[],
+    upToSeq: number,
+    mentions?: PulledMentions,
+  ): Promise<void>
+}
+
+/** What a pulled page's mentions are read against (see `applyPulled`). */
+export interface PulledMentions {
+  readonly catchingUp: boolean
+  readonly displayName: string
 }

@@ -1,7 +1,7 @@
 import type { StoreConnection } from '../store/connection'
 import { runStoreOp, type StoreArgs, type StoreResult } from '../owner/store-ops'
 import type { OutboxCounts, SetAsideEntry, TeamEvent, TeamEventDraft } from '../store/team-events'
-import type { TeamLocalSide } from './local-side'
+import type { PulledMentions, TeamLocalSide } from './local-side'
 import type { TeamStoreOp } from './team-protocol'
 
 /** Runs one of the store's team operations, wherever the store is. */
@@ -47,13 +47,13 @@ export class StoreTeamSide implements TeamLocalSide {
   async applyPulled(
     events: readonly TeamEvent[],
     upToSeq: number,
-    catchingUp?: boolean,
+    mentions?: PulledMentions,
   ): Promise<void> {
     await this.#call('teamApplyPulled', {
       events,
       upToSeq,
       timeZone: this.#timeZone,
-      ...(catchingUp ? { catchingUp } : {}),
+      ...(mentions ? { mentions } : {}),
     })
   }
 }

@@ -319,7 +319,12 @@ export class TeamSync {
     for (;;) {
       this.#throwIfLost()
       const page = await session.pull(after, pullPage)
-      if (page.events.length > 0) await local.applyPulled(page.events, page.lastSeq, catchingUp)
+      if (page.events.length > 0) {
+        await local.applyPulled(page.events, page.lastSeq, {
+          catchingUp,
+          displayName: session.info.displayName,
+        })
+      }
       after = page.lastSeq
       if (!page.more) return
     }

@@ -57,7 +57,7 @@ async function mentionEntries(core: TeamCore) {
   return (await core.call('changes.list', { kinds: ['mention'] })).entries
 }
 
-describe('mentions', { timeout: 90_000 }, () => {
+describe('mentions', { timeout: 60_000 }, () => {
   it('notifies the member named and adds a Changes entry; the author is not told', async () => {
     const minji = await boot(configs[0]!)
     const jisoo = await boot(configs[1]!)

@@ -164,9 +164,18 @@ describe('presence', { timeout: 90_000 }, () => {
     await connected(a)
     await setPresence(a, { resource: 'inspections', idx: 5 })
     const teammate = await raw(configs[1]!)
+    // A teammate reads the row (raw SQL, as the member).
     await expect
-      .poll(async () => (await teammate.query('SELECT * FROM appraisal_team.presence')).rowCount)
-      .toBe(1)
+      .poll(
+        async () =>
+          (
+            await teammate.query(
+              'SELECT record_idx FROM appraisal_team.presence WHERE role_name = $1',
+              [configs[0]!.user],
+            )
+          ).rows,
+      )
+      .toEqual([{ record_idx: '5' }])
 
     const stranger = await raw(strangers[0]!)
     expect((await stranger.query('SELECT * FROM appraisal_team.presence')).rows).toEqual([])
