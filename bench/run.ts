@@ -41,6 +41,7 @@ import { bundleBenchChildren } from './bundle'
 import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
 import { clientOf } from './sandbox-client'
 import type { SyncChildReport } from './sync-child'
+import { guaranteePages } from '../tests/support/page-walks'
 
 /**
  * `npm run bench`: the store and sync measured side by side in one run.
@@ -403,7 +404,7 @@ async function benchSyncLatency(): Promise<void> {
     // The fetching side alone: the app's client and page walker with their defaults, no store.
     const client = clientOf(sandbox)
     t = performance.now()
-    for await (const page of client.guaranteePages({ sort: 'latest' }, { pageSize: 500 })) {
+    for await (const page of guaranteePages(client, { sort: 'latest' }, { pageSize: 500 })) {
       if (page.received === 0) break
     }
     const walkMs = performance.now() - t

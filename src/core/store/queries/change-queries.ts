@@ -245,6 +245,7 @@ export function agingCutoff(now: string, days: number): string {
  * (counted on its index); the rest hold it since the baseline: the list's
  * count of that status (`list_counts`) less the rows, when the baseline is
  * old enough. So the count reads a few small ranges, never the list.
+ * @internal
  */
 export function agedCount(
   db: StoreConnection,
