@@ -5,7 +5,7 @@ import type { ListResource, ListRow } from './list-query.svelte'
 import type { TeamState } from './team.svelte'
 
 /** Records the queue screen lists per list, at most (the oldest). */
-export const QUEUE_LIMIT = 500
+const QUEUE_LIMIT = 500
 
 type QueueRows = { readonly [R in ListResource]: readonly ListRow<R>[] }
 
