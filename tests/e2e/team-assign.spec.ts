@@ -32,6 +32,9 @@ async function selectRange(page: Page, from: number, to: number): Promise<void> 
   await expect(page.getByTestId('selection-count')).toHaveText(`${to - from + 1}건 선택됨`)
 }
 
+// Its marks and assignments stay on the server: team.spec.ts counts marks by who set them.
+test.use({ teamSet: 'assign' })
+
 test.describe('dividing the work on one team server', () => {
   test('a bulk mark of a selection appears in the other page without a reload; Undo restores both', async ({
     pages,
