@@ -25,7 +25,7 @@ import type { TeamTestResult } from '../../shared/team'
  */
 
 /** The schema version this client understands (team-server/migrations). */
-export const TEAM_SCHEMA_VERSION = 3
+export const TEAM_SCHEMA_VERSION = 4
 /** The channel the insert triggers notify (payload empty). */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
 

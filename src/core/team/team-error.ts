@@ -129,6 +129,14 @@ function fromSqlState(sqlState: string, text: string, cause: unknown): TeamError
   if (sqlState === '28P01' || sqlState === '28000') {
     return new TeamError('team_auth', 'The team server refused the role or its password.', options)
   }
+  // Only staff may connect to the team's database (server migration 4).
+  if (sqlState === '42501' && /permission denied for database/i.test(text)) {
+    return new TeamError(
+      'team_not_member',
+      'This role is not a member of a team, so it may not connect to the team database.',
+      options,
+    )
+  }
   if (sqlState === '42501' || /^(22|23|54)/.test(sqlState)) {
     return new TeamError('team_refused', 'The team server refused the write.', options)
   }
