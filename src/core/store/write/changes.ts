@@ -56,7 +56,7 @@ interface StatusSeen {
  * status, as seen by `sync`: its last change on the service (`modified_at`,
  * else `registered_at`) in the service's zone, never after the sync saw it.
  */
-export function serviceBound(values: Readonly<Record<string, unknown>>, sync: SyncMark): string {
+function serviceBound(values: Readonly<Record<string, unknown>>, sync: SyncMark): string {
   const local = values['modified_at'] ?? values['registered_at']
   const at =
     typeof local === 'string' ? instantOfLocal(local, sync.zone ?? DEFAULT_TIME_ZONE) : null
