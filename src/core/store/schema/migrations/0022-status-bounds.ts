@@ -14,6 +14,8 @@ export function up(db: DatabaseSync): void {
   db.exec(`
     ALTER TABLE status_since ADD COLUMN bound INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE status_bounds_pending (resource TEXT PRIMARY KEY) STRICT;
-    INSERT INTO status_bounds_pending (resource) VALUES ('inspections'), ('guarantees');
+    INSERT INTO status_bounds_pending (resource)
+      SELECT 'inspections' WHERE EXISTS (SELECT 1 FROM inspections)
+      UNION ALL SELECT 'guarantees' WHERE EXISTS (SELECT 1 FROM guarantees);
   `)
 }
