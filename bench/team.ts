@@ -9,9 +9,9 @@ import { addMember, grantPartner } from '../src/core/team/admin'
 import { connectClient, type TeamServerConfig } from '../src/core/team/connection'
 import { directTeamCall, StoreTeamSide } from '../src/core/team/store-side'
 import { TeamSync } from '../src/core/team/team-sync'
-import { demoCredentials, startSandbox } from '../src/sandbox'
+import { demoCredentials, startSandbox, type Sandbox } from '../src/sandbox'
 import { startTeamCluster, type TeamCluster } from '../tests/support/team-cluster'
-import { bootTeamCore } from '../tests/support/team-core'
+import { bootTeamCore, type TeamCore } from '../tests/support/team-core'
 import { migrate } from '../src/core/team/admin'
 
 /**
@@ -21,7 +21,15 @@ import { migrate } from '../src/core/team/admin'
  * - `team_mark_visible_ms`: median from `reviews.set` on one app core to the
  *   mark in the other core's `inspections.query` answer;
  * - `team_push_10k_ms`: an offline backlog of 10,000 marks pushed on reconnect;
- * - `team_pull_10k_ms`: a new machine pulling those 10,000 events.
+ * - `team_pull_10k_ms`: a new machine pulling those 10,000 events;
+ * - `team_bulk_mark_10k_ms`: `reviews.setMany` of {@link BULK} records (every
+ *   row of a filter), call to answer, on one core;
+ * - `team_bulk_visible_10k_ms`: from that call to all of them in the other
+ *   core's `inspections.query` answers;
+ * - `team_reconnect_after_outage_ms`: the server stopped, 100 marks made on a
+ *   core meanwhile, the server started again: from its return to all of them
+ *   pushed, with the app's own reconnect backoff.
+ * `BENCH_TEAM_BULK` shrinks the bulk for a quick look (the key keeps its name).
  * Without PostgreSQL's binaries it prints why and records nothing, except in
  * CI, where it fails.
  */
@@ -29,6 +37,10 @@ import { migrate } from '../src/core/team/admin'
 type Record_ = (name: string, value: number, unit: string, target?: string | null) => void
 
 const BACKLOG = 10_000
+/** Records of the bulk keys (and of the sandbox the two cores share). */
+const BULK = Number(process.env['BENCH_TEAM_BULK'] ?? 10_000)
+/** Marks made while the server is away. */
+const OUTAGE_MARKS = 100
 const VISIBLE_RUNS = 15
 
 function median(values: number[]): number {
@@ -60,6 +72,7 @@ export async function benchTeam(record: Record_): Promise<void> {
     tls: 'verify-full',
     caFile: cluster.caFile,
   })
+  let sandbox: Sandbox | null = null
   try {
     await migrate(admin)
     const member = async (team: string, prefix: string): Promise<TeamServerConfig> => {
@@ -79,7 +92,7 @@ export async function benchTeam(record: Record_): Promise<void> {
 
     // Two app cores on one partner account.
     console.log('\n# team (PostgreSQL on loopback, TLS)')
-    const sandbox = await startSandbox({ seed: 77, size: 200 })
+    sandbox = await startSandbox({ seed: 77, size: BULK })
     await grantPartner(admin, 'bench', demoCredentials(77).partnerId)
     const a = await bootTeamCore(sandbox, await member('bench', 'minji'))
     const b = await bootTeamCore(sandbox, await member('bench', 'jisoo'))
@@ -101,10 +114,10 @@ export async function benchTeam(record: Record_): Promise<void> {
         times.push(performance.now() - started)
       }
       record('team_mark_visible_ms', median(times), 'ms', '< 300')
+      await benchBulk(record, a, b)
     } finally {
       await a.close()
       await b.close()
-      await sandbox.close()
     }
 
     // An offline backlog pushed on reconnect, then pulled by a new machine.
@@ -136,7 +149,15 @@ export async function benchTeam(record: Record_): Promise<void> {
     )
     record('team_pull_10k_ms', await timeSync(reader, partner, readerDb, 'pull'), 'ms', '< 2000')
     readerDb.close()
+
+    record(
+      'team_reconnect_after_outage_ms',
+      await benchOutage(cluster, sandbox, await member('bench', 'outage')),
+      'ms',
+      '≤ 5000',
+    )
   } finally {
+    await sandbox?.close()
     await admin.end()
     await cluster.stop()
   }
@@ -175,4 +196,79 @@ async function timeSync(
   const ms = await done
   await sync.stop()
   return ms
+}
+
+/** Whether `core`'s team status is connected with nothing left to send. */
+async function settled(core: TeamCore): Promise<boolean> {
+  const status = await core.status()
+  return status.state === 'connected' && status.unsent === 0
+}
+
+/**
+ * `team_bulk_mark_10k_ms` and `team_bulk_visible_10k_ms`: core `a` marks
+ * every inspection in one `reviews.setMany` (a filter's rows); core `b`
+ * queries the list of records `a` marked that way until it holds all of them.
+ */
+async function benchBulk(record: Record_, a: TeamCore, b: TeamCore): Promise<void> {
+  const role = (await a.call('team.members')).me
+  const total = (await a.call('inspections.query', { limit: 1 })).total
+  if (total !== BULK) throw new Error(`the sandbox holds ${total} inspections, not ${BULK}`)
+  const note = 'bench bulk'
+  const started = performance.now()
+  const { count } = await a
+    .call('reviews.setMany', { resource: 'inspections', filter: {}, mark: 'follow_up', note })
+    .then(({ action }) => action)
+  const answered = performance.now()
+  if (count !== BULK) throw new Error(`reviews.setMany marked ${count} of ${BULK}`)
+  record('team_bulk_mark_10k_ms', answered - started, 'ms', '≤ 500')
+  const seen = async (): Promise<boolean> => {
+    const page = await b.call('inspections.query', {
+      limit: 1,
+      review: 'follow_up',
+      markedBy: { role: role ?? '' },
+    })
+    return page.total === BULK
+  }
+  await b.until(seen)
+  record('team_bulk_visible_10k_ms', performance.now() - started, 'ms', '≤ 3000')
+  await a.until(() => settled(a))
+}
+
+/**
+ * `team_reconnect_after_outage_ms`: a core with the app's own backoff makes
+ * {@link OUTAGE_MARKS} marks while the server is stopped; the time from the
+ * server's return (`pg_ctl start` answered) until the core's outbox is empty.
+ */
+async function benchOutage(
+  cluster: TeamCluster,
+  sandbox: Sandbox,
+  config: TeamServerConfig,
+): Promise<number> {
+  const core = await bootTeamCore(sandbox, config, { appBackoff: true })
+  try {
+    await core.until(() => settled(core))
+    const idxs = (await core.call('inspections.query', { limit: OUTAGE_MARKS })).rows.map(
+      (row) => row.idx,
+    )
+    await cluster.pause()
+    await core.until(async () => (await core.status()).state === 'offline')
+    for (const [i, idx] of idxs.entries()) {
+      await core.call('reviews.set', {
+        resource: 'inspections',
+        idx,
+        mark: 'reviewed',
+        note: `offline ${i}`,
+      })
+    }
+    await core.until(async () => {
+      const status = await core.status()
+      return status.state !== 'none' && status.unsent === idxs.length
+    })
+    await cluster.resume()
+    const back = performance.now()
+    await core.until(() => settled(core))
+    return performance.now() - back
+  } finally {
+    await core.close()
+  }
 }

@@ -54,7 +54,10 @@ export class Redactor {
   }
 }
 
-/** The shortest run of a secret's characters that is redacted on its own. */
+/**
+ * The shortest run of a secret's characters that is redacted on its own.
+ * @internal
+ */
 export const MIN_RUN = 8
 
 const REDACTED = '[redacted]'

@@ -2,7 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './fs-private'
 
-/** The file in a data folder that holds the embedded sandbox's anchor. */
+/**
+ * The file in a data folder that holds the embedded sandbox's anchor.
+ * @internal
+ */
 export const SANDBOX_ANCHOR_FILE = 'sandbox-anchor.json'
 
 /**

@@ -19,6 +19,7 @@ const LOG_KEEP = 3
  * Rotates `file`: `main.log` becomes `main.1.log`, `main.1.log` becomes
  * `main.2.log` and so on; the oldest beyond {@link LOG_KEEP} is deleted.
  * (electron-log's own rotation keeps one `.old.log`; this keeps a few.)
+ * @internal
  */
 export function rotateLog(file: string, keep = LOG_KEEP): void {
   const { dir, name, ext } = parse(file)
@@ -33,7 +34,10 @@ export function rotateLog(file: string, keep = LOG_KEEP): void {
 /** Wallet-link addresses keep their origin only (their path carries the key). */
 const WALLET_URL = /\bhttps?:\/\/[^\s/"'<>]+\/[^\s"'<>]*wallet[^\s"'<>]*/gi
 
-/** The text of a log entry, with secrets and wallet addresses removed. */
+/**
+ * The text of a log entry, with secrets and wallet addresses removed.
+ * @internal
+ */
 export function redactLine(text: string, redact: (text: string) => string): string {
   return redact(text).replace(WALLET_URL, (url) => {
     const origin = /^https?:\/\/[^/]+/i.exec(url)?.[0] ?? ''

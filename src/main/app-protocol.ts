@@ -13,7 +13,10 @@ import { rendererMime, resolveRendererFile } from '../core/security/renderer-fil
 /** The scheme the renderer loads card images from: `card://image/u/<base64url>` (`card-protocol.ts`). */
 export const CARD_SCHEME = 'card'
 
-/** Both custom schemes, declared standard and secure (must be registered before `ready`). */
+/**
+ * Both custom schemes, declared standard and secure (must be registered before `ready`).
+ * @internal
+ */
 export const APP_SCHEMES: readonly CustomScheme[] = [
   {
     scheme: APP_SCHEME,
@@ -40,6 +43,7 @@ const HEADERS = {
  * Answers one `app:` request from `rendererDir`: GET or HEAD on host
  * `renderer`, a path that stays inside the folder once decoded and once
  * symbolic links are followed (`resolveRendererFile`); anything else is a 404.
+ * @internal
  */
 export async function serveAppRequest(rendererDir: string, request: Request): Promise<Response> {
   const notFound = () => new Response(null, { status: 404, headers: HEADERS })

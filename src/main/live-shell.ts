@@ -14,7 +14,10 @@ import { unseenAfter } from '../shared/unseen-count'
  * hands it Electron's objects.
  */
 
-/** What the shell needs of the main window. */
+/**
+ * What the shell needs of the main window.
+ * @internal
+ */
 export interface ShellWindow {
   isDestroyed(): boolean
   isFocused(): boolean

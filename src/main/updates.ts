@@ -21,7 +21,10 @@ import { message, type Locale } from '../shared/i18n'
  *   Help menu answers with a dialog either way.
  */
 
-/** How often the app looks for an update while it runs. */
+/**
+ * How often the app looks for an update while it runs.
+ * @internal
+ */
 export const UPDATE_CHECK_MS = 24 * 60 * 60 * 1000
 
 /** The slice of electron-updater's `AppUpdater` this module drives. */
@@ -66,7 +69,10 @@ export function updatesEnabled(run: {
   return run.packaged && run.feedConfigured
 }
 
-/** The question asked when an update has downloaded; its buttons map to {@link UpdateAnswer}s in order. */
+/**
+ * The question asked when an update has downloaded; its buttons map to {@link UpdateAnswer}s in order.
+ * @internal
+ */
 export function readyQuestion(locale: Locale, version: string): UpdateDialog {
   return {
     message: message(locale, 'update.ready', { version }),
@@ -81,12 +87,18 @@ export function readyQuestion(locale: Locale, version: string): UpdateDialog {
 
 const ANSWERS: readonly UpdateAnswer[] = ['now', 'quit', 'later']
 
-/** The answer of a button index of {@link readyQuestion} (a closed dialog is "later"). */
+/**
+ * The answer of a button index of {@link readyQuestion} (a closed dialog is "later").
+ * @internal
+ */
 export function answerOf(button: number): UpdateAnswer {
   return ANSWERS[button] ?? 'later'
 }
 
-/** The notice a manual check ends with (null while a download or the question follows). */
+/**
+ * The notice a manual check ends with (null while a download or the question follows).
+ * @internal
+ */
 export function manualCheckNotice(locale: Locale, state: UpdateState): UpdateDialog | null {
   const ok = [message(locale, 'common.close')]
   switch (state.kind) {
@@ -110,7 +122,10 @@ export function manualCheckNotice(locale: Locale, state: UpdateState): UpdateDia
   }
 }
 
-/** The notice of an update that failed the signature check: it is not installed. */
+/**
+ * The notice of an update that failed the signature check: it is not installed.
+ * @internal
+ */
 export function refusedNotice(locale: Locale, version: string): UpdateDialog {
   return {
     message: message(locale, 'update.refused', { version }),

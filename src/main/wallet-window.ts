@@ -15,7 +15,10 @@ import type { WalletFlowHandle, WalletWindowHost } from '../core/wallet/wallet-s
  * cleared when the flow ends. The title is ours and stays ours.
  */
 
-/** What the window needs of a session. */
+/**
+ * What the window needs of a session.
+ * @internal
+ */
 export type WalletSession = Pick<
   Session,
   | 'setPermissionRequestHandler'
@@ -30,7 +33,10 @@ type WalletContents = Pick<
   WebContents,
   'on' | 'setWindowOpenHandler' | 'loadURL' | 'setWebRTCIPHandlingPolicy'
 >
-/** What the flow needs of a window. */
+/**
+ * What the flow needs of a window.
+ * @internal
+ */
 export type WalletWindow = Pick<BrowserWindow, 'on' | 'setTitle' | 'close' | 'isDestroyed'> & {
   readonly webContents: WalletContents
 }
@@ -80,7 +86,10 @@ function walletRequestAllowed(url: string, allowedOrigins: readonly string[]): b
   })
 }
 
-/** Opens one flow's window and wires it to the flow. */
+/**
+ * Opens one flow's window and wires it to the flow.
+ * @internal
+ */
 export function openWalletWindow(flow: WalletFlowHandle, deps: WalletWindowDeps): WalletWindow {
   const session = deps.session(flow.partition)
   walletSessions.add(session)

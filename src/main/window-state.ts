@@ -64,7 +64,10 @@ function fit(value: number, min: number, max: number): number {
   return Math.min(Math.max(value, min), Math.max(max, 1))
 }
 
-/** Reads a remembered state; null when missing, unreadable or not a state (the defaults then apply). */
+/**
+ * Reads a remembered state; null when missing, unreadable or not a state (the defaults then apply).
+ * @internal
+ */
 export function parseWindowState(text: string): WindowState | null {
   let value: unknown
   try {

@@ -60,7 +60,10 @@ const FAULT_KINDS = [
   'trickle',
 ] as const
 
-/** The altered forms `echo_key` sends a credential back in. */
+/**
+ * The altered forms `echo_key` sends a credential back in.
+ * @internal
+ */
 export const ECHO_FORMS = [
   'exact',
   'upper',

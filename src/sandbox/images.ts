@@ -10,8 +10,12 @@ import type { LiveDataset } from './live'
  * deterministic: the same seed and idx give the same bytes.
  */
 
-/** Card size in pixels (the ratio of a payment card). */
+/**
+ * Card size in pixels (the ratio of a payment card).
+ * @internal
+ */
 export const CARD_WIDTH = 320
+/** @internal */
 export const CARD_HEIGHT = 200
 /** Frames of an animated card. */
 const GIF_FRAMES = 8

@@ -1,4 +1,6 @@
-export { startSandbox, type Sandbox, type SandboxOptions } from './server'
+export { startSandbox } from './server'
+/** The tests' handle on a sandbox they start. @internal */
+export type { Sandbox, SandboxOptions } from './server'
 export { demoCredentials } from './seed'
 export {
   EMBEDDED_DATA,

@@ -209,7 +209,10 @@ function registeredDay(record: RawRecord): string {
   return (at ?? '').slice(0, 10)
 }
 
-/** True when `record` matches the filters of `query`. */
+/**
+ * True when `record` matches the filters of `query`.
+ * @internal
+ */
 export function matches(
   resource: SandboxResource,
   record: RawRecord,

@@ -7,6 +7,7 @@ const DEFAULT_PAGE_SIZE = 10
  * The largest `pageSize` the sandbox honours; larger values are silently
  * capped, as many services do. The spec shows no maximum, so this value is
  * the sandbox's invention, and clients have to discover it.
+ * @internal
  */
 export const MAX_PAGE_SIZE = 100
 /** Highest page number accepted; anything past the data is an empty page, not an error. */

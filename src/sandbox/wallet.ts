@@ -39,7 +39,10 @@ function walletCase(refUserId: string): WalletCase {
   return (prefix as WalletCase | undefined) ?? 'normal'
 }
 
-/** Where a `foreign-…` member's page sends the window: an origin that is never the service. */
+/**
+ * Where a `foreign-…` member's page sends the window: an origin that is never the service.
+ * @internal
+ */
 export const FOREIGN_WALLET_URL = 'https://wallet-partner.invalid/continue'
 
 const LOGIN_COOKIE = 'sandbox_wallet_login'

@@ -53,10 +53,16 @@ export const listFilterSchema = z.strictObject(listFilterShape)
 export type ListFilter = z.output<typeof listFilterSchema>
 /** A list filter as a caller writes it, defaulted fields optional. */
 export type ListFilterInput = z.input<typeof listFilterSchema>
-/** One field of a list filter. */
+/**
+ * One field of a list filter.
+ * @internal
+ */
 export type ListFilterField = keyof ListFilter
 
-/** The filter fields, in their declared order. */
+/**
+ * The filter fields, in their declared order.
+ * @internal
+ */
 export const LIST_FILTER_FIELDS = Object.keys(listFilterShape) as readonly ListFilterField[]
 
 /** A filter with nothing narrowing the list (every field at its default). */

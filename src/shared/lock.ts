@@ -70,6 +70,7 @@ export interface LockAttempt {
  * The channels that answer while the app is locked: the lock's own, and the
  * settings the lock screen paints with (language, theme; no customer data).
  * Every other channel refuses with `locked` (core's router, `lock-service.ts`).
+ * @internal
  */
 export const LOCK_OPEN_CHANNELS = [
   'lock.status',

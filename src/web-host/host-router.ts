@@ -2,11 +2,17 @@ import type { Router } from '../core/router'
 import type { PartnerKind } from '../shared/domain'
 import { SANDBOX_PROFILE_ID } from '../shared/profiles'
 
-/** The message of a call refused because the host serves the Sandbox only, and the flag that lifts it. */
+/**
+ * The message of a call refused because the host serves the Sandbox only, and the flag that lifts it.
+ * @internal
+ */
 export const SANDBOX_ONLY_MESSAGE =
   'The web host works on the Sandbox profile only; start it with --data-dir DIR --other-profiles to use another.'
 
-/** The message of a wallet flow refused on a production account. */
+/**
+ * The message of a wallet flow refused on a production account.
+ * @internal
+ */
 export const PRODUCTION_WALLET_MESSAGE =
   'The web host runs no wallet flow on a production account: its address, with the API key, would stay in the browser’s history. Use the desktop app.'
 

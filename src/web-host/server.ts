@@ -63,7 +63,10 @@ export interface WebHost {
   close(): Promise<void>
 }
 
-/** How long a one-time code of {@link WebHost.openUrl} can be exchanged. */
+/**
+ * How long a one-time code of {@link WebHost.openUrl} can be exchanged.
+ * @internal
+ */
 export const CODE_LIFETIME_MS = 60_000
 
 /** Files the build names by content hash (`/assets/index-D03wygt0.js`), never changed in place. */

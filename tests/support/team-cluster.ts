@@ -44,6 +44,10 @@ declare module 'vitest' {
 export interface TeamCluster extends TeamClusterInfo {
   readonly dir: string
   stop(): Promise<void>
+  /** Stops the server (`pg_ctl stop -m fast`: open sessions end), keeping its data, for an outage. */
+  pause(): Promise<void>
+  /** Starts the paused server again on the same port; resolves once it accepts connections. */
+  resume(): Promise<void>
 }
 
 /** The newest Debian PostgreSQL's bin folder; throws with what to install when there is none. */
@@ -215,18 +219,20 @@ export async function startTeamCluster(): Promise<TeamCluster> {
     '-c fsync=off',
     '-c max_connections=60',
   ].join(' ')
-  await asOwner(`${bin}/pg_ctl`, [
-    'start',
-    '-D',
-    data,
-    '-w',
-    '-t',
-    '60',
-    '-l',
-    `${dir}/server.log`,
-    '-o',
-    options,
-  ])
+  const start = (): Promise<string> =>
+    asOwner(`${bin}/pg_ctl`, [
+      'start',
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      `${dir}/server.log`,
+      '-o',
+      options,
+    ])
+  await start()
   const pgCtlStop = ['stop', '-D', data, '-m', 'immediate', '-w']
   // If the test process exits without running the teardown (an uncaught
   // error, process.exit), the server still goes: 'exit' handlers run synchronously.
@@ -260,5 +266,11 @@ export async function startTeamCluster(): Promise<TeamCluster> {
     caFile: join(dir, 'ca.crt'),
     otherCaFile: join(dir, 'other-ca.crt'),
     stop,
+    pause: async () => {
+      await asOwner(`${bin}/pg_ctl`, ['stop', '-D', data, '-m', 'fast', '-w'])
+    },
+    resume: async () => {
+      await start()
+    },
   }
 }

@@ -34,7 +34,11 @@ export interface TeamCore {
 export async function bootTeamCore(
   sandbox: Sandbox,
   server: TeamServerConfig | null,
-  options: { readonly dataDir?: string } = {},
+  options: {
+    readonly dataDir?: string
+    /** The app's own reconnect backoff (1 s doubling to 60 s) instead of the tests' short one. */
+    readonly appBackoff?: boolean
+  } = {},
 ): Promise<TeamCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'team-core-'))
   const threads = sourceThreads()
@@ -46,7 +50,7 @@ export async function bootTeamCore(
     keychain: new MemoryStore(),
     openSettings: openConfFile,
     ...threads,
-    teamBackoffMs: { base: 10, max: 100 },
+    ...(options.appBackoff ? {} : { teamBackoffMs: { base: 10, max: 100 } }),
     log: () => undefined,
     sandbox: { size: 5 },
   })

@@ -8,7 +8,7 @@ import { startMigratedTeamCluster } from './team-cluster'
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const cluster = await startMigratedTeamCluster()
-  const { stop: _stop, dir: _dir, ...info } = cluster
+  const { stop: _stop, pause: _pause, resume: _resume, dir: _dir, ...info } = cluster
   project.provide('teamCluster', info)
   return cluster.stop
 }

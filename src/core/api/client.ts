@@ -17,7 +17,6 @@ import {
   type JsonBody,
 } from './http'
 import { InFlightLimit, outcomeOfError, waitForPause } from './in-flight'
-import { fingerprintOf, PageWalker, type WalkOptions } from './page-walker'
 import {
   DEFAULT_RETRY_POLICY,
   systemTiming,
@@ -139,30 +138,6 @@ export class PartnerClient {
     return this.#getBody(`v1/partner/${partner}/${list}${queryString(params)}`, signal)
   }
 
-  /** Every page of the guarantee list matching `params` (its `page`/`pageSize` are the walker's). */
-  guaranteePages(
-    params: Omit<GuaranteeQuery, 'page' | 'pageSize'> = {},
-    options: WalkOptions = {},
-  ): PageWalker<Guarantee> {
-    return new PageWalker(
-      (page, pageSize, signal) =>
-        this.#walkedPage('guarantee', { ...params, page, pageSize }, readGuarantee, signal),
-      { concurrency: this.#inFlight, ...options },
-    )
-  }
-
-  /** Every page of the inspection list matching `params`. */
-  inspectionPages(
-    params: Omit<InspectionQuery, 'page' | 'pageSize'> = {},
-    options: WalkOptions = {},
-  ): PageWalker<Inspection> {
-    return new PageWalker(
-      (page, pageSize, signal) =>
-        this.#walkedPage('inspection', { ...params, page, pageSize }, readInspection, signal),
-      { concurrency: this.#inFlight, ...options },
-    )
-  }
-
   /** One page of a list, parsed. */
   async #page<T>(
     list: 'guarantee' | 'inspection',
@@ -171,20 +146,6 @@ export class PartnerClient {
     signal?: AbortSignal,
   ): Promise<ListPage<T>> {
     return readPage(await this.#listValue(list, params, signal), params.page ?? 1, read)
-  }
-
-  /**
-   * One page with the fingerprint the client's own walks use to spot a
-   * repeated page (a hash of the page as sent; only walks pay for it).
-   */
-  async #walkedPage<T>(
-    list: 'guarantee' | 'inspection',
-    params: GuaranteeQuery | InspectionQuery,
-    read: ItemReader<T>,
-    signal?: AbortSignal,
-  ): Promise<ListPage<T> & { readonly fingerprint: string }> {
-    const body = await this.#listValue(list, params, signal)
-    return { ...readPage(body, params.page ?? 1, read), fingerprint: fingerprintOf(dataOf(body)) }
   }
 
   /** One page of a list as its parsed JSON value (not yet read as records). */
@@ -295,11 +256,6 @@ function queryString(params: GuaranteeQuery | InspectionQuery): string {
   }
   const text = search.toString()
   return text ? `?${text}` : ''
-}
-
-/** The `data` array of an envelope, for fingerprinting (readPage has already checked the shape). */
-function dataOf(body: unknown): unknown {
-  return typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined
 }
 
 /** `new URL(path, base)` drops the base's last segment unless it ends with a slash. */

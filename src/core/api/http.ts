@@ -176,25 +176,16 @@ export interface JsonBody {
 }
 
 /**
- * One GET returning parsed JSON, with one deadline for headers and body, a
- * body cap, the body decoded by its declared charset, and typed errors.
+ * One GET of a JSON answer, with one deadline for headers and body, a body
+ * cap, and typed errors.
  * Redirects are followed only within the request's own origin (scheme, host
  * and port): the credentials headers must never travel anywhere else,
  * including the same host over plain `http:` (docs/faults.md F18). A redirect
  * elsewhere fails without any request being sent there.
- */
-export async function getJson(
-  fetchFn: FetchLike,
-  url: string,
-  options: GetOptions = {},
-): Promise<unknown> {
-  return parseJsonBody(await getJsonBody(fetchFn, url, options))
-}
-
-/**
- * {@link getJson} up to a successful JSON answer's bytes: a caller that
- * parses elsewhere (a sync page, in a worker thread) gets every check but
- * the decoding and `JSON.parse`.
+ *
+ * It answers a successful JSON answer's bytes: the caller decodes and parses
+ * them with {@link parseJsonBody}, here or elsewhere (a sync page, in a
+ * worker thread).
  */
 export async function getJsonBody(
   fetchFn: FetchLike,
@@ -299,6 +290,7 @@ const CHARSET_ALIASES: Readonly<Record<string, string>> = {
  * declares none, as JSON's own default), with a leading BOM dropped. An
  * unknown charset, or bytes that are not valid in the declared one, fail
  * with `bad_response` instead of storing mojibake.
+ * @internal
  */
 export function decodeBody(bytes: Uint8Array, contentType: string | null, status?: number): string {
   const charset = charsetOf(contentType) ?? 'utf-8'

@@ -23,11 +23,20 @@ import { clockTime, type Timing } from './retry'
  * Pure: time comes in as arguments, so tests drive it without a clock.
  */
 
-/** Fewest requests in flight. */
+/**
+ * Fewest requests in flight.
+ * @internal
+ */
 export const IN_FLIGHT_MIN = 1
-/** Most requests in flight: more would be unkind to a partner's service, and the wire is full by then. */
+/**
+ * Most requests in flight: more would be unkind to a partner's service, and the wire is full by then.
+ * @internal
+ */
 export const IN_FLIGHT_MAX = 8
-/** Requests in flight before any answer came back. */
+/**
+ * Requests in flight before any answer came back.
+ * @internal
+ */
 export const IN_FLIGHT_INITIAL = 3
 
 /** Windows in a row slower than the best seen, after which their latency is taken as the new best. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { ListPage } from '../../shared/domain'
 import { AppError } from '../app-error'
 
@@ -86,13 +85,6 @@ function capOf(page: ListPage<unknown>, asked: number): number | undefined {
     return page.pageSize
   }
   return page.received < asked && page.received < page.total ? page.received : undefined
-}
-
-/** A stable fingerprint of a page's `data`: the same records in the same order give the same value. */
-export function fingerprintOf(data: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify(data) ?? '')
-    .digest('hex')
 }
 
 /**

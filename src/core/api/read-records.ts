@@ -62,6 +62,7 @@ const TIMESTAMP =
  * `YYYY-MM-DD HH:MM:SS` for a readable timestamp, undefined for anything
  * else. An ISO form with `T`, fractions or an offset is accepted and shown
  * as its wall-clock part, the way the service's own format reads.
+ * @internal
  */
 export function normaliseTimestamp(value: string): string | undefined {
   // Nearly every value is already `YYYY-MM-DD HH:MM:SS`: checked without a regex or a Date.
@@ -142,6 +143,7 @@ const short = (value: unknown): string => {
  * Deepest nesting of arrays and objects accepted in a record's unknown
  * fields: they are kept as JSON (`raw`), and writing out a value nested some
  * thousands deep overflows the stack. Real answers nest a level or two.
+ * @internal
  */
 export const MAX_RAW_DEPTH = 64
 

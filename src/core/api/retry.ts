@@ -73,7 +73,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** The statuses worth another attempt besides network errors and timeouts. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504])
 
-/** True for failures another attempt may cure: network, timeout, 429, 502, 503, 504. */
+/**
+ * True for failures another attempt may cure: network, timeout, 429, 502, 503, 504.
+ * @internal
+ */
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof AppError)) return false
   switch (error.code) {
@@ -88,7 +91,10 @@ export function isRetryable(error: unknown): boolean {
   }
 }
 
-/** Full-jitter backoff before retry number `retry` (1 for the first retry). */
+/**
+ * Full-jitter backoff before retry number `retry` (1 for the first retry).
+ * @internal
+ */
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1))
   return Math.floor(random() * ceiling)

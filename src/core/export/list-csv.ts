@@ -179,7 +179,10 @@ function allRows(db: StoreConnection, job: ListExport): Row[] {
   return rows
 }
 
-/** The CSV text (UTF-8 BOM, CRLF, RFC 4180) of a list, and how many records it holds. */
+/**
+ * The CSV text (UTF-8 BOM, CRLF, RFC 4180) of a list, and how many records it holds.
+ * @internal
+ */
 export function listCsv(db: StoreConnection, job: ListExport): { csv: string; rows: number } {
   const rows = allRows(db, job)
   const csv = csvWithCaption(

@@ -16,7 +16,10 @@ import { AppError } from '../app-error'
 /** How a column's values are written. */
 export type XlsxColumnType = 'text' | 'number' | 'date'
 
-/** One column: its header and the type of its cells. */
+/**
+ * One column: its header and the type of its cells.
+ * @internal
+ */
 export interface XlsxColumn {
   readonly header: string
   readonly type: XlsxColumnType
@@ -24,7 +27,10 @@ export interface XlsxColumn {
   readonly width?: number
 }
 
-/** A cell value; null or undefined leaves the cell empty. */
+/**
+ * A cell value; null or undefined leaves the cell empty.
+ * @internal
+ */
 export type XlsxValue = string | number | Date | null | undefined
 
 /** What {@link toXlsx} writes: one sheet. */
@@ -45,12 +51,15 @@ export interface XlsxSheet {
 
 /** Excel's limits: rows and columns per sheet, characters per cell. */
 const XLSX_MAX_ROWS = 1_048_576
+/** @internal */
 export const XLSX_MAX_COLUMNS = 16_384
+/** @internal */
 export const XLSX_MAX_CELL_TEXT = 32_767
 /**
  * Most cells one workbook takes: the writer holds the sheet and its XML in
  * memory (about 45 characters a cell, and a JavaScript string stops near
  * 512 M), so a larger export is refused up front; CSV has no such bound.
+ * @internal
  */
 export const XLSX_MAX_CELLS = 5_000_000
 

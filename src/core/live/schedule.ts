@@ -66,7 +66,10 @@ const STEP_PERIOD_MS: Readonly<Record<Exclude<LiveStep, 'poll'>, number>> = {
   full: 0,
 }
 
-/** The longest wait after failures. */
+/**
+ * The longest wait after failures.
+ * @internal
+ */
 export const MAX_BACKOFF_MS = 30 * 60_000
 
 /** Errors that stop the schedule until the account is fixed: a wrong key (401) or partner (403). */

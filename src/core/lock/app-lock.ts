@@ -8,12 +8,18 @@ import {
 import { AppError } from '../app-error'
 import { hashPin, parsePinRecord, verifyPin, type PinRecord } from './pin-hash'
 
-/** The wait after the first wrong entry past {@link FREE_PIN_ATTEMPTS}; each further one doubles it. */
+/**
+ * The wait after the first wrong entry past {@link FREE_PIN_ATTEMPTS}; each further one doubles it.
+ * @internal
+ */
 export const FIRST_WAIT_MS = 30_000
 /** The longest wait between two entries. */
 const MAX_WAIT_MS = 60 * 60_000
 
-/** The wait before the next entry after `failures` wrong ones: none for the first five. */
+/**
+ * The wait before the next entry after `failures` wrong ones: none for the first five.
+ * @internal
+ */
 export function waitAfter(failures: number): number {
   if (failures < FREE_PIN_ATTEMPTS) return 0
   return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(failures - FREE_PIN_ATTEMPTS, 20))

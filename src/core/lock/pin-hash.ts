@@ -9,6 +9,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * by the growing wait after wrong entries, enforced in core, and the hash
  * lives in the OS keychain, not on disk in the clear.
  * https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#scrypt
+ * @internal
  */
 export const PIN_SCRYPT = { N: 2 ** 15, r: 8, p: 1, keyBytes: 32, saltBytes: 16 } as const
 

@@ -39,6 +39,7 @@ const REFUSED = new Set([
  * Switches are read the way Chromium reads them: `--name`, `-name` and, on
  * Windows, `/name`, with or without `=value`, case-insensitive on Windows;
  * a lone `--` ends the switches.
+ * @internal
  */
 export function debuggingSwitches(
   argv: readonly string[],

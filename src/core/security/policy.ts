@@ -15,7 +15,10 @@ export interface SenderFrame {
 export const APP_SCHEME = 'app'
 /** The one host of {@link APP_SCHEME}: `app://renderer/…` is `out/renderer/…`. */
 export const APP_HOST = 'renderer'
-/** The app's page. */
+/**
+ * The app's page.
+ * @internal
+ */
 export const APP_INDEX_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
 
 /**

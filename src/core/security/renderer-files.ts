@@ -30,6 +30,7 @@ export function rendererMime(file: string): string {
  * Maps a request path to a file inside `root`, or null. Rejects anything that
  * decodes to a traversal, a backslash, a NUL, or a dotfile segment; `/` is
  * the index page. Lexical only: {@link resolveRendererFile} also follows links.
+ * @internal
  */
 export function rendererPath(root: string, rawPath: string): string | null {
   let decoded: string

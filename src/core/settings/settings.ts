@@ -34,7 +34,10 @@ import { viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'
 import { DEFAULT_LOCK_IDLE_SECONDS, lockIdleSecondsSchema } from '../../shared/lock'
 
-/** The settings layout this build writes. */
+/**
+ * The settings layout this build writes.
+ * @internal
+ */
 export const SETTINGS_VERSION = 2
 
 /** File name (without `.json`) of the settings in the data folder. */
@@ -192,7 +195,10 @@ const settingsSchema = z.object({
 /** The settings document. */
 export type Settings = z.infer<typeof settingsSchema>
 
-/** One step of the settings layout: turns version `to - 1` into version `to`. */
+/**
+ * One step of the settings layout: turns version `to - 1` into version `to`.
+ * @internal
+ */
 export interface SettingsMigration {
   readonly to: number
   migrate(doc: Record<string, unknown>): Record<string, unknown>
@@ -239,7 +245,10 @@ const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
 /** Raised for a file written by a newer version of the app; core keeps it aside. */
 class NewerSettingsError extends Error {}
 
-/** Brings a document up to {@link SETTINGS_VERSION} through the numbered steps. */
+/**
+ * Brings a document up to {@link SETTINGS_VERSION} through the numbered steps.
+ * @internal
+ */
 export function migrateSettings(
   doc: Record<string, unknown>,
   migrations: readonly SettingsMigration[] = SETTINGS_MIGRATIONS,

@@ -90,7 +90,10 @@ export interface ScheduledPass {
   readonly signal?: AbortSignal
 }
 
-/** A one-shot timer: calls `fire` after `ms`; the answer cancels it. */
+/**
+ * A one-shot timer: calls `fire` after `ms`; the answer cancels it.
+ * @internal
+ */
 export type DeadlineTimer = (ms: number, fire: () => void) => () => void
 
 /** Default overall deadline of one run: long enough for a full pass of a large list on a slow line. */
@@ -100,6 +103,7 @@ const DEFAULT_RUN_DEADLINE_MS = 15 * 60_000
  * After its deadline has aborted a run, how long the queue waits for the run
  * to wind down (its pending writes answered) before it reports the timeout
  * and moves on without it.
+ * @internal
  */
 export const RUN_WIND_DOWN_MS = 2000
 
@@ -113,6 +117,7 @@ const realTimer: DeadlineTimer = (ms, fire) => {
  * Pages fetched but not yet committed, at most, unless the options say
  * otherwise: enough pages of 100 records that the owner commits a batch of
  * `WRITE_BATCH_RECORDS` (`owner/worker.ts`) while the next are sent.
+ * @internal
  */
 export const DEFAULT_MAX_PENDING_WRITES = 12
 

@@ -133,7 +133,10 @@ export interface NewMember {
   readonly reuseRole?: boolean | undefined
 }
 
-/** How long a member's session may sit idle inside a transaction before the server ends it. */
+/**
+ * How long a member's session may sit idle inside a transaction before the server ends it.
+ * @internal
+ */
 export const MEMBER_IDLE_IN_TRANSACTION = '60s'
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/

@@ -24,9 +24,15 @@ import type { TeamTestResult } from '../../shared/team'
  * losing the connection loses both together, so one reconnect restores both.
  */
 
-/** The schema version this client understands (team-server/migrations). */
+/**
+ * The schema version this client understands (team-server/migrations).
+ * @internal
+ */
 export const TEAM_SCHEMA_VERSION = 4
-/** The channel the insert triggers notify (payload empty). */
+/**
+ * The channel the insert triggers notify (payload empty).
+ * @internal
+ */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
 
 /** What "Test connection" answers, and the team's members. */

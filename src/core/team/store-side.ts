@@ -49,7 +49,10 @@ export class StoreTeamSide implements TeamLocalSide {
   }
 }
 
-/** A {@link TeamStoreCall} on a connection of this thread (tools and tests that open the file themselves). */
+/**
+ * A {@link TeamStoreCall} on a connection of this thread (tools and tests that open the file themselves).
+ * @internal
+ */
 export function directTeamCall(db: StoreConnection): TeamStoreCall {
   return (op, args) => Promise.resolve(runStoreOp(db, op, args))
 }

@@ -32,7 +32,10 @@ export function isChoseongQuery(query: string): boolean {
   return CHOSEONG_ONLY.test(query) && query.trim().length > 0
 }
 
-/** The initial consonants of each Hangul syllable of `text`, other characters dropped. */
+/**
+ * The initial consonants of each Hangul syllable of `text`, other characters dropped.
+ * @internal
+ */
 export function choseongOf(text: string): string {
   return getChoseong(text.normalize('NFC').replace(/\s+/gu, ''))
 }

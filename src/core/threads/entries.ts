@@ -25,7 +25,10 @@ export const THREAD_ENTRIES = {
 /** A data thread's bundle name. */
 export type ThreadName = keyof typeof THREAD_ENTRIES
 
-/** The names of {@link THREAD_ENTRIES}, in declaration order. */
+/**
+ * The names of {@link THREAD_ENTRIES}, in declaration order.
+ * @internal
+ */
 export const THREAD_NAMES = Object.keys(THREAD_ENTRIES) as ThreadName[]
 
 /** The data threads' entries as the core takes them (`CoreDeps`). */

@@ -24,6 +24,7 @@ const live = new Map<Worker, string>()
  * (a page's records, a query's rows) then stops piling up to several times
  * what they hold, which is most of a sync's resident memory, while an
  * export of a large list still has room.
+ * @internal
  */
 export const DATA_THREAD_OLD_GENERATION_MB = 1024
 
@@ -33,6 +34,7 @@ export const DATA_THREAD_OLD_GENERATION_MB = 1024
  * query's rows may live through a few collections). Every data thread has one: the process
  * starts each young generation at its bound, which it never grows past
  * (`heap-sizing.ts`); without a bound a thread would start at V8's largest.
+ * @internal
  */
 export const DATA_THREAD_YOUNG_GENERATION_MB = 4
 
@@ -68,6 +70,7 @@ export function messageId(raw: unknown): number | null {
 /**
  * Data threads (owners, checkpointers, the page thread) started and not yet
  * exited; with `entry`, only those started from it.
+ * @internal
  */
 export function liveStoreThreads(entry?: ThreadEntry): number {
   if (!entry) return live.size
@@ -93,7 +96,10 @@ export function stopThread(worker: Worker, message: unknown, graceMs = 5000): Pr
   })
 }
 
-/** How many nice steps the data threads run below the thread that started them. */
+/**
+ * How many nice steps the data threads run below the thread that started them.
+ * @internal
+ */
 export const DATA_THREAD_NICE_STEPS = 10
 
 /** What {@link yieldToMainThread} needs of the system: Node's own, or fakes in tests. */
@@ -112,7 +118,10 @@ const systemThreads: ThreadPriorityDeps = {
   setPriority,
 }
 
-/** The highest nice value (the lowest priority) Linux knows. */
+/**
+ * The highest nice value (the lowest priority) Linux knows.
+ * @internal
+ */
 export const NICE_MAX = 19
 
 /**

@@ -19,6 +19,7 @@ const KEYCHAIN_SERVICE = 'Appraisal Desk'
  * Largest entry written to the keychain, in UTF-8 bytes. Windows' Credential
  * Manager holds at most 2560 bytes per blob and fails with "The stub received
  * bad data" above it (docs/faults.md F21); 2 KB leaves room for its own framing.
+ * @internal
  */
 export const MAX_ENTRY_BYTES = 2048
 

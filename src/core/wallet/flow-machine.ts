@@ -99,6 +99,7 @@ function originLabel(url: URL | null): string {
  * A Chromium net error (`did-fail-load`'s `errorCode`, see
  * https://source.chromium.org/chromium/chromium/src/+/main:net/base/net_error_list.h)
  * as a reason code the renderer turns into plain words.
+ * @internal
  */
 export function loadFailureReason(code: number): string {
   if (code <= -200 && code > -300) return 'tls'

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import { decodeBody, getJson } from '../../../src/core/api/http'
+import { decodeBody, getJsonBody, parseJsonBody, type FetchLike } from '../../../src/core/api/http'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import { encodeEucKr } from '../../../src/sandbox/echo'
@@ -30,6 +30,11 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; messa
   const error = await promise.catch((caught: unknown) => caught)
   if (!isAppError(error)) throw new Error(`expected an AppError, got ${String(error)}`)
   return { code: error.code, message: error.message }
+}
+
+/** A GET as the client makes it: the checked bytes, then decoded and parsed. */
+async function getJson(fetchFn: FetchLike, url: string): Promise<unknown> {
+  return parseJsonBody(await getJsonBody(fetchFn, url))
 }
 
 describe('response text decoded by its declared charset', () => {

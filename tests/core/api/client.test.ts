@@ -5,6 +5,7 @@ import { PartnerClient } from '../../../src/core/api/client'
 import { AppError } from '../../../src/core/app-error'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import { MAX_PAGE_SIZE } from '../../../src/sandbox/query'
+import { guaranteePages, inspectionPages } from '../../support/page-walks'
 
 let sandbox: Sandbox
 let client: PartnerClient
@@ -96,7 +97,7 @@ describe('PartnerClient lists against the live sandbox', () => {
 
 describe('page walker', () => {
   it('discovers the sandbox page-size cap and walks every record exactly once', async () => {
-    const walker = client.guaranteePages({ sort: 'oldest' })
+    const walker = guaranteePages(client, { sort: 'oldest' })
     const idxs: number[] = []
     const sizes: number[] = []
     for await (const page of walker) {
@@ -118,13 +119,13 @@ describe('page walker', () => {
   it('walks a filtered list and ends at once when nothing matches', async () => {
     const member = sandbox.dataset.inspection(3).refUserId
     const seen: string[] = []
-    for await (const page of client.inspectionPages({ refUserId: member }, { pageSize: 2 })) {
+    for await (const page of inspectionPages(client, { refUserId: member }, { pageSize: 2 })) {
       seen.push(...page.items.map((i) => i.refUserId ?? ''))
     }
     expect(seen.length).toBeGreaterThan(0)
     expect(new Set(seen)).toEqual(new Set([member]))
 
-    const none = client.inspectionPages({ status: '없는상태' })
+    const none = inspectionPages(client, { status: '없는상태' })
     for await (const _ of none) throw new Error('no page expected')
     expect(none.summary).toMatchObject({ end: 'empty_page', seen: 0, total: 0 })
   })
@@ -138,7 +139,7 @@ describe('page walker', () => {
     try {
       const pages: number[] = []
       const error = await (async () => {
-        for await (const page of clientFor(url).guaranteePages({}, { pageSize: 2 }))
+        for await (const page of guaranteePages(clientFor(url), {}, { pageSize: 2 }))
           pages.push(page.pageNumber)
       })().catch((e: unknown) => e)
       expect(pages).toEqual([1])
@@ -154,7 +155,7 @@ describe('page walker', () => {
       return { total: 100, page, data: page <= 2 ? [item(page * 2), item(page * 2 + 1)] : [] }
     })
     try {
-      const walker = clientFor(url).guaranteePages({}, { pageSize: 2 })
+      const walker = guaranteePages(clientFor(url), {}, { pageSize: 2 })
       let pages = 0
       for await (const _ of walker) pages += 1
       expect(pages).toBe(2)
@@ -168,7 +169,7 @@ describe('page walker', () => {
       data: [item(Number(u.searchParams.get('page')))],
     }))
     try {
-      const walker = clientFor(zero.url).guaranteePages({}, { pageSize: 1 })
+      const walker = guaranteePages(clientFor(zero.url), {}, { pageSize: 1 })
       let pages = 0
       for await (const _ of walker) pages += 1
       expect(pages).toBe(1)
@@ -187,7 +188,7 @@ describe('page walker', () => {
       return { total: 4 + calls, page, data: [item(page)] }
     })
     try {
-      const walker = clientFor(url).guaranteePages({}, { pageSize: 2 })
+      const walker = guaranteePages(clientFor(url), {}, { pageSize: 2 })
       let pages = 0
       for await (const _ of walker) pages += 1
       expect(walker.summary?.totalChanged).toBe(true)

@@ -12,6 +12,7 @@ import {
 import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
 import { RecordedLimit } from '../helpers/recorded-limit'
 import { virtualTiming } from '../helpers/virtual-timing'
+import { guaranteePages } from '../../support/page-walks'
 
 /** Answers `n` attempts, each sent at `at` and answered `latencyMs` later; returns the new time. */
 function answer(limit: InFlightLimit, n: number, at: number, latencyMs: number): number {
@@ -229,7 +230,7 @@ describe('the client and the walker with the adaptive limit', () => {
   it('a walk over a fast, clean service reaches 8 in flight and never more', async () => {
     const service = fakeService(600, 30)
     const client = clientFor(service.fetch)
-    const walker = client.guaranteePages({}, { pageSize: 100 })
+    const walker = guaranteePages(client, {}, { pageSize: 100 })
     let pages = 0
     for await (const page of walker) pages += page.items.length > 0 ? 1 : 0
     expect(pages).toBe(60)
@@ -251,7 +252,7 @@ describe('the client and the walker with the adaptive limit', () => {
     const limit = new RecordedLimit()
     const client = clientFor(service.fetch, limit)
     const seen: number[] = []
-    for await (const page of client.guaranteePages({}, { pageSize: 100 })) {
+    for await (const page of guaranteePages(client, {}, { pageSize: 100 })) {
       seen.push(page.pageNumber)
     }
     expect(failures).toBe(8)
@@ -279,7 +280,7 @@ describe('the client and the walker with the adaptive limit', () => {
       return service.fetch(input)
     }
     const client = clientFor(fetch)
-    const walker = client.guaranteePages({}, { pageSize: 100 })
+    const walker = guaranteePages(client, {}, { pageSize: 100 })
     for await (const page of walker) expect(page.items.length).toBeGreaterThan(0)
     expect(walker.summary).toMatchObject({ end: 'complete', seen: 300 })
     // Every request sent after the 429 came back (the retried one included) waited for

@@ -55,10 +55,7 @@ beforeEach(async () => {
       budgetMs: { poll: 1500, pass: 5000 },
     }),
     settings: () => ({ intervalMinutes: INTERVAL_MS / 60_000 }),
-    onStatus: (status) => {
-      statuses.push(status)
-      if (process.env['LIVE_DEBUG']) console.log(clock.now() - started, JSON.stringify(status))
-    },
+    onStatus: (status) => statuses.push(status),
   })
 })
 

@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox'
 import { parseFaultSpec } from '../../../src/sandbox/faults'
 import { json, scriptedServer, emptyPage } from '../helpers/scripted-server'
 import { virtualTiming, type VirtualTiming } from '../helpers/virtual-timing'
+import { guaranteePages, inspectionPages } from '../../support/page-walks'
 
 /**
  * docs/faults.md F1–F18 against the live sandbox over real HTTP: faults are
@@ -183,7 +184,7 @@ describe('sandbox faults through the client (docs/faults.md F1–F18)', () => {
 
   it('docs/faults.md F8: every inspection, either timestamp spelling, ends with one registeredAt', async () => {
     const seen: string[] = []
-    for await (const page of client().inspectionPages()) {
+    for await (const page of inspectionPages(client())) {
       for (const item of page.items) {
         expect(item.registeredAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
         expect(item.warnings).toEqual([])
@@ -202,7 +203,7 @@ describe('sandbox faults through the client (docs/faults.md F1–F18)', () => {
     const pages: number[] = []
     const error = await failure(
       (async () => {
-        for await (const page of client().guaranteePages()) pages.push(page.pageNumber)
+        for await (const page of guaranteePages(client())) pages.push(page.pageNumber)
       })(),
     )
     expect(error.code).toBe('pagination_stuck')
@@ -211,7 +212,7 @@ describe('sandbox faults through the client (docs/faults.md F1–F18)', () => {
 
   it('docs/faults.md F10: total changing between pages is reported; records are deduplicated by idx', async () => {
     sandbox.setFaults([{ kind: 'total_drift', step: 5, amount: 20 }])
-    const walker = client().guaranteePages({}, { pageSize: 50 })
+    const walker = guaranteePages(client(), {}, { pageSize: 50 })
     const ids: number[] = []
     for await (const page of walker) ids.push(...page.items.map((g) => g.idx))
     expect(walker.summary?.totalChanged).toBe(true)
@@ -221,14 +222,14 @@ describe('sandbox faults through the client (docs/faults.md F1–F18)', () => {
 
   it('docs/faults.md F11: an empty page before total, or total 0 with items, ends the walk', async () => {
     sandbox.setFaults([{ kind: 'empty_page' }])
-    const walker = client().inspectionPages()
+    const walker = inspectionPages(client())
     for await (const _ of walker) {
       // pages are consumed
     }
     expect(walker.summary).toMatchObject({ end: 'empty_page', seen: 100, total: 300 })
 
     sandbox.setFaults([{ kind: 'zero_total' }])
-    const zero = client().inspectionPages()
+    const zero = inspectionPages(client())
     let pages = 0
     for await (const _ of zero) pages += 1
     expect(pages).toBe(1)

@@ -247,6 +247,7 @@ export function agingCutoff(now: string, days: number): string {
  * it (`changes.ts`), so the aged ones are the list's count of that status
  * (`list_counts`) less the rows after the cutoff: the count reads the
  * stored counts and the recent end of one index, never the list.
+ * @internal
  */
 export function agedCount(
   db: StoreConnection,

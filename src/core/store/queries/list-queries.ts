@@ -169,7 +169,10 @@ function freshnessOf(db: StoreConnection, resource: SyncResource): CacheFreshnes
   }
 }
 
-/** What {@link explainList} tells about one query. */
+/**
+ * What {@link explainList} tells about one query.
+ * @internal
+ */
 export interface ListExplanation {
   readonly driver: ListDriver
   /** `EXPLAIN QUERY PLAN` of the page and of its counting (empty when stored counts answer). */
@@ -177,7 +180,10 @@ export interface ListExplanation {
   readonly count: string[]
 }
 
-/** The plan of a list query, for tests and the bench: which index it walks and how it counts. */
+/**
+ * The plan of a list query, for tests and the bench: which index it walks and how it counts.
+ * @internal
+ */
 export function explainList(
   db: StoreConnection,
   table: PagedResource,

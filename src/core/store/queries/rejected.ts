@@ -12,7 +12,10 @@ import { bumpDataVersion } from '../write/writes'
  * `(db, args)` functions; writes run inside the page's transaction.
  */
 
-/** The most refused records kept per resource; older ones are dropped first. */
+/**
+ * The most refused records kept per resource; older ones are dropped first.
+ * @internal
+ */
 export const REJECTED_KEEP = 1000
 
 /**

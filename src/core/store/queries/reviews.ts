@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from '../connection'
 import type { ReviewMark, ReviewMarkName } from '../../../shared/cache'
 import { AppError } from '../../app-error'
 import { touchCells } from '../search/cell-index'
 import type { PagedResource } from '../record-types'
+import type { ReviewEventDraft } from '../team-events'
 import { prepared } from '../statements'
 import { queueReviewEvent, teamIdentity, type TeamIdentity } from '../team-side'
 import { bumpDataVersion } from '../write/writes'
@@ -164,39 +166,114 @@ export interface ReviewsChanged {
  * Sets the mark and/or note of many records in the caller's transaction:
  * one write and one team event per record, the cells touched and the data
  * version bumped once. Records the cache does not hold are skipped.
+ * Set-based: one read of every record's state before, one statement each
+ * for the marks written, the marks removed, the events kept and the outbox,
+ * each over a JSON array of the records, so ten thousand records cost a
+ * handful of statements rather than ten thousand rounds of them.
  */
 export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsChanged {
   const identity = teamIdentity(db)
+  const { resource } = input
+  const states = prepared(
+    db,
+    `SELECT j.value AS idx, m.mark, m.note, m.updated_at, m.reviewed_by, m.team_author,
+       (SELECT e.id FROM team_review_events e WHERE e.resource = ?1 AND e.record_idx = j.value
+         ORDER BY e.seq IS NULL DESC, e.seq DESC, e.rowid DESC LIMIT 1) AS event_id,
+       (SELECT max(e.seq) FROM team_review_events e
+         WHERE e.resource = ?1 AND e.record_idx = j.value) AS based_on_seq
+     FROM json_each(?2) j
+     JOIN ${resource} r ON r.idx = j.value
+     LEFT JOIN review_marks m ON m.resource = ?1 AND m.record_idx = j.value
+     ORDER BY j.key`,
+  ).all(resource, JSON.stringify([...new Set(input.idxs)])) as {
+    idx: number
+    mark: ReviewMarkName | null
+    note: string | null
+    updated_at: string | null
+    reviewed_by: string | null
+    team_author: string | null
+    event_id: string | null
+    based_on_seq: number | null
+  }[]
+  if (states.length === 0) return { changed: 0, previous: [] }
+  const by = identity ? identity.displayName || identity.role : input.by
+  const clientTime = input.clientTime
+  const kept: [number, ReviewMarkName, string][] = []
+  const removed: number[] = []
+  const events: [string, number, ReviewMarkName, string, number | null][] = []
+  const drafts: [string, string][] = []
   const previous: ReviewSnapshot[] = []
-  const done: number[] = []
-  const markOf = prepared(db, 'SELECT mark FROM review_marks WHERE resource = ? AND record_idx = ?')
-  for (const idx of new Set(input.idxs)) {
-    const before = snapshotOf(db, input.resource, idx)
-    const mark =
-      input.mark ??
-      (markOf.get(input.resource, idx) as { mark: ReviewMarkName } | undefined)?.mark ??
-      'none'
-    const saved = writeReview(
-      db,
-      {
-        resource: input.resource,
-        idx,
+  for (const state of states) {
+    previous.push({
+      idx: state.idx,
+      mark: state.mark,
+      note: state.note ?? '',
+      by: state.reviewed_by,
+      at: state.updated_at,
+      author: state.team_author,
+      eventId: state.event_id,
+    })
+    const mark = input.mark ?? state.mark ?? 'none'
+    const note = (input.note ?? state.note ?? '').trim()
+    if (mark === 'none' && note === '') removed.push(state.idx)
+    else kept.push([state.idx, mark, note])
+    if (identity) {
+      const id = randomUUID()
+      events.push([id, state.idx, mark, note, state.based_on_seq])
+      const draft: ReviewEventDraft = {
+        kind: 'review',
+        id,
+        resource,
+        recordIdx: state.idx,
         mark,
-        note: input.note,
-        by: input.by,
-        at: input.at,
-        clientTime: input.clientTime,
-      },
-      identity,
-    )
-    if (!saved) continue
-    previous.push(before)
-    done.push(idx)
+        note,
+        clientTime,
+        basedOnSeq: state.based_on_seq,
+      }
+      drafts.push([id, JSON.stringify(draft)])
+    }
   }
-  if (done.length > 0) {
-    touchCells(db, input.resource, done)
-    bumpDataVersion(db)
+  if (removed.length > 0) {
+    prepared(
+      db,
+      `DELETE FROM review_marks WHERE resource = ? AND record_idx IN (SELECT value FROM json_each(?))`,
+    ).run(resource, JSON.stringify(removed))
   }
+  if (kept.length > 0) {
+    // With a team, the row becomes this member's, not yet numbered (as queueReviewEvent does).
+    const team = identity
+      ? ', team_seq = NULL, team_author = excluded.team_author, changed_while_away = NULL'
+      : ''
+    prepared(
+      db,
+      `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_author)
+       SELECT ?1, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),
+         json_extract(j.value, '$[2]'), ?2, ?3, ?4
+       FROM json_each(?5) j WHERE true
+       ON CONFLICT (resource, record_idx) DO UPDATE SET
+         mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
+         reviewed_by = excluded.reviewed_by${team}`,
+    ).run(resource, input.at, by, identity?.role ?? null, JSON.stringify(kept))
+  }
+  if (identity && events.length > 0) {
+    prepared(
+      db,
+      `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, restores_id)
+       SELECT json_extract(j.value, '$[0]'), ?1, json_extract(j.value, '$[1]'),
+         json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), ?2, ?3, ?4,
+         json_extract(j.value, '$[4]'), NULL
+       FROM json_each(?5) j`,
+    ).run(resource, identity.role, identity.displayName || null, clientTime, JSON.stringify(events))
+    prepared(
+      db,
+      `INSERT INTO team_outbox (id, draft)
+       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]')
+       FROM json_each(?) j ORDER BY j.key`,
+    ).run(JSON.stringify(drafts))
+  }
+  const done = states.map((state) => state.idx)
+  touchCells(db, resource, done)
+  bumpDataVersion(db)
   return { changed: done.length, previous }
 }
 

@@ -132,7 +132,10 @@ export function transaction<T>(db: StoreConnection, fn: () => T): T {
   }
 }
 
-/** The schema version of an open database. */
+/**
+ * The schema version of an open database.
+ * @internal
+ */
 export function userVersion(db: StoreConnection): number {
   const row = db.prepare('PRAGMA user_version').get() as { user_version: number }
   return row.user_version
@@ -142,6 +145,7 @@ export function userVersion(db: StoreConnection): number {
  * Applies every migration above the current version, each in its own
  * transaction. True when one of them asked for a `VACUUM` afterwards (and
  * the database was not new: a fresh file has nothing to reclaim).
+ * @internal
  */
 export function migrate(db: StoreConnection, targetVersion = LATEST_VERSION): boolean {
   const current = userVersion(db)
@@ -251,6 +255,7 @@ function openChecked(file: string, options: OpenStoreOptions): StoreConnection {
  * sync rewrites its postings less often than at 4 (fewer levels); a
  * query then reads at most 15 small segments per level until they merge,
  * and `compactStore` merges them into one after a first full sync anyway.
+ * @internal
  */
 export const SEARCH_AUTOMERGE = 16
 

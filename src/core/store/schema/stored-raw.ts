@@ -82,7 +82,10 @@ function isEmpty(value: unknown): boolean {
   return false
 }
 
-/** What an upsert writes for one record, by column name, and the text it indexes. */
+/**
+ * What an upsert writes for one record, by column name, and the text it indexes.
+ * @internal
+ */
 export interface RowValues {
   readonly idx: number
   /** Every column of the declaration (`idx` included) and `raw`. */
@@ -94,6 +97,7 @@ export interface RowValues {
 /**
  * The column values of a record (text in NFC; `''` for null in a NOT NULL
  * column) and its `raw` column. A record is read by its own properties only.
+ * @internal
  */
 export function rowValues(table: RecordTable, record: object): RowValues {
   const column = COLUMN_VALUES
@@ -239,6 +243,7 @@ export function expandRecord(
  * function of the searched columns (and `idx`) in that format, so the writer
  * tells a changed text by those columns; a key of another format (or none)
  * has the record indexed again.
+ * @internal
  */
 export function searchOf(fields: readonly (string | null | undefined)[]): {
   doc: SearchDocument

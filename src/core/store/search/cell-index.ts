@@ -552,7 +552,10 @@ export function cellIndexesReady(db: StoreConnection): boolean {
   return PAGED_RESOURCES.every((list) => cellIndexReady(db, list))
 }
 
-/** Builds every list's index now (tests and the bench; the owner builds it when idle). */
+/**
+ * Builds every list's index now (tests and the bench; the owner builds it when idle).
+ * @internal
+ */
 export function buildCellIndexes(db: StoreConnection): void {
   // An index found wrong starts over; after three tries it is left to the idle steps.
   for (let attempt = 0; attempt < 3; attempt += 1) {

@@ -13,6 +13,7 @@ import { markUnseenGone, passSync, upsertRows } from './writes'
  * Applies one page inside the caller's transaction. True when it ended the
  * first complete full pass of its list: the file is then worth compacting
  * ({@link compactStore}, outside the transaction).
+ * @internal
  */
 export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
   const firstFull =
@@ -88,6 +89,7 @@ export function writePageBatch(
  * pages (the index by status fills in random order). Runs on
  * the owner thread; queries wait for it (about a second per 100,000
  * records). Best effort: a failure leaves a valid, larger file.
+ * @internal
  */
 export function compactStore(db: StoreConnection): void {
   try {

@@ -10,7 +10,10 @@ import { RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
  * connection.
  */
 
-/** The record columns an upsert writes: every declared column (`idx` first) and `raw`. */
+/**
+ * The record columns an upsert writes: every declared column (`idx` first) and `raw`.
+ * @internal
+ */
 export function storedColumns(table: RecordTable): string[] {
   return [...table.columns.map((f) => f.column), 'raw']
 }
@@ -43,6 +46,7 @@ function upsertSql(
 /**
  * The columns a record write sets, in the order its statements take their
  * parameters: the declared ones (`idx` first), `raw`, and the sync's own.
+ * @internal
  */
 export function writtenColumns(table: RecordTable): string[] {
   return [...storedColumns(table), 'seen_pass', 'search_key']
@@ -54,6 +58,7 @@ export function writtenColumns(table: RecordTable): string[] {
  * builds its values from the same list. Numbered rather than named: a sync
  * inserts every record once, and node:sqlite binds a record's named
  * parameters at about two and a half times the cost of numbered ones.
+ * @internal
  */
 export function recordInsertSql(table: RecordTable): string {
   const columns = writtenColumns(table)
@@ -69,6 +74,7 @@ export function recordInsertSql(table: RecordTable): string {
  * update and an insert instead of one upsert: with the counts' update
  * triggers on the table, an `ON CONFLICT DO UPDATE` pays for them even when
  * it only inserts.)
+ * @internal
  */
 export function recordUpdateSql(table: RecordTable): string {
   const set = writtenColumns(table)
@@ -77,7 +83,10 @@ export function recordUpdateSql(table: RecordTable): string {
   return `UPDATE ${table.name} SET ${[...set, 'gone_at = NULL'].join(', ')} WHERE idx = :idx`
 }
 
-/** The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`. */
+/**
+ * The brand list's columns: the declared ones, its position in the list, `raw`, `seen_pass`.
+ * @internal
+ */
 export const BRAND_COLUMNS = [...BRAND_FIELDS.map((f) => f.column), 'position', 'raw', 'seen_pass']
 
 /** The statements take their named parameters' keys with the colon (one lookup per key). */

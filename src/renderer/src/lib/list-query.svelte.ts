@@ -21,7 +21,10 @@ import type { JumpSource } from './navigation'
 export type ListResource = PagedResourceName
 /** The query channel of a list resource. */
 type ListChannel<R extends ListResource> = `${R}.query`
-/** The IPC arguments of a list query, as the contract declares them. */
+/**
+ * The IPC arguments of a list query, as the contract declares them.
+ * @internal
+ */
 export type ListArgs<R extends ListResource> = ChannelArgs<ListChannel<R>>
 /** One page of a list query, as the contract declares it. */
 export type ListPage<R extends ListResource> = ChannelResult<ListChannel<R>>
@@ -52,7 +55,10 @@ export function filterArgs(filters: ListFilters): ListFilterInput {
   return text ? { ...args, q: text } : args
 }
 
-/** The IPC arguments of a list query built from the filters (empty ones left out). */
+/**
+ * The IPC arguments of a list query built from the filters (empty ones left out).
+ * @internal
+ */
 export function listArgs<R extends ListResource>(
   filters: ListFilters,
   cursor: string | null,
@@ -77,6 +83,7 @@ export function listKey(resource: ListResource, filters?: ListFilters): readonly
  * for it to work through. One asked while none is on its way is sent at
  * once, in the same task: a key's query leaves before the screen updates
  * for the key, not after.
+ * @internal
  */
 export class OneAtATime {
   /** Settles when the last query sent or waiting has; null when none is. */
