@@ -1,13 +1,5 @@
 import type { Page } from '@playwright/test'
-import {
-  appOfFile,
-  call,
-  test as base,
-  expect,
-  screenUrl,
-  startApp,
-  type RunningApp,
-} from './fixtures'
+import { call, expect, screenUrl, startApp, testWithApp } from './fixtures'
 
 /**
  * What a new staff member meets on the first launch: the demo's data ends
@@ -22,16 +14,14 @@ const SHOTS = process.env['SHOTS'] ?? 'test-results'
 /** A Wednesday afternoon in Seoul: the sandbox's "now", and the core's clock half an hour on. */
 const ANCHOR = Date.parse('2026-11-25T15:00:00+09:00')
 
-const test = base.extend<{ app: RunningApp }>({
-  app: appOfFile(async () => {
-    const app = await startApp({
-      sandbox: { size: 500, anchor: ANCHOR },
-      now: () => new Date(ANCHOR + 30 * 60_000),
-    })
-    await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
-    await app.core.sync.idle()
-    return app
-  }),
+const test = testWithApp(async () => {
+  const app = await startApp({
+    sandbox: { size: 500, anchor: ANCHOR },
+    now: () => new Date(ANCHOR + 30 * 60_000),
+  })
+  await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
+  await app.core.sync.idle()
+  return app
 })
 
 test.describe.configure({ mode: 'serial' })
