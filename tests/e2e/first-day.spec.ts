@@ -63,11 +63,34 @@ test('the first launch shows this week’s work, not zeros', async ({ page, app 
   const thisWeek = inspections.getByTestId('dash-number').nth(1)
   await expect(thisWeek).not.toHaveAttribute('data-n', '0')
   expect(Number(await thisWeek.getAttribute('data-n'))).toBeGreaterThan(0)
+  // Records already waiting at the first sync have aged by their own last change, not from 0.
+  const aging = page.getByTestId('dash-aging').getByTestId('dash-number')
+  await expect(aging.first()).toBeVisible({ timeout: 15_000 })
+  const aged = await aging.evaluateAll((nodes) =>
+    nodes.map((node) => Number(node.getAttribute('data-n'))),
+  )
+  expect(Math.max(...aged)).toBeGreaterThan(0)
   await page.screenshot({ path: `${SHOTS}/first-day-dashboard-1024x700.png` })
   await page.getByTestId('dash-chart-inspections').scrollIntoViewIfNeeded()
   await page.getByTestId('dash-chart-inspections').screenshot({
     path: `${SHOTS}/first-day-chart.png`,
   })
+})
+
+test('an aged record first seen waiting says it has waited at least since its last change', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.host.url)
+  const aging = page.getByTestId('dash-aging').getByTestId('dash-number')
+  await expect(aging.first()).toBeVisible({ timeout: 15_000 })
+  const counts = await aging.evaluateAll((nodes) =>
+    nodes.map((node) => Number(node.getAttribute('data-n'))),
+  )
+  await aging.nth(counts.findIndex((n) => n > 0)).click()
+  const row = page.locator('[data-testid=inspection-row], [data-testid=guarantee-row]').first()
+  await row.click()
+  await expect(page.getByTestId('timeline-since')).toContainText('적어도')
 })
 
 test('each period of a chart is written with its own dates', async ({ page, app }) => {

@@ -71,10 +71,9 @@ export function cellsOf(
 
 /**
  * The cells of the aging filter alone (no text, member or dates) without
- * a scan: the records whose status was seen after the list's baseline are
- * the few with a `status_since` row, so the aged records are the stored
- * counts less those seen after the cutoff when the baseline is older than
- * it, else those seen by the cutoff. Null for any other filter.
+ * a scan: every stored record has a `status_since` row, so the aged
+ * records are the stored counts less the rows after the cutoff (the recent
+ * end of their index). Null for any other filter.
  */
 function agedCells(
   db: StoreConnection,
@@ -86,18 +85,22 @@ function agedCells(
   if (query.markedBy !== undefined || query.assignee !== undefined) return null
   if (query.from !== undefined || query.to !== undefined) return null
   const cutoff = agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays)
-  const baseline = prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
-    { at: string } | undefined
-  const sinceBaseline = baseline !== undefined && baseline.at <= cutoff
-  const rows = prepared(
+  const stored = storedCells(db, table, {})
+  // One range of the (resource, status, since) index per status the list holds.
+  const recentOf = prepared(
     db,
     `SELECT ${cellColumns()} FROM status_since s CROSS JOIN ${table} t ON t.idx = s.idx
       LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx
-      WHERE s.resource = '${table}' AND (s.since > ?) = ? AND t.gone_at IS NULL GROUP BY 1, 2`,
-  ).all(cutoff, sinceBaseline ? 1 : 0) as unknown as Cell[]
-  if (!sinceBaseline) return rows
-  const recent = new Map(rows.map((c) => [`${c.status}\u0000${c.mark}`, c.n]))
-  return storedCells(db, table, {}).map((c) => ({
+      WHERE s.resource = '${table}' AND s.status = ? AND s.since > ? AND t.gone_at IS NULL
+      GROUP BY 1, 2`,
+  )
+  const recent = new Map<string, number>()
+  for (const status of new Set(stored.map((c) => c.status ?? ''))) {
+    for (const c of recentOf.all(status, cutoff) as unknown as Cell[]) {
+      recent.set(`${c.status}\u0000${c.mark}`, c.n)
+    }
+  }
+  return stored.map((c) => ({
     ...c,
     n: c.n - (recent.get(`${c.status}\u0000${c.mark}`) ?? 0),
   }))

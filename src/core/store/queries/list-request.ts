@@ -176,20 +176,19 @@ function assigneeClause(
 }
 
 /**
- * The aging filter over list `table`: records whose current status was seen
- * `days` days before `asOf` or earlier: those with a `status_since` row by
- * it, the rest (holding their status since the list's baseline) when the
- * baseline is that old (migration 12; `change-queries.ts`).
+ * The aging filter over list `table`: records whose current status holds
+ * since `days` days before `asOf` or earlier by their `status_since` row
+ * (every stored record has one from the first sync that saw it; a record
+ * without, as a store from before them may hold, counts as aged, as the
+ * counts do: `change-queries.ts`).
  */
 function agedClause(table: PagedResource, days: number, asOf: string | undefined): Where {
   const cutoff = agingCutoff(asOf ?? new Date().toISOString(), days)
   return {
     clauses: [
-      `(t.idx IN (SELECT idx FROM status_since WHERE resource = '${table}' AND since <= ?)
-        OR (ifnull((SELECT at <= ? FROM change_baselines WHERE resource = '${table}'), 0)
-          AND t.idx NOT IN (SELECT idx FROM status_since WHERE resource = '${table}')))`,
+      `ifnull((SELECT since FROM status_since WHERE resource = '${table}' AND idx = t.idx), '') <= ?`,
     ],
-    params: [cutoff, cutoff],
+    params: [cutoff],
   }
 }
 
