@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { createCore, type Core } from '../src/core/app'
 import { openConfFile } from '../src/core/settings/conf-file'
 import { sourceThreads } from '../src/core/threads/source-entries'
 import { MemoryStore } from '../src/core/vault/memory-store'
 import type { SandboxChange } from '../src/sandbox/churn'
+import { startSandboxChild, type SandboxChild } from './sandbox-client'
 
 /**
  * `BENCH_PARTS=live`: the live schedule against a sandbox in a child
@@ -24,37 +23,6 @@ import type { SandboxChange } from '../src/sandbox/churn'
  */
 
 type Record = (name: string, value: number, unit: string, target?: string | null) => void
-
-interface SandboxChild {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly staticUrl: string
-  readonly partnerId: string
-  readonly apiKey: string
-  readonly apiSecret: string
-}
-
-async function startSandbox(root: string, size: number): Promise<SandboxChild> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(root, 'src/sandbox/cli.ts'),
-      '--size',
-      String(size),
-      '--seed',
-      '1',
-      '--test-endpoints',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'], cwd: root },
-  )
-  const lines = createInterface({ input: child.stdout! })
-  for await (const line of lines) {
-    if (line.startsWith('SANDBOX=')) return { child, ...JSON.parse(line.slice('SANDBOX='.length)) }
-  }
-  throw new Error('The sandbox did not start.')
-}
 
 /** A clock the bench moves: timers fire when their time comes. */
 class BenchClock {
@@ -128,12 +96,12 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
-/** Runs the live part; `root` is the project folder. */
-export async function benchLive(record: Record, root: string): Promise<void> {
+/** Runs the live part. */
+export async function benchLive(record: Record): Promise<void> {
   const size = Number(process.env['BENCH_LIVE_SIZE'] ?? 1_000_000)
   const label = size >= 1_000_000 ? `${size / 1_000_000}m` : `${size / 1000}k`
   console.log(`\n# live schedule over ${size} records a list`)
-  const sandbox = await startSandbox(root, size)
+  const sandbox = await startSandboxChild(size, { testEndpoints: true })
   const dir = mkdtempSync(join(tmpdir(), 'bench-live-'))
   try {
     // The schedule on a clock the bench moves: its own hour runs in as long as its requests take.

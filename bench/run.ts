@@ -1,8 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import type { StoreConnection } from '../src/core/store/connection'
@@ -39,7 +38,7 @@ import { markSome, printShapes, timeCounts, timeShapes } from './query-shapes'
 import { benchTeam } from './team'
 import { bundleBenchChildren } from './bundle'
 import { mainLoopDelays, mainThreadStretches, type LoopDelays } from './loop-probes'
-import { clientOf } from './sandbox-client'
+import { clientOf, startSandboxChild, type SandboxChild } from './sandbox-client'
 import type { SyncChildReport } from './sync-child'
 import { guaranteePages } from '../tests/support/page-walks'
 
@@ -121,39 +120,6 @@ function collectGarbage(): void {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
-}
-
-type SandboxChild = Awaited<ReturnType<typeof startSandboxChild>>
-
-async function startSandboxChild(
-  size: number,
-  faults: readonly string[] = [],
-): Promise<{
-  child: ChildProcess
-  baseUrl: string
-  partnerId: string
-  apiKey: string
-  apiSecret: string
-}> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(root, 'src/sandbox/cli.ts'),
-      '--size',
-      String(size),
-      '--seed',
-      '1',
-      ...faults.flatMap((fault) => ['--fault', fault]),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'], cwd: root },
-  )
-  const lines = createInterface({ input: child.stdout! })
-  for await (const line of lines) {
-    if (line.startsWith('SANDBOX=')) return { child, ...JSON.parse(line.slice('SANDBOX='.length)) }
-  }
-  throw new Error('The sandbox did not start.')
 }
 
 /** Runs `fetchPage` for pages 1..ceil(total / pageSize), `inFlight` at a time; the entries seen. */
@@ -386,7 +352,7 @@ async function benchSyncLatency(): Promise<void> {
   console.log(
     `\n# sync of ${LATENCY_SIZE} guarantees, every request delayed 50 ms (bare loop at ${LATENCY_IN_FLIGHT} in flight)`,
   )
-  const sandbox = await startSandboxChild(LATENCY_SIZE, ['latency:ms=50,rate=1'])
+  const sandbox = await startSandboxChild(LATENCY_SIZE, { faults: ['latency:ms=50,rate=1'] })
   const dir = mkdtempSync(join(tmpdir(), 'bench-sync-latency-'))
   const pages = new PageThread(THREADS.pageWorker)
   try {
@@ -431,7 +397,7 @@ async function benchTrickle(): Promise<void> {
   console.log(
     `\n# sync of every resource against a trickling service (deadline ${TRICKLE_DEADLINE_MS / 1000} s a run)`,
   )
-  const sandbox = await startSandboxChild(200, ['trickle'])
+  const sandbox = await startSandboxChild(200, { faults: ['trickle'] })
   const dir = mkdtempSync(join(tmpdir(), 'bench-trickle-'))
   const pages = new PageThread(THREADS.pageWorker)
   const store = await openOwner(dir)
@@ -1012,7 +978,7 @@ if (PARTS.includes('sync') || PARTS.includes('latency')) await benchSyncLatency(
 if (PARTS.includes('trickle')) await benchTrickle()
 if (PARTS.includes('queries')) for (const size of QUERY_SIZES) await benchQueries(size)
 if (PARTS.includes('team')) await benchTeam(record)
-if (PARTS.includes('live')) await benchLive(record, root)
+if (PARTS.includes('live')) await benchLive(record)
 writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwrote bench/results.json')
 

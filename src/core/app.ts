@@ -253,12 +253,17 @@ export function createCore(deps: CoreDeps): Core {
       now,
       log: (message) => log(redactor.redact(message)),
     })
+    // A store from before aging bounds gets them now, before the lists ask (calls run in order).
+    void store
+      .call('fillStatusBounds', { timeZone: profile.summary.timeZone })
+      .catch((error: unknown) => log(redactor.redact(`aging bounds not filled: ${String(error)}`)))
     // The page thread sends each page's records to this owner itself; the main thread relays none.
     const sync = new SyncEngine({
       store,
       source: clientSyncSource(client, pages.towards(store)),
       events,
       now,
+      timeZone: () => profile.summary.timeZone,
     })
     const team = new TeamRunner({
       profileId: profile.summary.id,

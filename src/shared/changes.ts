@@ -113,6 +113,11 @@ export interface RecordTimeline {
   readonly statuses: readonly TimelineStatus[]
   /** Since when its current status holds (ISO), or null when the record is gone or unknown. */
   readonly currentSince: string | null
+  /**
+   * True when `currentSince` is only the service's time of the record's last
+   * change (first seen in this status): it holds it at least since then.
+   */
+  readonly currentSinceBound: boolean
   /** Its entries in the feed, oldest first. */
   readonly changes: readonly ChangeEntry[]
 }

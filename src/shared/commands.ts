@@ -10,11 +10,13 @@ import type { MessageKey } from './i18n'
 /**
  * Where a command's keys apply. `global` keys work on every screen (and
  * with Ctrl/⌘ even while typing); `list` keys on a list screen when no
- * field has the keyboard; `viewer` keys inside the card viewer; `editor`
+ * field has the keyboard; `queue` keys on My queue, before its list keys;
+ * `menu` keys inside an open pop-up menu (the member picker); `viewer` keys inside the card viewer; `editor`
  * keys inside the review note; `palette` keys in the palette's search field;
  * `field` keys in a list's search box and date fields.
  */
-export type CommandContext = 'global' | 'list' | 'viewer' | 'editor' | 'palette' | 'field'
+export type CommandContext =
+  'global' | 'list' | 'queue' | 'menu' | 'viewer' | 'editor' | 'palette' | 'field'
 
 /** Contexts whose keys are meant for a text field and fire while typing in it. */
 export const FIELD_CONTEXTS: readonly CommandContext[] = ['editor', 'palette', 'field']
@@ -86,6 +88,8 @@ export const SCREENS = [
   'rejected',
   'accounts',
   'settings',
+  // Shown only with a team server (docs/team.md "My queue"); last, so Ctrl/⌘+1–9 keep their screens.
+  'queue',
 ] as const
 
 const goTo = (screen: (typeof SCREENS)[number], index: number) =>
@@ -196,6 +200,16 @@ export const COMMANDS = [
     menu: 'help',
   },
   // A list screen, no field focused.
+  {
+    // Before the list keys: on My queue, N opens the next record (elsewhere N writes a note).
+    id: 'queue.next',
+    label: 'queue.next',
+    context: 'queue',
+    keys: [letter('n')],
+    runner: 'renderer',
+    palette: true,
+    help: true,
+  },
   {
     id: 'list.next',
     label: 'keys.next',
@@ -311,6 +325,31 @@ export const COMMANDS = [
     keys: [letter('c')],
     runner: 'renderer',
     palette: true,
+    help: true,
+  },
+  // Inside an open pop-up menu (the member picker): it keeps these keys from the list.
+  {
+    id: 'menu.next',
+    label: 'menu.next',
+    context: 'menu',
+    keys: [plain('ArrowDown', '↓')],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'menu.previous',
+    label: 'menu.previous',
+    context: 'menu',
+    keys: [plain('ArrowUp', '↑')],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'menu.close',
+    label: 'menu.close',
+    context: 'menu',
+    keys: [plain('Escape', 'Esc')],
+    runner: 'renderer',
     help: true,
   },
   // Inside the card viewer (a modal: it has the keyboard to itself).

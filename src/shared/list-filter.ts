@@ -18,6 +18,14 @@ const markedBySchema = z.union([
 /** The "marked by" part of a list filter. */
 export type MarkedBy = z.output<typeof markedBySchema>
 
+/** Who a record is assigned to: this member, nobody, or one member by login role (docs/team.md "Assignment"). */
+const assigneeFilterSchema = z.union([
+  z.enum(['me', 'nobody']),
+  z.strictObject({ role: z.string().trim().min(1).max(63) }),
+])
+/** The "assigned to" part of a list filter. */
+export type AssigneeFilter = z.output<typeof assigneeFilterSchema>
+
 /** Registration time, newest or oldest first; or `aged`: longest in the current status first. */
 const listSortSchema = z.enum(['latest', 'oldest', 'aged']).default('latest')
 
@@ -41,6 +49,8 @@ export const listFilterShape = {
   review: z.enum(REVIEW_MARKS).optional(),
   /** Records whose current mark or note was set by this member, by others, or by one login role (docs/team.md). */
   markedBy: markedBySchema.optional(),
+  /** Records assigned to this member, to nobody, or to one member (docs/team.md "Assignment"). */
+  assignee: assigneeFilterSchema.optional(),
   /** Only records in their current status for this many days or more. */
   agedDays: agedDaysSchema.optional(),
   sort: listSortSchema,

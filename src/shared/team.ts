@@ -70,6 +70,8 @@ interface TeamMember {
   readonly role: string
   /** The display name the administrator gave; the role when none. */
   readonly name: string
+  /** On the team as the worker last read it: records may be assigned to them (docs/team.md "Assignment"). */
+  readonly onTeam: boolean
 }
 
 /** Answer of `team.members`: who this member is and everyone whose marks this computer knows. */

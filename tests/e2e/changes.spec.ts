@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { SandboxChange } from '../../src/sandbox/churn'
 import { FeedModel, entriesOf } from '../core/sync/feed-model'
-import { appOfFile, call, test as base, expect, startApp, type RunningApp } from './fixtures'
+import { call, expect, startApp, type RunningApp, testWithApp } from './fixtures'
 
 /**
  * The Changes view, the aging flags and the record timeline against the
@@ -16,14 +16,12 @@ const DAY = 86_400_000
 /** The core's clock, moved by the tests (the baseline sync runs at its start). */
 let clock = Date.parse('2026-11-21T03:00:00Z')
 
-const test = base.extend<{ app: RunningApp }>({
-  app: appOfFile(async () => {
-    const app = await startApp({
-      sandbox: { size: 200, testEndpoints: true },
-      now: () => new Date(clock),
-    })
-    return app
-  }),
+const test = testWithApp(async () => {
+  const app = await startApp({
+    sandbox: { size: 200, testEndpoints: true },
+    now: () => new Date(clock),
+  })
+  return app
 })
 
 test.describe.configure({ mode: 'serial' })

@@ -1,13 +1,5 @@
 import type { Page } from '@playwright/test'
-import {
-  appOfFile,
-  call,
-  test as base,
-  expect,
-  screenUrl,
-  startApp,
-  type RunningApp,
-} from './fixtures'
+import { call, expect, screenUrl, startApp, testWithApp } from './fixtures'
 
 /**
  * What a new staff member meets on the first launch: the demo's data ends
@@ -22,16 +14,14 @@ const SHOTS = process.env['SHOTS'] ?? 'test-results'
 /** A Wednesday afternoon in Seoul: the sandbox's "now", and the core's clock half an hour on. */
 const ANCHOR = Date.parse('2026-11-25T15:00:00+09:00')
 
-const test = base.extend<{ app: RunningApp }>({
-  app: appOfFile(async () => {
-    const app = await startApp({
-      sandbox: { size: 500, anchor: ANCHOR },
-      now: () => new Date(ANCHOR + 30 * 60_000),
-    })
-    await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
-    await app.core.sync.idle()
-    return app
-  }),
+const test = testWithApp(async () => {
+  const app = await startApp({
+    sandbox: { size: 500, anchor: ANCHOR },
+    now: () => new Date(ANCHOR + 30 * 60_000),
+  })
+  await call(app, 'sync.start', { resources: ['inspections', 'guarantees'], mode: 'full' })
+  await app.core.sync.idle()
+  return app
 })
 
 test.describe.configure({ mode: 'serial' })
@@ -73,11 +63,34 @@ test('the first launch shows this week’s work, not zeros', async ({ page, app 
   const thisWeek = inspections.getByTestId('dash-number').nth(1)
   await expect(thisWeek).not.toHaveAttribute('data-n', '0')
   expect(Number(await thisWeek.getAttribute('data-n'))).toBeGreaterThan(0)
+  // Records already waiting at the first sync have aged by their own last change, not from 0.
+  const aging = page.getByTestId('dash-aging').getByTestId('dash-number')
+  await expect(aging.first()).toBeVisible({ timeout: 15_000 })
+  const aged = await aging.evaluateAll((nodes) =>
+    nodes.map((node) => Number(node.getAttribute('data-n'))),
+  )
+  expect(Math.max(...aged)).toBeGreaterThan(0)
   await page.screenshot({ path: `${SHOTS}/first-day-dashboard-1024x700.png` })
   await page.getByTestId('dash-chart-inspections').scrollIntoViewIfNeeded()
   await page.getByTestId('dash-chart-inspections').screenshot({
     path: `${SHOTS}/first-day-chart.png`,
   })
+})
+
+test('an aged record first seen waiting says it has waited at least since its last change', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.host.url)
+  const aging = page.getByTestId('dash-aging').getByTestId('dash-number')
+  await expect(aging.first()).toBeVisible({ timeout: 15_000 })
+  const counts = await aging.evaluateAll((nodes) =>
+    nodes.map((node) => Number(node.getAttribute('data-n'))),
+  )
+  await aging.nth(counts.findIndex((n) => n > 0)).click()
+  const row = page.locator('[data-testid=inspection-row], [data-testid=guarantee-row]').first()
+  await row.click()
+  await expect(page.getByTestId('timeline-since')).toContainText('적어도')
 })
 
 test('each period of a chart is written with its own dates', async ({ page, app }) => {

@@ -92,11 +92,8 @@ export class AppShelf {
 
 type AppStart = () => Promise<RunningApp & { close(): Promise<void> }>
 
-/**
- * The `app` fixture of a spec file whose app starts another way than
- * `startApp()` (another sandbox, a clock): `base.extend({ app: appOfFile(() => …) })`.
- */
-export function appOfFile(
+/** The `app` fixture: the app of the test's spec file, started by `start` for its first test. */
+function appOfFile(
   start: AppStart,
 ): [
   (
@@ -207,4 +204,12 @@ export async function freshStart(
     const reset = await app.core.router.dispatch('views.setLast', { resource, filter: {} })
     if (!reset.ok) throw new Error(`views.setLast: ${reset.error.message}`)
   }
+}
+
+/**
+ * The fixtures of a spec file whose app starts another way than
+ * `startApp()` (another sandbox, a clock, a first sync): `testWithApp(async () => …)`.
+ */
+export function testWithApp(start: AppStart) {
+  return test.extend<{ app: RunningApp }>({ app: appOfFile(start) })
 }

@@ -1,15 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { SandboxChange } from '../../src/sandbox/churn'
 import type { PostedNotification } from '../../src/shared/notifications'
-import {
-  appOfFile,
-  call,
-  test as base,
-  expect,
-  screenUrl,
-  startApp,
-  type RunningApp,
-} from './fixtures'
+import { call, expect, screenUrl, startApp, type RunningApp, testWithApp } from './fixtures'
 
 /**
  * The live schedule as staff see it, on the web host with the sandbox
@@ -22,16 +14,14 @@ import {
  * whose click opens the record. Screenshots go to test-results/.
  */
 
-const test = base.extend<{ app: RunningApp }>({
-  app: appOfFile(async () => {
-    const app = await startApp({
-      sandbox: { size: 300 },
-      autoSync: true,
-      live: { intervalMs: 1500 },
-    })
-    await app.core.sync.idle()
-    return app
-  }),
+const test = testWithApp(async () => {
+  const app = await startApp({
+    sandbox: { size: 300 },
+    autoSync: true,
+    live: { intervalMs: 1500 },
+  })
+  await app.core.sync.idle()
+  return app
 })
 
 test.describe.configure({ mode: 'serial' })

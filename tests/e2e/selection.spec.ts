@@ -102,4 +102,21 @@ test.describe('act on a selection', () => {
     await page.keyboard.press('Control+a')
     await expect(page.getByTestId('selection-bar')).toHaveCount(0)
   })
+
+  test('without a team server: no assignee column, filter, assign action or My queue', async ({
+    page,
+    app,
+  }) => {
+    await openInspections(page, app.host.url)
+    await expect(page.getByRole('columnheader', { name: '검토' })).toBeVisible()
+    await expect(page.getByRole('columnheader', { name: '담당' })).toHaveCount(0)
+    await expect(page.getByTestId('assignee-filter')).toHaveCount(0)
+    const rows = page.getByTestId('inspection-row')
+    await rows.nth(0).click()
+    await rows.nth(1).click({ modifiers: ['Shift'] })
+    await expect(page.getByTestId('selection-bar')).toBeVisible()
+    await expect(page.getByTestId('selection-assign')).toHaveCount(0)
+    await expect(page.getByTestId('detail-assignee')).toHaveCount(0)
+    await expect(page.getByRole('link', { name: /내 작업함/ })).toHaveCount(0)
+  })
 })

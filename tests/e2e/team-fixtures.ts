@@ -30,11 +30,19 @@ interface TeamPages {
   readonly jisoo: Page
 }
 
-export const test = base.extend<{ team: TeamHosts; pages: TeamPages }, { teamHosts: TeamHosts }>({
+export const test = base.extend<
+  { team: TeamHosts; pages: TeamPages },
+  { teamHosts: TeamHosts; teamSet: string }
+>({
+  /**
+   * Which set of hosts a spec file gets: files that leave marks or
+   * assignments another file's tests count (`test.use({ teamSet: … })`)
+   * run in a worker of their own, with a cluster and hosts of their own.
+   */
+  teamSet: ['shared', { scope: 'worker', option: true }],
   teamHosts: [
-    // Playwright requires an object pattern for the (unused) fixtures argument.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({ teamSet }, use) => {
+      void teamSet
       const cluster = await startMigratedTeamCluster()
       const sandbox = await startSandbox({ seed: 2468, size: 20 })
       const config = (user: string, password: string): TeamServerConfig => ({

@@ -25,6 +25,7 @@ const SAMPLES: { readonly [F in keyof ListFilter]-?: NonNullable<ListFilter[F]> 
   to: '2026-11-20',
   review: 'follow_up',
   markedBy: { role: 'jisoo' },
+  assignee: { role: 'minji' },
   agedDays: 7,
   sort: 'oldest',
 }

@@ -50,6 +50,7 @@ import {
   type WalletLinkInput,
 } from '../store/queries/wallet-history'
 import { replaceBrands } from '../store/write/writes'
+import { fillStatusBounds } from '../store/write/changes'
 import {
   memberNames,
   teamIdentity,
@@ -256,6 +257,9 @@ export const STORE_OPS = {
   locateRecord: (db: StoreConnection, ref: RecordRef) => locateRecord(db, ref),
   agingCounts: (db: StoreConnection, args: { now: string; days: AgingThresholds }) =>
     agingCounts(db, args),
+  /** The aging rows a store from before migration 22 lacks, in the profile's zone (once). */
+  fillStatusBounds: (db: StoreConnection, args: { timeZone: string }) =>
+    transaction(db, () => fillStatusBounds(db, args.timeZone)),
   /**
    * A whole list as CSV or a workbook: built here, so a 100,000-row export never holds up
    * the main thread (a workbook's zipping finishes asynchronously, its rows read before).

@@ -566,7 +566,7 @@ export function teamMembers(db: StoreConnection): TeamMembers {
   const roles = new Set([...Object.keys(names), ...authors.map((row) => row.role)])
   if (me !== null) roles.add(me)
   const members = [...roles]
-    .map((role) => ({ role, name: names[role] || role }))
+    .map((role) => ({ role, name: names[role] || role, onTeam: role in names }))
     .sort((a, b) => a.name.localeCompare(b.name, 'ko') || a.role.localeCompare(b.role))
   return { me, members }
 }

@@ -52,6 +52,7 @@ export interface PassDeps {
   readonly source: SyncSource
   readonly events: EventBus
   readonly now: () => Date
+  readonly timeZone: () => string
   readonly pageSize: number
   readonly concurrency?: number
   readonly windowDays: number
@@ -108,7 +109,7 @@ export function planPass(
     rejected: checkpoint ? state.rejected : 0,
     total: checkpoint?.total ?? null,
     startedAt: checkpoint ? state.startedAt : deps.now().toISOString(),
-    sync: { id: randomUUID(), at: deps.now().toISOString() },
+    sync: { id: randomUUID(), at: deps.now().toISOString(), zone: deps.timeZone() },
     storedMode: mode === 'targeted' ? state.mode : mode,
     query: {
       sort: 'latest',

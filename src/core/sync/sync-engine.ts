@@ -8,6 +8,7 @@ import {
   type SyncStatus,
 } from '../../shared/cache'
 import { AppError, isAppError } from '../app-error'
+import { DEFAULT_TIME_ZONE } from '../../shared/profiles'
 import { seconds } from '../api/http'
 import type { EventBus } from '../events'
 import type { PagedResource } from '../store/record-types'
@@ -31,6 +32,8 @@ export interface SyncEngineOptions {
   readonly source: SyncSource
   readonly events: EventBus
   readonly now?: () => Date
+  /** The service's time zone (the profile's; default `DEFAULT_TIME_ZONE`): its times carry no offset. */
+  readonly timeZone?: () => string
   /**
    * Page size a full pass asks for first (default 500); the service's cap is
    * learned from its answer and remembered per list, and the other passes
@@ -160,6 +163,7 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     this.#options = {
       now: () => new Date(),
+      timeZone: () => DEFAULT_TIME_ZONE,
       pageSize: 500,
       windowDays: 30,
       targetedPages: 5,

@@ -165,8 +165,11 @@ describe('lists.export', () => {
     const day = 86_400_000
     let now = Date.parse('2026-11-01T00:00:00Z')
     core = await bootSynced({ size: 120, now: () => new Date(now) })
-    // Nine days after the first sync (the baseline): every record holds its status since then.
+    // Nine days after the first sync. Each record holds its status at least since its own last
+    // change on the service (docs/store-and-sync.md), so its days count from there.
     now += 9 * day + 60_000
+    const daysOf = (rows: readonly { statusSince: string | null }[]) =>
+      rows.map((r) => String(Math.floor((now - Date.parse(r.statusSince!)) / day))).sort()
     const aged = await call('inspections.query', { agedDays: 9, limit: 500 })
     expect(aged.total).toBeGreaterThan(0)
     const answer = await call('lists.export', {
@@ -179,14 +182,18 @@ describe('lists.export', () => {
     expect(stamp![0]).toContain('days in status at least: 9')
     expect(rows).toHaveLength(aged.total)
     const days = header!.indexOf('Days in status')
-    expect(rows.every((row) => row[days] === '9')).toBe(true)
-    // Ten days or more: nobody yet.
-    const none = await call('lists.export', {
+    expect(rows.map((row) => row[days]!).sort()).toEqual(daysOf(aged.rows))
+    expect(rows.every((row) => Number(row[days]) >= 9)).toBe(true)
+    // A longer threshold takes fewer: those whose days reach it.
+    const longer = await call('inspections.query', { agedDays: 400, limit: 500 })
+    const fewer = await call('lists.export', {
       resource: 'inspections',
-      agedDays: 10,
+      agedDays: 400,
       lang: 'en',
       format: 'csv',
     })
-    expect(none.rows).toBe(0)
+    expect(fewer.rows).toBe(longer.total)
+    expect(fewer.rows).toBeLessThan(aged.total)
+    expect(daysOf(longer.rows).every((n) => Number(n) >= 400)).toBe(true)
   })
 })

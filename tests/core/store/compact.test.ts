@@ -1,3 +1,4 @@
+import { fillStatusBounds } from '../../../src/core/store/write/changes'
 import { createHash } from 'node:crypto'
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -275,6 +276,8 @@ describe('migration 3 (compact) on a version-2 cache written by the old code', (
     const keys = db.prepare('SELECT idx, search_key FROM guarantees ORDER BY idx').all()
     const changes = (): number =>
       (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
+    // The app fills an older store's aging rows when it opens it (`fillStatusBounds`).
+    transaction(db, () => fillStatusBounds(db, 'Asia/Seoul'))
     const before = changes()
     transaction(db, () => upsertGuarantees(db, OLD_GUARANTEES.slice(0, 3), 2, 'now'))
     // Three row upserts and no FTS delete/insert.
@@ -381,8 +384,9 @@ describe('the compact format on a fresh cache', () => {
     })
     before = changes()
     transaction(db, () => upsertGuarantees(db, [second], 3, 'later'))
-    // The row, and its status moving in the stored counts (−1 and +1 in list_counts and list_day_counts).
-    expect(changes() - before).toBe(1 + 4)
+    // The row, its status moving in the stored counts (−1 and +1 in list_counts and
+    // list_day_counts), and since when it holds the new one (status_since).
+    expect(changes() - before).toBe(1 + 4 + 1)
     expect(guaranteeRow(db, 1)).toMatchObject({ status: '발급완료', search_key: key })
     expect(expandGuarantee(guaranteeRow(db, 1))).toEqual(JSON.parse(JSON.stringify(second)))
     expect(foundGuarantees(db, '보이백')).toEqual([1])

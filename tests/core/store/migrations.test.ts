@@ -16,6 +16,7 @@ import {
   searchRow,
 } from '../../../src/core/store/schema/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
+import { fillStatusBounds } from '../../../src/core/store/write/changes'
 import { withCardUrl } from '../../../src/core/store/schema/card-urls'
 import { guarantee, insertAsStored, inspection, LEFT_OUT, tempDir } from './fixtures'
 
@@ -544,6 +545,8 @@ describe('migration 17 (short-rows)', () => {
       db.prepare(
         "INSERT INTO change_baselines (resource, at, sync_id) VALUES ('guarantees', 'then', 's')",
       ).run()
+      // The app fills the aging rows of a store from before them when it opens it.
+      transaction(db, () => fillStatusBounds(db, 'Asia/Seoul'))
       const changes = (): number =>
         (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
       const before = changes()

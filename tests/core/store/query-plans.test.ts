@@ -9,6 +9,7 @@ import {
 } from '../../../src/core/store/queries/list-request'
 import type { ListDriver } from '../../../src/core/store/queries/list-plan'
 import { setReview } from '../../../src/core/store/queries/reviews'
+import { setAssignments } from '../../../src/core/store/team-assignments'
 import { buildCellIndexes } from '../../../src/core/store/search/cell-index'
 import { upsertInspections } from '../../support/store-writes'
 import { inspection, tempDir } from './fixtures'
@@ -56,6 +57,13 @@ beforeAll(() => {
   for (const idx of [5, 10, 15, 20]) {
     setReview(db, { resource: 'inspections', idx, mark: 'reviewed', by: null, at: 'x' })
   }
+  const lead = { role: 'lead' }
+  const assign = (assignee: string, idxs: number[]) =>
+    setAssignments(db, lead, { resource: 'inspections', idxs, assignee, clientTime: 'x' })
+  transaction(db, () => {
+    assign('minji', [3, 5, 8, 13, 21, 34, 55, 89, 144])
+    assign('jisoo', [2, 4, 6])
+  })
 })
 afterAll(() => {
   db.close()
@@ -150,6 +158,24 @@ const SHAPES: { name: string; query: ListRequest; driver: ListDriver; uses: stri
     uses: 'SEARCH r USING COVERING INDEX review_marks_by_mark (resource=? AND mark=?',
   },
   {
+    name: 'assigned to a member',
+    query: { assignee: { role: 'minji' } },
+    driver: 'assigned',
+    uses: 'SEARCH a USING COVERING INDEX record_assignments_assignee (assignee=? AND resource=?)',
+  },
+  {
+    name: 'assigned to a member, oldest first, with a status',
+    query: { assignee: { role: 'minji' }, sort: 'oldest', status: '배송완료' },
+    driver: 'assigned',
+    uses: 'SEARCH a USING COVERING INDEX record_assignments_assignee (assignee=? AND resource=?)',
+  },
+  {
+    name: 'assigned to nobody',
+    query: { assignee: 'nobody' },
+    driver: 'time',
+    uses: 'SCAN t USING INDEX inspections_by_time',
+  },
+  {
     name: 'member and text',
     query: { member: 'member7', q: '백' },
     driver: 'text',
@@ -181,8 +207,10 @@ describe('query plans of every list shape', () => {
       if (shape.driver === 'text') {
         expect(plan.count.join('\n')).toContain('SCAN f VIRTUAL TABLE INDEX')
       }
-      // Without text or member the counts are stored: no counting SQL at all.
-      expect(plan.count.length === 0).toBe(shape.query.q === undefined && !shape.query.member)
+      // Without text, member or assignee the counts are stored: no counting SQL at all.
+      expect(plan.count.length === 0).toBe(
+        shape.query.q === undefined && !shape.query.member && shape.query.assignee === undefined,
+      )
     })
   }
 
@@ -194,6 +222,7 @@ describe('query plans of every list shape', () => {
     expect(columns('guarantees_by_time')).toEqual(['registered_at', 'idx'])
     expect(columns('guarantees_by_status')).toEqual(['status', 'registered_at', 'idx'])
     expect(columns('review_marks_by_mark')).toEqual(['resource', 'mark', 'record_idx'])
+    expect(columns('record_assignments_assignee')).toEqual(['assignee', 'resource', 'record_idx'])
   })
 
   it('pages through marked records with its cursor, both ways, as one page does', () => {

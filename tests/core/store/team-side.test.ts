@@ -281,12 +281,13 @@ describe('lists filtered by who marked', () => {
 
   it('team.members: this member, the named members and any other author, by name', () => {
     seedMarks()
+    // An author who is not on the team as last read (removed since) cannot be assigned work.
     expect(teamMembers(store.db)).toEqual({
       me: ME.role,
       members: [
-        { role: ME.role, name: '김민지' },
-        { role: OTHER, name: '박지수' },
-        { role: 'hyun', name: 'hyun' },
+        { role: ME.role, name: '김민지', onTeam: true },
+        { role: OTHER, name: '박지수', onTeam: true },
+        { role: 'hyun', name: 'hyun', onTeam: false },
       ].sort((a, b) => a.name.localeCompare(b.name, 'ko')),
     })
   })

@@ -215,14 +215,16 @@ export function recordTimeline(db: StoreConnection, ref: RecordRef): RecordTimel
     })
   }
   let currentSince: string | null = null
+  let currentSinceBound = false
   if (record.gone_at === null) {
-    const since = prepared(db, 'SELECT since FROM status_since WHERE resource = ? AND idx = ?').get(
-      resource,
-      idx,
-    ) as { since: string } | undefined
+    const since = prepared(
+      db,
+      'SELECT since, bound FROM status_since WHERE resource = ? AND idx = ?',
+    ).get(resource, idx) as { since: string; bound: number } | undefined
     currentSince = since?.since ?? baseline?.at ?? null
+    currentSinceBound = since?.bound === 1
   }
-  return { resource, idx, statuses, currentSince, changes }
+  return { resource, idx, statuses, currentSince, currentSinceBound, changes }
 }
 
 /** The aging thresholds in days (settings `agingDays`). */
@@ -241,10 +243,10 @@ export function agingCutoff(now: string, days: number): string {
 
 /**
  * Records (not gone) of `resource` in `status` since `cutoff` or earlier.
- * Those whose status was seen after the baseline have a `status_since` row
- * (counted on its index); the rest hold it since the baseline: the list's
- * count of that status (`list_counts`) less the rows, when the baseline is
- * old enough. So the count reads a few small ranges, never the list.
+ * Every stored record has a `status_since` row from the first sync that saw
+ * it (`changes.ts`), so the aged ones are the list's count of that status
+ * (`list_counts`) less the rows after the cutoff: the count reads the
+ * stored counts and the recent end of one index, never the list.
  * @internal
  */
 export function agedCount(
@@ -253,15 +255,6 @@ export function agedCount(
   status: string,
   cutoff: string,
 ): number {
-  const baseline = baselineOf(db, resource)
-  if (baseline === undefined) return 0
-  const since = (
-    prepared(
-      db,
-      'SELECT count(*) AS n FROM status_since WHERE resource = ? AND status = ? AND since <= ?',
-    ).get(resource, status, cutoff) as { n: number }
-  ).n
-  if (baseline.at > cutoff) return since
   const total = (
     prepared(
       db,
@@ -269,13 +262,13 @@ export function agedCount(
        WHERE resource = ? AND has_status = 1 AND status = ?`,
     ).get(resource, status) as { n: number }
   ).n
-  const moved = (
-    prepared(db, 'SELECT count(*) AS n FROM status_since WHERE resource = ? AND status = ?').get(
-      resource,
-      status,
-    ) as { n: number }
+  const recent = (
+    prepared(
+      db,
+      'SELECT count(*) AS n FROM status_since WHERE resource = ? AND status = ? AND since > ?',
+    ).get(resource, status, cutoff) as { n: number }
   ).n
-  return since + total - moved
+  return Math.max(0, total - recent)
 }
 
 /** The counts of records each aging rule flags at `now` (ISO). */

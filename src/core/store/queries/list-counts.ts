@@ -42,6 +42,8 @@ export function cellsOf(
   if (text.plan.kind === 'none') return { cells: [], capped: false }
   const aged = agedCells(db, table, query, text)
   if (aged) return { cells: aged, capped: false }
+  const unassigned = unassignedCells(db, table, query, text)
+  if (unassigned) return { cells: unassigned, capped: false }
   if (text.plan.kind === 'all' && !mustCount(query)) {
     const range = {
       from: query.from === undefined ? undefined : checkDate(query.from),
@@ -69,10 +71,9 @@ export function cellsOf(
 
 /**
  * The cells of the aging filter alone (no text, member or dates) without
- * a scan: the records whose status was seen after the list's baseline are
- * the few with a `status_since` row, so the aged records are the stored
- * counts less those seen after the cutoff when the baseline is older than
- * it, else those seen by the cutoff. Null for any other filter.
+ * a scan: every stored record has a `status_since` row, so the aged
+ * records are the stored counts less the rows after the cutoff (the recent
+ * end of their index). Null for any other filter.
  */
 function agedCells(
   db: StoreConnection,
@@ -81,24 +82,75 @@ function agedCells(
   text: Text,
 ): Cell[] | null {
   if (query.agedDays === undefined || text.plan.kind !== 'all' || query.member) return null
-  if (query.markedBy !== undefined) return null
+  if (query.markedBy !== undefined || query.assignee !== undefined) return null
   if (query.from !== undefined || query.to !== undefined) return null
   const cutoff = agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays)
-  const baseline = prepared(db, 'SELECT at FROM change_baselines WHERE resource = ?').get(table) as
-    { at: string } | undefined
-  const sinceBaseline = baseline !== undefined && baseline.at <= cutoff
-  const rows = prepared(
+  const stored = storedCells(db, table, {})
+  // One range of the (resource, status, since) index per status the list holds.
+  const recentOf = prepared(
     db,
     `SELECT ${cellColumns()} FROM status_since s CROSS JOIN ${table} t ON t.idx = s.idx
       LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx
-      WHERE s.resource = '${table}' AND (s.since > ?) = ? AND t.gone_at IS NULL GROUP BY 1, 2`,
-  ).all(cutoff, sinceBaseline ? 1 : 0) as unknown as Cell[]
-  if (!sinceBaseline) return rows
-  const recent = new Map(rows.map((c) => [`${c.status}\u0000${c.mark}`, c.n]))
-  return storedCells(db, table, {}).map((c) => ({
+      WHERE s.resource = '${table}' AND s.status = ? AND s.since > ? AND t.gone_at IS NULL
+      GROUP BY 1, 2`,
+  )
+  const recent = new Map<string, number>()
+  for (const status of new Set(stored.map((c) => c.status ?? ''))) {
+    for (const c of recentOf.all(status, cutoff) as unknown as Cell[]) {
+      recent.set(`${c.status}\u0000${c.mark}`, c.n)
+    }
+  }
+  return stored.map((c) => ({
     ...c,
     n: c.n - (recent.get(`${c.status}\u0000${c.mark}`) ?? 0),
   }))
+}
+
+/**
+ * The cells of the "assigned to nobody" filter without text, member, aging
+ * or who marked, without a scan: the stored counts (of the filter's days)
+ * less the cells of the assigned records, read from `record_assignments`
+ * ({@link assignedCountStatement}). Null for any other filter.
+ */
+function unassignedCells(
+  db: StoreConnection,
+  table: PagedResource,
+  query: ListRequest,
+  text: Text,
+): Cell[] | null {
+  const statement = assignedCountStatement(db, table, query, text)
+  if (!statement) return null
+  const assigned = prepared(db, statement.sql).all(...statement.params) as unknown as Cell[]
+  const taken = new Map(assigned.map((c) => [`${c.status}\u0000${c.mark}`, c.n]))
+  const range = {
+    from: query.from === undefined ? undefined : checkDate(query.from),
+    to: query.to === undefined ? undefined : checkDate(query.to),
+  }
+  return storedCells(db, table, range)
+    .map((c) => ({ ...c, n: c.n - (taken.get(`${c.status}\u0000${c.mark}`) ?? 0) }))
+    .filter((c) => c.n > 0)
+}
+
+/**
+ * The cells of the assigned records within the filter's days: what the
+ * "assigned to nobody" filter subtracts from the stored counts. Null when
+ * that filter has another part the stored counts cannot answer.
+ */
+export function assignedCountStatement(
+  db: StoreConnection,
+  table: PagedResource,
+  query: ListRequest,
+  text: Text,
+): Statement | null {
+  if (query.assignee !== 'nobody' || text.plan.kind !== 'all' || query.member) return null
+  if (query.markedBy !== undefined || query.agedDays !== undefined) return null
+  const where = baseWhere(db, table, { from: query.from, to: query.to })
+  return {
+    sql: `SELECT ${cellColumns()} FROM record_assignments a CROSS JOIN ${table} t ON t.idx = a.record_idx
+      LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx
+      WHERE a.resource = '${table}' AND ${where.clauses.join(' AND ')} GROUP BY 1, 2`,
+    params: where.params,
+  }
 }
 
 /**

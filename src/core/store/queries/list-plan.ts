@@ -8,6 +8,7 @@ import {
   type Text,
   type Where,
   type Statement,
+  assigneeRole,
   baseWhere,
   withStatus,
   withReview,
@@ -23,7 +24,8 @@ import {
  */
 
 /** The index a list query walks; `explainList` (`list-queries.ts`) shows each shape's SQLite plan. */
-export type ListDriver = 'time' | 'status' | 'review' | 'text' | 'text-sorted' | 'cells' | 'aged'
+export type ListDriver =
+  'time' | 'status' | 'review' | 'assigned' | 'text' | 'text-sorted' | 'cells' | 'aged'
 
 /** The SQL of one page: `limit` rows after the query's cursor, in its sort order. */
 export function pageStatement(
@@ -36,7 +38,9 @@ export function pageStatement(
   const after = sort === 'latest' ? '<' : '>'
   const cursor = query.cursor ? decodeCursor(query.cursor) : null
   const select = `SELECT ${columns}, ${reviewColumn(table)}, ${assigneeColumn(table)}`
-  let where = withStatus(baseWhere(db, table, query), status)
+  // The assigned driver walks the member's rows itself: no second read of them per row.
+  const { assignee: _walked, ...unassigned } = query
+  let where = withStatus(baseWhere(db, table, driver === 'assigned' ? unassigned : query), status)
   if (driver !== 'review') where = withReview(table, where, query.review)
   if (driver === 'aged')
     return { driver, statement: agedStatement(table, select, where, text, query, limit) }
@@ -62,6 +66,18 @@ export function pageStatement(
     const params = [query.review!, ...(marks ? [cursor![1]] : []), ...where.params, limit]
     return { driver, statement: { sql, params } }
   }
+  if (driver === 'assigned') {
+    // The member's rows of `record_assignments_assignee` are in idx order, as the marks' are.
+    const byIdx = inIdxOrder(db, table)
+    const rows = byIdx && cursor ? `AND a.record_idx ${after} ?` : ''
+    const sql = `${select} FROM record_assignments a INDEXED BY record_assignments_assignee
+      CROSS JOIN ${table} t ON t.idx = a.record_idx
+      WHERE a.assignee = ? AND a.resource = '${table}' ${rows} AND ${where.clauses.join(' AND ')}
+      ${byIdx ? `ORDER BY a.record_idx ${direction} LIMIT ?` : order}`
+    const role = assigneeRole(db, query.assignee!)
+    const params = [role, ...(rows ? [cursor![1]] : []), ...where.params, limit]
+    return { driver, statement: { sql, params } }
+  }
   const index = driver === 'text-sorted' ? '' : `INDEXED BY ${table}_by_${driver}`
   const sql = `${select} FROM ${table} t ${index} WHERE ${where.clauses.join(' AND ')} ${order}`
   return { driver, statement: { sql, params: [...where.params, limit] } }
@@ -72,7 +88,8 @@ export function pageStatement(
  * `textOf` in `list-request.ts`) in FTS rowid order while that is the list's order
  * ({@link inIdxOrder}), else its matches sorted; the records with a review
  * mark (`review_marks_by_mark`, with or without text of two or more
- * characters); else `<list>_by_status` or `<list>_by_time`, both in the
+ * characters); the records assigned to one member
+ * (`record_assignments_assignee`, likewise); else `<list>_by_status` or `<list>_by_time`, both in the
  * list's order already.
  */
 function driverOf(
@@ -88,6 +105,9 @@ function driverOf(
   // Marked records are few: walk them and probe the text's matches, unless
   // a short query makes those matches most of the list.
   if (marked && !text.short) return 'review'
+  // So are a member's assigned records.
+  const assigned = query.assignee !== undefined && query.assignee !== 'nobody'
+  if (assigned && !text.short) return 'assigned'
   if (text.plan.kind === 'match') return inIdxOrder(db, table) ? 'text' : 'text-sorted'
   if (marked) return 'review'
   return status === undefined ? 'time' : 'status'

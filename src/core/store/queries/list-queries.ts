@@ -29,7 +29,7 @@ import {
   firstRowidsStatement,
   rowsByIdx,
 } from './list-cell-page'
-import { cellsOf, countStatement } from './list-counts'
+import { assignedCountStatement, cellsOf, countStatement } from './list-counts'
 import { type ListDriver, pageStatement } from './list-plan'
 
 /**
@@ -218,10 +218,11 @@ export function explainList(
     limit: limit + 1,
   })
   const stored = text.plan.kind !== 'match' && !mustCount(query)
+  const unassigned = assignedCountStatement(db, table, query, text)
   return {
     driver,
     page: plan(statement),
-    count: stored ? [] : plan(countStatement(db, table, query, text)),
+    count: stored ? [] : plan(unassigned ?? countStatement(db, table, query, text)),
   }
 }
 

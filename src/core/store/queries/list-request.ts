@@ -2,7 +2,7 @@ import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from '../connection'
 import type { ReviewMarkName } from '../../../shared/cache'
 import type { GuaranteeListQuery, ListQuery } from '../../../shared/contract'
-import type { MarkedBy } from '../../../shared/list-filter'
+import type { AssigneeFilter, MarkedBy } from '../../../shared/list-filter'
 import { AppError } from '../../app-error'
 import { agingCutoff } from './change-queries'
 import { prepared } from '../statements'
@@ -112,6 +112,10 @@ export function baseWhere(db: StoreConnection, table: PagedResource, query: List
     const marked = markedByClause(table, query.markedBy, teamIdentity(db)?.role ?? null)
     where = and(where, marked.clauses[0]!, ...marked.params)
   }
+  if (query.assignee !== undefined) {
+    const assigned = assigneeClause(table, query.assignee, assigneeRole(db, query.assignee))
+    where = and(where, assigned.clauses[0]!, ...assigned.params)
+  }
   if (query.agedDays !== undefined) {
     const aged = agedClause(table, query.agedDays, query.agedAsOf)
     where = and(where, aged.clauses[0]!, ...aged.params)
@@ -144,21 +148,47 @@ function markedByClause(table: PagedResource, markedBy: MarkedBy, me: string | n
   return { clauses: [`${marks} team_author = ?)`], params: [markedBy.role] }
 }
 
+/** The login role an assignee filter names (`me`: this member's, null without a team); null for `nobody`. */
+export function assigneeRole(db: StoreConnection, assignee: AssigneeFilter): string | null {
+  if (assignee === 'nobody') return null
+  return assignee === 'me' ? (teamIdentity(db)?.role ?? null) : assignee.role
+}
+
 /**
- * The aging filter over list `table`: records whose current status was seen
- * `days` days before `asOf` or earlier: those with a `status_since` row by
- * it, the rest (holding their status since the list's baseline) when the
- * baseline is that old (migration 12; `change-queries.ts`).
+ * Records assigned to `assignee` (`record_assignments`, one row per
+ * assigned record): a member's rows are read from its index by login role,
+ * nobody's are the list's rows without one. `me` without a team identity
+ * selects nothing (nothing is assigned on a computer without a team).
+ */
+function assigneeClause(
+  table: PagedResource,
+  assignee: AssigneeFilter,
+  role: string | null,
+): Where {
+  const rows = `SELECT record_idx FROM record_assignments`
+  if (assignee === 'nobody') {
+    return { clauses: [`t.idx NOT IN (${rows} WHERE resource = '${table}')`], params: [] }
+  }
+  return {
+    clauses: [`t.idx IN (${rows} WHERE assignee = ? AND resource = '${table}')`],
+    params: [role],
+  }
+}
+
+/**
+ * The aging filter over list `table`: records whose current status holds
+ * since `days` days before `asOf` or earlier by their `status_since` row
+ * (every stored record has one from the first sync that saw it; a record
+ * without, as a store from before them may hold, counts as aged, as the
+ * counts do: `change-queries.ts`).
  */
 function agedClause(table: PagedResource, days: number, asOf: string | undefined): Where {
   const cutoff = agingCutoff(asOf ?? new Date().toISOString(), days)
   return {
     clauses: [
-      `(t.idx IN (SELECT idx FROM status_since WHERE resource = '${table}' AND since <= ?)
-        OR (ifnull((SELECT at <= ? FROM change_baselines WHERE resource = '${table}'), 0)
-          AND t.idx NOT IN (SELECT idx FROM status_since WHERE resource = '${table}')))`,
+      `ifnull((SELECT since FROM status_since WHERE resource = '${table}' AND idx = t.idx), '') <= ?`,
     ],
-    params: [cutoff, cutoff],
+    params: [cutoff],
   }
 }
 
@@ -190,9 +220,14 @@ export function and(where: Where, clause: string, ...params: SQLInputValue[]): W
   return { clauses: [...where.clauses, clause], params: [...where.params, ...params] }
 }
 
-/** True when the filter has a part the stored counts cannot answer: a member, aging or who marked. */
+/** True when the filter has a part the stored counts cannot answer: a member, aging, who marked or who is assigned. */
 export function mustCount(query: ListRequest): boolean {
-  return Boolean(query.member) || query.agedDays !== undefined || query.markedBy !== undefined
+  return (
+    Boolean(query.member) ||
+    query.agedDays !== undefined ||
+    query.markedBy !== undefined ||
+    query.assignee !== undefined
+  )
 }
 
 /** Text of two or more characters, without member or dates: what the cell index counts. */

@@ -1,5 +1,7 @@
 import type { SQLOutputValue } from 'node:sqlite'
 import { guaranteeStateOf } from '../../../shared/domain'
+import { instantOfLocal } from '../../../shared/local-time'
+import { DEFAULT_TIME_ZONE } from '../../../shared/profiles'
 import type { ChangeDetail, ChangeFacts, ChangeKind, FieldChange } from '../../../shared/changes'
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
@@ -13,7 +15,14 @@ import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
  * found by comparing it with the new values, only for records that are
  * new, back or changed (an unchanged record costs nothing more). Entries
  * go to `changes`, statuses to `status_history` and `status_since`
- * (migration 12; docs/store-and-sync.md "Changes feed and aging").
+ * (migrations 12 and 22; docs/store-and-sync.md "Changes feed and aging").
+ *
+ * Every record the service holds has a `status_since` row from the first
+ * sync that saw it: a record first seen in a status (in the list's first
+ * full pass or later, or back without a status seen before) holds it at
+ * least since the service's own time of its last change, `modifiedAt` or
+ * else its registration, read in the service's zone (`bound` = 1); a status
+ * that moves while synced holds it since the sync that saw the move.
  */
 
 /** API names of each table's columns; `raw` holds the fields without one. */
@@ -30,6 +39,30 @@ function statusKey(status: unknown): string {
   return typeof status === 'string' ? status : ''
 }
 
+/** A status as `flushChanges` writes it: since when, and whether that is a lower bound. */
+interface StatusSeen {
+  readonly idx: number
+  readonly status: string
+  /** Since when it holds it (ISO): the sync's time, or the service's for a first sight. */
+  readonly since: string
+  /** True when `since` is only the service's last change (it holds it at least since then). */
+  readonly bound: boolean
+  /** False for a first sight in the list's baseline: no history row (the timeline names the baseline). */
+  readonly history: boolean
+}
+
+/**
+ * The earliest time a record known by its stored `values` certainly held its
+ * status, as seen by `sync`: its last change on the service (`modified_at`,
+ * else `registered_at`) in the service's zone, never after the sync saw it.
+ */
+function serviceBound(values: Readonly<Record<string, unknown>>, sync: SyncMark): string {
+  const local = values['modified_at'] ?? values['registered_at']
+  const at =
+    typeof local === 'string' ? instantOfLocal(local, sync.zone ?? DEFAULT_TIME_ZONE) : null
+  return at !== null && at < sync.at ? at : sync.at
+}
+
 /** What one page's writes found; written with {@link flushChanges}. */
 export class PageChanges {
   readonly resource: PagedResource
@@ -37,10 +70,10 @@ export class PageChanges {
   /** True while the list's first full pass has not completed: nothing per record is logged. */
   readonly baseline: boolean
   readonly entries: { idx: number; kind: ChangeKind; detail: ChangeDetail }[] = []
-  /** Records whose current status was seen now (new, moved). */
-  readonly statuses: { idx: number; status: string }[] = []
+  /** Records whose current status was seen now (new, moved, first seen in the baseline). */
+  readonly statuses: StatusSeen[] = []
   /** Records back from gone with their status unchanged: their `status_since` comes back. */
-  readonly returned: { idx: number; status: string }[] = []
+  readonly returned: { idx: number; status: string; bound: string }[] = []
 
   constructor(resource: PagedResource, sync: SyncMark, baseline: boolean) {
     this.resource = resource
@@ -48,25 +81,48 @@ export class PageChanges {
     this.baseline = baseline
   }
 
-  /** A record not stored before. */
+  /** A record not stored before: it holds its status at least since its last change. */
   added(idx: number, values: PreparedRow['values']): void {
-    if (this.baseline) return
     const status = (values['status'] as string | null) ?? null
+    const since = serviceBound(values, this.sync)
+    this.statuses.push({
+      idx,
+      status: statusKey(status),
+      since,
+      bound: true,
+      history: !this.baseline,
+    })
+    if (this.baseline) return
     this.entries.push({ idx, kind: 'new', detail: { kind: 'new', status } })
-    this.statuses.push({ idx, status: statusKey(status) })
   }
 
   /** An unchanged record seen again: only `back` when it was gone. */
   touched(idx: number, row: StoredRow): void {
-    if (this.baseline || row['gone_at'] === null) return
+    if (row['gone_at'] === null) return
+    this.returned.push({
+      idx,
+      status: statusKey(row['status']),
+      bound: serviceBound(row, this.sync),
+    })
+    if (this.baseline) return
     this.entries.push({ idx, kind: 'back', detail: { kind: 'back' } })
-    this.returned.push({ idx, status: statusKey(row['status']) })
   }
 
   /** A stored record whose written values differ: one entry, of its weightiest kind of change. */
   changed(idx: number, row: StoredRow, values: PreparedRow['values']): void {
-    if (this.baseline) return
     const back = row['gone_at'] !== null
+    if (this.baseline) {
+      // Seen again in the first pass: a new status is a first sight too.
+      if (row['status'] !== values['status']) {
+        const since = serviceBound(values, this.sync)
+        const status = statusKey(values['status'])
+        this.statuses.push({ idx, status, since, bound: true, history: false })
+      } else if (back) {
+        const bound = serviceBound(values, this.sync)
+        this.returned.push({ idx, status: statusKey(row['status']), bound })
+      }
+      return
+    }
     const facts: ChangeFacts[] = back ? [{ kind: 'back' }] : []
     const fields: FieldChange[] = []
     const names = API_NAMES[this.resource]
@@ -87,8 +143,16 @@ export class PageChanges {
     if (fields.length > 0) facts.push({ kind: 'fields', fields })
     const entry = oneEntry(facts)
     if (entry) this.entries.push({ idx, kind: entry.kind, detail: entry })
-    if (statusMoved) this.statuses.push({ idx, status: statusKey(values['status']) })
-    else if (back) this.returned.push({ idx, status: statusKey(row['status']) })
+    if (statusMoved) {
+      const status = statusKey(values['status'])
+      this.statuses.push({ idx, status, since: this.sync.at, bound: false, history: true })
+    } else if (back) {
+      this.returned.push({
+        idx,
+        status: statusKey(row['status']),
+        bound: serviceBound(values, this.sync),
+      })
+    }
   }
 
   #statusFacts(before: string | null, after: string | null): ChangeFacts {
@@ -159,23 +223,32 @@ export function flushChanges(db: StoreConnection, page: PageChanges): void {
     )
     const since = prepared(
       db,
-      `INSERT INTO status_since (resource, idx, status, since) VALUES (?, ?, ?, ?)
-       ON CONFLICT (resource, idx) DO UPDATE SET status = excluded.status, since = excluded.since`,
+      `INSERT INTO status_since (resource, idx, status, since, bound) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (resource, idx) DO UPDATE SET
+         status = excluded.status, since = excluded.since, bound = excluded.bound`,
     )
-    for (const { idx, status } of page.statuses) {
-      history.run(resource, idx, status, sync.at, sync.id)
-      since.run(resource, idx, status, sync.at)
+    for (const seen of page.statuses) {
+      if (seen.history) history.run(resource, seen.idx, seen.status, sync.at, sync.id)
+      since.run(resource, seen.idx, seen.status, seen.since, seen.bound ? 1 : 0)
     }
   }
-  // Back with its status: it holds it since it was first seen (no history row: since the baseline).
+  // Back with its status: it holds it since it was first seen, else at least since its last
+  // change on the service (a status held in the baseline has no history row).
   if (page.returned.length > 0) {
+    const firstSeen = prepared(
+      db,
+      `SELECT first_seen FROM status_history WHERE resource = ? AND idx = ? AND status = ?`,
+    )
     const since = prepared(
       db,
-      `INSERT OR REPLACE INTO status_since (resource, idx, status, since)
-       SELECT resource, idx, status, first_seen FROM status_history
-       WHERE resource = ? AND idx = ? AND status = ?`,
+      `INSERT OR REPLACE INTO status_since (resource, idx, status, since, bound)
+       VALUES (?, ?, ?, ?, ?)`,
     )
-    for (const { idx, status } of page.returned) since.run(resource, idx, status)
+    for (const { idx, status, bound } of page.returned) {
+      const seen = firstSeen.get(resource, idx, status) as { first_seen: string } | undefined
+      if (seen === undefined) since.run(resource, idx, status, bound, 1)
+      else since.run(resource, idx, status, seen.first_seen, 0)
+    }
   }
 }
 
@@ -187,6 +260,8 @@ export function logGone(
   sync: SyncMark,
 ): void {
   if (gone.length === 0) return
+  const leave = prepared(db, 'DELETE FROM status_since WHERE resource = ? AND idx = ?')
+  for (const idx of gone) leave.run(resource, idx)
   const baseline = prepared(db, 'SELECT 1 FROM change_baselines WHERE resource = ?').get(resource)
   if (baseline === undefined) return
   const insert = prepared(
@@ -194,11 +269,7 @@ export function logGone(
     `INSERT INTO changes (resource, idx, kind, detail, sync_id, at)
      VALUES (?, ?, 'gone', '{"kind":"gone"}', ?, ?)`,
   )
-  const leave = prepared(db, 'DELETE FROM status_since WHERE resource = ? AND idx = ?')
-  for (const idx of gone) {
-    insert.run(resource, idx, sync.id, sync.at)
-    leave.run(resource, idx)
-  }
+  for (const idx of gone) insert.run(resource, idx, sync.id, sync.at)
 }
 
 /** True while a list has no baseline yet (its first full pass has not completed). */
@@ -226,4 +297,64 @@ export function writeBaseline(
     `INSERT INTO changes (resource, idx, kind, detail, sync_id, at)
      VALUES (?, NULL, 'baseline', ?, ?, ?)`,
   ).run(resource, JSON.stringify(detail), sync.id, sync.at)
+}
+
+/** Records read per step of {@link fillStatusBounds}. */
+const FILL_CHUNK = 2000
+
+/**
+ * Fills the `status_since` rows the lists named in `status_bounds_pending`
+ * lack (a store from before migration 22): each record held its status at
+ * least since its last change on the service, read in `zone`, and a record
+ * first seen new and never moved since holds it at least since then too.
+ * Returns how many rows it wrote; run inside a transaction.
+ */
+export function fillStatusBounds(db: StoreConnection, zone: string, only?: PagedResource): number {
+  const pending = (
+    prepared(db, 'SELECT resource FROM status_bounds_pending').all() as { resource: string }[]
+  )
+    .map((row) => row.resource)
+    .filter((r): r is PagedResource => r in RECORD_TABLES && (only === undefined || r === only))
+  let filled = 0
+  for (const resource of pending) {
+    const sync: SyncMark = {
+      id: 'status-bounds',
+      at: new Date().toISOString(),
+      zone,
+    }
+    const read = db.prepare(
+      `SELECT t.idx, t.status, t.modified_at, t.registered_at, s.since, s.bound
+       FROM ${resource} t LEFT JOIN status_since s ON s.resource = ? AND s.idx = t.idx
+       WHERE t.gone_at IS NULL AND t.idx > ? ORDER BY t.idx LIMIT ?`,
+    )
+    // A row of a record first seen new whose status has not moved since.
+    const neverMoved = db.prepare(
+      `SELECT (SELECT count(*) FROM status_history WHERE resource = ? AND idx = ?) = 1
+        AND EXISTS (SELECT 1 FROM changes WHERE resource = ? AND idx = ? AND kind = 'new') AS yes`,
+    )
+    const write = db.prepare(
+      `INSERT OR REPLACE INTO status_since (resource, idx, status, since, bound)
+       VALUES (?, ?, ?, ?, 1)`,
+    )
+    let after = -1
+    for (;;) {
+      const rows = read.all(resource, after, FILL_CHUNK) as Record<string, SQLOutputValue>[]
+      if (rows.length === 0) break
+      for (const row of rows) {
+        const idx = Number(row['idx'])
+        after = idx
+        const bound = serviceBound(row, sync)
+        const since = row['since'] as string | null
+        if (since !== null) {
+          if (row['bound'] === 1 || bound >= since) continue
+          const once = neverMoved.get(resource, idx, resource, idx) as { yes: number }
+          if (once.yes !== 1) continue
+        }
+        write.run(resource, idx, statusKey(row['status']), bound)
+        filled += 1
+      }
+    }
+    prepared(db, 'DELETE FROM status_bounds_pending WHERE resource = ?').run(resource)
+  }
+  return filled
 }

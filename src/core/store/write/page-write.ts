@@ -15,6 +15,12 @@ import type { SyncStateRow } from '../sync-state'
 export interface SyncMark {
   readonly id: string
   readonly at: string
+  /**
+   * The service's time zone (the profile's): its times carry no offset
+   * (default `DEFAULT_TIME_ZONE`). A record first seen in a status holds it
+   * at least since its own last change, read in this zone (`changes.ts`).
+   */
+  readonly zone?: string
 }
 
 /** The refused items of one page, as the sync engine hands them to the writer. */

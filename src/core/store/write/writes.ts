@@ -3,11 +3,13 @@ import { BRAND_FIELDS } from '../../../shared/record-fields'
 import type { StoreConnection, KnownCell, WriteStatements } from '../connection'
 import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from '../schema/card-urls'
 import { hasCellIndex, knownCells, touchCells } from '../search/cell-index'
-import { beforeBaseline, flushChanges, logGone, PageChanges } from './changes'
+import { beforeBaseline, fillStatusBounds, flushChanges, logGone, PageChanges } from './changes'
+import { DEFAULT_TIME_ZONE } from '../../../shared/profiles'
 import type { SyncMark } from './page-write'
 import { countedMark, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from '../record-types'
 import { transactionScope } from '../transaction-scope'
+import { prepared } from '../statements'
 import { reconcileInserted } from './reconcile-writes'
 import {
   nfc,
@@ -300,6 +302,10 @@ export function upsertRows(
 ): void {
   const s = writeStatements(db)
   const table = RECORD_TABLES[resource]
+  // A store from before aging bounds: its rows first, in the sync's zone (once).
+  if (prepared(db, 'SELECT 1 FROM status_bounds_pending WHERE resource = ?').get(resource)) {
+    fillStatusBounds(db, sync.zone ?? DEFAULT_TIME_ZONE, resource)
+  }
   // One row per idx, the later one (it would have overwritten the earlier), in idx order.
   const byIdx = new Map<number, PreparedRow>()
   for (const row of rows) byIdx.set(row.idx, row)

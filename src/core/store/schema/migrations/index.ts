@@ -20,6 +20,7 @@ import { up as asciiSearch } from './0018-ascii-search'
 import { up as teamSetAside } from './0019-team-set-aside'
 import { up as teamRestores } from './0020-team-restores'
 import { up as teamAssignments } from './0021-team-assignments'
+import { up as statusBounds } from './0022-status-bounds'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -56,6 +57,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'team-set-aside', up: teamSetAside },
   { version: 20, name: 'team-restores', up: teamRestores },
   { version: 21, name: 'team-assignments', up: teamAssignments },
+  { version: 22, name: 'status-bounds', up: statusBounds },
 ]
 
 /** The schema version this build writes. */
