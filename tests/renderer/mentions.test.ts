@@ -62,7 +62,15 @@ describe('mention completion', () => {
       unsent: 0,
       setAside: 0,
     }
-    team.members = { me: 'me', members: [{ role: 'me', name: '나' }, ...members] }
+    team.members = {
+      me: 'me',
+      members: [
+        { role: 'me', name: '나', onTeam: true },
+        ...members.map((member) => ({ ...member, onTeam: true })),
+        // An author of an old mark who left the team: no longer offered.
+        { role: 'gone', name: '김지난', onTeam: false },
+      ],
+    }
     const onsave = vi.fn().mockResolvedValue(true)
     renderInApp(ReviewEditor, { idx: 7, review: null, onsave }, 'ko', undefined, team)
     const note = screen.getByTestId('review-note') as HTMLTextAreaElement

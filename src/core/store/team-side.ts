@@ -77,7 +77,7 @@ export interface PulledApplied {
 }
 
 /** A note of another member that mentions this member. */
-export interface MentionFound {
+interface MentionFound {
   readonly resource: PagedResource
   readonly idx: number
   /** The author's display name (the role when none). */

@@ -35,7 +35,7 @@ export const TEAM_SCHEMA_VERSION = 5
  */
 export const TEAM_NOTIFY_CHANNEL = 'appraisal_team_events'
 /** The channel a change of presence notifies (payload empty; migration 5). */
-export const PRESENCE_NOTIFY_CHANNEL = 'appraisal_team_presence'
+const PRESENCE_NOTIFY_CHANNEL = 'appraisal_team_presence'
 
 /** A record a member has open (`resource` and `idx`). */
 export interface PresenceAt {
