@@ -193,6 +193,7 @@ test.describe('dividing the work on one team server', () => {
       'true',
     )
     await expect(other.getByTestId('detail-assignee-name')).toHaveText('박지수 (나)')
+    await other.screenshot({ path: 'test-results/my-queue-open-ko.png' })
     await other.getByTestId('review-editor').getByRole('radio', { name: '검토 완료' }).click()
     await expect(rows).toHaveCount(2)
     await expect(other.getByTestId('queue-count-inspections')).toHaveText('2')

@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import type { SandboxChange } from '../../../src/sandbox/churn'
 import type { ChangeEntry } from '../../../src/shared/changes'
 import { FeedModel, feedKey, repeatedRecords } from './feed-model'
@@ -9,6 +9,9 @@ import { startHarness } from './harness'
  * sandbox's time move by seeded steps (its test endpoint), sync again; the
  * feed holds exactly what the sandbox's own log says changed.
  */
+
+// Each test syncs a 300-record sandbox several times over HTTP: about 10 s on an idle machine.
+vi.setConfig({ testTimeout: 60_000 })
 
 let h: Awaited<ReturnType<typeof startHarness>>
 afterEach(async () => {
