@@ -357,7 +357,7 @@ export const COMMANDS = [
   },
   {
     id: 'menu.close',
-    label: 'menu.close',
+    label: 'menu.dismiss',
     context: 'menu',
     keys: [plain('Escape', 'Esc')],
     runner: 'renderer',

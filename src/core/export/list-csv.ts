@@ -104,6 +104,8 @@ const STAMPED = [
   'from',
   'to',
   'review',
+  'markedBy',
+  'assignee',
   'agedDays',
   'sort',
 ] as const
@@ -115,6 +117,12 @@ function filterValueText(lang: Locale, name: (typeof STAMPED)[number], value: un
   if ((name === 'sort' || name === 'review') && isMessageKey(key)) return message(lang, key)
   if (name === 'state' && typeof value === 'string' && value in GUARANTEE_STATE_LABELS)
     return GUARANTEE_STATE_LABELS[value as GuaranteeState]
+  // Who marked or holds a record: me, others or nobody in words; one member by login role.
+  if (name === 'markedBy' || name === 'assignee') {
+    if (typeof value === 'object' && value !== null && 'role' in value) return String(value.role)
+    const word = `export.${name}.${String(value)}`
+    if (isMessageKey(word)) return message(lang, word)
+  }
   return String(value)
 }
 

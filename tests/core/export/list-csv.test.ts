@@ -128,6 +128,30 @@ describe('lists.export', () => {
     expect(rows[0]![header!.indexOf('Card image')]).toBe(g.cardUrl)
   })
 
+  it('names who marked and who holds the records on the first line, in words', async () => {
+    await boot()
+    const answer = await call('lists.export', {
+      resource: 'inspections',
+      markedBy: 'others',
+      assignee: 'nobody',
+      format: 'csv',
+    })
+    const [stamp] = parseCsv(answer.csv!.slice(1))
+    expect(stamp![0]).toMatch(
+      /^# 감정 내역 · 표시한 사람: 다른 팀원 · 담당자: 없음 · 정렬: 최신순 · /u,
+    )
+    const english = await call('lists.export', {
+      resource: 'guarantees',
+      markedBy: { role: 'jisoo' },
+      assignee: 'me',
+      lang: 'en',
+      format: 'csv',
+    })
+    expect(parseCsv(english.csv!.slice(1))[0]![0]).toMatch(
+      /^# Guarantees · marked by: jisoo · assignee: me · sort: Newest first · /u,
+    )
+  })
+
   it('in the app the file goes through the save dialog; a closed dialog saves nothing', async () => {
     const saved: string[] = []
     let answerWith: string | null = '/home/staff/inspections.csv'
