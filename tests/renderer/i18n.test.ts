@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { I18n } from '../../src/renderer/src/lib/i18n.svelte'
 import { LOCALES, message, type MessageKey } from '../../src/shared/i18n'
@@ -27,19 +25,6 @@ function inputsOf(entry: Entry): string[] {
 
 describe('message files', () => {
   const files: Record<string, Record<string, Entry>> = { ko: catalog(koFile), en: catalog(enFile) }
-
-  it('writes no key twice (a JSON file keeps only the last, so one of the two texts would be lost)', () => {
-    for (const locale of LOCALES) {
-      // Vitest runs from the project folder.
-      const text = readFileSync(join(process.cwd(), 'messages', `${locale}.json`), 'utf8')
-      const keys = [...text.matchAll(/^ {2}"([^"]+)":/gmu)].map((match) => match[1]!)
-      expect(keys.length, locale).toBeGreaterThan(300)
-      expect(
-        keys.filter((key, index) => keys.indexOf(key) !== index),
-        locale,
-      ).toEqual([])
-    }
-  })
 
   it('every key is in every language, with the same placeholders', () => {
     const keys = Object.keys(files['ko']!)
