@@ -501,9 +501,11 @@ export function createCore(deps: CoreDeps): Core {
       notifications,
       desktop,
       lockIdleSeconds,
+      sidebarCollapsed,
     } = settings.get()
     return {
       agingDays,
+      sidebarCollapsed,
       live,
       notifications,
       desktop,
@@ -690,7 +692,7 @@ export function createCore(deps: CoreDeps): Core {
       'settings.get': () => settingsView(),
       'settings.set': (change) => {
         const { theme, language, reviewerName, agingDays, live, notifications } = change
-        const { lockIdleSeconds, desktop } = change
+        const { lockIdleSeconds, desktop, sidebarCollapsed } = change
         settings.update((draft) => {
           if (desktop !== undefined)
             draft.desktop = { ...draft.desktop, ...withoutUndefined(desktop) }
@@ -708,6 +710,7 @@ export function createCore(deps: CoreDeps): Core {
           if (language !== undefined) draft.language = language
           if (reviewerName !== undefined) draft.reviewerName = reviewerName
           if (lockIdleSeconds !== undefined) draft.lockIdleSeconds = lockIdleSeconds
+          if (sidebarCollapsed !== undefined) draft.sidebarCollapsed = sidebarCollapsed
         })
         if (lockIdleSeconds !== undefined) lock.idleChanged()
         if (live !== undefined) scope.live.settingsChanged()

@@ -166,6 +166,17 @@ export const COMMANDS = [
     help: true,
   },
   {
+    // The sidebar collapsed to its short forms, or open (remembered in the settings).
+    id: 'app.toggleSidebar',
+    label: 'cmd.sidebar',
+    context: 'global',
+    keys: [mod('b')],
+    runner: 'renderer',
+    menu: 'view',
+    palette: true,
+    help: true,
+  },
+  {
     id: 'app.toggleLanguage',
     label: 'cmd.language',
     context: 'global',

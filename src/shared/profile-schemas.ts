@@ -196,6 +196,8 @@ export const liveWindowDaysSchema = z
 
 export const settingsInputSchema = z.strictObject({
   theme: z.enum(THEMES).optional(),
+  /** The sidebar collapsed to its short forms. */
+  sidebarCollapsed: z.boolean().optional(),
   /** The UI language, also used by the native dialogs. */
   language: z.enum(LOCALES).optional(),
   reviewerName: plainTextSchema(MAX_PROFILE_NAME_CHARS, { allowEmpty: true }).optional(),

@@ -119,6 +119,8 @@ export interface SettingsView {
   readonly desktop: DesktopSettings
   /** Seconds without input before the app locks (0: never on idle). */
   readonly lockIdleSeconds: number
+  /** The sidebar collapsed to its short forms (a narrow window collapses it whatever this says). */
+  readonly sidebarCollapsed: boolean
 }
 
 /** What the desktop shell does with its window and at login (docs/live.md "Tray, badge and start-up"). */

@@ -127,6 +127,53 @@ for (const size of [
   })
 }
 
+test('a wide window is used: at 2560×1440 the dashboard spans most of it', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 2560, height: 1440 })
+  await page.goto(app.host.url)
+  const cards = page.getByTestId('dash-list-inspections')
+  await expect(cards).toBeVisible()
+  const dashboard = await page.getByTestId('dashboard').boundingBox()
+  expect(dashboard!.width).toBeGreaterThan(2560 * 0.8)
+  // More cards a row: the aging and reconciliation cards sit beside the lists'.
+  const first = await cards.boundingBox()
+  const reconcile = await page.getByTestId('dash-reconcile').boundingBox()
+  expect(Math.abs(reconcile!.y - first!.y)).toBeLessThan(2)
+  await page.screenshot({ path: `${SHOTS}/first-day-dashboard-2560.png` })
+})
+
+test('the sidebar collapses by its button and Ctrl+B, by itself below 1100 px, and stays so', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await page.goto(app.host.url)
+  const sidebar = page.getByTestId('sidebar')
+  await expect(page.getByTestId('dash-list-inspections')).toBeVisible()
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false')
+  await page.getByTestId('sidebar-toggle').click()
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true')
+  // Each screen by its short form, its name in the tooltip and the link's name.
+  const link = sidebar.getByRole('link', { name: /감정 내역/u })
+  await expect(link).toHaveAttribute('title', '감정 내역')
+  expect((await sidebar.boundingBox())!.width).toBeLessThan(100)
+  await page.screenshot({ path: `${SHOTS}/first-day-sidebar-collapsed.png` })
+  // Remembered in the settings: a reload keeps it collapsed.
+  await page.reload()
+  await expect(page.getByTestId('dash-list-inspections')).toBeVisible()
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true')
+  await page.keyboard.press('Control+b')
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false')
+  await expect.poll(async () => (await call(app, 'settings.get', {})).sidebarCollapsed).toBe(false)
+  // A narrow window collapses it by itself; the setting stays open.
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true')
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false')
+})
+
 test('c copies the selected record’s number and says so where staff look', async ({
   page,
   app,

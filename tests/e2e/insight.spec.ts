@@ -248,6 +248,14 @@ test('a saved view keeps its filter, sort and search; the last filter is back af
   await page.getByTestId('view-remove').click()
   await expect(page.getByTestId('sidebar-view')).toHaveCount(0)
   await expect(page.getByTestId('view-save')).toBeVisible()
+  // A deletion is offered back: Undo saves it again, with its name and filter.
+  await expect(page.getByTestId('view-removed')).toContainText('샤넬 배송완료 (오래된 순)')
+  await page.getByTestId('view-undo').click()
+  await expect(renamed).toBeVisible()
+  await expect(page.getByTestId('view-current')).toContainText('샤넬 배송완료 (오래된 순)')
+  await expect(page.getByTestId('view-removed')).toHaveCount(0)
+  await page.getByTestId('view-remove').click()
+  await expect(page.getByTestId('sidebar-view')).toHaveCount(0)
 })
 
 test('screenshots: dashboard and reconciliation, both themes and both languages', async ({

@@ -25,6 +25,7 @@ function settingsApi(language: Locale) {
     notifications: DEFAULT_NOTIFICATION_SETTINGS,
     desktop: { closeToTray: false, startAtLogin: false },
     lockIdleSeconds: 600,
+    sidebarCollapsed: false,
   }
   const sets: unknown[] = []
   const invoke = async (channel: string, args: Record<string, unknown>) => {

@@ -175,6 +175,11 @@ const settingsSchema = z.object({
     .catch(DEFAULT_LOCK_IDLE_SECONDS)
     .default(DEFAULT_LOCK_IDLE_SECONDS),
   /**
+   * The sidebar collapsed to its short forms (the button or Ctrl+B). Added
+   * without a new layout: a missing or unreadable value leaves it open.
+   */
+  sidebarCollapsed: z.boolean().catch(false).default(false),
+  /**
    * Whether an app-lock PIN is set (its hash is in the keychain, never
    * here), so a start without one opens at once and a start with one stays
    * locked even when the keychain cannot be read. Added without a new layout.

@@ -56,6 +56,7 @@ describe('settings (conf engine, real files)', () => {
       live: { intervalMinutes: 2, windowDays: 30 },
       lockIdleSeconds: 600,
       lockPinSet: false,
+      sidebarCollapsed: false,
       desktop: { closeToTray: closeToTrayDefault(process.platform), startAtLogin: false },
       notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
@@ -150,6 +151,7 @@ describe('settings (conf engine, real files)', () => {
       live: { intervalMinutes: 2, windowDays: 30 },
       lockIdleSeconds: 600,
       lockPinSet: false,
+      sidebarCollapsed: false,
       desktop: { closeToTray: closeToTrayDefault(process.platform), startAtLogin: false },
       notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
@@ -184,11 +186,28 @@ describe('settings (conf engine, real files)', () => {
       live: { intervalMinutes: 2, windowDays: 30 },
       lockIdleSeconds: 600,
       lockPinSet: false,
+      sidebarCollapsed: false,
       desktop: { closeToTray: closeToTrayDefault(process.platform), startAtLogin: false },
       notifications: DEFAULT_NOTIFICATION_SETTINGS,
       savedViews: [],
       lastFilters: {},
     })
+  })
+
+  it('keeps the sidebar collapsed across restarts; an unreadable value leaves it open', () => {
+    const dir = tempDir()
+    open(dir).settings.update((draft) => {
+      draft.sidebarCollapsed = true
+    })
+    expect(open(dir).settings.get().sidebarCollapsed).toBe(true)
+    const file = join(dir, 'settings.json')
+    writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), sidebarCollapsed: 'yes' }),
+    )
+    const reopened = open(dir).settings
+    expect(reopened.get().sidebarCollapsed).toBe(false)
+    expect(reopened.get().reviewerName).toBe('')
   })
 
   it('keeps the theme across restarts; an unreadable theme or kind falls back without losing the rest', () => {
