@@ -240,16 +240,28 @@ test('a record waiting past its threshold is flagged, counted on the navigation 
   await expect(page.getByTestId('sort')).toHaveValue('aged')
   await expect(page.getByTestId('row-count')).toContainText(`/ ${rule.count}건`)
   const rows = page.getByTestId('inspection-row')
-  await expect(rows.first().getByTestId('aging-flag')).toContainText('8일째')
+  // A record first seen waiting counts from the service's time of its last change, at least
+  // the eight days since the first sync.
+  await expect(rows.first().getByTestId('aging-flag')).toContainText('일째')
+  const longest = await rows.first().getByTestId('aging-flag').textContent()
+  expect(Number(longest?.replace(/\D/gu, ''))).toBeGreaterThanOrEqual(8)
   const shown = await rows.count()
   await expect(rows.getByTestId('aging-flag')).toHaveCount(shown)
   await page.screenshot({ path: 'test-results/changes-aging-inspections.png' })
 
-  // A threshold raised in Settings: nothing has waited ten days yet.
+  // A threshold raised in Settings: the badge counts only what waited that long.
   await openView(page, 'settings')
-  await page.getByTestId('aging-inspectionShipping').fill('10')
+  await page.getByTestId('aging-inspectionShipping').fill('365')
   await page.getByTestId('aging-save').click()
-  await expect(page.getByTestId('nav-badge-inspections')).toBeHidden()
-  expect((await call(app, 'settings.get')).agingDays.inspectionShipping).toBe(10)
+  await expect
+    .poll(async () => (await call(app, 'settings.get')).agingDays.inspectionShipping)
+    .toBe(365)
+  const raised = (await call(app, 'aging.counts')).rules.find(
+    (r) => r.rule === 'inspectionShipping',
+  )!.count
+  expect(raised).toBeLessThan(rule.count)
+  const badge = page.getByTestId('nav-badge-inspections')
+  if (raised === 0) await expect(badge).toBeHidden()
+  else await expect(badge).toContainText(String(raised))
   await call(app, 'settings.set', { agingDays: { inspectionShipping: 7 } })
 })
