@@ -11,15 +11,17 @@ import type { MessageKey } from './i18n'
  * Where a command's keys apply. `global` keys work on every screen (and
  * with Ctrl/⌘ even while typing); `list` keys on a list screen when no
  * field has the keyboard; `queue` keys on My queue, before its list keys;
- * `menu` keys inside an open pop-up menu (the member picker); `viewer` keys inside the card viewer; `editor`
+ * `menu` keys inside an open pop-up menu (the member picker); `suggest` keys
+ * in the suggestions under the review note (they fire while typing there);
+ * `viewer` keys inside the card viewer; `editor`
  * keys inside the review note; `palette` keys in the palette's search field;
  * `field` keys in a list's search box and date fields.
  */
 export type CommandContext =
-  'global' | 'list' | 'queue' | 'menu' | 'viewer' | 'editor' | 'palette' | 'field'
+  'global' | 'list' | 'queue' | 'menu' | 'suggest' | 'viewer' | 'editor' | 'palette' | 'field'
 
 /** Contexts whose keys are meant for a text field and fire while typing in it. */
-export const FIELD_CONTEXTS: readonly CommandContext[] = ['editor', 'palette', 'field']
+export const FIELD_CONTEXTS: readonly CommandContext[] = ['suggest', 'editor', 'palette', 'field']
 
 /** Who runs a command: the renderer (a menu click sends `command.run`) or main itself. */
 type CommandRunner = 'renderer' | 'main'
@@ -359,6 +361,39 @@ export const COMMANDS = [
     id: 'menu.close',
     label: 'menu.dismiss',
     context: 'menu',
+    keys: [plain('Escape', 'Esc')],
+    runner: 'renderer',
+    help: true,
+  },
+  // In the suggestions under the review note (a mention's member): they fire while typing.
+  {
+    id: 'suggest.next',
+    label: 'menu.next',
+    context: 'suggest',
+    keys: [plain('ArrowDown', '↓')],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'suggest.previous',
+    label: 'menu.previous',
+    context: 'suggest',
+    keys: [plain('ArrowUp', '↑')],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'suggest.choose',
+    label: 'suggest.choose',
+    context: 'suggest',
+    keys: [plain('Enter'), plain('Tab')],
+    runner: 'renderer',
+    help: true,
+  },
+  {
+    id: 'suggest.close',
+    label: 'suggest.close',
+    context: 'suggest',
     keys: [plain('Escape', 'Esc')],
     runner: 'renderer',
     help: true,
