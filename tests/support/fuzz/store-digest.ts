@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { LATEST_VERSION } from '../../../src/core/store/schema/migrations'
 
 /**
  * A digest of what a core has stored: every row of every profile's cache
@@ -10,8 +11,9 @@ import { DatabaseSync } from 'node:sqlite'
  * data_version` of a connection kept open per file, read-only).
  *
  * What the team thread writes on its own after a call that succeeded (the
- * outbox, the events pulled back, the server's numbers on a mark) is left
- * out: that is background work, not the call's.
+ * outbox, the mark and assignment events pulled back, the server's numbers
+ * on a mark or an assignment) is left out: that is background work, not
+ * the call's.
  */
 export class StoreDigest {
   readonly #cacheDir: string
@@ -44,6 +46,8 @@ export class StoreDigest {
       }
     }
     for (const name of names) parts.push(`${name}:${this.#fileDigest(name)}`)
+    // A file still being created or migrated (a profile an earlier call made or opened, its
+    // owner thread working in the background) is left out until it is at the newest schema.
     const settings = this.#settingsFile()
     parts.push(
       `settings:${settings !== null && existsSync(settings) ? hash(readFileSync(settings)) : '-'}`,
@@ -64,6 +68,9 @@ export class StoreDigest {
       open = { db, version: -1, digest: '' }
       this.#files.set(name, open)
     }
+    const schema = (open.db.prepare('PRAGMA user_version').get() as { user_version: number })
+      .user_version
+    if (schema < LATEST_VERSION) return 'opening'
     const version = (open.db.prepare('PRAGMA data_version').get() as { data_version: number })
       .data_version
     if (version !== open.version) {
@@ -75,9 +82,19 @@ export class StoreDigest {
 }
 
 /** Tables and columns the team thread keeps up to date in the background. */
-const BACKGROUND_TABLES = new Set(['team_state', 'team_outbox', 'team_review_events'])
+const BACKGROUND_TABLES = new Set([
+  'team_state',
+  'team_outbox',
+  'team_review_events',
+  'team_assignment_events',
+  // The sync engine's own bookkeeping: a sync the core starts by itself (a profile just made
+  // active, the schedule) writes it while the calls go on. The records a sync stores are kept.
+  'sync_state',
+])
 const BACKGROUND_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   review_marks: ['team_seq', 'team_author', 'changed_while_away'],
+  // An assignment this member made comes back from the server with its number.
+  record_assignments: ['team_seq'],
   wallet_links: ['event_id', 'author'],
 }
 
