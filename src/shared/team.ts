@@ -87,7 +87,7 @@ export interface ReviewHistoryEntry {
   readonly id: string
   readonly mark: ReviewMarkName
   readonly note: string
-  /** The author's login role; null for a mark set before the profile had a team server. */
+  /** The author's login role; null for a change made on this machine without a team server. */
   readonly author: string | null
   readonly authorName: string | null
   /** ISO time it was set on the author's computer. */
@@ -95,6 +95,8 @@ export interface ReviewHistoryEntry {
   /** The server's number; null while it waits to be sent. */
   readonly seq: number | null
   readonly serverTime: string | null
+  /** Made on this machine without a team server: never sent, so never "unsent". */
+  readonly local: boolean
 }
 
 /** Another member of the team who has a record open now (docs/team.md "Presence"). */

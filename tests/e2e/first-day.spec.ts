@@ -226,3 +226,32 @@ test('an error’s details are in the window’s language', async ({ page, app }
   await expect(details).not.toContainText('paste the token')
   await page.screenshot({ path: `${SHOTS}/first-day-error-details.png` })
 })
+
+test('without a team server the detail pane lists the record’s review history, newest first', async ({
+  page,
+  app,
+}) => {
+  await page.goto(screenUrl(app.host.url, 'inspections'))
+  const row = page.getByTestId('inspection-row').nth(2)
+  await row.click()
+  const editor = page.getByTestId('review-editor')
+  await expect(editor).toBeVisible()
+  await page.keyboard.press('r')
+  await expect(editor.locator('[data-mark=reviewed]')).toHaveAttribute('aria-checked', 'true')
+  await page.keyboard.press('f')
+  await expect(editor.locator('[data-mark=follow_up]')).toHaveAttribute('aria-checked', 'true')
+  await editor.locator('[data-mark=none]').click()
+  const entries = page.getByTestId('review-history').getByTestId('review-history-entry')
+  await expect(entries).toHaveCount(3)
+  expect(await entries.evaluateAll((nodes) => nodes.map((node) => node.dataset['mark']))).toEqual([
+    'none',
+    'follow_up',
+    'reviewed',
+  ])
+  // This machine's own changes: never "not sent yet", each with its time in the profile's zone.
+  await expect(entries.first()).toHaveAttribute('data-local', 'true')
+  await expect(page.getByTestId('review-history')).not.toContainText('전송 대기')
+  await expect(entries.first().locator('time')).toHaveText(/\d{1,2}:\d{2}/u)
+  expect(await textsMatching(page, ISO)).toEqual([])
+  await page.getByTestId('review-history').screenshot({ path: `${SHOTS}/first-day-history.png` })
+})

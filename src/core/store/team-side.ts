@@ -528,7 +528,12 @@ function settleMark(
   )
 }
 
-/** A record's review history, oldest first (numbered events by number, then the unsent ones). */
+/**
+ * A record's review history, oldest first: the team's events (numbered ones
+ * by number, then the unsent ones) and the changes this machine made
+ * without a team server (`review_history`, in the order made), the two
+ * merged by the time each was made.
+ */
 export function reviewHistory(
   db: StoreConnection,
   query: { readonly resource: PagedResource; readonly idx: number },
@@ -539,7 +544,7 @@ export function reviewHistory(
        FROM team_review_events WHERE resource = ? AND record_idx = ?
        ORDER BY seq IS NULL, seq, client_time`,
   ).all(query.resource, query.idx) as unknown as (StoredEvent & { server_time: string | null })[]
-  return rows.map((row) => ({
+  const team = rows.map((row): ReviewHistoryEntry => ({
     id: row.id,
     mark: row.mark,
     note: row.note,
@@ -548,7 +553,39 @@ export function reviewHistory(
     clientTime: row.client_time,
     seq: row.seq,
     serverTime: row.server_time,
+    local: false,
   }))
+  const localRows = prepared(
+    db,
+    `SELECT n, mark, note, reviewed_by, client_time FROM review_history
+       WHERE resource = ? AND record_idx = ? ORDER BY n`,
+  ).all(query.resource, query.idx) as {
+    n: number
+    mark: ReviewMarkName
+    note: string
+    reviewed_by: string | null
+    client_time: string
+  }[]
+  const local = localRows.map((row): ReviewHistoryEntry => ({
+    id: `local-${row.n}`,
+    mark: row.mark,
+    note: row.note,
+    author: null,
+    authorName: row.reviewed_by,
+    clientTime: row.client_time,
+    seq: null,
+    serverTime: null,
+    local: true,
+  }))
+  if (local.length === 0) return team
+  // Each part keeps its own order; the two are merged by the time each entry was made.
+  const merged: ReviewHistoryEntry[] = []
+  let t = 0
+  for (const entry of local) {
+    while (t < team.length && team[t]!.clientTime <= entry.clientTime) merged.push(team[t++]!)
+    merged.push(entry)
+  }
+  return [...merged, ...team.slice(t)]
 }
 
 /**

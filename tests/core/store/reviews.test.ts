@@ -149,6 +149,57 @@ describe('review marks over the router (reviews.set)', () => {
   })
 })
 
+describe('the local review history (no team server)', () => {
+  it('keeps every mark and note change this machine made, who and when, oldest first', async () => {
+    const app = await syncedCore()
+    await call(app, 'settings.set', { reviewerName: '김감정' })
+    const [a, b] = (await call(app, 'inspections.query', { limit: 2 })).rows as InspectionRow[]
+    const record = { resource: 'inspections', idx: a!.idx } as const
+    expect(await call(app, 'reviews.history', record)).toEqual([])
+    await call(app, 'reviews.set', { ...record, mark: 'reviewed' })
+    // The same mark again changes nothing, and is no entry.
+    await call(app, 'reviews.set', { ...record, mark: 'reviewed' })
+    await call(app, 'reviews.set', { ...record, mark: 'follow_up', note: '박스 재확인' })
+    await call(app, 'reviews.set', { ...record, mark: 'none', note: '' })
+    const history = await call(app, 'reviews.history', record)
+    expect(history.map((entry) => [entry.mark, entry.note])).toEqual([
+      ['reviewed', ''],
+      ['follow_up', '박스 재확인'],
+      ['none', ''],
+    ])
+    for (const entry of history) {
+      expect(entry).toMatchObject({ author: null, authorName: '김감정', seq: null, local: true })
+      expect(new Date(entry.clientTime).toISOString()).toBe(entry.clientTime)
+    }
+    expect(new Set(history.map((entry) => entry.id)).size).toBe(3)
+    // Another record's history is its own; a bulk mark and its undo are entries too.
+    expect(await call(app, 'reviews.history', { ...record, idx: b!.idx })).toEqual([])
+    await call(app, 'reviews.setMany', {
+      resource: 'inspections',
+      idxs: [a!.idx, b!.idx],
+      mark: 'reviewed',
+    })
+    await call(app, 'reviews.undo', {})
+    const marks = async (idx: number) =>
+      (await call(app, 'reviews.history', { ...record, idx })).map((entry) => entry.mark)
+    expect(await marks(a!.idx)).toEqual(['reviewed', 'follow_up', 'none', 'reviewed', 'none'])
+    expect(await marks(b!.idx)).toEqual(['reviewed', 'none'])
+  })
+
+  it('keeps nothing for a refused mark', async () => {
+    const app = await syncedCore()
+    const answer = await app.router.dispatch('reviews.set', {
+      resource: 'inspections',
+      idx: 987654321,
+      mark: 'reviewed',
+    })
+    expect(answer.ok ? 'ok' : answer.error.code).toBe('not_found')
+    expect(await call(app, 'reviews.history', { resource: 'inspections', idx: 987654321 })).toEqual(
+      [],
+    )
+  })
+})
+
 describe('review marks in the store', () => {
   it('survive a record going gone and coming back', async () => {
     harness = await startHarness({ size: 60 })

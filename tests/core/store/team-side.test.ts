@@ -90,7 +90,10 @@ describe('the team outbox', () => {
     transaction(store.db, () => upsertInspections(store.db, [inspection(1)], 1, '2026-11-25'))
     expect(mark(1, 'reviewed').by).toBe('settings name')
     expect(countOutbox(store.db)).toEqual({ unsent: 0, setAside: 0 })
-    expect(reviewHistory(store.db, { resource: 'inspections', idx: 1 })).toEqual([])
+    // The change is this machine's own history, never queued for a team.
+    expect(reviewHistory(store.db, { resource: 'inspections', idx: 1 })).toMatchObject([
+      { mark: 'reviewed', author: null, authorName: 'settings name', seq: null, local: true },
+    ])
   })
 
   it('takes each mark in its transaction, signed with the team name', () => {
@@ -108,6 +111,31 @@ describe('the team outbox', () => {
     // A refused mark (unknown record) queues nothing.
     expect(() => mark(99, 'reviewed')).toThrow()
     expect(countOutbox(store.db)).toEqual({ unsent: 1, setAside: 0 })
+  })
+
+  it('keeps the changes made before the team server in the history, merged by time', () => {
+    transaction(store.db, () => upsertInspections(store.db, [inspection(1)], 1, '2026-11-25'))
+    // 01:00 on this machine alone; then the team's 02:00 (pulled) and this member's 03:00.
+    mark(1, 'follow_up', 'alone')
+    seed()
+    apply(pulled(1, OTHER, { mark: 'reviewed', note: 'theirs' }))
+    transaction(store.db, () =>
+      setReview(store.db, {
+        resource: 'inspections',
+        idx: 1,
+        mark: 'none',
+        note: 'mine',
+        by: 'settings name',
+        at: '2026-11-25 12:00:00',
+        clientTime: '2026-11-25T03:00:00.000Z',
+      }),
+    )
+    const history = reviewHistory(store.db, { resource: 'inspections', idx: 1 })
+    expect(history.map((entry) => [entry.note, entry.author, entry.local])).toEqual([
+      ['alone', null, true],
+      ['theirs', OTHER, false],
+      ['mine', ME.role, false],
+    ])
   })
 
   it('queues a wallet outcome, never a completion’s redirect parameters', () => {

@@ -173,6 +173,8 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
     expect(saved).toEqual({ mark: 'reviewed', note: 'alone', by: null, at: saved.at })
     expect(await solo.status()).toEqual({ state: 'none' })
     expect((await row(solo, idx!))?.review).toEqual(saved)
-    expect(await solo.call('reviews.history', { resource: 'inspections', idx: idx! })).toEqual([])
+    expect(
+      await solo.call('reviews.history', { resource: 'inspections', idx: idx! }),
+    ).toMatchObject([{ mark: 'reviewed', note: 'alone', author: null, local: true }])
   })
 })

@@ -58,10 +58,11 @@ function writeReview(
   if (!known) return null
   const previous = prepared(
     db,
-    'SELECT note FROM review_marks WHERE resource = ? AND record_idx = ?',
-  ).get(input.resource, input.idx) as { note: string | null } | undefined
+    'SELECT mark, note FROM review_marks WHERE resource = ? AND record_idx = ?',
+  ).get(input.resource, input.idx) as { mark: ReviewMarkName; note: string | null } | undefined
   const note = (input.note ?? previous?.note ?? '').trim()
   const by = identity ? identity.displayName || identity.role : input.by
+  const clientTime = input.clientTime ?? new Date().toISOString()
   if (input.mark === 'none' && note === '') {
     prepared(db, 'DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
       input.resource,
@@ -83,9 +84,11 @@ function writeReview(
       idx: input.idx,
       mark: input.mark,
       note,
-      clientTime: input.clientTime ?? new Date().toISOString(),
+      clientTime,
       restoresId: input.restoresId ?? null,
     })
+  } else if ((previous?.mark ?? 'none') !== input.mark || (previous?.note ?? '') !== note) {
+    keepLocalHistory(db, input.resource, [[input.idx, input.mark, note]], by, clientTime)
   }
   return { mark: input.mark, note, by, at: input.at }
 }
@@ -203,6 +206,7 @@ export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsCha
   const events: [string, number, ReviewMarkName, string, number | null][] = []
   const drafts: [string, string][] = []
   const previous: ReviewSnapshot[] = []
+  const changedHere: [number, ReviewMarkName, string][] = []
   for (const state of states) {
     previous.push({
       idx: state.idx,
@@ -217,6 +221,8 @@ export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsCha
     const note = (input.note ?? state.note ?? '').trim()
     if (mark === 'none' && note === '') removed.push(state.idx)
     else kept.push([state.idx, mark, note])
+    if (!identity && ((state.mark ?? 'none') !== mark || (state.note ?? '') !== note))
+      changedHere.push([state.idx, mark, note])
     if (identity) {
       const id = randomUUID()
       events.push([id, state.idx, mark, note, state.based_on_seq])
@@ -271,6 +277,7 @@ export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsCha
        FROM json_each(?) j ORDER BY j.key`,
     ).run(JSON.stringify(drafts))
   }
+  keepLocalHistory(db, resource, changedHere, by, clientTime)
   const done = states.map((state) => state.idx)
   touchCells(db, resource, done)
   bumpDataVersion(db)
@@ -385,4 +392,27 @@ export function readReview(value: unknown): ReviewMark | null {
     ...(typeof author === 'string' ? { author } : {}),
     ...(typeof changedBy === 'string' ? { changedBy } : {}),
   }
+}
+
+/**
+ * Keeps mark and note changes made on this machine without a team server in
+ * the records' local review history (`review_history`), one entry each, in
+ * the caller's transaction. With a team server the team's events are the
+ * history instead.
+ */
+function keepLocalHistory(
+  db: StoreConnection,
+  resource: PagedResource,
+  changes: readonly (readonly [number, ReviewMarkName, string])[],
+  by: string | null,
+  clientTime: string,
+): void {
+  if (changes.length === 0) return
+  prepared(
+    db,
+    `INSERT INTO review_history (resource, record_idx, mark, note, reviewed_by, client_time)
+     SELECT ?1, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),
+       json_extract(j.value, '$[2]'), ?2, ?3
+     FROM json_each(?4) j ORDER BY j.key`,
+  ).run(resource, by, clientTime, JSON.stringify(changes))
 }
