@@ -758,9 +758,24 @@ export function createCore(deps: CoreDeps): Core {
         const { profiles: views } = await profiles.list()
         const server = views.find((view) => view.id === id)?.team
         if (!server) throw new AppError('not_found', 'This profile has no team server.')
-        const password = await vault.teamPassword(id)
+        // A keychain that cannot be read (none, or locked) gives no password to test with.
+        let unread: unknown = null
+        const password = await vault.teamPassword(id).catch((error: unknown) => {
+          unread = error
+          return null
+        })
         if (password === null) {
-          throw new AppError('team_auth', 'No team server password is stored for this profile.')
+          // Nothing to log in with: whether a server answers there is still worth saying first.
+          const { probeTeamServer } = await import('./team/connection')
+          try {
+            await probeTeamServer(server)
+          } catch (error) {
+            throw AppError.fromData(toTeamError(error).toData())
+          }
+          if (unread !== null) throw unread
+          throw new AppError('team_auth', 'No team server password is stored for this profile.', {
+            reason: 'team_no_password',
+          })
         }
         try {
           const { testTeamConnection } = await import('./team/session')
@@ -769,18 +784,17 @@ export function createCore(deps: CoreDeps): Core {
           )
           return info
         } catch (error) {
-          const teamError = toTeamError(error)
-          throw new AppError(teamError.code, teamError.message)
+          throw AppError.fromData(toTeamError(error).toData())
         }
       },
       'team.status': () => scope.team.status,
-      'team.setPassword': async ({ id, password }) => {
+      'team.setPassword': async ({ id, password, sessionOnly }) => {
         const { profiles: views } = await profiles.list()
         if (!views.some((view) => view.id === id && view.team)) {
           throw new AppError('not_found', 'This profile has no team server.')
         }
         redactor.add(password)
-        await vault.setTeamPassword(id, password)
+        await vault.setTeamPassword(id, password, { sessionOnly: sessionOnly ?? false })
         if (id === scope.profile.summary.id) await scope.team.restart()
         return scope.team.status
       },

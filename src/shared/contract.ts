@@ -323,6 +323,8 @@ export const argSchemas = {
   'team.setPassword': z.strictObject({
     id: profileIdSchema,
     password: z.string().min(1).max(MAX_SECRET_CHARS),
+    /** Kept in memory until quit, not in the keychain (none, or a locked one). */
+    sessionOnly: z.boolean().optional(),
   }),
   /** The user looked at a record another member changed while they were away: clears its flag. */
   'team.ackChanged': z.strictObject({

@@ -101,6 +101,14 @@ export const ERROR_REASONS = [
   'production_wallet',
   /** A guarantee wallet sync without a token, and none stored for the guarantee (`idx`). */
   'no_guarantee_token',
+  /** Nothing listens at the team server's host and port (`address`: `HOST:PORT`). */
+  'team_no_answer',
+  /** The team server's host and port did not answer within `seconds` (`address`). */
+  'team_timeout',
+  /** The team server's host name (`host`) is not found (DNS). */
+  'team_host_unknown',
+  /** The profile has a team server but no password is stored for it. */
+  'team_no_password',
 ] as const
 
 /** One of {@link ERROR_REASONS}. */
@@ -112,6 +120,9 @@ export interface TeamErrorData {
   readonly message: string
   /** The server's SQLSTATE, when it answered with one. */
   readonly sqlState?: string
+  /** Why, where the client knows (nothing answers at the address, …); see {@link ERROR_REASONS}. */
+  readonly reason?: ErrorReason
+  readonly values?: Readonly<Record<string, string | number>>
 }
 
 /** The error half of every IPC answer. */

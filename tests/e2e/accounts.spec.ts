@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createServer, type AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../support/boot'
@@ -9,6 +10,8 @@ import {
   SOURCE_STORE_WORKER,
 } from '../support/store-worker'
 import { openConfFile } from '../../src/core/settings/conf-file'
+import type { AppThreads } from '../../src/core/threads/entries'
+import { sourceThreads } from '../../src/core/threads/source-entries'
 import { MemoryStore } from '../../src/core/vault/memory-store'
 import type { SecureStore } from '../../src/core/vault/secure-store'
 import type { ProfileList } from '../../src/shared/profiles'
@@ -28,7 +31,10 @@ test.afterAll(async () => {
   await second.close()
 })
 
-async function launch(keychain: SecureStore): Promise<{ core: BootedCore; host: WebHost }> {
+async function launch(
+  keychain: SecureStore,
+  options: { teamWorker?: AppThreads['teamWorker'] } = {},
+): Promise<{ core: BootedCore; host: WebHost }> {
   const core = await bootWithEmbeddedSandbox({
     fetch: globalThis.fetch,
     dataDir: mkdtempSync(join(tmpdir(), 'e2e-accounts-')),
@@ -42,6 +48,7 @@ async function launch(keychain: SecureStore): Promise<{ core: BootedCore; host: 
     imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     log: () => undefined,
     sandbox: { size: 50 },
+    ...(options.teamWorker === undefined ? {} : { teamWorker: options.teamWorker }),
   })
   const host = await startWebHost({
     router: core.router,
@@ -148,6 +155,56 @@ test('without a keychain: the message names the fix and "this session only" stor
     await expect(card.getByTestId('credential-state')).toHaveAttribute('data-state', 'session')
     await card.getByRole('button', { name: '연결 테스트' }).click()
     await expect(card.getByTestId('test-result')).toHaveAttribute('data-outcome', 'ok')
+  } finally {
+    await host.close()
+    await core.close()
+  }
+})
+
+test('the team-server form without a keychain: saved, kept for this session, and "no server answers" at a closed port', async ({
+  page,
+}) => {
+  const absent = new MemoryStore()
+  absent.set = () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY'))
+  const { core, host } = await launch(absent, { teamWorker: sourceThreads().teamWorker })
+  // A port nothing listens on.
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const port = (probe.address() as AddressInfo).port
+  await new Promise((resolve) => probe.close(resolve))
+  try {
+    await page.goto(host.url)
+    await addSecondProfile(page, '팀 키체인 없음')
+    await page.getByTestId('secret-form').getByTestId('session-only').click()
+    const card = page.locator('[data-testid=profile-card]', { hasText: '팀 키체인 없음' })
+    await card.getByRole('button', { name: '이 계정 사용' }).click()
+    await expect(card.getByText('사용 중')).toBeVisible()
+    await card.getByTestId('team-connect').click()
+    const form = card.getByTestId('team-form')
+    await form.locator('input[name=teamHost]').fill('127.0.0.1')
+    await form.locator('input[name=teamPort]').fill(String(port))
+    await form.locator('input[name=teamDatabase]').fill('team')
+    await form.locator('input[name=teamRole]').fill('minji')
+    await form.locator('input[name=teamPassword]').fill('team-pw')
+    await form.getByTestId('team-tls').selectOption('plain')
+    await form.getByTestId('team-save').click()
+    // The server is saved: no keychain error, but the offer to keep the password for this session.
+    const kept = form.getByTestId('team-saved-no-keychain')
+    await expect(kept).toContainText('팀 서버를 저장했습니다')
+    await expect(form.getByTestId('error-banner')).toHaveCount(0)
+    await form.screenshot({ path: 'test-results/team-form-no-keychain.png' })
+    await kept.getByTestId('team-session-only').click()
+    await expect(form).toHaveCount(0)
+    await expect(card.getByTestId('team-address')).toContainText(`127.0.0.1:${port}/team`)
+    // The status bar and the form's test say nothing answers there, not that the password is wrong.
+    const said = `127.0.0.1:${port}에서 응답하는 서버가 없습니다`
+    await expect(page.getByTestId('status-team-error')).toContainText(said, { timeout: 15_000 })
+    await card.getByTestId('team-test').click()
+    const result = card.getByTestId('team-test-result')
+    await expect(result).toHaveAttribute('data-code', 'team_unreachable')
+    await expect(result.locator('strong')).toHaveText(said + '.')
+    await expect(result).not.toContainText('비밀번호를 거부')
+    await page.screenshot({ path: 'test-results/team-no-server.png' })
   } finally {
     await host.close()
     await core.close()

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import { isIP } from 'node:net'
+import { connect as connectSocket, isIP } from 'node:net'
 import { getCACertificates } from 'node:tls'
 import pg from 'pg'
-import { TeamError, toTeamError } from './team-error'
+import { DEFAULT_CONNECT_TIMEOUT_MS, TeamError, toTeamError, type TeamAddress } from './team-error'
 import { isLoopbackHost, teamTlsMode } from './tls-mode'
 
 /**
@@ -81,7 +81,7 @@ export async function connectClient(
     user: config.user,
     password: config.password,
     ssl: await tlsOptions(config),
-    connectionTimeoutMillis: config.connectTimeoutMs ?? 10_000,
+    connectionTimeoutMillis: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'appraisal-desk',
   })
@@ -97,10 +97,35 @@ export async function connectClient(
     await client.connect()
   } catch (error) {
     await client.end().catch(() => {})
-    throw toTeamError(error)
+    // Named by its address: nothing answering there is never taken for a refused password.
+    throw toTeamError(error, config)
   }
   connected = true
   return client
+}
+
+/**
+ * Whether anything answers at the team server's host and port, without
+ * logging in (no password is stored to log in with): resolves once a TCP
+ * connection opens (and closes it), and fails with the {@link TeamError} of
+ * why it could not (nothing listens there, no answer in time, an unknown host).
+ */
+export function probeTeamServer(where: TeamAddress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connectSocket({ host: where.host, port: where.port })
+    socket.setTimeout(where.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, () => {
+      socket.destroy()
+      reject(toTeamError(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' }), where))
+    })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve()
+    })
+    socket.once('error', (error) => {
+      socket.destroy()
+      reject(toTeamError(error, where))
+    })
+  })
 }
 
 /**

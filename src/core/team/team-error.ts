@@ -1,4 +1,4 @@
-import type { TeamErrorCode, TeamErrorData } from '../../shared/errors'
+import type { ErrorReason, TeamErrorCode, TeamErrorData } from '../../shared/errors'
 
 /**
  * The one error class of the team client and the administrator's command. It
@@ -7,16 +7,26 @@ import type { TeamErrorCode, TeamErrorData } from '../../shared/errors'
 export class TeamError extends Error {
   readonly code: TeamErrorCode
   readonly sqlState: string | undefined
+  /** Why, for the renderer's words (`ErrorData.reason`), where the client knows. */
+  readonly reason: ErrorReason | undefined
+  readonly values: Readonly<Record<string, string | number>> | undefined
 
   constructor(
     code: TeamErrorCode,
     message: string,
-    options: { sqlState?: string | undefined; cause?: unknown } = {},
+    options: {
+      sqlState?: string | undefined
+      cause?: unknown
+      reason?: ErrorReason | undefined
+      values?: Readonly<Record<string, string | number>> | undefined
+    } = {},
   ) {
     super(message, { cause: options.cause })
     this.name = 'TeamError'
     this.code = code
     this.sqlState = options.sqlState
+    this.reason = options.reason
+    this.values = options.values
   }
 
   /** The plain-data form. */
@@ -25,6 +35,8 @@ export class TeamError extends Error {
       code: this.code,
       message: this.message,
       ...(this.sqlState === undefined ? {} : { sqlState: this.sqlState }),
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+      ...(this.values === undefined ? {} : { values: this.values }),
     }
   }
 }
@@ -74,12 +86,70 @@ const UNREACHABLE_CODES = new Set([
   'EPIPE',
 ])
 
+/** How long a connection to the team server is given unless the config says otherwise. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+
+/** Host name lookups that failed: the name is not known (now). */
+const UNKNOWN_HOST_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN'])
+
+/** Where a connection was being opened, so an unreachable server is named by its address. */
+export interface TeamAddress {
+  readonly host: string
+  readonly port: number
+  /** How long the connection was given, in milliseconds. */
+  readonly connectTimeoutMs?: number | undefined
+}
+
+/** `HOST:PORT`, with an IPv6 host in brackets. */
+function addressText(where: TeamAddress): string {
+  return `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}`
+}
+
+/**
+ * Why a server could not be reached while connecting to `where`: nothing
+ * listens there (refused), it did not answer in time, or its name is not
+ * known; undefined for anything else (a reset, a lost connection).
+ */
+function unreachableReason(
+  code: string | undefined,
+  text: string,
+  where: TeamAddress,
+): Pick<TeamError, 'reason' | 'values' | 'message'> | undefined {
+  const address = addressText(where)
+  if (code === 'ECONNREFUSED') {
+    return {
+      reason: 'team_no_answer',
+      values: { address },
+      message: `No server answers at ${address}.`,
+    }
+  }
+  if (code !== undefined && UNKNOWN_HOST_CODES.has(code)) {
+    return {
+      reason: 'team_host_unknown',
+      values: { host: where.host },
+      message: `The team server's host ${where.host} is not found (${code}).`,
+    }
+  }
+  if (code === 'ETIMEDOUT' || /timeout/i.test(text)) {
+    const seconds = Math.round((where.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000)
+    return {
+      reason: 'team_timeout',
+      values: { address, seconds },
+      message: `The server at ${address} did not answer within ${seconds} seconds.`,
+    }
+  }
+  return undefined
+}
+
 /**
  * Classifies what `pg` or a socket threw: SQLSTATE classes first
  * (https://www.postgresql.org/docs/current/errcodes-appendix.html), then
  * Node's socket and TLS codes, then the few plain messages `pg` throws.
+ * `where` is given while a connection is being opened: a server that cannot
+ * be reached then says why in words the renderer has (nothing answers at
+ * `HOST:PORT`, no answer in time, a host name not found), never the password.
  */
-export function toTeamError(error: unknown): TeamError {
+export function toTeamError(error: unknown, where?: TeamAddress): TeamError {
   if (error instanceof TeamError) return error
   const code = (error as { code?: unknown } | null)?.code
   const text = error instanceof Error ? error.message : String(error)
@@ -90,6 +160,17 @@ export function toTeamError(error: unknown): TeamError {
   if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
     return new TeamError('team_tls', `The server's certificate was not accepted (${code}).`, {
       cause: error,
+    })
+  }
+  const why =
+    where === undefined
+      ? undefined
+      : unreachableReason(typeof code === 'string' ? code : undefined, text, where)
+  if (why !== undefined) {
+    return new TeamError('team_unreachable', why.message, {
+      cause: error,
+      reason: why.reason,
+      values: why.values,
     })
   }
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) {

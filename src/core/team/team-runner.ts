@@ -1,4 +1,6 @@
+import type { ErrorData, TeamErrorData } from '../../shared/errors'
 import type { TeamServerView } from '../../shared/profiles'
+import { errorDataSchema } from '../error-data-schema'
 import type { TeamStatusView } from '../../shared/team'
 import type { StoreClient } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
@@ -208,12 +210,34 @@ export class TeamRunner {
         state: 'offline',
         unsent: status.unsent,
         setAside: status.setAside,
-        error: { code: status.error.code, message: status.error.message },
+        error: shownError(status.error),
         retrying: status.retrying,
       }
     } else {
       this.#status = { state: status.state, unsent: status.unsent, setAside: status.setAside }
     }
     this.#o.onStatus(this.#status)
+  }
+}
+
+/**
+ * The part of the worker's error the window shows: its code and words, and
+ * the reason and values the renderer words it with (nothing answers at an
+ * address, …), when they are what the error data allows; never the SQLSTATE.
+ */
+function shownError(error: TeamErrorData): ErrorData {
+  const { code, message } = error
+  const checked = errorDataSchema.safeParse({
+    code,
+    message,
+    reason: error.reason,
+    values: error.values,
+  })
+  if (!checked.success || checked.data.reason === undefined) return { code, message }
+  return {
+    code,
+    message,
+    reason: checked.data.reason,
+    ...(checked.data.values === undefined ? {} : { values: checked.data.values }),
   }
 }

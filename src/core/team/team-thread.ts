@@ -114,6 +114,7 @@ export function noPasswordStatus(): TeamStatus {
   const error: TeamErrorData = {
     code: 'team_auth',
     message: 'No team server password is stored for this profile. Enter it under Accounts.',
+    reason: 'team_no_password',
   }
   return { state: 'offline', unsent: 0, setAside: 0, error, retrying: false }
 }

@@ -184,11 +184,21 @@ export class Vault {
 
   /**
    * Stores a profile's team server password in the keychain, in an entry of
-   * its own (docs/team.md); it never reaches settings or the renderer.
+   * its own (docs/team.md); it never reaches settings or the renderer. With
+   * `sessionOnly` it stays in memory until quit (no keychain, or a locked
+   * one), as a session-only API key does.
    */
-  async setTeamPassword(profileId: string, password: string): Promise<void> {
+  async setTeamPassword(
+    profileId: string,
+    password: string,
+    options: { sessionOnly?: boolean } = {},
+  ): Promise<void> {
     if (Buffer.byteLength(password, 'utf8') > MAX_ENTRY_BYTES) {
       throw new AppError('too_large', `The password is longer than ${MAX_ENTRY_BYTES} bytes.`)
+    }
+    if (options.sessionOnly) {
+      this.#teamCache.set(profileId, password)
+      return
     }
     try {
       await this.#keychainCall(

@@ -33,6 +33,15 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return error.code
 }
 
+async function errorOf(promise: Promise<unknown>): Promise<TeamError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  )
+  if (!(error instanceof TeamError)) throw new Error(`expected a TeamError, got ${String(error)}`)
+  return error
+}
+
 /** A TCP server that answers PostgreSQL's SSLRequest with "N", as a server without TLS does. */
 async function plainOnlyServer(): Promise<{ server: Server; port: number }> {
   const server = createServer((socket) => {
@@ -116,10 +125,42 @@ describe('team connection errors', () => {
     expect(await codeOf(testTeamConnection({ ...member, caFile: undefined }))).toBe('team_tls')
   })
 
-  it('names an unreachable server', async () => {
-    expect(await codeOf(testTeamConnection({ ...member, port: await closedPort() }))).toBe(
-      'team_unreachable',
-    )
+  it('names an unreachable server by its address, never the password', async () => {
+    const port = await closedPort()
+    const refused = await errorOf(testTeamConnection({ ...member, port }))
+    expect(refused.toData()).toMatchObject({
+      code: 'team_unreachable',
+      reason: 'team_no_answer',
+      values: { address: `${member.host}:${port}` },
+    })
+    // A server that takes the connection and never answers: no answer in time.
+    const silent = createServer((socket) => socket.on('error', () => {}))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    try {
+      const silentPort = (silent.address() as { port: number }).port
+      const late = await errorOf(
+        testTeamConnection({
+          ...member,
+          host: '127.0.0.1',
+          port: silentPort,
+          connectTimeoutMs: 300,
+        }),
+      )
+      expect(late.toData()).toMatchObject({ code: 'team_unreachable', reason: 'team_timeout' })
+    } finally {
+      silent.close()
+    }
+    // A host name that is not found.
+    const unknown = await errorOf(testTeamConnection({ ...member, host: 'team.example.invalid' }))
+    expect(unknown.toData()).toMatchObject({
+      code: 'team_unreachable',
+      reason: 'team_host_unknown',
+      values: { host: 'team.example.invalid' },
+    })
+    // The right server and a wrong password stays a password problem.
+    const wrong = await errorOf(testTeamConnection({ ...member, password: 'wrong-password' }))
+    expect(wrong.code).toBe('team_auth')
+    expect(wrong.reason).toBeUndefined()
   })
 
   it('names a schema older or newer than the app understands', async () => {
