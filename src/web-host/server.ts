@@ -244,7 +244,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     })
     res.write(': connected\n\n')
     streams.add(res)
-    req.on('close', () => streams.delete(res))
+    options.wallet?.pagesChanged(streams.size)
+    req.on('close', () => {
+      streams.delete(res)
+      // The app's last page gone (its tab closed): a wallet flow it opened does not wait ten minutes.
+      options.wallet?.pagesChanged(streams.size)
+    })
   }
 
   /**

@@ -92,6 +92,30 @@ test.describe('wallet link', () => {
     )
   })
 
+  test('closing the app’s tab during a flow cancels it; a new page shows it cancelled', async ({
+    page,
+    app,
+  }) => {
+    await openWallet(page, app.host.url)
+    const popup = await preSync(page, 'member-e2e-tab-closed')
+    await expect(popup.getByRole('link', { name: /완료/ })).toBeVisible()
+    await expect(page.getByTestId('wallet-running')).toContainText('member-e2e-tab-closed')
+    const started = Date.now()
+    await page.close({ runBeforeUnload: true })
+    // The page's pagehide cancelled it at once (well before the ten-minute timeout, and
+    // before core's own grace for a page that is gone).
+    await expect.poll(() => app.core.wallet.running(), { timeout: 10_000 }).toBeNull()
+    expect(Date.now() - started).toBeLessThan(10_000)
+    await expect.poll(() => popup.isClosed()).toBe(true)
+    const next = await page.context().newPage()
+    await openWallet(next, app.host.url)
+    await expect(next.getByTestId('wallet-running')).toHaveCount(0)
+    const row = next.getByTestId('wallet-history-row').filter({ hasText: 'member-e2e-tab-closed' })
+    await expect(row).toHaveAttribute('data-outcome', 'cancelled')
+    await expect(row).toContainText('연동 창이 닫혔습니다')
+    await next.screenshot({ path: `${SHOTS}/wallet-tab-closed.png`, fullPage: true })
+  })
+
   test('closing the popup cancels; a foreign redirect is blocked; an HTTP error fails', async ({
     page,
     app,

@@ -22,6 +22,12 @@ import {
 /** Default time a flow may stay open: 10 minutes. */
 export const DEFAULT_WALLET_TIMEOUT_MS = 10 * 60 * 1000
 
+/**
+ * Web host: how long a popup flow outlives the last open page of the app
+ * (a reload comes back within it) before it ends as closed.
+ */
+export const PAGE_GONE_GRACE_MS = 15_000
+
 /** The window title of every flow: fixed text, never the page's title or address. */
 const WALLET_WINDOW_TITLE = '지갑 연동 · Wallet link — Appraisal Desk'
 
@@ -94,6 +100,9 @@ export class WalletService {
   #host: WalletWindowHost | null = null
   #sandboxRedirect: string | null = null
   #current: RunningFlow | null = null
+  /** Web host: the app's pages connected now (null: not counted, as in Electron). */
+  #pages: number | null = null
+  #pageGoneTimer: NodeJS.Timeout | null = null
 
   constructor(options: WalletServiceOptions) {
     this.#options = options
@@ -195,6 +204,8 @@ export class WalletService {
     }
     // The member id stays out of the log: a flow id and its kind are enough to follow it.
     this.#options.log(`[wallet] ${id} ${input.flow} started`)
+    // Started with no page of the app open (a script, not staff): it ends as closed too.
+    this.#watchPageGone()
     try {
       this.#host?.open(handle)
     } catch (error) {
@@ -202,6 +213,35 @@ export class WalletService {
       this.#feed(id, { type: 'load-failed', code: -2 })
     }
     return started
+  }
+
+  /**
+   * Web host: the number of the app's pages connected now (its event
+   * streams). A popup flow whose pages are all gone (the tab was closed)
+   * ends as closed once none came back within {@link PAGE_GONE_GRACE_MS},
+   * rather than at its ten-minute timeout.
+   */
+  pagesChanged(count: number): void {
+    this.#pages = count
+    if (count > 0) this.#clearPageGone()
+    else this.#watchPageGone()
+  }
+
+  #watchPageGone(): void {
+    const current = this.#current
+    if (!current || current.started.opener !== 'popup' || this.#pages !== 0) return
+    if (this.#pageGoneTimer !== null) return
+    const flowId = current.handle.id
+    this.#pageGoneTimer = setTimeout(() => {
+      this.#pageGoneTimer = null
+      if (this.#pages === 0) this.#feed(flowId, { type: 'closed' })
+    }, PAGE_GONE_GRACE_MS)
+    this.#pageGoneTimer.unref()
+  }
+
+  #clearPageGone(): void {
+    if (this.#pageGoneTimer !== null) clearTimeout(this.#pageGoneTimer)
+    this.#pageGoneTimer = null
   }
 
   /** Ends the running flow `flowId` as cancelled (staff pressed Cancel, or the popup was closed). */
@@ -273,6 +313,7 @@ export class WalletService {
 
   #finish(flow: RunningFlow, end: WalletEnd): void {
     clearTimeout(flow.timer)
+    this.#clearPageGone()
     this.#current = null
     const endedAt = this.#options.now().toISOString()
     const params = Object.fromEntries(

@@ -137,6 +137,29 @@ describe('web host wallet popup', () => {
     expect(outcomes.at(-1)).toMatchObject({ flowId, outcome: 'completed' })
   })
 
+  it('tells the wallet service how many of the app’s pages are connected', async () => {
+    const counts: number[] = []
+    const original = core.wallet.pagesChanged.bind(core.wallet)
+    core.wallet.pagesChanged = (count) => {
+      counts.push(count)
+      original(count)
+    }
+    try {
+      const stream = new AbortController()
+      const response = await fetch(`http://127.0.0.1:${host.port}/events`, {
+        headers: { 'x-app-token': host.token },
+        signal: stream.signal,
+      })
+      const reader = response.body!.getReader()
+      await reader.read()
+      await expect.poll(() => counts).toEqual([1])
+      stream.abort()
+      await expect.poll(() => counts).toEqual([1, 0])
+    } finally {
+      core.wallet.pagesChanged = original
+    }
+  })
+
   it('answers 404 for an unknown flow', async () => {
     expect((await open('00000000-0000-4000-8000-000000000000')).status).toBe(404)
     expect((await open('not-a-flow')).status).toBe(404)

@@ -84,6 +84,13 @@ function deliver(listener: (payload: never) => void, payload: never): void {
   }
 }
 
+/**
+ * Calls that must arrive even when sent as the page goes away (`pagehide`):
+ * sent with `keepalive`, which outlives the page (their bodies are tiny,
+ * well within the browser's keepalive quota).
+ */
+const KEEPALIVE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['wallet.cancel'])
+
 function createHttpApi(session: Promise<string>): AppApi {
   const listeners = new Map<EventName, Set<(payload: never) => void>>()
   let streaming = false
@@ -130,6 +137,7 @@ function createHttpApi(session: Promise<string>): AppApi {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-app-token': token },
           body: JSON.stringify(args ?? {}),
+          keepalive: KEEPALIVE_CHANNELS.has(channel),
         })
         if (!response.ok) {
           return {

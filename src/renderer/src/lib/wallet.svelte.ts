@@ -54,11 +54,27 @@ export class WalletState {
     })
     // Links another member ran arrive from the team server: the history is asked again.
     const offPulled = this.#client.on('wallet.historyChanged', () => (this.version += 1))
+    const leaving = () => this.#pageGone()
+    window.addEventListener('pagehide', leaving)
     return () => {
       off()
       offPulled()
+      window.removeEventListener('pagehide', leaving)
       this.#stopPolling()
     }
+  }
+
+  /**
+   * Web host: the page is going away (its tab closed, or it navigated off)
+   * while its popup flow runs. Nothing would notice the popup close any
+   * more, so the flow is cancelled now (a keepalive request) and its popup
+   * closed, rather than left "running" until its timeout.
+   */
+  #pageGone(): void {
+    const flow = this.running
+    if (!flow || flow.opener !== 'popup') return
+    void this.#client.attempt('wallet.cancel', { flowId: flow.flowId, closed: true })
+    this.#closePopup()
   }
 
   /** Starts a flow; on a production profile it first asks (see {@link confirm}). */
