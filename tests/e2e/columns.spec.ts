@@ -1,0 +1,119 @@
+import type { Page } from '@playwright/test'
+import { call, expect, screenUrl, startApp, testWithApp } from './fixtures'
+
+/**
+ * Columns sized by what they hold (docs/renderer.md "Columns"): every list
+ * and table, at 1024×700 and 1920×1080, in Korean and English, shows each
+ * column header whole, and any cell whose text is still cut carries its
+ * full text as a tooltip (`title`). Screenshots go to `test-results/`.
+ */
+
+const SHOTS = process.env['SHOTS'] ?? 'test-results'
+
+const test = testWithApp(async () => {
+  const app = await startApp({ sandbox: { size: 300 } })
+  await call(app, 'sync.start', { mode: 'full' })
+  await app.core.sync.idle()
+  // One wallet link in the history (cancelled at once).
+  const started = await call(app, 'wallet.start', { flow: 'pre-sync', refUserId: 'member-columns' })
+  await call(app, 'wallet.cancel', { flowId: started.flowId })
+  return app
+})
+
+test.describe.configure({ mode: 'serial' })
+
+/** Each list: its screen and what marks its rows (the walk waits for one). */
+const LISTS = [
+  { screen: 'inspections', row: 'inspection-row' },
+  { screen: 'guarantees', row: 'guarantee-row' },
+  { screen: 'changes', row: 'change-entry' },
+  { screen: 'reconcile', row: 'reconcile-row' },
+  { screen: 'brands', row: 'brand-row' },
+  { screen: 'wallet', row: 'wallet-history-row' },
+] as const
+
+interface Cut {
+  readonly where: string
+  readonly text: string
+}
+
+/**
+ * What the window cuts: header text that does not fit its header (any), and
+ * cut cell text without a tooltip naming it. Only boxes that clip their
+ * content (overflow other than visible) count as cutting.
+ */
+function cutsOf(page: Page): Promise<{ headers: Cut[]; cells: Cut[]; checked: number }> {
+  return page.evaluate(() => {
+    const clips = (element: Element): boolean => {
+      const style = getComputedStyle(element)
+      return style.overflowX !== 'visible' || style.textOverflow === 'ellipsis'
+    }
+    // A screen reader's text (visually hidden, a 1 px box) is not cut for anyone.
+    const cut = (element: Element): boolean =>
+      element instanceof HTMLElement &&
+      element.offsetParent !== null &&
+      element.getBoundingClientRect().width > 2 &&
+      clips(element) &&
+      element.scrollWidth > element.clientWidth + 1
+    const inside = (root: Element): Element[] => [root, ...root.querySelectorAll('*')]
+    const text = (element: Element) => (element.textContent ?? '').trim().replace(/\s+/gu, ' ')
+    const headers: Cut[] = []
+    const cells: Cut[] = []
+    let checked = 0
+    for (const header of document.querySelectorAll('[role=columnheader], thead th')) {
+      checked += 1
+      for (const element of inside(header)) {
+        if (cut(element)) headers.push({ where: header.outerHTML.slice(0, 80), text: text(header) })
+      }
+    }
+    for (const cell of document.querySelectorAll(
+      '[role=gridcell], tbody td, [data-testid=change-entry] *',
+    )) {
+      checked += 1
+      for (const element of inside(cell)) {
+        if (!cut(element)) continue
+        const titled = element.closest('[title]')
+        const tip = titled?.getAttribute('title') ?? ''
+        if (titled === null || (!cell.contains(titled) && titled !== cell.closest('[title]'))) {
+          cells.push({ where: element.outerHTML.slice(0, 80), text: text(element) })
+        } else if (tip.trim() === '') {
+          cells.push({ where: element.outerHTML.slice(0, 80), text: text(element) })
+        }
+      }
+    }
+    // Member ids are whole at these sizes (the product name gives way first).
+    for (const member of document.querySelectorAll('[role=gridcell].member')) {
+      if (cut(member)) cells.push({ where: 'member id cut', text: text(member) })
+    }
+    return { headers, cells, checked }
+  })
+}
+
+for (const language of ['ko', 'en'] as const) {
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1920, height: 1080 },
+  ]) {
+    test(`${language} at ${size.width}×${size.height}: no header is cut, every cut cell has its tooltip`, async ({
+      page,
+      app,
+    }) => {
+      await call(app, 'settings.set', { language })
+      await page.setViewportSize(size)
+      const problems: Record<string, { headers: Cut[]; cells: Cut[] }> = {}
+      for (const list of LISTS) {
+        await page.goto(screenUrl(app.host.url, list.screen))
+        await expect(page.getByTestId(list.row).first()).toBeVisible()
+        const found = await cutsOf(page)
+        expect(found.checked, list.screen).toBeGreaterThan(0)
+        if (found.headers.length > 0 || found.cells.length > 0) {
+          problems[list.screen] = { headers: found.headers, cells: found.cells.slice(0, 4) }
+        }
+        await page.screenshot({
+          path: `${SHOTS}/columns-${list.screen}-${language}-${size.width}.png`,
+        })
+      }
+      expect(problems).toEqual({})
+    })
+  }
+}
