@@ -25,6 +25,7 @@ export const DEFAULT_WALLET_TIMEOUT_MS = 10 * 60 * 1000
 /**
  * Web host: how long a popup flow outlives the last open page of the app
  * (a reload comes back within it) before it ends as closed.
+ * @internal
  */
 export const PAGE_GONE_GRACE_MS = 15_000
 
