@@ -1,4 +1,5 @@
-import type { PassKind, SyncProgress, SyncResourceName } from '../../shared/cache'
+import type { PassKind, SyncProgress } from '../../shared/lists'
+import type { SyncResourceName } from '../../shared/resources'
 import type { ListPage, PartnerFilter } from '../../shared/domain'
 import type { AppError } from '../app-error'
 import type { EventBus } from '../events'
@@ -157,6 +158,8 @@ export async function runPagedPass(
         : {}),
     },
   })
+  // A list's answer carries its freshness (`syncing`): the lists ask again.
+  deps.events.emit('data.changed', { resource })
   report('running')
   const walker = new PageWalker<PagedRecord, Encoded>(
     (page, pageSize, pageSignal, answered) =>

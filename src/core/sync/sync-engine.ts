@@ -1,12 +1,11 @@
 import {
-  SYNC_RESOURCES,
   type PassKind,
   type ResourceSyncStatus,
   type RunMode,
   type SyncProgress,
-  type SyncResourceName,
   type SyncStatus,
-} from '../../shared/cache'
+} from '../../shared/lists'
+import { SYNC_RESOURCES, type SyncResourceName } from '../../shared/resources'
 import { AppError, isAppError } from '../app-error'
 import { DEFAULT_TIME_ZONE } from '../../shared/profiles'
 import { seconds } from '../api/http'
@@ -552,6 +551,8 @@ export class SyncEngine {
           ...(cancelled ? {} : { lastError: typed.toData() }),
         },
       })
+      // The lists' answers carry the freshness just written (`staleBecause`, `syncing`).
+      this.#options.events.emit('data.changed', { resource })
     } catch {
       // The store itself failed (disk full): the error below already says so.
     }

@@ -20,7 +20,7 @@ import type { ReviewEvent } from '../../../src/core/store/team-events'
 import { markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { PagedResource } from '../../../src/core/store/record-types'
-import type { ReviewMarkName } from '../../../src/shared/cache'
+import type { ReviewMarkName } from '../../../src/shared/lists'
 import { startHarness } from '../sync/harness'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { InspectionRow } from '../../../src/shared/cache'
+import type { InspectionRow } from '../../../src/shared/lists'
 import type { TeamCore } from '../../support/team-core'
 import { teamOnSandbox } from '../../support/team-fixtures'
 

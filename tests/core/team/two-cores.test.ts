@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { InspectionRow } from '../../../src/shared/cache'
+import type { InspectionRow } from '../../../src/shared/lists'
 import { startTcpProxy } from '../../support/tcp-proxy'
 import type { TeamCore } from '../../support/team-core'
 import { teamOnSandbox } from '../../support/team-fixtures'
