@@ -60,6 +60,28 @@ const ownerFence = coreFence(noMigrations, {
     'The owner imports no team code: the store declares the team events (store/team-events.ts).',
 })
 
+/** No focused tests anywhere. */
+const noFocusedTests = {
+  selector:
+    "CallExpression[callee.property.name='only'][callee.object.name=/^(it|test|describe)$/]",
+  message: 'No focused tests.',
+}
+const RESOURCES_ONCE =
+  'The two lists are declared once, in src/shared/resources.ts: use PAGED_RESOURCES / PagedResourceName.'
+/** The resource names are written out in src/shared/resources.ts only (and in migrations, which are frozen). */
+const resourcesOnce = [
+  {
+    selector:
+      "ArrayExpression[elements.length<4]:has(> Literal[value='inspections']):has(> Literal[value='guarantees'])",
+    message: RESOURCES_ONCE,
+  },
+  {
+    selector:
+      "TSUnionType:has(> TSLiteralType[literal.value='inspections']):has(> TSLiteralType[literal.value='guarantees'])",
+    message: RESOURCES_ONCE,
+  },
+]
+
 const noNode = {
   paths: [{ name: 'electron', message: 'The renderer talks only to window.api.' }],
   patterns: [
@@ -110,15 +132,13 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.property.name='only'][callee.object.name=/^(it|test|describe)$/]",
-          message: 'No focused tests.',
-        },
-      ],
+      'no-restricted-syntax': ['error', noFocusedTests],
     },
+  },
+  {
+    files: ['src/**', 'bench/**'],
+    ignores: ['src/shared/resources.ts', 'src/core/store/schema/migrations/**'],
+    rules: { 'no-restricted-syntax': ['error', noFocusedTests, ...resourcesOnce] },
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],

@@ -1,4 +1,5 @@
 import type { StoreConnection } from '../src/core/store/connection'
+import { PAGED_RESOURCES } from '../src/shared/resources'
 import { listCount, storedCells, summarise } from '../src/core/store/write/counts'
 import { explainList, queryInspections, recordCount } from '../src/core/store/queries/list-queries'
 import type { ListRequest } from '../src/core/store/queries/list-request'
@@ -97,7 +98,7 @@ export function timeCounts(db: StoreConnection, runs: number): number {
   const times: number[] = []
   for (let i = 0; i < runs; i += 1) {
     const t = performance.now()
-    for (const list of ['inspections', 'guarantees'] as const) {
+    for (const list of PAGED_RESOURCES) {
       summarise(storedCells(db, list, {}), undefined, undefined)
       listCount(db, list)
     }

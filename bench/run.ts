@@ -19,6 +19,7 @@ import { dashboard } from '../src/core/store/queries/dashboard'
 import { queryReconcile } from '../src/core/store/queries/reconcile'
 import { insertWalletLink } from '../src/core/store/queries/wallet-history'
 import { RECONCILE_KINDS } from '../src/shared/reconcile'
+import { SYNC_RESOURCES } from '../src/shared/resources'
 import { buildCellIndexes } from '../src/core/store/search/cell-index'
 import { compactStore } from '../src/core/store/write/page-writer'
 import { StoreOwner } from '../src/core/owner/store-owner'
@@ -418,7 +419,7 @@ async function benchTrickle(): Promise<void> {
       events,
       runDeadlineMs: TRICKLE_DEADLINE_MS,
     })
-    const outcomes = await engine.run(['brands', 'inspections', 'guarantees'], 'full')
+    const outcomes = await engine.run(SYNC_RESOURCES, 'full')
     const endS = (performance.now() - started) / 1000
     let within = true
     let previousEnd = started

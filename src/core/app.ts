@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises'
+import { SYNC_RESOURCES, type PagedResourceName } from '../shared/resources'
 import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import { partnerFilter } from '../shared/list-filter'
@@ -154,7 +155,7 @@ export interface Core {
    */
   notify(
     kind: string,
-    items: readonly { resource: 'inspections' | 'guarantees'; idx: number; name: string | null }[],
+    items: readonly { resource: PagedResourceName; idx: number; name: string | null }[],
     title: (count: number) => string,
   ): PostedNotification | null
   /** Set when the active profile's cache file was unreadable and had to be rebuilt. */
@@ -501,7 +502,7 @@ export function createCore(deps: CoreDeps): Core {
       scope = buildScope(profiles.active())
       if (deps.autoSync) scope.sync.enqueue()
       if (deps.autoSync) await background.reconcile()
-      for (const resource of ['inspections', 'guarantees', 'brands'] as const) {
+      for (const resource of SYNC_RESOURCES) {
         events.emit('data.changed', { resource }, { immediate: true })
       }
     })

@@ -1,4 +1,4 @@
-import type { PagedResourceName } from './cache'
+import type { PagedResourceName } from './resources'
 import type { GuaranteeState } from './domain'
 
 /**

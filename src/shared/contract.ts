@@ -3,19 +3,17 @@ import { LIST_LIMIT } from './list-limit'
 import { DEFAULT_LOCALE, LOCALES } from './locales'
 import type { ChannelName, EventName } from './channels'
 import {
-  PAGED_RESOURCES,
   REVIEW_MARKS,
   RUN_MODES,
-  SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
   type QueryPage,
   type RejectedPage,
   type ReviewMark,
   type SyncProgress,
-  type SyncResourceName,
   type SyncStatus,
-} from './cache'
+} from './lists'
+import { PAGED_RESOURCES, SYNC_RESOURCES, type SyncResourceName } from './resources'
 import {
   CHANGE_KINDS,
   type AgingCounts,

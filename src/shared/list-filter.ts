@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { REVIEW_MARKS, type PagedResourceName } from './cache'
+import { REVIEW_MARKS } from './lists'
+import { type PagedResourceName } from './resources'
 import { guaranteeStateOf, type GuaranteeState, type PartnerFilter } from './domain'
 
 /**

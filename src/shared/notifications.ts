@@ -1,4 +1,4 @@
-import type { PagedResourceName } from './cache'
+import type { PagedResourceName } from './resources'
 
 /**
  * Notifications (docs/live.md "Notifications"): decided in core, shown by

@@ -1,3 +1,4 @@
+import type { PagedResourceName } from './resources'
 /**
  * Reconciliation as the renderer sees it: records that do not add up,
  * grouped by member and order line, each group with its records so the
@@ -15,7 +16,7 @@ export type ReconcileKind = (typeof RECONCILE_KINDS)[number]
 
 /** A record a group holds: its list and `idx` (what opens it). */
 export interface ReconcileRecord {
-  readonly resource: 'inspections' | 'guarantees'
+  readonly resource: PagedResourceName
   readonly idx: number
 }
 

@@ -1,4 +1,5 @@
-import type { PagedResourceName, ReviewMarkName } from './cache'
+import type { ReviewMarkName } from './lists'
+import type { PagedResourceName } from './resources'
 
 /**
  * What a review action did, for the toast that says so and offers Undo, and

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PAGED_RESOURCES, type PagedResourceName } from './cache'
+import { PAGED_RESOURCES, type PagedResourceName } from './resources'
 import { listFilterSchema, type ListFilter } from './list-filter'
 import { plainTextSchema } from './profile-schemas'
 import { MAX_PROFILE_NAME_CHARS } from './text-rules'

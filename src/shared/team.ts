@@ -1,5 +1,6 @@
 import type { ErrorData } from './errors'
-import type { ReviewMarkName } from './cache'
+import type { PagedResourceName } from './resources'
+import type { ReviewMarkName } from './lists'
 
 /**
  * The team server as the renderer sees it (docs/team.md): the sync state of
@@ -38,7 +39,7 @@ export interface SetAsideEvent {
   readonly id: string
   readonly kind: 'review' | 'assignment' | 'wallet_link'
   /** A review or assignment event's record; null for a wallet link. */
-  readonly resource: 'inspections' | 'guarantees' | null
+  readonly resource: PagedResourceName | null
   readonly idx: number | null
   readonly mark: ReviewMarkName | null
   /** The note's first 200 characters; null for a wallet link. */
@@ -103,7 +104,7 @@ export interface PresentMemberView {
   readonly role: string
   /** Their display name (the role when the team gave none). */
   readonly name: string
-  readonly resource: 'inspections' | 'guarantees'
+  readonly resource: PagedResourceName
   readonly idx: number
 }
 

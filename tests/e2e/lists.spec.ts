@@ -2,7 +2,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { test, expect, screenUrl } from './fixtures'
-import type { SyncStatus } from '../../src/shared/cache'
+import type { SyncStatus } from '../../src/shared/lists'
 
 /** Waits until the list has answered for its current filters. */
 async function settled(page: Page): Promise<void> {

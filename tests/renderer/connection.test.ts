@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ResourceSyncStatus, SyncStatus } from '../../src/shared/cache'
+import type { ResourceSyncStatus, SyncStatus } from '../../src/shared/lists'
 import { connectionOf } from '../../src/renderer/src/lib/connection'
 
 function resource(overrides: Partial<ResourceSyncStatus> = {}): ResourceSyncStatus {

@@ -2,7 +2,7 @@ import { flushSync } from 'svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChannelName, EventName } from '../../src/shared/channels'
 import type { AppApi, EventPayloads } from '../../src/shared/contract'
-import type { InspectionRow, QueryPage } from '../../src/shared/cache'
+import type { InspectionRow, QueryPage } from '../../src/shared/lists'
 import type { Result } from '../../src/shared/errors'
 import { createClient } from '../../src/renderer/src/lib/client'
 import {

@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/svelte'
 import { describe, expect, it, vi } from 'vitest'
 import type { ComponentProps } from 'svelte'
-import type { ReviewMark } from '../../src/shared/cache'
+import type { ReviewMark } from '../../src/shared/lists'
 import ReviewEditor from '../../src/renderer/src/components/ReviewEditor.svelte'
 import { renderInApp } from './harness'
 

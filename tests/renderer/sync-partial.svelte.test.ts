@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { Client } from '../../src/renderer/src/lib/client'
 import { SyncState } from '../../src/renderer/src/lib/sync.svelte'
-import type { ResourceSyncStatus } from '../../src/shared/cache'
+import type { ResourceSyncStatus } from '../../src/shared/lists'
 
 /**
  * When the numbers of a list are partial: before its first full pass has

@@ -1,5 +1,5 @@
 import type { StoreConnection } from '../store/connection'
-import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/cache'
+import type { GuaranteeRow, InspectionRow, ReviewMarkName } from '../../shared/lists'
 import { isMessageKey, message, type Locale } from '../../shared/i18n'
 import { GUARANTEE_STATE_LABELS, type GuaranteeState } from '../../shared/domain'
 import { serviceTimeText } from '../../shared/time-text'

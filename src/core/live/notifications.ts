@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { message, type Locale } from '../../shared/i18n'
 import { localTimestamp } from '../../shared/local-time'
-import type { PagedResourceName } from '../../shared/cache'
+import type { PagedResourceName } from '../../shared/resources'
 import {
   AUTHENTIC_RESULT,
   type NotificationSettings,

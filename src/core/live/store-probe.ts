@@ -1,4 +1,5 @@
 import type { StoreConnection } from '../store/connection'
+import type { PagedResourceName } from '../../shared/resources'
 import { prepared } from '../store/statements'
 import type { PagedResource } from '../store/record-types'
 
@@ -91,7 +92,7 @@ export function oldestMoving(
 /** A changes-feed entry a notification may be about, with its record's product name. */
 export interface ChangeRow {
   readonly id: number
-  readonly resource: 'inspections' | 'guarantees'
+  readonly resource: PagedResourceName
   readonly idx: number | null
   readonly kind: 'result' | 'state'
   readonly before: string | null

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
-import type { PagedResourceName } from '../../shared/cache'
+import type { PagedResourceName } from '../../shared/resources'
 import type { ListFilter } from '../../shared/list-filter'
 import {
   MAX_VIEWS_PER_LIST,

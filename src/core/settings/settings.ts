@@ -28,7 +28,7 @@ import {
   type SettingsNotice,
 } from '../../shared/profiles'
 import { MAX_PROFILE_NAME_CHARS, stripUnsafeText } from '../../shared/text-rules'
-import { PAGED_RESOURCES } from '../../shared/cache'
+import { PAGED_RESOURCES } from '../../shared/resources'
 import { listFilterSchema } from '../../shared/list-filter'
 import { viewNameSchema } from '../../shared/saved-views'
 import type { OpenSettingsFile, SettingsFile } from './settings-file'

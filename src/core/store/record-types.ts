@@ -1,4 +1,4 @@
-import type { PagedResourceName, SyncResourceName } from '../../shared/cache'
+import type { PagedResourceName, SyncResourceName } from '../../shared/resources'
 import type {
   BRAND_FIELDS,
   GUARANTEE_FIELDS,

@@ -1,4 +1,5 @@
-import type { REVIEW_MARKS } from '../../shared/cache'
+import type { REVIEW_MARKS } from '../../shared/lists'
+import type { PagedResourceName } from '../../shared/resources'
 import type { WALLET_FLOWS, WALLET_OUTCOMES } from '../../shared/wallet'
 
 /**
@@ -16,7 +17,7 @@ export interface ReviewEventDraft {
   readonly kind: 'review'
   /** Made by the client (UUID); pushing the same id twice stores it once. */
   readonly id: string
-  readonly resource: 'inspections' | 'guarantees'
+  readonly resource: PagedResourceName
   readonly recordIdx: number
   readonly mark: (typeof REVIEW_MARKS)[number]
   readonly note: string
@@ -35,7 +36,7 @@ export interface ReviewEventDraft {
 export interface AssignmentEventDraft {
   readonly kind: 'assignment'
   readonly id: string
-  readonly resource: 'inspections' | 'guarantees'
+  readonly resource: PagedResourceName
   readonly recordIdx: number
   /** The member's login role; null: assigned to nobody. */
   readonly assignee: string | null

@@ -1,7 +1,7 @@
 import { mentions } from '../../shared/mentions'
 import { randomUUID } from 'node:crypto'
 import type { StoreConnection } from './connection'
-import type { ReviewMarkName } from '../../shared/cache'
+import type { ReviewMarkName } from '../../shared/lists'
 import type { ReviewHistoryEntry, SetAsideEvent, TeamMembers } from '../../shared/team'
 import { toServerText } from '../../shared/server-text'
 import { localTimestamp } from '../../shared/local-time'

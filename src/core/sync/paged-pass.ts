@@ -1,4 +1,5 @@
-import type { PassKind, SyncProgress, SyncResourceName } from '../../shared/cache'
+import type { PassKind, SyncProgress } from '../../shared/lists'
+import type { SyncResourceName } from '../../shared/resources'
 import type { ListPage, PartnerFilter } from '../../shared/domain'
 import type { AppError } from '../app-error'
 import type { EventBus } from '../events'

@@ -1,12 +1,11 @@
 import {
-  SYNC_RESOURCES,
   type PassKind,
   type ResourceSyncStatus,
   type RunMode,
   type SyncProgress,
-  type SyncResourceName,
   type SyncStatus,
-} from '../../shared/cache'
+} from '../../shared/lists'
+import { SYNC_RESOURCES, type SyncResourceName } from '../../shared/resources'
 import { AppError, isAppError } from '../app-error'
 import { DEFAULT_TIME_ZONE } from '../../shared/profiles'
 import { seconds } from '../api/http'

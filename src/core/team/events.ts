@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { PAGED_RESOURCES } from '../../shared/resources'
 import type { AssignmentEvent, ReviewEvent, WalletLinkEvent } from '../store/team-events'
-import { REVIEW_MARKS } from '../../shared/cache'
+import { REVIEW_MARKS } from '../../shared/lists'
 import { REVIEW_NOTE_MAX_CHARS } from '../../shared/server-text'
 import { serverTextSchema } from '../../shared/server-text-schema'
 import { WALLET_FLOWS, WALLET_OUTCOMES } from '../../shared/wallet'
@@ -23,7 +24,7 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('review'),
     id: uuid,
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     recordIdx: seq,
     mark: z.enum(REVIEW_MARKS),
     note: serverTextSchema(REVIEW_NOTE_MAX_CHARS),
@@ -34,7 +35,7 @@ export const teamEventDraftSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('assignment'),
     id: uuid,
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     recordIdx: seq,
     assignee: z.string().min(1).pipe(serverTextSchema(63)).nullable(),
     clientTime: isoTime,
@@ -73,7 +74,7 @@ const serverFields = {
 export const reviewRowSchema = z
   .object({
     ...serverFields,
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     record_idx: bigintText,
     mark: z.enum(REVIEW_MARKS),
     note: z.string(),
@@ -101,7 +102,7 @@ export const reviewRowSchema = z
 export const assignmentRowSchema = z
   .object({
     ...serverFields,
-    resource: z.enum(['inspections', 'guarantees']),
+    resource: z.enum(PAGED_RESOURCES),
     record_idx: bigintText,
     assignee: z.string().nullable(),
     client_time: dbTime,

@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import type { PagedResourceName } from '../../shared/resources'
 import { connectClient, type TeamServerConfig } from './connection'
 import {
   assignmentRowSchema,
@@ -39,7 +40,7 @@ const PRESENCE_NOTIFY_CHANNEL = 'appraisal_team_presence'
 
 /** A record a member has open (`resource` and `idx`). */
 export interface PresenceAt {
-  readonly resource: 'inspections' | 'guarantees'
+  readonly resource: PagedResourceName
   readonly idx: number
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PAGED_RESOURCES } from '../../shared/resources'
 import { errorDataSchema } from '../error-data-schema'
 
 /**
@@ -53,7 +54,7 @@ export const teamWorkerDataSchema = z.object({
 
 /** A record a member has open. */
 const presenceAtSchema = z.object({
-  resource: z.enum(['inspections', 'guarantees']),
+  resource: z.enum(PAGED_RESOURCES),
   idx: z.number().int().min(0),
 })
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { InspectionRow } from '../../../src/shared/cache'
+import type { InspectionRow } from '../../../src/shared/lists'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
 import type { BootedCore } from '../../support/boot'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ChannelName } from '../../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../../src/shared/contract'
-import type { InspectionRow } from '../../../src/shared/cache'
+import type { InspectionRow } from '../../../src/shared/lists'
 import type { ExportResult } from '../../../src/shared/export'
 import type { BootedCore } from '../../support/boot'
 import { bootSynced, call as callOn } from '../helpers/core'

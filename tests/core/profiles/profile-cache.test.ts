@@ -7,7 +7,7 @@ import { openConfFile } from '../../../src/core/settings/conf-file'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
-import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/cache'
+import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/lists'
 import { bootForTest, call } from '../helpers/core'
 import {
   SOURCE_IMAGE_INDEX_WORKER,

@@ -12,7 +12,7 @@ import type { ListRequest } from '../../../src/core/store/queries/list-request'
 import { setReview } from '../../../src/core/store/queries/reviews'
 import { bumpDataVersion, markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertInspections } from '../../support/store-writes'
-import type { ReviewMarkName } from '../../../src/shared/cache'
+import type { ReviewMarkName } from '../../../src/shared/lists'
 import { inspection, tempDir } from './fixtures'
 
 /**

@@ -13,7 +13,7 @@ import { setReview } from '../../../src/core/store/queries/reviews'
 import { markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { PagedResource } from '../../../src/core/store/record-types'
-import type { ReviewMarkName } from '../../../src/shared/cache'
+import type { ReviewMarkName } from '../../../src/shared/lists'
 import { startHarness } from '../sync/harness'
 import { guarantee, insertAsStored, inspection, tempDir } from './fixtures'
 

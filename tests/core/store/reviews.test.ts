@@ -3,12 +3,12 @@ import { localTimestamp } from '../../../src/shared/local-time'
 import { queryInspections } from '../../../src/core/store/queries/list-queries'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import {
-  SYNC_RESOURCES,
   type GuaranteeRow,
   type InspectionRow,
   type QueryPage,
   type ReviewMark,
-} from '../../../src/shared/cache'
+} from '../../../src/shared/lists'
+import { SYNC_RESOURCES } from '../../../src/shared/resources'
 import { bootForTest, call } from '../helpers/core'
 import { startHarness } from '../sync/harness'
 

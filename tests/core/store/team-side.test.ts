@@ -16,7 +16,7 @@ import { insertWalletLink, queryWalletLinks } from '../../../src/core/store/quer
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { ReviewEvent, WalletLinkEventDraft } from '../../../src/core/store/team-events'
 import type { MarkedBy } from '../../../src/shared/list-filter'
-import type { ReviewMarkName } from '../../../src/shared/cache'
+import type { ReviewMarkName } from '../../../src/shared/lists'
 import { guarantee, inspection, storePerTest } from './fixtures'
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BootedCore } from '../../support/boot'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
-import type { SyncStatus } from '../../../src/shared/cache'
+import type { SyncStatus } from '../../../src/shared/lists'
 import { bootForTest, call } from '../helpers/core'
 
 const cores: BootedCore[] = []

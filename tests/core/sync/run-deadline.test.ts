@@ -13,7 +13,7 @@ import {
   type DeadlineTimer,
 } from '../../../src/core/sync/sync-engine'
 import { startSandbox, type Sandbox } from '../../../src/sandbox'
-import type { SyncResourceName } from '../../../src/shared/cache'
+import type { SyncResourceName } from '../../../src/shared/resources'
 import { SOURCE_PAGE_WORKER, SOURCE_STORE_WORKER } from '../../support/store-worker'
 import { tempDir } from '../store/fixtures'
 

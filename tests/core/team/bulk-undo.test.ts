@@ -2,7 +2,7 @@ import type pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
 import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
-import type { InspectionRow } from '../../../src/shared/cache'
+import type { InspectionRow } from '../../../src/shared/lists'
 import { bootTeamCore, type TeamCore } from '../../support/team-core'
 import { adminClient, makeTeam } from '../../support/team-fixtures'
 

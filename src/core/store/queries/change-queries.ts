@@ -1,3 +1,4 @@
+import { PAGED_RESOURCES } from '../../../shared/resources'
 import type {
   AgingCount,
   AgingCounts,
@@ -46,7 +47,7 @@ interface ChangeRow {
 
 const COLUMNS = 'id, resource, idx, kind, detail, sync_id, at, seen'
 
-const RESOURCES = ['inspections', 'guarantees'] as const
+const RESOURCES = PAGED_RESOURCES
 
 /** A stored entry, checked: a damaged row is `store_corrupt`, never a bare crash. */
 function entryOf(row: ChangeRow): ChangeEntry {

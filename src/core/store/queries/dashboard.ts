@@ -1,5 +1,6 @@
 import type { StoreConnection } from '../connection'
-import type { PagedResourceName } from '../../../shared/cache'
+import { PAGED_RESOURCES } from '../../../shared/resources'
+import type { PagedResourceName } from '../../../shared/resources'
 import type {
   Dashboard,
   DashboardFilter,
@@ -33,7 +34,7 @@ export interface DashboardAsk {
 /** Bars of each period: seven days, or eight weeks. */
 const BARS = { day: 7, week: 8 } as const
 
-const LISTS: readonly PagedResourceName[] = ['inspections', 'guarantees']
+const LISTS: readonly PagedResourceName[] = PAGED_RESOURCES
 
 /** `day` moved by `days` (negative: back). */
 function addDays(day: string, days: number): string {

@@ -1,5 +1,5 @@
 import type { StoreConnection } from '../connection'
-import type { CacheFreshness, GuaranteeRow, InspectionRow, QueryPage } from '../../../shared/cache'
+import type { CacheFreshness, GuaranteeRow, InspectionRow, QueryPage } from '../../../shared/lists'
 import type { RecordPlace } from '../../../shared/changes'
 import { LIST_LIMIT } from '../../../shared/list-limit'
 import { GUARANTEE_STATE_LABELS, guaranteeStateOf } from '../../../shared/domain'

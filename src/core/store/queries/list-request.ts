@@ -1,6 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from '../connection'
-import type { ReviewMarkName } from '../../../shared/cache'
+import type { ReviewMarkName } from '../../../shared/lists'
 import type { GuaranteeListQuery, ListQuery } from '../../../shared/contract'
 import type { AssigneeFilter, MarkedBy } from '../../../shared/list-filter'
 import { AppError } from '../../app-error'

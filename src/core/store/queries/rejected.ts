@@ -1,5 +1,5 @@
 import type { StoreConnection } from '../connection'
-import type { RejectedPage, RejectedRecord } from '../../../shared/cache'
+import type { RejectedPage, RejectedRecord } from '../../../shared/lists'
 import { AppError } from '../../app-error'
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'

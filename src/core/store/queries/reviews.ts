@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SQLInputValue } from 'node:sqlite'
 import type { StoreConnection } from '../connection'
-import type { ReviewMark, ReviewMarkName } from '../../../shared/cache'
+import type { ReviewMark, ReviewMarkName } from '../../../shared/lists'
 import { AppError } from '../../app-error'
 import { touchCells } from '../search/cell-index'
 import type { PagedResource } from '../record-types'

@@ -1,5 +1,5 @@
 import type { StatementSync } from 'node:sqlite'
-import { PAGED_RESOURCES } from '../../../shared/cache'
+import { PAGED_RESOURCES } from '../../../shared/resources'
 import type { StoreConnection, Cell, CellIndex, KnownCell, PagePick, Matched } from '../connection'
 import { COUNTED_MARK_SQL, storedCells } from '../write/counts'
 import type { PagedResource } from '../record-types'

@@ -1,5 +1,5 @@
 import type { StoreConnection, Cell, TallyStatements } from '../connection'
-import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../../shared/cache'
+import type { ReviewCounts, ReviewMarkName, StatusCount } from '../../../shared/lists'
 import type { PagedResource } from '../record-types'
 import { prepared } from '../statements'
 

@@ -1,5 +1,5 @@
 import { MessagePort } from 'node:worker_threads'
-import { PAGED_RESOURCES } from '../../../shared/cache'
+import { PAGED_RESOURCES } from '../../../shared/resources'
 import { isFields, isOneOf, isPositiveInteger } from '../../plain-checks'
 import type { PageBody } from './parse-page'
 

@@ -1,4 +1,5 @@
-import type { SyncResourceName, SyncStatus } from '../../../shared/cache'
+import type { SyncStatus } from '../../../shared/lists'
+import type { SyncResourceName } from '../../../shared/resources'
 import type { ErrorData } from '../../../shared/errors'
 
 /**

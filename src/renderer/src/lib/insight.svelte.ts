@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/svelte-query'
 import { createContext } from 'svelte'
-import type { PagedResourceName } from '../../../shared/cache'
+import type { PagedResourceName } from '../../../shared/resources'
 import type { AgingCount, AgingCounts } from '../../../shared/changes'
 import type { Client } from './client'
 

@@ -4,7 +4,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/svelte-query'
-import type { PagedResourceName } from '../../../shared/cache'
+import type { PagedResourceName } from '../../../shared/resources'
 import type { ChannelArgs, ChannelResult } from '../../../shared/contract'
 import {
   compactFilter,

@@ -1,5 +1,5 @@
 import { createContext } from 'svelte'
-import type { PagedResourceName } from '../../../shared/cache'
+import type { PagedResourceName } from '../../../shared/resources'
 import { emptyListFilter, type ListFilter } from '../../../shared/list-filter'
 import type { ReconcileKind } from '../../../shared/reconcile'
 import type { Client } from './client'

@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte'
-import { PAGED_RESOURCES } from '../../../shared/cache'
+import { PAGED_RESOURCES } from '../../../shared/resources'
 import type { Client } from './client'
 import type { ListResource, ListRow } from './list-query.svelte'
 import type { TeamState } from './team.svelte'

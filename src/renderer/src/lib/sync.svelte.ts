@@ -1,10 +1,6 @@
 import { createContext } from 'svelte'
-import type {
-  ResourceSyncStatus,
-  SyncProgress,
-  SyncResourceName,
-  SyncStatus,
-} from '../../../shared/cache'
+import type { ResourceSyncStatus, SyncProgress, SyncStatus } from '../../../shared/lists'
+import type { SyncResourceName } from '../../../shared/resources'
 import type { ErrorData } from '../../../shared/errors'
 import { connectionOf, type Connection } from './connection'
 import type { Client } from './client'

@@ -1,4 +1,5 @@
 import { getContext, setContext } from 'svelte'
+import type { PagedResourceName } from '../../../shared/resources'
 import type {
   PresenceView,
   PresentMemberView,
@@ -68,7 +69,7 @@ export class TeamState {
    * The detail pane shows this record (null: it closed): the team learns it
    * (`presence.set`), once per change. Nothing is sent without a team server.
    */
-  openRecord(at: { resource: 'inspections' | 'guarantees'; idx: number } | null): void {
+  openRecord(at: { resource: PagedResourceName; idx: number } | null): void {
     const key = at ? `${at.resource}:${at.idx}` : null
     if (key === this.#open || !this.active) return
     this.#open = key

@@ -1,24 +1,13 @@
 import type { GuaranteeState } from './domain'
+import type { PagedResourceName, SyncResourceName } from './resources'
 import type { ErrorData } from './errors'
 import type { GUARANTEE_FIELDS, INSPECTION_FIELDS, RowOf } from './record-fields'
 
 /**
- * Types of the offline cache as the renderer sees it: list queries, their
- * rows and freshness, and the sync engine's status and progress.
+ * The lists as the renderer sees them: list queries, their rows and
+ * freshness, review marks, and the sync engine's status and progress.
+ * The resource names themselves are in `resources.ts`.
  */
-
-/**
- * The paged record lists, in the order a sync runs them. These are also
- * the resources whose records a sync may refuse and keep (`sync.rejected`).
- */
-export const PAGED_RESOURCES = ['inspections', 'guarantees'] as const
-/** One of {@link PAGED_RESOURCES}. */
-export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
-
-/** The resources the sync engine keeps, in the order a sync runs them: the brand list first. */
-export const SYNC_RESOURCES = ['brands', ...PAGED_RESOURCES] as const
-/** One of {@link SYNC_RESOURCES}. */
-export type SyncResourceName = (typeof SYNC_RESOURCES)[number]
 
 /** Review marks staff set on a record; `none` keeps only a note. */
 export const REVIEW_MARKS = ['reviewed', 'follow_up', 'none'] as const
