@@ -218,9 +218,9 @@ test('new records reach an open list and the Changes badge without a click; scro
   // Scroll down some, and select a row in view.
   const scroller = page.locator('.window-scroller')
   await scroller.evaluate((element) => (element.scrollTop = 400))
-  const row = page.getByTestId('inspection-row').nth(4)
-  const selectedIdx = await row.getAttribute('data-idx')
-  await row.click()
+  // The grid reuses its row elements as it scrolls: the row is clicked by its record, not its place.
+  const selectedIdx = await page.getByTestId('inspection-row').nth(4).getAttribute('data-idx')
+  await page.locator(`[data-testid="inspection-row"][data-idx="${selectedIdx}"]`).click()
   await expect(
     page.locator(`[data-testid="inspection-row"][aria-selected="true"]`),
   ).toHaveAttribute('data-idx', selectedIdx ?? '')

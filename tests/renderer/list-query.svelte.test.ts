@@ -1,5 +1,5 @@
 import { flushSync } from 'svelte'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { ChannelName, EventName } from '../../src/shared/channels'
 import type { AppApi, EventPayloads } from '../../src/shared/contract'
 import type { InspectionRow, QueryPage } from '../../src/shared/lists'
@@ -370,27 +370,22 @@ describe('list query layer', () => {
     expect(list.rows.map((r) => r.idx)).toEqual([1])
   })
 
-  it('sync progress refreshes at most every two seconds while running, and once at the end', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    try {
-      const { calls, emit } = setup()
+  it('a sync reaches an open list only through data.changed: its progress events ask nothing', async () => {
+    // One refresh path: progress and data.changed arriving together used to start two
+    // overlapping refetches of the same list, the second cancelling the first.
+    const { calls, emit } = setup()
+    await settle()
+    calls[0]!.answer(page([row(1, 'a')]))
+    await settle()
+    const progress = { ...PROGRESS, resource: 'inspections' as const }
+    for (const phase of ['running', 'running', 'done', 'error', 'cancelled'] as const) {
+      emit('sync.progress', { ...progress, phase })
       await settle()
-      calls[0]!.answer(page([row(1, 'a')]))
-      await settle()
-      const progress = { ...PROGRESS, resource: 'inspections' as const }
-      emit('sync.progress', { ...progress, phase: 'running' })
-      await settle()
-      expect(calls).toHaveLength(2)
-      calls[1]!.answer(page([row(1, 'a')]))
-      emit('sync.progress', { ...progress, phase: 'running' })
-      await settle()
-      expect(calls).toHaveLength(2)
-      emit('sync.progress', { ...progress, phase: 'done' })
-      await settle()
-      expect(calls).toHaveLength(3)
-    } finally {
-      vi.useRealTimers()
     }
+    expect(calls).toHaveLength(1)
+    emit('data.changed', { resource: 'inspections' })
+    await settle()
+    expect(calls).toHaveLength(2)
   })
 
   it('a finished sync of a paged resource reloads the rejected records; progress and brands do not', () => {

@@ -158,6 +158,8 @@ export async function runPagedPass(
         : {}),
     },
   })
+  // A list's answer carries its freshness (`syncing`): the lists ask again.
+  deps.events.emit('data.changed', { resource })
   report('running')
   const walker = new PageWalker<PagedRecord, Encoded>(
     (page, pageSize, pageSignal, answered) =>

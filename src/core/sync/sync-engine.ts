@@ -551,6 +551,8 @@ export class SyncEngine {
           ...(cancelled ? {} : { lastError: typed.toData() }),
         },
       })
+      // The lists' answers carry the freshness just written (`staleBecause`, `syncing`).
+      this.#options.events.emit('data.changed', { resource })
     } catch {
       // The store itself failed (disk full): the error below already says so.
     }

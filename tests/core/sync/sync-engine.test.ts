@@ -253,6 +253,24 @@ describe('faults during sync (docs/faults.md F6–F11)', () => {
     expect(h.count('inspections')).toBe(450)
   })
 
+  it('says data.changed when a pass starts and when it fails, each after the freshness it carries is stored', async () => {
+    // The lists learn of a sync only through data.changed (docs/renderer.md): an open list
+    // shows "syncing" from the first, and the failure's reason once it is kept.
+    h = await startHarness({ size: 450, engine: { concurrency: 1 } })
+    h.proxy.fault = (url) => (pageOf(url) === 3 ? 500 : undefined)
+    const seen: string[] = []
+    h.events.subscribe((event, payload) => {
+      if (event !== 'data.changed' || (payload as { resource: string }).resource !== 'inspections')
+        return
+      const { freshness } = queryInspections(h.db, { limit: 1 })
+      const state = freshness.syncing ? 'syncing' : (freshness.staleBecause?.code ?? 'fresh')
+      seen.push(`${state} after ${h.proxy.urls.length} requests`)
+    })
+    await h.engine.run(['inspections'])
+    expect(seen[0]).toBe('syncing after 0 requests')
+    expect(seen.at(-1)).toMatch(/^server after/)
+  })
+
   it('offline: status offline with the typed error, cache intact', async () => {
     h = await startHarness({ size: 100 })
     await h.engine.run(['inspections'])

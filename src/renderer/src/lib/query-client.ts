@@ -1,11 +1,6 @@
-import { QueryClient, type InfiniteData } from '@tanstack/svelte-query'
+import { QueryClient } from '@tanstack/svelte-query'
 import type { Client } from './client'
 import { listKey, type ListResource } from './list-query.svelte'
-
-/** While a sync runs, lists refresh at most this often. */
-const SYNC_REFRESH_MS = 2000
-/** While a sync runs, only lists with at most this many pages loaded refresh (a deep scroll is left alone). */
-const SYNC_REFRESH_MAX_PAGES = 3
 
 /**
  * The app's one query cache. Answers come from the local store, so they stay
@@ -42,16 +37,17 @@ function isList(resource: string): resource is ListResource {
 }
 
 /**
- * Wires the core's events to the cache: `data.changed` invalidates every list
- * (or brand search) of that resource, and one whose first answer was on its
- * way asks again once it lands; `sync.progress` refreshes that resource's lists while its
- * sync runs (throttled, and only lists near their top, so a deep scroll is not
- * reloaded page by page) and all of them once it ends, with the rejected
- * records; `profiles.changed`
- * resets everything (another profile is another cache). Returns the unsubscribe.
+ * Wires the core's events to the cache. `data.changed` is the one way a list
+ * (or brand search) learns that its answer is out of date: it invalidates
+ * every query of that resource, and one whose first answer was on its way
+ * asks again once it lands. A sync reaches the lists the same way: the core
+ * says `data.changed` when a sync starts, after its pages are written
+ * (at most every 400 ms) and when it ends, because the answers carry the
+ * freshness too. `sync.progress` reloads only the rejected records once a
+ * sync ends; `profiles.changed` resets everything (another profile is
+ * another cache). Returns the unsubscribe.
  */
 export function connectInvalidation(client: Client, queryClient: QueryClient): () => void {
-  const lastRefresh = new Map<ListResource, number>()
   const cache = queryClient.getQueryCache()
   /**
    * Queries whose first answer was on its way when their data changed. A
@@ -81,22 +77,6 @@ export function connectInvalidation(client: Client, queryClient: QueryClient): (
       // A finished sync may have refused records: the rejected list asks again.
       if (event.phase !== 'running' && event.resource !== 'brands')
         void queryClient.invalidateQueries({ queryKey: rejectedKey() })
-      if (!isList(event.resource)) return
-      const resource = event.resource
-      if (event.phase !== 'running') {
-        lastRefresh.set(resource, Date.now())
-        void queryClient.invalidateQueries({ queryKey: listKey(resource) })
-        return
-      }
-      const now = Date.now()
-      if (now - (lastRefresh.get(resource) ?? 0) < SYNC_REFRESH_MS) return
-      lastRefresh.set(resource, now)
-      void queryClient.invalidateQueries({
-        queryKey: listKey(resource),
-        predicate: (query) =>
-          ((query.state.data as InfiniteData<unknown> | undefined)?.pages.length ?? 0) <=
-          SYNC_REFRESH_MAX_PAGES,
-      })
     }),
     client.on('profiles.changed', () => {
       // The profile list is the app's, not a profile's: it reloads in place (no blank frame).
