@@ -21,6 +21,7 @@ import { up as teamSetAside } from './0019-team-set-aside'
 import { up as teamRestores } from './0020-team-restores'
 import { up as teamAssignments } from './0021-team-assignments'
 import { up as statusBounds } from './0022-status-bounds'
+import { up as markCountsHeld } from './0023-mark-counts-held'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: 'team-restores', up: teamRestores },
   { version: 21, name: 'team-assignments', up: teamAssignments },
   { version: 22, name: 'status-bounds', up: statusBounds },
+  { version: 23, name: 'mark-counts-held', up: markCountsHeld },
 ]
 
 /** The schema version this build writes. */
