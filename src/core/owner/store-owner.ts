@@ -93,6 +93,7 @@ export class StoreOwner implements StoreClient, PageSink, TeamLinkSink {
   #failure: AppError | null = null
   #nextId = 1
   #closing: Promise<void> | null = null
+  #exited = false
 
   /** Starts the owner thread; use {@link ready} (or {@link StoreOwner.open}) to wait for the file. */
   constructor(options: StoreOwnerOptions) {
@@ -152,6 +153,7 @@ export class StoreOwner implements StoreClient, PageSink, TeamLinkSink {
       refused(this.#failure)
     })
     this.#worker.on('exit', () => {
+      this.#exited = true
       this.#failure ??= new AppError('cancelled', 'The profile was closed.')
       this.#failAll(this.#failure)
       refused(new AppError('internal', 'The cache thread exited before opening the file.'))
@@ -165,6 +167,11 @@ export class StoreOwner implements StoreClient, PageSink, TeamLinkSink {
    */
   get damaged(): boolean {
     return this.#damaged
+  }
+
+  /** True once the owner thread has exited (closed, or failed). */
+  get exited(): boolean {
+    return this.#exited
   }
 
   /** Starts the owner thread and resolves once the file is open and migrated. */
