@@ -5,12 +5,16 @@ import { performance } from 'node:perf_hooks'
 import { randomBytes } from 'node:crypto'
 import { openStore, transaction } from '../src/core/store/schema/database'
 import { configureTeam, queueReviewEvent } from '../src/core/store/team-side'
-import { addMember, grantPartner } from '../src/core/team/admin'
-import { connectClient, type TeamServerConfig } from '../src/core/team/connection'
+import type { TeamServerConfig } from '../src/core/team/connection'
 import { directTeamCall, StoreTeamSide } from '../src/core/team/store-side'
 import { TeamSync } from '../src/core/team/team-sync'
 import { demoCredentials, startSandbox, type Sandbox } from '../src/sandbox'
-import { startTeamCluster, type TeamCluster } from '../tests/support/team-cluster'
+import {
+  addTeam,
+  clusterAdmin,
+  startTeamCluster,
+  type TeamCluster,
+} from '../tests/support/team-cluster'
 import { bootTeamCore, type TeamCore } from '../tests/support/team-core'
 import { migrate } from '../src/core/team/admin'
 import type { PresenceView } from '../src/shared/team'
@@ -66,37 +70,25 @@ async function startCluster(): Promise<TeamCluster | null> {
 export async function benchTeam(record: Record_): Promise<void> {
   const cluster = await startCluster()
   if (!cluster) return
-  const admin = await connectClient({
-    host: cluster.host,
-    port: cluster.port,
-    database: cluster.database,
-    user: cluster.adminUser,
-    password: cluster.adminPassword,
-    tls: 'verify-full',
-    caFile: cluster.caFile,
-  })
+  const admin = await clusterAdmin(cluster)
   let sandbox: Sandbox | null = null
+  // The account of the offline backlog's team ('bench_backlog'); 'bench' shares the sandbox's.
+  const partner = `bench_${randomBytes(4).toString('hex')}`
   try {
     await migrate(admin)
     const member = async (team: string, prefix: string): Promise<TeamServerConfig> => {
       const role = `${prefix}_${randomBytes(4).toString('hex')}`
-      const password = `pw-${randomBytes(8).toString('hex')}`
-      await addMember(admin, { team, role, password, displayName: prefix })
-      return {
-        host: cluster.host,
-        port: cluster.port,
-        database: cluster.database,
-        user: role,
-        password,
-        tls: 'verify-full',
-        caFile: cluster.caFile,
-      }
+      const [config] = await addTeam(admin, cluster, {
+        team,
+        partner: team === 'bench' ? demoCredentials(77).partnerId : partner,
+        members: [{ role, displayName: prefix }],
+      })
+      return config!
     }
 
     // Two app cores on one partner account.
     console.log('\n# team (PostgreSQL on loopback, TLS)')
     sandbox = await startSandbox({ seed: 77, size: BULK })
-    await grantPartner(admin, 'bench', demoCredentials(77).partnerId)
     const a = await bootTeamCore(sandbox, await member('bench', 'minji'))
     const b = await bootTeamCore(sandbox, await member('bench', 'jisoo'))
     try {
@@ -125,8 +117,6 @@ export async function benchTeam(record: Record_): Promise<void> {
     }
 
     // An offline backlog pushed on reconnect, then pulled by a new machine.
-    const partner = `bench_${randomBytes(4).toString('hex')}`
-    await grantPartner(admin, 'bench_backlog', partner)
     const writer = await member('bench_backlog', 'writer')
     const reader = await member('bench_backlog', 'reader')
     const dir = mkdtempSync(join(tmpdir(), 'bench-team-'))
@@ -202,12 +192,6 @@ async function timeSync(
   return ms
 }
 
-/** Whether `core`'s team status is connected with nothing left to send. */
-async function settled(core: TeamCore): Promise<boolean> {
-  const status = await core.status()
-  return status.state === 'connected' && status.unsent === 0
-}
-
 /**
  * `team_bulk_mark_10k_ms` and `team_bulk_visible_10k_ms`: core `a` marks
  * every inspection in one `reviews.setMany` (a filter's rows); core `b`
@@ -235,7 +219,7 @@ async function benchBulk(record: Record_, a: TeamCore, b: TeamCore): Promise<voi
   }
   await b.until(seen)
   record('team_bulk_visible_10k_ms', performance.now() - started, 'ms', '≤ 3000')
-  await a.until(() => settled(a))
+  await a.settled()
 }
 
 /**
@@ -250,7 +234,7 @@ async function benchOutage(
 ): Promise<number> {
   const core = await bootTeamCore(sandbox, config, { appBackoff: true })
   try {
-    await core.until(() => settled(core))
+    await core.settled()
     const idxs = (await core.call('inspections.query', { limit: OUTAGE_MARKS })).rows.map(
       (row) => row.idx,
     )
@@ -270,7 +254,7 @@ async function benchOutage(
     })
     await cluster.resume()
     const back = performance.now()
-    await core.until(() => settled(core))
+    await core.settled()
     return performance.now() - back
   } finally {
     await core.close()

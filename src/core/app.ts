@@ -29,6 +29,8 @@ import { LiveSchedule, type LiveClock } from './live/schedule'
 import { engineSteps } from './live/engine-steps'
 import { Notifier } from './live/notifications'
 import { SyncNotifications } from './live/sync-notifications'
+import { BackgroundAccounts, BackgroundTurns } from './live/background-accounts'
+import { openBackgroundAccount } from './live/background-account'
 import type { PostedNotification } from '../shared/notifications'
 import { Redactor } from './redact'
 import { linkOrigins } from './security/policy'
@@ -41,7 +43,7 @@ import {
   type BuiltinProfile,
 } from './profiles/profile-service'
 import { AppLock } from './lock/app-lock'
-import { SANDBOX_PROFILE_ID } from '../shared/profiles'
+import { SANDBOX_PROFILE_ID, type ProfileList } from '../shared/profiles'
 import { SettingsService } from './settings/settings'
 import { SavedViews } from './settings/saved-views'
 import type { OpenSettingsFile } from './settings/settings-file'
@@ -143,6 +145,8 @@ export interface Core {
   readonly sync: SyncEngine
   /** The live schedule of the active profile: the hosts feed it sleep and the network. */
   readonly live: LiveSchedule
+  /** The other accounts kept current when settings `live.allAccounts` is on (docs/live.md). */
+  readonly background: Pick<BackgroundAccounts, 'ids' | 'scopeOf' | 'idle' | 'status'>
   /**
    * Posts a notification of `kind` about records (grouped, one per call),
    * unless notifications or the kind are off or it is quiet hours: the one
@@ -238,6 +242,81 @@ export function createCore(deps: CoreDeps): Core {
   // One page thread for the app: parses every sync page (the profiles' engines take turns).
   const pages = new PageThread(deps.pageWorker)
 
+  // Every-account mode (docs/live.md "Every account"): the other accounts' schedules take turns,
+  // one run at a time, and give way to the active account's Sync and steps.
+  const turns = new BackgroundTurns(() => {
+    // Undefined only while the first scope is being built.
+    const active = scope as ProfileScope | undefined
+    return active !== undefined && (active.sync.busy || active.live.status().step !== null)
+  })
+  events.subscribe((event) => {
+    if (event === 'sync.progress' || event === 'live.status') turns.activeChanged()
+  })
+  const liveClock = deps.live?.clock ?? { now: () => now().getTime(), after: realAfter }
+  const background: BackgroundAccounts = new BackgroundAccounts({
+    enabled: () => settings.get().live.allAccounts,
+    candidates: async () => {
+      const { profiles: views }: ProfileList = await profiles.list()
+      return views
+        .filter((view) => ['builtin', 'keychain', 'session'].includes(view.credentials.state))
+        .map((view) => ({
+          id: view.id,
+          fingerprint: JSON.stringify([
+            view.name,
+            view.baseUrl,
+            view.staticUrl,
+            view.partnerId,
+            view.timeZone,
+            view.timeoutSeconds,
+            view.credentials.state,
+            view.credentials.keyLast4,
+          ]),
+        }))
+    },
+    activeId: () => profiles.activeId,
+    open: (id, onStatus) => {
+      const profile = profiles.profileOf(id)
+      if (profile.summary.id !== id) return null
+      return openBackgroundAccount(
+        {
+          fetch: deps.fetch,
+          dataDir: deps.dataDir,
+          storeWorker: deps.storeWorker,
+          pages,
+          turns,
+          now,
+          log: (message) => log(redactor.redact(message)),
+          language: () => settings.get().language,
+          notificationSettings: () => {
+            const chosen = settings.get().notifications
+            return chosen.details && lock.isLocked() ? { ...chosen, details: false } : chosen
+          },
+          digest: () => {
+            const { digestAt, kinds } = settings.get().notifications
+            return { at: digestAt, on: kinds['agingDigest'] === true }
+          },
+          agingDays: () => settings.get().agingDays,
+          live: () => settings.get().live,
+          post: (notification) => events.emit('notification.posted', notification),
+          clock: liveClock,
+          ...(deps.live?.intervalMs ? { intervalMs: deps.live.intervalMs } : {}),
+        },
+        profile,
+        onStatus,
+      )
+    },
+    onStatus: (status) => events.emit('live.accounts', status),
+  })
+  /** Brings the background scopes in line with the setting and the accounts (`fresh`: reopen that one). */
+  const keepAccounts = (fresh?: string): void => {
+    if (!deps.autoSync || closed) return
+    void profiles
+      .exclusive(() => background.reconcile(fresh))
+      .catch((error: unknown) =>
+        log(redactor.redact(`background accounts not updated: ${String(error)}`)),
+      )
+  }
+
   /** Opens everything that belongs to one profile; one cache database per profile (docs/faults.md F23, F29). */
   const buildScope = (profile: ActiveProfile): ProfileScope => {
     const client = new PartnerClient({
@@ -329,6 +408,10 @@ export function createCore(deps: CoreDeps): Core {
         events.emit('live.status', status)
         notifications.health(status)
       },
+      onHost: ({ asleep, online }) => {
+        if (asleep !== undefined) background.setAsleep(asleep)
+        if (online !== undefined) background.setOnline(online)
+      },
     })
     if (deps.autoSync) live.start()
     let closing: Promise<void> | null = null
@@ -377,10 +460,16 @@ export function createCore(deps: CoreDeps): Core {
       // A flow belongs to the profile it started on: switching ends it.
       wallet.cancelAll()
       await scope.close()
+      // An account kept current in the background closes before it opens as the active one.
+      await background.release(active.summary.id)
       scope = buildScope(active)
       if (deps.autoSync) scope.sync.enqueue()
     },
-    onListChange: (activeId) => events.emit('profiles.changed', { activeId }),
+    onRemoving: (id): Promise<void> => background.release(id),
+    onListChange: (activeId) => {
+      events.emit('profiles.changed', { activeId })
+      keepAccounts()
+    },
   })
   scope = buildScope(profiles.active())
 
@@ -404,6 +493,7 @@ export function createCore(deps: CoreDeps): Core {
     profiles.exclusive(async () => {
       wallet.cancelAll()
       await scope.close()
+      await background.releaseAll()
       const stored = settings.get().profiles.map((profile) => profile.id)
       for (const id of stored) await vault.delete(id)
       for (const id of [SANDBOX_PROFILE_ID, ...stored]) {
@@ -411,6 +501,7 @@ export function createCore(deps: CoreDeps): Core {
       }
       scope = buildScope(profiles.active())
       if (deps.autoSync) scope.sync.enqueue()
+      if (deps.autoSync) await background.reconcile()
       for (const resource of SYNC_RESOURCES) {
         events.emit('data.changed', { resource }, { immediate: true })
       }
@@ -445,6 +536,10 @@ export function createCore(deps: CoreDeps): Core {
     log,
   })
   lock.subscribe((status) => events.emit('lock.changed', status))
+  // Locked, the other accounts' schedules wait; unlocked, they poll at once.
+  void background.setHeld(lock.isLocked())
+  lock.subscribe((status) => void background.setHeld(status.locked))
+  keepAccounts()
 
   // Card images come only from the active profile's image host (docs/faults.md F32).
   const images = new ImageCache({
@@ -684,8 +779,17 @@ export function createCore(deps: CoreDeps): Core {
         return deliver(format, listExportName(job, scope.profile.summary.id, format), data, rows)
       },
       'profiles.list': () => profiles.list(),
-      'profiles.save': (input) => profiles.save(input),
-      'profiles.setSecret': (input) => profiles.setSecret(input),
+      'profiles.save': async (input) => {
+        const saved = await profiles.save(input)
+        keepAccounts(saved.id)
+        return saved
+      },
+      'profiles.setSecret': async (input) => {
+        const status = await profiles.setSecret(input)
+        // A background account stopped by a wrong key starts again with the new one.
+        keepAccounts(input.id)
+        return status
+      },
       'profiles.remove': ({ id, deleteCache }) => profiles.remove(id, deleteCache),
       'profiles.select': ({ id }) => profiles.select(id),
       'profiles.test': ({ id }) => profiles.test(id),
@@ -714,11 +818,15 @@ export function createCore(deps: CoreDeps): Core {
           if (sidebarCollapsed !== undefined) draft.sidebarCollapsed = sidebarCollapsed
         })
         if (lockIdleSeconds !== undefined) lock.idleChanged()
-        if (live !== undefined) scope.live.settingsChanged()
+        if (live !== undefined) {
+          scope.live.settingsChanged()
+          if (live.allAccounts !== undefined) keepAccounts()
+        }
         if (notifications?.digestAt !== undefined) scope.notifications.armDigest()
         return settingsView()
       },
       'live.status': () => scope.live.status(),
+      'live.accounts': () => background.status(),
       'live.pause': ({ minutes }) => scope.live.pause(minutes),
       'live.resume': () => scope.live.resume(),
       'live.signal': ({ online, visible }) => {
@@ -859,6 +967,7 @@ export function createCore(deps: CoreDeps): Core {
     get live() {
       return scope.live
     },
+    background,
     notify: (kind, items, title) => notifier.notify(kind, items, title),
     get storeNotice() {
       return scope.store.notice
@@ -878,6 +987,7 @@ export function createCore(deps: CoreDeps): Core {
           lock.close()
           wallet.cancelAll()
           await images.close()
+          await background.close()
           await scope.close()
           await pages.close()
         })

@@ -27,7 +27,7 @@ import type { Dashboard } from './dashboard'
 import { EXPORT_FORMATS, type ExportResult } from './export'
 import { RECONCILE_KINDS, type ReconcilePage } from './reconcile'
 import { viewSaveSchema, type SavedViewList } from './saved-views'
-import { LIVE_MAX_PAUSE_MINUTES, type LiveStatus } from './live'
+import { LIVE_MAX_PAUSE_MINUTES, type LiveAccountsStatus, type LiveStatus } from './live'
 import type { PostedNotification } from './notifications'
 import { listFilterSchema, listFilterShape } from './list-filter'
 import type {
@@ -369,6 +369,8 @@ export const argSchemas = {
   /** Ends a pause and polls at once. */
   'live.resume': z.strictObject({}),
   /** What the page knows of the machine (web host): online, and whether the window is shown. */
+  /** The other accounts kept current (settings `live.allAccounts`): how many, and the last failure. */
+  'live.accounts': z.strictObject({}),
   'live.signal': z.strictObject({
     online: z.boolean().optional(),
     visible: z.boolean().optional(),
@@ -454,6 +456,7 @@ interface ChannelResults {
   'live.pause': LiveStatus
   'live.resume': LiveStatus
   'live.signal': LiveStatus
+  'live.accounts': LiveAccountsStatus
   'lock.status': LockStatus
   'lock.now': LockStatus
   'lock.activity': Readonly<Record<string, never>>
@@ -482,6 +485,8 @@ export interface EventPayloads {
   'wallet.historyChanged': Readonly<Record<string, never>>
   /** The live schedule's status changed (status bar). */
   'live.status': LiveStatus
+  /** What the status bar says of the other accounts kept current changed. */
+  'live.accounts': LiveAccountsStatus
   /** A notification core decided (docs/live.md "Notifications"): the host shows it. */
   'notification.posted': PostedNotification
   /** Electron's shell: staff clicked a notification; the window opens what it is about. */

@@ -63,3 +63,30 @@ export interface LiveStatus {
   readonly step: LiveStep | null
   readonly lastOutcome: LiveOutcome | null
 }
+
+/** The last failure of an account kept current in the background. */
+export interface LiveAccountFailure {
+  readonly profileId: string
+  readonly name: string
+  /** When its step failed (ISO). */
+  readonly at: string
+  readonly error: ErrorData
+  /** A credential error stopped that account's schedule until it is fixed. */
+  readonly stopped: boolean
+}
+
+/**
+ * Answer of `live.accounts` (and payload of the `live.accounts` event): the
+ * accounts other than the active one that are kept current in the
+ * background (settings `live.allAccounts`, docs/live.md "Every account").
+ */
+export interface LiveAccountsStatus {
+  /** The setting is on. */
+  readonly enabled: boolean
+  /** Other accounts kept current now (a schedule that a credential error stopped is not counted). */
+  readonly accounts: number
+  /** Their schedules wait while the app is locked. */
+  readonly held: boolean
+  /** The last failure of any of them, until that account succeeds again; null when none failed. */
+  readonly lastFailure: LiveAccountFailure | null
+}

@@ -67,4 +67,9 @@ export interface PostedNotification {
   readonly details: boolean
   /** What a click opens: the record (one), or the Changes view filtered to them (several). */
   readonly records: readonly { readonly resource: PagedResourceName; readonly idx: number }[]
+  /**
+   * The account it is about when that is not the active one (every-account mode,
+   * docs/live.md): its title names it, and a click switches to it first.
+   */
+  readonly account?: { readonly id: string; readonly name: string }
 }

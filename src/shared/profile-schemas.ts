@@ -213,6 +213,8 @@ export const settingsInputSchema = z.strictObject({
     .strictObject({
       intervalMinutes: liveIntervalSchema.optional(),
       windowDays: liveWindowDaysSchema.optional(),
+      /** Keep every account with usable credentials current, not only the active one. */
+      allAccounts: z.boolean().optional(),
     })
     .optional(),
   /** The desktop shell (docs/live.md); an absent field keeps its value. */

@@ -111,8 +111,15 @@ export interface SettingsView {
   readonly reviewerName: string
   /** Aging thresholds in days (`aging.counts`). */
   readonly agingDays: Readonly<Record<AgingRule, number>>
-  /** The live schedule: poll interval in minutes, days the hourly step re-reads (docs/live.md). */
-  readonly live: { readonly intervalMinutes: number; readonly windowDays: number }
+  /**
+   * The live schedule: poll interval in minutes, days the hourly step re-reads, and whether
+   * every account is kept current or only the active one (docs/live.md).
+   */
+  readonly live: {
+    readonly intervalMinutes: number
+    readonly windowDays: number
+    readonly allAccounts: boolean
+  }
   /** Notifications: on or off, each kind, quiet hours, details or counts, the digest's time. */
   readonly notifications: NotificationSettings
   /** The desktop shell's choices (Electron; the web host has none). */

@@ -143,6 +143,51 @@ test('settings: the poll interval and window, notifications on and off, quiet ho
   expect(notifications.details).toBe(true)
 })
 
+test('settings: keeping every account current is a switch that persists after a reload', async ({
+  page,
+  app,
+}) => {
+  // A second account on the same service, its key stored: a sync could run with it.
+  const sandbox = app.core.sandbox
+  const { id } = await call(app, 'profiles.save', {
+    name: '상점 B',
+    baseUrl: sandbox.baseUrl,
+    staticUrl: sandbox.staticUrl,
+    partnerId: sandbox.partnerId,
+    redirectUri: 'https://shop.example.com/done',
+  })
+  await call(app, 'profiles.setSecret', {
+    id,
+    apiKey: sandbox.apiKey,
+    apiSecret: sandbox.apiSecret,
+  })
+  try {
+    await page.goto(screenUrl(app.host.url, 'settings'))
+    const allAccounts = page.getByTestId('live-all-accounts')
+    await expect(allAccounts).not.toBeChecked()
+    await expect(page.locator('#live-all-accounts-hint')).toContainText('계정 수만큼 요청이')
+    await expect(page.getByTestId('status-accounts')).toHaveCount(0)
+    await allAccounts.check()
+    await expect.poll(async () => (await call(app, 'settings.get')).live.allAccounts).toBe(true)
+    // The status bar says that the other account is kept current.
+    await expect(page.getByTestId('status-accounts')).toHaveText('다른 계정 1개 최신 유지')
+    await page.reload()
+    await expect(page.getByTestId('live-all-accounts')).toBeChecked()
+    await expect(page.getByTestId('status-accounts')).toHaveText('다른 계정 1개 최신 유지')
+    await page.screenshot({ path: 'test-results/live-all-accounts.png', fullPage: true })
+    await page
+      .getByTestId('live-settings')
+      .screenshot({ path: 'test-results/live-all-accounts-setting.png' })
+    await page.getByTestId('live-all-accounts').uncheck()
+    await expect.poll(async () => (await call(app, 'settings.get')).live.allAccounts).toBe(false)
+    await expect(page.getByTestId('status-accounts')).toHaveCount(0)
+  } finally {
+    // Back as it was for the tests after this one.
+    await call(app, 'settings.set', { live: { allAccounts: false } })
+    await call(app, 'profiles.remove', { id, deleteCache: true })
+  }
+})
+
 /** Takes sandbox steps until `wanted` accepts one of the changes; answers all the changes. */
 function advanceUntil(
   app: RunningApp,

@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { test as base, expect, type Page } from '@playwright/test'
-import { addMember, grantPartner } from '../../src/core/team/admin'
-import { connectClient, type TeamServerConfig } from '../../src/core/team/connection'
 import { sourceThreads } from '../../src/core/threads/source-entries'
 import { demoCredentials, startSandbox } from '../../src/sandbox'
 import type { ChannelName } from '../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
-import { startMigratedTeamCluster } from '../support/team-cluster'
+import { addTeam, clusterAdmin, startMigratedTeamCluster } from '../support/team-cluster'
 import { joinTeam } from '../support/team-core'
 import { freshStart, startApp, type RunningApp, screenUrl } from './fixtures'
 
@@ -45,23 +42,15 @@ export const test = base.extend<
       void teamSet
       const cluster = await startMigratedTeamCluster()
       const sandbox = await startSandbox({ seed: 2468, size: 20 })
-      const config = (user: string, password: string): TeamServerConfig => ({
-        host: cluster.host,
-        port: cluster.port,
-        database: cluster.database,
-        user,
-        password,
-        tls: 'verify-full',
-        caFile: cluster.caFile,
+      const admin = await clusterAdmin(cluster)
+      const configs = await addTeam(admin, cluster, {
+        team: '강남 감정팀',
+        partner: demoCredentials(sandbox.seed).partnerId,
+        members: [
+          { role: 'minji', displayName: '김민지' },
+          { role: 'jisoo', displayName: '박지수' },
+        ],
       })
-      const admin = await connectClient(config(cluster.adminUser, cluster.adminPassword))
-      const member = async (role: string, displayName: string): Promise<TeamServerConfig> => {
-        const password = `pw-${randomBytes(8).toString('hex')}`
-        await addMember(admin, { team: '강남 감정팀', role, password, displayName })
-        return config(role, password)
-      }
-      await grantPartner(admin, '강남 감정팀', demoCredentials(sandbox.seed).partnerId)
-      const configs = [await member('minji', '김민지'), await member('jisoo', '박지수')]
       await admin.end()
       const apps: RunningApp[] = []
       const close: (() => Promise<void>)[] = []

@@ -21,7 +21,7 @@ function settingsApi(language: Locale) {
     language,
     reviewerName: '',
     agingDays: { guaranteeReady: 3, inspectionShipping: 7 },
-    live: { intervalMinutes: 2, windowDays: 30 },
+    live: { intervalMinutes: 2, windowDays: 30, allAccounts: false },
     notifications: DEFAULT_NOTIFICATION_SETTINGS,
     desktop: { closeToTray: false, startAtLogin: false },
     lockIdleSeconds: 600,

@@ -5,6 +5,10 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { randomBytes } from 'node:crypto'
+import type pg from 'pg'
+import { addMember, grantPartner } from '../../src/core/team/admin'
+import { connectClient, type TeamServerConfig } from '../../src/core/team/connection'
 
 const execFile = promisify(execFileCallback)
 
@@ -48,6 +52,53 @@ export interface TeamCluster extends TeamClusterInfo {
   pause(): Promise<void>
   /** Starts the paused server again on the same port; resolves once it accepts connections. */
   resume(): Promise<void>
+}
+
+/** How a member connects to `cluster`: TLS verified against its CA, like a real server. */
+export function clusterMember(
+  cluster: TeamClusterInfo,
+  user: string,
+  password: string,
+  database?: string,
+): TeamServerConfig {
+  return {
+    host: cluster.host,
+    port: cluster.port,
+    database: database ?? cluster.database,
+    user,
+    password,
+    tls: 'verify-full',
+    caFile: cluster.caFile,
+  }
+}
+
+/** A connection to `cluster` as its administrator. */
+export function clusterAdmin(cluster: TeamClusterInfo, database?: string): Promise<pg.Client> {
+  return connectClient(clusterMember(cluster, cluster.adminUser, cluster.adminPassword, database))
+}
+
+/**
+ * Team `team` granted the partner account `partner`, with these members
+ * (each with a random password); answers how each connects, in order.
+ */
+export async function addTeam(
+  admin: pg.Client,
+  cluster: TeamClusterInfo,
+  options: {
+    readonly team: string
+    readonly partner: string
+    readonly members: readonly { readonly role: string; readonly displayName: string }[]
+    readonly database?: string | undefined
+  },
+): Promise<TeamServerConfig[]> {
+  await grantPartner(admin, options.team, options.partner)
+  const configs: TeamServerConfig[] = []
+  for (const { role, displayName } of options.members) {
+    const password = `pw-${randomBytes(8).toString('hex')}`
+    await addMember(admin, { team: options.team, role, password, displayName })
+    configs.push(clusterMember(cluster, role, password, options.database))
+  }
+  return configs
 }
 
 /** The newest Debian PostgreSQL's bin folder; throws with what to install when there is none. */

@@ -28,20 +28,25 @@ export interface TeamCore {
   until(check: () => Promise<boolean> | boolean): Promise<void>
   /** The latest team status. */
   status(): Promise<TeamStatusView>
+  /** Resolves once the core is connected to its team server with nothing left to send. */
+  settled(): Promise<void>
   close(): Promise<void>
+}
+
+/** How {@link bootTeamCore} boots a core. */
+export interface TeamCoreOptions {
+  readonly dataDir?: string
+  /** The app's own reconnect backoff (1 s doubling to 60 s) instead of the tests' short one. */
+  readonly appBackoff?: boolean
+  /** Presence timing instead of the app's (heartbeat 10 s, gone after 20 s, read every 5 s). */
+  readonly presence?: Partial<PresenceTiming>
 }
 
 /** Boots a core whose active profile is `sandbox`'s partner with the team server `server` (null: none). */
 export async function bootTeamCore(
   sandbox: Sandbox,
   server: TeamServerConfig | null,
-  options: {
-    readonly dataDir?: string
-    /** The app's own reconnect backoff (1 s doubling to 60 s) instead of the tests' short one. */
-    readonly appBackoff?: boolean
-    /** Presence timing instead of the app's (heartbeat 10 s, gone after 20 s, read every 5 s). */
-    readonly presence?: Partial<PresenceTiming>
-  } = {},
+  options: TeamCoreOptions = {},
 ): Promise<TeamCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'team-core-'))
   const threads = sourceThreads()
@@ -77,21 +82,31 @@ export async function bootTeamCore(
     return dispatch(core, channel, args)
   }
   const id = await joinTeam(core, sandbox, server)
+  // Once: a test may close a core itself before the file's fixture does.
+  let closing: Promise<void> | null = null
+  const until = async (check: () => Promise<boolean> | boolean): Promise<void> => {
+    for (;;) {
+      const next = nextEvent()
+      if (await check()) return
+      await next
+    }
+  }
   return {
     core,
     profileId: id,
     dataDir,
     call,
-    async until(check) {
-      for (;;) {
-        const next = nextEvent()
-        if (await check()) return
-        await next
-      }
-    },
+    until,
     status: () => call('team.status'),
-    close: () => core.close(),
+    settled: () => until(() => isSettled({ status: () => call('team.status') })),
+    close: () => (closing ??= core.close()),
   }
+}
+
+/** Whether `core` is connected to its team server with nothing left to send. */
+export async function isSettled(core: Pick<TeamCore, 'status'>): Promise<boolean> {
+  const status = await core.status()
+  return status.state === 'connected' && status.unsent === 0
 }
 
 async function dispatch<C extends ChannelName>(

@@ -48,6 +48,11 @@ export interface EngineStepsDeps {
   readonly fullSliceMs?: number
   /** Budgets of a poll and of a re-reading pass in ms (defaults 60 s and 10 min; tests shorten them). */
   readonly budgetMs?: { readonly poll?: number; readonly pass?: number }
+  /**
+   * A list never read whole is due for a full pass at once (a background account, which
+   * has no sync at start); otherwise only the sync at start reads it whole the first time.
+   */
+  readonly fullWhenNever?: boolean
 }
 
 /** The steps the app runs. */
@@ -174,7 +179,7 @@ async function fullSlice(
   const pages = Math.ceil(counts[resource] / (state.pageSize ?? ASSUMED_PAGE_SIZE))
   const period = Math.min(FULL_PERIOD_MS.max, Math.max(FULL_PERIOD_MS.min, pages * 60_000))
   const last = state.lastFullAt === null ? null : Date.parse(state.lastFullAt)
-  const due = last !== null && deps.now().getTime() - last >= period
+  const due = last === null ? deps.fullWhenNever === true : deps.now().getTime() - last >= period
   if (!going && !due) return { requests: 0, changed: 0 }
   const slice = new AbortController()
   const end = setTimeout(

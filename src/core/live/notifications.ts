@@ -35,6 +35,8 @@ export interface NotifierOptions {
   readonly now: () => Date
   /** Sends a decided notification to the hosts (the `notification.posted` event). */
   readonly post: (notification: PostedNotification) => void
+  /** The account its notifications are about, when not the active one: titles name it. */
+  readonly account?: { readonly id: string; readonly name: string }
 }
 
 /** Change-feed entries kept as notified, at most (the oldest are forgotten first). */
@@ -79,15 +81,20 @@ export class Notifier {
         : items.length === 1
           ? first
           : message(locale, 'notify.body.group', { name: first, others: items.length - 1 }))
+    const account = this.#options.account
+    const heading = title(items.length)
     const notification: PostedNotification = {
       id: randomUUID(),
       kind,
       at: this.#options.now().toISOString(),
       count: items.length,
-      title: title(items.length),
+      title: account
+        ? message(locale, 'notify.account', { account: account.name, title: heading })
+        : heading,
       body: text,
       details,
       records: items.map(({ resource, idx }) => ({ resource, idx })),
+      ...(account ? { account: { id: account.id, name: account.name } } : {}),
     }
     for (const item of items) {
       if (item.changeId === undefined) continue

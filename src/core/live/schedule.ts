@@ -56,6 +56,8 @@ export interface LiveScheduleOptions {
   readonly onStatus?: (status: LiveStatus) => void
   /** After every run that synced something or failed (notifications read it). */
   readonly onRun?: (run: { readonly outcome: LiveOutcome; readonly status: LiveStatus }) => void
+  /** What the host said of sleep and the network (the background accounts follow it). */
+  readonly onHost?: (signal: { readonly asleep?: boolean; readonly online?: boolean }) => void
 }
 
 /** Every how often a step is due, in ms (the poll's is the interval setting). */
@@ -153,6 +155,7 @@ export class LiveSchedule {
 
   /** The computer goes to sleep (`true`) or wakes (`false`): asleep nothing runs; awake it catches up. */
   setAsleep(asleep: boolean): void {
+    this.#options.onHost?.({ asleep })
     if (asleep === this.#asleep) return
     this.#asleep = asleep
     if (asleep) {
@@ -165,6 +168,7 @@ export class LiveSchedule {
 
   /** The network went away (`false`) or came back (`true`): back, it catches up at once. */
   setOnline(online: boolean): void {
+    this.#options.onHost?.({ online })
     if (online === this.#online) return
     this.#online = online
     if (online) this.#catchUp()

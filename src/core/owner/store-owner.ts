@@ -6,6 +6,7 @@ import { rowsOf } from '../store/write/page-write'
 import { movable } from '../threads/transfer'
 import { fromOwnerSchema } from './protocol'
 import type { OwnerData, ToOwner } from './requests'
+import type { TeamLinkMessage } from './team-link'
 import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 
@@ -26,6 +27,15 @@ export interface StoreThreads {
 export interface PageSink {
   /** Takes `port`, the owner's end of link `link`: page parcels arrive on it. */
   receivePages(link: number, port: MessagePort): void
+}
+
+/**
+ * Where the team worker can send its store requests itself: a profile's
+ * database owner, which takes one end of the team link (`team-link.ts`).
+ */
+export interface TeamLinkSink {
+  /** Takes `port`, the owner's end of the team link: the team's requests arrive and are answered on it. */
+  linkTeam(port: MessagePort): void
 }
 
 /** Options of {@link StoreOwner}. */
@@ -69,7 +79,7 @@ interface Waiter {
  * requests and awaits typed answers. Requests may be sent at once: the
  * thread takes them, in order, once the file is open.
  */
-export class StoreOwner implements StoreClient, PageSink {
+export class StoreOwner implements StoreClient, PageSink, TeamLinkSink {
   readonly file: string
   /** Settles once the file is open and migrated (rejects with why it could not be). */
   readonly ready: Promise<void>
@@ -83,6 +93,7 @@ export class StoreOwner implements StoreClient, PageSink {
   #failure: AppError | null = null
   #nextId = 1
   #closing: Promise<void> | null = null
+  #exited = false
 
   /** Starts the owner thread; use {@link ready} (or {@link StoreOwner.open}) to wait for the file. */
   constructor(options: StoreOwnerOptions) {
@@ -142,6 +153,7 @@ export class StoreOwner implements StoreClient, PageSink {
       refused(this.#failure)
     })
     this.#worker.on('exit', () => {
+      this.#exited = true
       this.#failure ??= new AppError('cancelled', 'The profile was closed.')
       this.#failAll(this.#failure)
       refused(new AppError('internal', 'The cache thread exited before opening the file.'))
@@ -155,6 +167,11 @@ export class StoreOwner implements StoreClient, PageSink {
    */
   get damaged(): boolean {
     return this.#damaged
+  }
+
+  /** True once the owner thread has exited (closed, or failed). */
+  get exited(): boolean {
+    return this.#exited
   }
 
   /** Starts the owner thread and resolves once the file is open and migrated. */
@@ -215,6 +232,20 @@ export class StoreOwner implements StoreClient, PageSink {
       return
     }
     this.#worker.postMessage({ type: 'pages', link, port } satisfies ToOwner, [port])
+  }
+
+  /**
+   * Hands the owner its end of the team link: the team worker's store
+   * requests come and are answered on it, never through this thread. A
+   * closed or failed owner closes the port instead, which the team worker
+   * sees as the store gone.
+   */
+  linkTeam(port: MessagePort): void {
+    if (this.#closing || this.#failure) {
+      port.close()
+      return
+    }
+    this.#worker.postMessage({ type: 'team', port } satisfies TeamLinkMessage, [port])
   }
 
   resetWrites(): void {

@@ -1,10 +1,11 @@
 import type { StoreConnection } from '../store/connection'
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import type { ErrorData } from '../../shared/errors'
 import { advanceCellIndexes } from '../store/search/cell-index'
 import { openStore, toStoreError } from '../store/schema/database'
 import type { FromOwner } from './protocol'
 import { readOwnerData, readToOwner } from './requests'
+import { readTeamLink, readTeamLinkCall } from './team-link'
 import { rowsOf, type PageWriteRequest } from '../store/write/page-write'
 import { PageParcels } from './page-parcels'
 import { writePageBatch } from '../store/write/page-writer'
@@ -24,7 +25,8 @@ import { countWrite, threadMicros } from '../store/write/write-stats'
  * A page's encoded records come from the page thread itself, over a link
  * (`page-parcels.ts`); the main thread's write names them. A write whose
  * records have not arrived yet waits for them, and every request after it
- * waits too, so the order asked is kept.
+ * waits too, so the order asked is kept. The team worker's store requests
+ * come on a link of their own (`team-link.ts`) into the same queue.
  */
 if (!parentPort) throw new Error('owner-worker runs only as a worker thread')
 yieldToMainThread()
@@ -56,7 +58,8 @@ try {
   process.exit(0)
 }
 
-type Call = { id: number; op: StoreOp; args: unknown }
+/** A request; `reply` is the team link it came on (`team-link.ts`), else the main thread asked. */
+type Call = { id: number; op: StoreOp; args: unknown; reply?: MessagePort }
 let inbox: Call[] = []
 /** The pages' records the page thread sent; a parcel's arrival lets waiting writes through. */
 const parcels = new PageParcels(() => {
@@ -124,20 +127,22 @@ function writePages(batch: Call[]): void {
 }
 
 function runOne(call: Call): void {
+  const answer = (message: FromOwner): void =>
+    call.reply ? call.reply.postMessage(message) : send(message)
   try {
-    // Built by the main thread's typed `call(op, args)`; cloning keeps its shape.
+    // Built by the caller's typed `call(op, args)`; cloning keeps its shape.
     const value: unknown = runStoreOp(db, call.op, call.args as StoreArgs<StoreOp>)
     if (value instanceof Promise) {
       // Its reads are done; what is left (a workbook's zipping) lets the next requests run.
       value.then(
-        (done: unknown) => send({ type: 'done', id: call.id, value: done }),
-        (error: unknown) => send({ type: 'error', id: call.id, error: errorData(error) }),
+        (done: unknown) => answer({ type: 'done', id: call.id, value: done }),
+        (error: unknown) => answer({ type: 'error', id: call.id, error: errorData(error) }),
       )
       return
     }
-    send({ type: 'done', id: call.id, value })
+    answer({ type: 'done', id: call.id, value })
   } catch (error) {
-    send({ type: 'error', id: call.id, error: errorData(error) })
+    answer({ type: 'error', id: call.id, error: errorData(error) })
   }
 }
 
@@ -191,7 +196,47 @@ function drain(): void {
   scheduleIdle()
 }
 
+/** Queues a request: at once, or with the page writes it may batch with. */
+function enqueue(call: Call): void {
+  inbox.push(call)
+  // Behind a write that waits for its records: runs once they are in.
+  if (parcelWait) return
+  if (call.op === 'writePage') {
+    queuedRecords += queuedRowsOf(call.args)
+    if (queuedRecords < WRITE_BATCH_RECORDS) {
+      if (!scheduled && batchTimer === null) batchTimer = setTimeout(drain, WRITE_BATCH_MS)
+      return
+    }
+  }
+  if (!scheduled) {
+    scheduled = true
+    setImmediate(drain)
+  }
+}
+
+/** The team worker's requests come on its own link and are answered there, in the same queue. */
+function linkTeam(link: MessagePort): void {
+  link.on('message', (raw: unknown) => {
+    const call = readTeamLinkCall(raw)
+    if (call === null) {
+      const id = messageId(raw)
+      const error = {
+        code: 'internal' as const,
+        message: 'The cache received a malformed request.',
+      }
+      if (id !== null) link.postMessage({ type: 'error', id, error } satisfies FromOwner)
+      return
+    }
+    enqueue({ id: call.id, op: call.op, args: call.args, reply: link })
+  })
+}
+
 port.on('message', (raw: unknown) => {
+  const team = readTeamLink(raw)
+  if (team !== null) {
+    linkTeam(team.port)
+    return
+  }
   const message = readToOwner(raw)
   if (message === null || (message.type === 'call' && !isStoreOp(message.op))) {
     const id = messageId(raw)
@@ -216,20 +261,7 @@ port.on('message', (raw: unknown) => {
     parcels.link(message.link, message.port)
     return
   }
-  inbox.push({ id: message.id, op: message.op as StoreOp, args: message.args })
-  // Behind a write that waits for its records: runs once they are in.
-  if (parcelWait) return
-  if (message.op === 'writePage') {
-    queuedRecords += queuedRowsOf(message.args)
-    if (queuedRecords < WRITE_BATCH_RECORDS) {
-      if (!scheduled && batchTimer === null) batchTimer = setTimeout(drain, WRITE_BATCH_MS)
-      return
-    }
-  }
-  if (!scheduled) {
-    scheduled = true
-    setImmediate(drain)
-  }
+  enqueue({ id: message.id, op: message.op as StoreOp, args: message.args })
 })
 
 // Build the cell indexes while the profile is new and idle.

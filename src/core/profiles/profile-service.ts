@@ -58,6 +58,11 @@ export interface ProfileServiceOptions {
   readonly onActiveChange: (active: ActiveProfile) => Promise<void> | void
   /** Called after the list or the active profile changed (tell the views). */
   readonly onListChange?: (activeId: string) => void
+  /**
+   * Called while a profile is removed, after it left the list and before its cache is deleted:
+   * whatever holds its cache file open closes it (a background account); awaited.
+   */
+  readonly onRemoving?: (id: string) => Promise<void> | void
   /** Registers each secret read so that logs and messages can redact it. */
   readonly onSecret?: (credentials: Credentials) => void
   readonly testTimeoutMs?: number
@@ -93,6 +98,11 @@ export class ProfileService {
   /** The active profile with its credential source. */
   active(): ActiveProfile {
     return this.#activeOf(this.activeId)
+  }
+
+  /** A profile (the active one or another) with its credential source; the Sandbox for an unknown id. */
+  profileOf(id: string): ActiveProfile {
+    return this.#activeOf(id)
   }
 
   /** Every profile (Sandbox first) with whether credentials are stored; never a secret. */
@@ -220,6 +230,7 @@ export class ProfileService {
       if (draft.activeProfileId === id) draft.activeProfileId = SANDBOX_PROFILE_ID
     })
     if (wasActive) await this.#options.onActiveChange(this.active())
+    await this.#options.onRemoving?.(id)
     if (deleteCache) await deleteCacheFiles(this.#options.dataDir, id)
     this.#options.onListChange?.(this.activeId)
     return this.list()

@@ -138,11 +138,18 @@ const settingsSchema = z.object({
     .object({
       intervalMinutes: liveIntervalSchema.catch(LIVE_INTERVAL_MINUTES.default),
       windowDays: liveWindowDaysSchema.catch(LIVE_WINDOW_DAYS.default),
+      /** Every account with usable credentials is kept current, not only the active one. */
+      allAccounts: z.boolean().catch(false).default(false),
     })
-    .catch({ intervalMinutes: LIVE_INTERVAL_MINUTES.default, windowDays: LIVE_WINDOW_DAYS.default })
+    .catch({
+      intervalMinutes: LIVE_INTERVAL_MINUTES.default,
+      windowDays: LIVE_WINDOW_DAYS.default,
+      allAccounts: false,
+    })
     .default({
       intervalMinutes: LIVE_INTERVAL_MINUTES.default,
       windowDays: LIVE_WINDOW_DAYS.default,
+      allAccounts: false,
     }),
   /** Notifications (docs/live.md). Added without a new layout; an unreadable part gets its default. */
   notifications: z

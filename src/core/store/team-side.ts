@@ -20,6 +20,7 @@ import { applyPulledAssignments, settleAssignment } from './team-assignments'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
 import { bumpDataVersion } from './write/writes'
+import { withMarksCountedOnce } from './write/mark-counts'
 
 /**
  * The store's half of team sharing (docs/team.md): the outbox, the cursor,
@@ -319,7 +320,7 @@ export function discardSetAside(
     records.add(draft.recordIdx)
   }
   for (const [resource, records] of touched) {
-    for (const idx of records) settleMark(db, resource, idx, identity, input.timeZone)
+    settleMarks(db, resource, [...records], identity, input.timeZone)
     touchCells(db, resource, records)
   }
   if (discarded > 0) bumpDataVersion(db)
@@ -328,8 +329,10 @@ export function discardSetAside(
 
 /** Drops events the server committed. */
 export function ackOutbox(db: StoreConnection, ids: readonly string[]): void {
-  const drop = prepared(db, 'DELETE FROM team_outbox WHERE id = ?')
-  for (const id of ids) drop.run(id)
+  if (ids.length === 0) return
+  prepared(db, 'DELETE FROM team_outbox WHERE id IN (SELECT value FROM json_each(?))').run(
+    JSON.stringify(ids),
+  )
 }
 
 /** The highest server number applied; 0 when none. */
@@ -363,14 +366,6 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   const identity = teamIdentity(db)
   const names = memberNames(db)
   const nameOf = (role: string): string => names[role] || role
-  const upsertReview = prepared(
-    db,
-    `INSERT INTO team_review_events
-       (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time, restores_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, author = excluded.author,
-       author_name = excluded.author_name, server_time = excluded.server_time`,
-  )
   const upsertLink = prepared(
     db,
     `INSERT INTO wallet_links (flow, ref_user_id, guarantee_idx, outcome, detail, started_at, ended_at, event_id, author)
@@ -389,6 +384,7 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
     `INSERT INTO changes (resource, idx, kind, detail, sync_id, at) VALUES (?, ?, 'mention', ?, ?, ?)`,
   )
   const assignments: AssignmentEvent[] = []
+  const reviews: unknown[][] = []
   for (const event of page.events) {
     if (event.kind === 'assignment') assignments.push(event)
     else if (event.kind === 'review') {
@@ -414,7 +410,7 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
           event.serverTime,
         )
       }
-      upsertReview.run(
+      reviews.push([
         event.id,
         event.resource,
         event.recordIdx,
@@ -427,7 +423,7 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
         event.seq,
         event.serverTime,
         event.restoresId ?? null,
-      )
+      ])
       let records = touched.get(event.resource)
       if (!records) touched.set(event.resource, (records = new Set()))
       records.add(event.recordIdx)
@@ -446,8 +442,21 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
       walletLinks = true
     }
   }
+  if (reviews.length > 0) {
+    // Every review event of the page kept by id in one statement (a page applied twice changes nothing).
+    prepared(
+      db,
+      `INSERT INTO team_review_events
+         (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, seq, server_time, restores_id)
+       SELECT e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3, e.value ->> 4, e.value ->> 5,
+         e.value ->> 6, e.value ->> 7, e.value ->> 8, e.value ->> 9, e.value ->> 10, e.value ->> 11
+       FROM json_each(?) e ORDER BY e.key
+       ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, author = excluded.author,
+         author_name = excluded.author_name, server_time = excluded.server_time`,
+    ).run(JSON.stringify(reviews))
+  }
   for (const [resource, records] of touched) {
-    for (const idx of records) settleMark(db, resource, idx, identity, page.timeZone)
+    settleMarks(db, resource, [...records], identity, page.timeZone)
     touchCells(db, resource, records)
   }
   for (const [resource, records] of applyPulledAssignments(db, assignments)) {
@@ -463,28 +472,114 @@ export function applyPulled(db: StoreConnection, page: PulledApply): PulledAppli
   }
 }
 
-/** Makes a record's local mark its current team event (see {@link applyPulled}). */
-function settleMark(
+/**
+ * Makes each record's local mark its current team event (see
+ * {@link applyPulled}): their events read in one statement, the marks
+ * removed in one and written in one, counted once (`write/mark-counts.ts`).
+ */
+function settleMarks(
   db: StoreConnection,
   resource: PagedResource,
-  idx: number,
+  idxs: readonly number[],
   identity: TeamIdentity | null,
   timeZone: string,
 ): void {
-  const events = prepared(
+  const list = JSON.stringify(idxs)
+  const rows = prepared(
     db,
-    `SELECT id, mark, note, author, author_name, client_time, based_on_seq, seq, restores_id
-       FROM team_review_events WHERE resource = ? AND record_idx = ? ORDER BY seq`,
-  ).all(resource, idx) as unknown as StoredEvent[]
-  if (events.some((event) => event.seq === null)) return
-  const current = events.at(-1)
-  if (!current || current.seq === null) return
+    `SELECT e.record_idx, e.id, e.mark, e.note, e.author, e.author_name, e.client_time,
+       e.based_on_seq, e.seq, e.restores_id
+     FROM json_each(?2) j CROSS JOIN team_review_events e
+       ON e.resource = ?1 AND e.record_idx = j.value
+     ORDER BY e.record_idx, e.seq`,
+  ).all(resource, list) as unknown as (StoredEvent & { record_idx: number })[]
+  const byRecord = new Map<number, StoredEvent[]>()
+  for (const row of rows) {
+    const idx = Number(row.record_idx)
+    let events = byRecord.get(idx)
+    if (!events) byRecord.set(idx, (events = []))
+    events.push(row)
+  }
+  const flags = new Map(
+    (
+      prepared(
+        db,
+        `SELECT m.record_idx, m.changed_while_away FROM json_each(?2) j CROSS JOIN review_marks m
+           ON m.resource = ?1 AND m.record_idx = j.value`,
+      ).all(resource, list) as { record_idx: number; changed_while_away: string | null }[]
+    ).map((row) => [Number(row.record_idx), row.changed_while_away]),
+  )
+  const times = new Map<string, string>()
+  const localTime = (clientTime: string): string => {
+    let text = times.get(clientTime)
+    if (text === undefined)
+      times.set(clientTime, (text = localTimestamp(new Date(clientTime), timeZone)))
+    return text
+  }
   const me = identity?.role ?? null
-  const previous = prepared(
+  const removed: number[] = []
+  const written: unknown[][] = []
+  for (const [idx, events] of byRecord) {
+    const settled = settledMark(events, me, flags.get(idx) ?? null)
+    if (settled === null) continue
+    if (settled === 'none') {
+      removed.push(idx)
+      continue
+    }
+    const { current, shown, flag } = settled
+    written.push([
+      idx,
+      current.mark,
+      current.note,
+      localTime(shown.client_time),
+      shown.author_name ?? shown.author,
+      current.seq,
+      shown.author,
+      flag,
+    ])
+  }
+  withMarksCountedOnce(
     db,
-    'SELECT changed_while_away FROM review_marks WHERE resource = ? AND record_idx = ?',
-  ).get(resource, idx) as { changed_while_away: string | null } | undefined
-  let flag = previous?.changed_while_away ?? null
+    resource,
+    [...removed, ...written.map((row) => row[0] as number)],
+    () => {
+      if (removed.length > 0)
+        prepared(
+          db,
+          'DELETE FROM review_marks WHERE resource = ? AND record_idx IN (SELECT value FROM json_each(?))',
+        ).run(resource, JSON.stringify(removed))
+      if (written.length > 0)
+        prepared(
+          db,
+          `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_seq, team_author, changed_while_away)
+         SELECT ?1, j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4,
+           j.value ->> 5, j.value ->> 6, j.value ->> 7
+         FROM json_each(?2) j WHERE true
+         ON CONFLICT (resource, record_idx) DO UPDATE SET
+           mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
+           reviewed_by = excluded.reviewed_by, team_seq = excluded.team_seq,
+           team_author = excluded.team_author, changed_while_away = excluded.changed_while_away`,
+        ).run(resource, JSON.stringify(written))
+    },
+  )
+}
+
+/**
+ * A record's mark after its events (`events` by number): null while one of
+ * them is unsent (the local mark stays), `'none'` when the row goes (no
+ * mark, no note, no flag), else the current event, the event whose author
+ * and time it shows (an undo shows the state it restored), and the
+ * "changed while you were away" flag.
+ */
+function settledMark(
+  events: readonly StoredEvent[],
+  me: string | null,
+  previousFlag: string | null,
+): { current: StoredEvent; shown: StoredEvent; flag: string | null } | 'none' | null {
+  if (events.some((event) => event.seq === null)) return null
+  const current = events.at(-1)
+  if (!current || current.seq === null) return null
+  let flag = previousFlag
   if (current.author === me) flag = null
   else if (
     events.some(
@@ -496,36 +591,10 @@ function settleMark(
     )
   )
     flag = current.author_name ?? current.author
-  // An undo shows the state it restored as that state's author set it.
   const shown =
     (current.restores_id && events.find((event) => event.id === current.restores_id)) || current
-  const by = shown.author_name ?? shown.author
-  if (current.mark === 'none' && current.note === '' && flag === null) {
-    prepared(db, 'DELETE FROM review_marks WHERE resource = ? AND record_idx = ?').run(
-      resource,
-      idx,
-    )
-    return
-  }
-  prepared(
-    db,
-    `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_seq, team_author, changed_while_away)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (resource, record_idx) DO UPDATE SET
-       mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
-       reviewed_by = excluded.reviewed_by, team_seq = excluded.team_seq,
-       team_author = excluded.team_author, changed_while_away = excluded.changed_while_away`,
-  ).run(
-    resource,
-    idx,
-    current.mark,
-    current.note,
-    localTimestamp(new Date(shown.client_time), timeZone),
-    by,
-    current.seq,
-    shown.author,
-    flag,
-  )
+  if (current.mark === 'none' && current.note === '' && flag === null) return 'none'
+  return { current, shown, flag }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { StoreConnection } from '../store/connection'
 import { runStoreOp, type StoreArgs, type StoreResult } from '../owner/store-ops'
 import type { OutboxCounts, SetAsideEntry, TeamEvent, TeamEventDraft } from '../store/team-events'
 import type { PulledMentions, TeamLocalSide } from './local-side'
-import type { TeamStoreOp } from './team-protocol'
+import type { TeamStoreOp } from '../owner/team-link'
 
 /** Runs one of the store's team operations, wherever the store is. */
 export type TeamStoreCall = <K extends TeamStoreOp>(
@@ -13,7 +13,8 @@ export type TeamStoreCall = <K extends TeamStoreOp>(
 /**
  * The profile's store as the team client's local side: every method is one
  * store operation in its own transaction (`store/team-side.ts`). The team
- * worker passes a `call` that goes through the main thread to the owner.
+ * worker passes a `call` that goes straight to the owner over its link
+ * (`owner/team-link.ts`).
  */
 export class StoreTeamSide implements TeamLocalSide {
   readonly #call: TeamStoreCall

@@ -1,31 +1,22 @@
+import { MessagePort } from 'node:worker_threads'
 import { z } from 'zod'
 import { PAGED_RESOURCES } from '../../shared/resources'
 import { errorDataSchema } from '../error-data-schema'
 
 /**
  * The messages between the main thread and the team worker (`worker.ts`),
- * checked on arrival at either end. The worker runs the sync loop and asks
- * the main thread for the store operations of {@link TEAM_STORE_OPS}, which
- * the main thread passes to the profile's database owner: the worker holds
- * the PostgreSQL connection, the owner the SQLite file, the main thread only
- * relays.
+ * checked on arrival at either end, and those on the worker's link to the
+ * profile's database owner. The worker runs the sync loop; its store
+ * operations (`TEAM_STORE_OPS` in `owner/team-link.ts`) go straight to the
+ * owner over that link, never through the main thread: the worker holds the
+ * PostgreSQL connection, the owner the SQLite file, and the main thread
+ * hears only the status, presence and what a pulled page changed.
  */
-
-/** The store operations the team worker may ask for, and nothing else. */
-const TEAM_STORE_OPS = [
-  'teamReadOutbox',
-  'teamCountOutbox',
-  'teamSetAside',
-  'teamAckOutbox',
-  'teamLastSeq',
-  'teamApplyPulled',
-] as const
-
-/** One of {@link TEAM_STORE_OPS}. */
-export type TeamStoreOp = (typeof TEAM_STORE_OPS)[number]
 
 /** What the worker is started with (the password only in memory, never on disk). */
 export const teamWorkerDataSchema = z.object({
+  /** The worker's end of its link to the profile's database owner (`StoreOwner.linkTeam`). */
+  store: z.instanceof(MessagePort),
   config: z.object({
     host: z.string().min(1),
     port: z.number().int().min(1).max(65535),
@@ -63,8 +54,6 @@ export type TeamWorkerData = z.infer<typeof teamWorkerDataSchema>
 
 /** Main thread → worker. */
 export const toTeamWorkerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
-  z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorDataSchema }),
   z.object({ type: z.literal('nudge') }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('stop') }),
@@ -77,12 +66,8 @@ export type ToTeamWorker = z.infer<typeof toTeamWorkerSchema>
 
 /** Worker → main thread. */
 export const fromTeamWorkerSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('call'),
-    id: z.number().int().positive(),
-    op: z.enum(TEAM_STORE_OPS),
-    args: z.unknown().optional(),
-  }),
+  /** A pulled page was written (`PulledApplied`, store/team-side.ts): lists, Wallet history, mentions. */
+  z.object({ type: z.literal('applied'), applied: z.record(z.string(), z.unknown()) }),
   /** A `TeamStatus` (team-sync.ts); the main thread keeps the latest for `team.status`. */
   z.object({ type: z.literal('status'), status: z.record(z.string(), z.unknown()) }),
   /** The other members present now, by login role. */
@@ -94,3 +79,9 @@ export const fromTeamWorkerSchema = z.discriminatedUnion('type', [
 
 /** Worker → main thread, checked. */
 export type FromTeamWorker = z.infer<typeof fromTeamWorkerSchema>
+
+/** Owner → worker, on the link: the answer to one store operation (as the owner answers any call). */
+export const fromTeamLinkSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
+  z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorDataSchema }),
+])

@@ -2,7 +2,7 @@ import type { ErrorData, TeamErrorData } from '../../shared/errors'
 import type { TeamServerView } from '../../shared/profiles'
 import { errorDataSchema } from '../error-data-schema'
 import type { TeamStatusView } from '../../shared/team'
-import type { StoreClient } from '../owner/store-owner'
+import type { StoreClient, TeamLinkSink } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
 import type { ThreadEntry } from '../threads/spawn'
 import type { TeamServerConfig } from './connection'
@@ -18,7 +18,7 @@ export interface TeamRunnerOptions {
   readonly timeZone: string
   /** The profile's team server; null: none, and the runner does nothing. */
   readonly server: TeamServerView | null
-  readonly store: StoreClient
+  readonly store: StoreClient & TeamLinkSink
   /** The team worker's entry; absent in a host that cannot run one. */
   readonly entry: ThreadEntry | undefined
   /** The profile's team password from the keychain; null when none is stored. */

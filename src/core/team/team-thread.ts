@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads'
+import { MessageChannel, type Worker } from 'node:worker_threads'
 import type { TeamErrorData } from '../../shared/errors'
-import { AppError } from '../app-error'
-import type { StoreClient } from '../owner/store-owner'
+import type { TeamLinkSink } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
 import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
@@ -12,8 +11,10 @@ import type { PresenceAt, PresentMember } from './session'
 export interface TeamThreadOptions {
   /** The worker's entry (`team/worker.ts`, bundled as `out/main/team-worker.js`). */
   readonly entry: ThreadEntry
-  readonly store: StoreClient
-  readonly data: TeamWorkerData
+  /** The profile's database owner: the worker's store requests go to it over their own link. */
+  readonly store: TeamLinkSink
+  /** The worker's start data; the link to the owner is added here. */
+  readonly data: Omit<TeamWorkerData, 'store'>
   readonly onStatus: (status: TeamStatus) => void
   /** The worker thread failed (after its status said so): nothing will update the counts. */
   readonly onFailed?: () => void
@@ -25,8 +26,9 @@ export interface TeamThreadOptions {
 
 /**
  * The main thread's handle on the team worker of the active profile: starts
- * it, passes its store requests to the profile's owner and the answers back,
- * and hands its status on. It runs no query of its own.
+ * it with a link of its own to the profile's database owner (its store
+ * requests never pass through here), and hands its status, presence and
+ * pulled pages' effects on. It runs no query of its own.
  */
 export class TeamThread {
   readonly #worker: Worker
@@ -35,7 +37,12 @@ export class TeamThread {
 
   constructor(options: TeamThreadOptions) {
     this.#options = options
-    this.#worker = spawnStoreThread(options.entry, { workerData: options.data })
+    const link = new MessageChannel()
+    options.store.linkTeam(link.port1)
+    this.#worker = spawnStoreThread(options.entry, {
+      workerData: { ...options.data, store: link.port2 } satisfies TeamWorkerData,
+      transferList: [link.port2],
+    })
     this.#worker.unref()
     this.#worker.on('message', (raw: unknown) => this.#receive(raw))
     this.#worker.on('error', (error) => {
@@ -84,27 +91,12 @@ export class TeamThread {
       this.#options.onPresence?.(message.present)
       return
     }
-    const { id, op } = message
-    const { store } = this.#options
-    // The worker's StoreTeamSide built the arguments for `op`; the schema checked the name.
-    const answer = (store.call as (op: string, args: unknown) => Promise<unknown>)(op, message.args)
-    answer.then(
-      (value) => {
-        if (op === 'teamApplyPulled') this.#options.onApplied(value as PulledApplied)
-        this.#post({ type: 'done', id, value })
-      },
-      (error: unknown) => {
-        const data =
-          error instanceof AppError
-            ? error.toData()
-            : { code: 'internal' as const, message: 'The store request failed.' }
-        this.#post({ type: 'error', id, error: data })
-      },
-    )
+    // Built by the worker from the owner's answer to `teamApplyPulled`; cloning keeps its shape.
+    this.#options.onApplied(message.applied as unknown as PulledApplied)
   }
 
   #post(message: ToTeamWorker): void {
-    if (this.#closing && message.type !== 'done' && message.type !== 'error') return
+    if (this.#closing) return
     this.#worker.postMessage(message)
   }
 }

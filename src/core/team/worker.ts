@@ -1,15 +1,24 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../app-error'
 import { yieldToMainThread } from '../threads/spawn'
+import type { TeamLinkCall } from '../owner/team-link'
 import { StoreTeamSide, type TeamStoreCall } from './store-side'
-import { teamWorkerDataSchema, toTeamWorkerSchema, type FromTeamWorker } from './team-protocol'
+import type { PulledApplied } from '../store/team-side'
+import {
+  fromTeamLinkSchema,
+  teamWorkerDataSchema,
+  toTeamWorkerSchema,
+  type FromTeamWorker,
+} from './team-protocol'
 import { TeamSync } from './team-sync'
 
 /**
  * The team worker of the active profile: runs the {@link TeamSync} loop (the
  * PostgreSQL connection, LISTEN, push, pull, backoff) off the main thread.
- * Its local side is the profile's store, reached through the main thread
- * (`team-thread.ts` is the main side; messages in `team-protocol.ts`).
+ * Its local side is the profile's store, reached over its own link to the
+ * database owner (`owner/team-link.ts`); the main thread (`team-thread.ts`)
+ * hears its status, presence and what a pulled page changed (messages in
+ * `team-protocol.ts`).
  */
 if (!parentPort) throw new Error('team-worker runs only as a worker thread')
 yieldToMainThread()
@@ -21,19 +30,46 @@ function send(message: FromTeamWorker): void {
 }
 
 interface Waiter {
+  readonly op: string
   resolve(value: unknown): void
   reject(error: AppError): void
 }
 const pending = new Map<number, Waiter>()
 let nextId = 1
+const store = data.store
+/** Set once the owner's end is gone (its profile closed): every call fails with it. */
+let storeGone: AppError | null = null
+
+store.on('message', (raw: unknown) => {
+  const parsed = fromTeamLinkSchema.safeParse(raw)
+  if (!parsed.success) return
+  const answer = parsed.data
+  const waiter = pending.get(answer.id)
+  pending.delete(answer.id)
+  if (!waiter) return
+  if (answer.type === 'error') {
+    waiter.reject(AppError.fromData(answer.error))
+    return
+  }
+  // A pulled page's effects reach the main thread, which tells the windows.
+  if (waiter.op === 'teamApplyPulled')
+    send({ type: 'applied', applied: { ...(answer.value as PulledApplied) } })
+  waiter.resolve(answer.value)
+})
+store.on('close', () => {
+  storeGone = new AppError('internal', 'The profile’s cache was closed.')
+  for (const waiter of pending.values()) waiter.reject(storeGone)
+  pending.clear()
+})
 
 const call: TeamStoreCall = (op, args) => {
+  if (storeGone) return Promise.reject(storeGone)
   const id = nextId
   nextId += 1
   return new Promise((resolve, reject) => {
     // The owner ran the operation named `op`, so the answer is that operation's result.
-    pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-    send({ type: 'call', id, op, args })
+    pending.set(id, { op, resolve: resolve as (value: unknown) => void, reject })
+    store.postMessage({ type: 'call', id, op, args } satisfies TeamLinkCall)
   })
 }
 
@@ -54,14 +90,6 @@ port.on('message', (raw: unknown) => {
   if (!parsed.success) return
   const message = parsed.data
   switch (message.type) {
-    case 'done':
-    case 'error': {
-      const waiter = pending.get(message.id)
-      pending.delete(message.id)
-      if (message.type === 'done') waiter?.resolve(message.value)
-      else waiter?.reject(AppError.fromData(message.error))
-      return
-    }
     case 'nudge':
       sync.nudge()
       return
@@ -72,7 +100,10 @@ port.on('message', (raw: unknown) => {
       sync.setPresence(message.at)
       return
     case 'stop':
-      void sync.stop().finally(() => process.exit(0))
+      void sync.stop().finally(() => {
+        store.close()
+        process.exit(0)
+      })
       return
   }
 })

@@ -19,7 +19,7 @@ it('live.status, live.pause and live.resume answer the schedule; the interval is
   const resumed = await call(core, 'live.resume', {})
   expect(resumed.pausedUntil).toBeNull()
   const view = await call(core, 'settings.set', { live: { intervalMinutes: 5 } })
-  expect(view.live).toEqual({ intervalMinutes: 5, windowDays: 30 })
+  expect(view.live).toEqual({ intervalMinutes: 5, windowDays: 30, allAccounts: false })
   expect((await call(core, 'live.status', {})).intervalMinutes).toBe(5)
   expect((await call(core, 'settings.get', {})).live.intervalMinutes).toBe(5)
 })
@@ -32,6 +32,9 @@ it('refuses a bad pause or interval with invalid_argument and keeps what was set
     ['settings.set', { live: { intervalMinutes: 0 } }],
     ['settings.set', { live: { intervalMinutes: 61 } }],
     ['settings.set', { live: { windowDays: 0 } }],
+    ['settings.set', { live: { allAccounts: 'yes' } }],
+    ['settings.set', { live: { allAccounts: null } }],
+    ['settings.set', { live: { allAccounts: true, other: 1 } }],
     ['live.signal', { online: 'yes' }],
   ] as const) {
     const result = await core.router.dispatch(channel, args)
@@ -41,6 +44,7 @@ it('refuses a bad pause or interval with invalid_argument and keeps what was set
   expect((await call(core, 'settings.get', {})).live).toEqual({
     intervalMinutes: 5,
     windowDays: 30,
+    allAccounts: false,
   })
   expect((await call(core, 'live.status', {})).pausedUntil).toBeNull()
 })

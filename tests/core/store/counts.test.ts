@@ -9,7 +9,14 @@ import {
   recordCount,
 } from '../../../src/core/store/queries/list-queries'
 import type { ListRequest } from '../../../src/core/store/queries/list-request'
-import { setReview } from '../../../src/core/store/queries/reviews'
+import {
+  restoreReviews,
+  setReview,
+  setReviews,
+  type ReviewSnapshot,
+} from '../../../src/core/store/queries/reviews'
+import { applyPulled, configureTeam, readOutbox } from '../../../src/core/store/team-side'
+import type { ReviewEvent } from '../../../src/core/store/team-events'
 import { markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import type { PagedResource } from '../../../src/core/store/record-types'
@@ -151,6 +158,110 @@ describe('stored counts follow every write', () => {
     d.prepare("DELETE FROM review_marks WHERE resource = 'inspections' AND record_idx = 55").run()
     expectCountsMatch(d, 'inspections')
     expectCountsMatch(d, 'guarantees')
+  })
+
+  it('bulk marks, their undo and pulled pages count once per write, as COUNT(*) does', () => {
+    temp = tempDir()
+    db = openStore(storeFileFor(temp.dir, 'sandbox')).db
+    const d = db
+    const statusOf = (i: number): string | null =>
+      i % 7 === 0 ? null : ['배송완료', '감정접수', '감정승인(배송중)'][i % 3]!
+    const items = Array.from({ length: 120 }, (_, i) =>
+      inspection(i + 1, {
+        inspectionStatus: statusOf(i),
+        registeredAt: `2025-0${(i % 3) + 1}-1${i % 9} 10:00:00`,
+      }),
+    )
+    transaction(d, () => upsertInspections(d, items, 1, 'now'))
+    // Some marked one at a time first; one record gone (it counts nowhere).
+    for (const idx of [3, 4, 5]) {
+      transaction(d, () =>
+        setReview(d, { resource: 'inspections', idx, mark: 'reviewed', by: 'kim', at: 'x' }),
+      )
+    }
+    transaction(d, () => upsertInspections(d, items.slice(0, 119), 2, 'later'))
+    transaction(d, () => markUnseenGone(d, 'inspections', 2, 'later'))
+    expectCountsMatch(d, 'inspections')
+    const bulk = (idxs: number[], mark: ReviewMarkName | undefined, note?: string) =>
+      transaction(d, () =>
+        setReviews(d, {
+          resource: 'inspections',
+          idxs,
+          mark,
+          note,
+          by: 'kim',
+          at: '2025-03-01 10:00:00',
+          clientTime: '2025-03-01T01:00:00.000Z',
+        }),
+      )
+    const all = items.map((item) => item.idx)
+    // Without a team: marked, changed, a note only, cleared (the rows go), an idx twice.
+    const first = bulk([...all.slice(0, 80), 2, 2, 120], 'follow_up')
+    expectCountsMatch(d, 'inspections')
+    bulk(all.slice(40, 100), 'reviewed')
+    expectCountsMatch(d, 'inspections')
+    bulk(all.slice(90, 110), undefined, 'only a note')
+    bulk(all.slice(0, 30), 'none', '')
+    expectCountsMatch(d, 'inspections')
+    expect(queryInspections(d, { review: 'follow_up' }).total).toBe(10)
+    // An undo brings the first bulk's records back to what they were.
+    transaction(d, () =>
+      restoreReviews(d, {
+        resource: 'inspections',
+        states: first.previous,
+        at: 'x',
+        clientTime: '2025-03-01T01:00:00.000Z',
+      }),
+    )
+    expectCountsMatch(d, 'inspections')
+
+    // With a team: a bulk mark, then the server's numbered events of another member.
+    transaction(d, () =>
+      configureTeam(d, {
+        identity: { role: 'minji', displayName: '민지' },
+        members: [{ role: 'jisoo', displayName: '지수' }],
+      }),
+    )
+    const mine = bulk(all.slice(20, 70), 'reviewed')
+    expectCountsMatch(d, 'inspections')
+    let seq = 0
+    const numbered = readOutbox(d, 1000).map((draft): ReviewEvent => ({
+      ...(draft as Omit<ReviewEvent, 'seq' | 'author' | 'serverTime'>),
+      seq: (seq += 1),
+      author: 'minji',
+      serverTime: '2025-03-01T01:00:01.000Z',
+    }))
+    const theirs = (idx: number, mark: ReviewMarkName, note: string): ReviewEvent => ({
+      kind: 'review',
+      id: crypto.randomUUID(),
+      resource: 'inspections',
+      recordIdx: idx,
+      mark,
+      note,
+      clientTime: '2025-03-01T02:00:00.000Z',
+      basedOnSeq: null,
+      partnerId: 'P-1',
+      seq: (seq += 1),
+      author: 'jisoo',
+      serverTime: '2025-03-01T02:00:01.000Z',
+    })
+    const later = [
+      ...all.slice(60, 90).map((idx) => theirs(idx, 'follow_up', '')),
+      ...all.slice(85, 100).map((idx) => theirs(idx, 'none', '')),
+    ]
+    for (const events of [numbered.slice(0, 25), numbered.slice(25), later]) {
+      transaction(d, () =>
+        applyPulled(d, { events, upToSeq: events.at(-1)!.seq, timeZone: 'Asia/Seoul' }),
+      )
+      expectCountsMatch(d, 'inspections')
+    }
+    // The member's undo of their bulk: states as they were, counted once more.
+    const undone = mine.previous.filter((state: ReviewSnapshot) => state.idx < 60)
+    transaction(d, () =>
+      restoreReviews(d, { resource: 'inspections', states: undone, at: 'x', clientTime: 'y' }),
+    )
+    expectCountsMatch(d, 'inspections')
+    expect(d.prepare('SELECT count(*) AS n FROM mark_counts_held').get()).toEqual({ n: 0 })
   })
 
   it('migration 7 builds the counts of an existing database', () => {

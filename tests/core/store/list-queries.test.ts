@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import {
+  listIdxs,
   locateRecord,
   queryGuarantees,
   queryInspections,
@@ -12,6 +13,8 @@ import { writeSyncState } from '../../../src/core/store/sync-state'
 import { replaceBrands } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { guarantee, inspection, tempDir } from './fixtures'
+import { setReviews } from '../../../src/core/store/queries/reviews'
+import type { ListRequest } from '../../../src/core/store/queries/list-request'
 
 let temp: ReturnType<typeof tempDir>
 let db: StoreConnection
@@ -346,5 +349,57 @@ describe('where a list shows a record (records.locate)', () => {
     db.prepare(`UPDATE guarantees SET gone_at = 'now' WHERE idx = 8`).run()
     expect(queryGuarantees(db, {}).rows.map((r) => r.idx)).toEqual([7])
     expect(locateRecord(db, { resource: 'guarantees', idx: 8 })).toBeNull()
+  })
+})
+
+describe('every idx of a filter (a bulk action on all its rows)', () => {
+  it('lists the rows the list pages show, in their order, past one read of idxs', () => {
+    const statuses = ['배송완료', '감정접수', null] as const
+    const many = Array.from({ length: 5_300 }, (_, i) =>
+      inspection(100 + i, {
+        productName: i % 4 === 0 ? '샤넬 보이백' : '구찌 마몽',
+        inspectionStatus: statuses[i % 3]!,
+        // Registration times out of idx order, many equal: the cursor keys on (time, idx).
+        registeredAt: `2025-04-${String((i % 27) + 1).padStart(2, '0')} 0${i % 3}:00:00`,
+      }),
+    )
+    transaction(db, () => upsertInspections(db, many, 2, '2025-04-30T00:00:00Z'))
+    const marked = many.filter((_, i) => i % 5 === 0).map((item) => item.idx)
+    transaction(db, () =>
+      setReviews(db, {
+        resource: 'inspections',
+        idxs: marked,
+        mark: 'follow_up',
+        by: null,
+        at: 'x',
+        clientTime: 'y',
+      }),
+    )
+    const paged = (filter: ListRequest): number[] => {
+      const idxs: number[] = []
+      let cursor: string | undefined
+      do {
+        const page = queryInspections(db, { ...filter, limit: 500, ...(cursor ? { cursor } : {}) })
+        idxs.push(...page.rows.map((row) => row.idx))
+        cursor = page.nextCursor ?? undefined
+      } while (cursor)
+      return idxs
+    }
+    const filters: ListRequest[] = [
+      {},
+      { sort: 'oldest' },
+      { status: '감정접수' },
+      { q: '샤넬' },
+      { review: 'follow_up' },
+      { review: 'none', sort: 'oldest' },
+      { from: '2025-04-03', to: '2025-04-20' },
+      { sort: 'aged' },
+    ]
+    for (const filter of filters) {
+      const expected = paged(filter)
+      expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0)
+      expect(listIdxs(db, 'inspections', filter), JSON.stringify(filter)).toEqual(expected)
+    }
+    expect(listIdxs(db, 'inspections', {})).toHaveLength(5_300 + names.length)
   })
 })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { serialize } from 'node:v8'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, Worker } from 'node:worker_threads'
 import { build } from 'vite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
@@ -307,6 +307,35 @@ describe('the database owner thread', () => {
       value: { resource: 'inspections', pass: 0 },
     })
     await worker.terminate()
+  })
+
+  it('answers the team worker on its own link, only the team operations, and closes a link offered after close', async () => {
+    const owner = await open()
+    const link = new MessageChannel()
+    owner.linkTeam(link.port1)
+    const answers: unknown[] = []
+    link.port2.on('message', (message: unknown) => answers.push(message))
+    link.port2.postMessage({ type: 'call', id: 1, op: 'teamLastSeq' })
+    link.port2.postMessage({ type: 'call', id: 2, op: 'teamCountOutbox' })
+    // A store operation of the main thread's is refused on the link, as is a malformed call.
+    link.port2.postMessage({ type: 'call', id: 3, op: 'queryInspections', args: {} })
+    link.port2.postMessage({ type: 'call', id: 4 })
+    await vi.waitFor(() => expect(answers).toHaveLength(4))
+    const byId = new Map(answers.map((answer) => [(answer as { id: number }).id, answer]))
+    expect(byId.get(1)).toEqual({ type: 'done', id: 1, value: 0 })
+    expect(byId.get(2)).toMatchObject({ type: 'done', id: 2 })
+    expect(byId.get(3)).toMatchObject({ type: 'error', id: 3, error: { code: 'internal' } })
+    expect(byId.get(4)).toMatchObject({ type: 'error', id: 4, error: { code: 'internal' } })
+    // The main thread's own calls go on as before, answered to it, not on the link.
+    expect(await owner.call('teamLastSeq')).toBe(0)
+    expect(answers).toHaveLength(4)
+    link.port2.close()
+
+    await owner.close()
+    const late = new MessageChannel()
+    const closed = new Promise<void>((resolve) => late.port2.once('close', resolve))
+    owner.linkTeam(late.port1)
+    await closed
   })
 
   it('answers the page writes of a committed batch in one message, each id once', async () => {

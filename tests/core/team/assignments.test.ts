@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import type pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
-import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
-import { adminClient, makeTeam, memberClient } from '../../support/team-fixtures'
+import { startTcpProxy } from '../../support/tcp-proxy'
+import type { TeamCore } from '../../support/team-core'
+import { makeTeam, memberClient, teamOnSandbox } from '../../support/team-fixtures'
 
 /**
  * Assignments between app cores on one team server (docs/team.md
@@ -14,44 +12,15 @@ import { adminClient, makeTeam, memberClient } from '../../support/team-fixtures
  * as that role).
  */
 
-let admin: pg.Client
-let sandbox: Sandbox
-let partner: string
-let configs: readonly TeamServerConfig[]
+const team = teamOnSandbox({ seed: 10_000, members: ['minji', 'jisoo'] })
 let outsider: TeamServerConfig
-const cores: TeamCore[] = []
-const proxies: TcpProxy[] = []
 
 beforeAll(async () => {
-  admin = await adminClient()
-  sandbox = await startSandbox({ seed: 10_000 + Math.floor(Math.random() * 5000), size: 20 })
-  partner = demoCredentials(sandbox.seed).partnerId
-  ;({ configs } = await makeTeam(admin, { partner, members: ['minji', 'jisoo'] }))
   // Another team, granted another partner account.
-  outsider = (await makeTeam(admin, { partner: `${partner}-other`, members: ['outsider'] }))
-    .configs[0]!
+  outsider = (
+    await makeTeam(team.admin, { partner: `${team.partner}-other`, members: ['outsider'] })
+  ).configs[0]!
 })
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.close()))
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()))
-})
-afterAll(async () => {
-  await admin?.end()
-  await sandbox?.close()
-})
-
-async function boot(config: TeamServerConfig | null): Promise<TeamCore> {
-  const core = await bootTeamCore(sandbox, config)
-  cores.push(core)
-  return core
-}
-
-async function connected(core: TeamCore): Promise<void> {
-  await core.until(async () => {
-    const status = await core.status()
-    return status.state === 'connected' && status.unsent === 0
-  })
-}
 
 async function assigneeOf(core: TeamCore, idx: number): Promise<string | null> {
   const page = await core.call('inspections.query', { limit: 500 })
@@ -69,19 +38,19 @@ async function inspectionIdxs(core: TeamCore): Promise<number[]> {
 async function knowsMembers(core: TeamCore): Promise<void> {
   await core.until(async () => {
     const { members } = await core.call('team.members')
-    return configs.every((config) => members.some((member) => member.role === config.user))
+    return team.configs.every((config) => members.some((member) => member.role === config.user))
   })
 }
 
 describe('assignments on one team server', { timeout: 120_000 }, () => {
   it('assigns and unassigns both ways between two cores, and undo takes an assignment back', async () => {
-    const a = await boot(configs[0]!)
-    const b = await boot(configs[1]!)
-    await Promise.all([connected(a), connected(b)])
+    const a = await team.boot(team.configs[0]!)
+    const b = await team.boot(team.configs[1]!)
+    await Promise.all([a.settled(), b.settled()])
     await Promise.all([knowsMembers(a), knowsMembers(b)])
     const [first, second, third] = await inspectionIdxs(a)
-    const minji = configs[0]!.user
-    const jisoo = configs[1]!.user
+    const minji = team.configs[0]!.user
+    const jisoo = team.configs[1]!.user
 
     const done = await a.call('assignments.set', {
       resource: 'inspections',
@@ -109,13 +78,13 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
     // And the one before: the first record goes back to jisoo.
     await b.call('reviews.undo', {})
     await a.until(async () => (await assigneeOf(a, first!)) === jisoo)
-    await Promise.all([connected(a), connected(b)])
+    await Promise.all([a.settled(), b.settled()])
 
     // Every event is on the server, numbered: two by A, four by B.
-    const { rows } = await admin.query<{ author: string; n: string }>(
+    const { rows } = await team.admin.query<{ author: string; n: string }>(
       `SELECT author, count(*) AS n FROM appraisal_team.assignment_events
         WHERE partner_id = $1 GROUP BY author ORDER BY author`,
-      [partner],
+      [team.partner],
     )
     expect(Object.fromEntries(rows.map((row) => [row.author, Number(row.n)]))).toEqual({
       [minji]: 2,
@@ -124,16 +93,17 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
   })
 
   it('assignments made offline on both sides converge once both are back', async () => {
-    const proxyA = await startTcpProxy(configs[0]!.port)
-    const proxyB = await startTcpProxy(configs[1]!.port)
-    proxies.push(proxyA, proxyB)
-    const a = await boot({ ...configs[0]!, port: proxyA.port })
-    const b = await boot({ ...configs[1]!, port: proxyB.port })
-    await Promise.all([connected(a), connected(b)])
+    const proxyA = await startTcpProxy(team.configs[0]!.port)
+    const proxyB = await startTcpProxy(team.configs[1]!.port)
+    team.afterTest(proxyA, (proxy) => proxy.close())
+    team.afterTest(proxyB, (proxy) => proxy.close())
+    const a = await team.boot({ ...team.configs[0]!, port: proxyA.port })
+    const b = await team.boot({ ...team.configs[1]!, port: proxyB.port })
+    await Promise.all([a.settled(), b.settled()])
     await Promise.all([knowsMembers(a), knowsMembers(b)])
     const [, , , shared, onlyA, onlyB] = await inspectionIdxs(a)
-    const minji = configs[0]!.user
-    const jisoo = configs[1]!.user
+    const minji = team.configs[0]!.user
+    const jisoo = team.configs[1]!.user
 
     proxyA.cut()
     proxyB.cut()
@@ -154,9 +124,9 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
     expect(await assigneeOf(b, shared!)).toBe(jisoo)
 
     proxyA.restore()
-    await connected(a)
+    await a.settled()
     proxyB.restore()
-    await connected(b)
+    await b.settled()
     // B reached the server last: its assignment of the shared record is current on both.
     for (const core of [a, b]) {
       await core.until(async () => (await assigneeOf(core, shared!)) === jisoo)
@@ -164,16 +134,16 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
       await core.until(async () => (await assigneeOf(core, onlyA!)) === jisoo)
     }
     // Both events of the shared record are kept (conflicts kept, the later one current).
-    const { rows } = await admin.query<{ assignee: string }>(
+    const { rows } = await team.admin.query<{ assignee: string }>(
       `SELECT assignee FROM appraisal_team.assignment_events
         WHERE partner_id = $1 AND record_idx = $2 ORDER BY seq`,
-      [partner, shared!],
+      [team.partner, shared!],
     )
     expect(rows.map((row) => row.assignee)).toEqual([minji, jisoo])
   })
 
   it('a member of another team sees none of them and cannot add one; an assignee off the team is refused', async () => {
-    const staffDb = await memberClient(configs[0]!)
+    const staffDb = await memberClient(team.configs[0]!)
     const outsiderDb = await memberClient(outsider)
     try {
       const event = {
@@ -185,7 +155,14 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
       await staffDb.query(
         `INSERT INTO appraisal_team.assignment_events (id, partner_id, resource, record_idx, assignee, client_time)
          VALUES ($1, $2, $3, $4, $5, $6)`,
-        [event.id, partner, event.resource, event.idx, configs[1]!.user, event.clientTime],
+        [
+          event.id,
+          team.partner,
+          event.resource,
+          event.idx,
+          team.configs[1]!.user,
+          event.clientTime,
+        ],
       )
       const seen = await outsiderDb.query(
         'SELECT count(*)::int AS n FROM appraisal_team.assignment_events',
@@ -195,7 +172,7 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
         outsiderDb.query(
           `INSERT INTO appraisal_team.assignment_events (id, partner_id, resource, record_idx, assignee, client_time)
            VALUES ($1, $2, 'inspections', 1, NULL, now())`,
-          [randomUUID(), partner],
+          [randomUUID(), team.partner],
         ),
       ).rejects.toMatchObject({ code: '42501' })
       // A member may assign only to a member of its own team.
@@ -203,7 +180,7 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
         staffDb.query(
           `INSERT INTO appraisal_team.assignment_events (id, partner_id, resource, record_idx, assignee, client_time)
            VALUES ($1, $2, 'inspections', 1, $3, now())`,
-          [randomUUID(), partner, outsider.user],
+          [randomUUID(), team.partner, outsider.user],
         ),
       ).rejects.toMatchObject({ code: '42501' })
       // Nor rewrite history.
@@ -215,8 +192,8 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
     }
 
     // The app refuses such an assignee before anything is stored or queued.
-    const a = await boot(configs[0]!)
-    await connected(a)
+    const a = await team.boot(team.configs[0]!)
+    await a.settled()
     await knowsMembers(a)
     const [idx] = await inspectionIdxs(a)
     const before = await assigneeOf(a, idx!)
@@ -228,7 +205,7 @@ describe('assignments on one team server', { timeout: 120_000 }, () => {
   })
 
   it('without a team server there is nothing to assign to', async () => {
-    const alone = await boot(null)
+    const alone = await team.boot(null)
     const [idx] = await inspectionIdxs(alone)
     await expect(
       alone.call('assignments.set', { resource: 'inspections', idxs: [idx!], assignee: null }),

@@ -1,10 +1,7 @@
-import type pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { TeamServerConfig } from '../../../src/core/team/connection'
-import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
+import { describe, expect, it } from 'vitest'
 import type { InspectionRow } from '../../../src/shared/lists'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
-import { adminClient, makeTeam } from '../../support/team-fixtures'
+import type { TeamCore } from '../../support/team-core'
+import { teamOnSandbox } from '../../support/team-fixtures'
 
 /**
  * Acting on many records at once and taking an action back: `reviews.setMany`
@@ -13,32 +10,7 @@ import { adminClient, makeTeam } from '../../support/team-fixtures'
  * new events that every member's app applies; without a team server too.
  */
 
-let admin: pg.Client
-let sandbox: Sandbox
-let configs: readonly TeamServerConfig[]
-const cores: TeamCore[] = []
-
-beforeAll(async () => {
-  admin = await adminClient()
-  sandbox = await startSandbox({ seed: 20_000 + Math.floor(Math.random() * 5000), size: 20 })
-  ;({ configs } = await makeTeam(admin, {
-    partner: demoCredentials(sandbox.seed).partnerId,
-    members: ['lead', 'staff'],
-  }))
-})
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.close()))
-})
-afterAll(async () => {
-  await admin?.end()
-  await sandbox?.close()
-})
-
-async function boot(config: TeamServerConfig | null): Promise<TeamCore> {
-  const core = await bootTeamCore(sandbox, config)
-  cores.push(core)
-  return core
-}
+const team = teamOnSandbox({ seed: 20_000, members: ['lead', 'staff'] })
 
 async function rows(core: TeamCore): Promise<InspectionRow[]> {
   return [...(await core.call('inspections.query', { limit: 500 })).rows]
@@ -52,16 +24,9 @@ async function marks(core: TeamCore, idxs: readonly number[]) {
   })
 }
 
-async function settled(core: TeamCore): Promise<void> {
-  await core.until(async () => {
-    const status = await core.status()
-    return status.state === 'connected' && status.unsent === 0
-  })
-}
-
 describe('bulk marks and undo', { timeout: 120_000 }, () => {
   it('works without a team server: a selection, every row of a filter, and undo in turn', async () => {
-    const solo = await boot(null)
+    const solo = await team.boot(null)
     const all = (await rows(solo)).map((row) => row.idx)
     const [first, second, third] = all
     await solo.call('reviews.set', {
@@ -107,7 +72,7 @@ describe('bulk marks and undo', { timeout: 120_000 }, () => {
   })
 
   it('refuses a bulk action without a target or without a change', async () => {
-    const solo = await boot(null)
+    const solo = await team.boot(null)
     await expect(
       solo.call('reviews.setMany', { resource: 'inspections', mark: 'reviewed' } as never),
     ).rejects.toThrow(/invalid_argument/)
@@ -124,9 +89,9 @@ describe('bulk marks and undo', { timeout: 120_000 }, () => {
   })
 
   it('a bulk mark reaches the other member; its undo restores each record’s mark and author on both', async () => {
-    const lead = await boot(configs[0]!)
-    const staff = await boot(configs[1]!)
-    await Promise.all([settled(lead), settled(staff)])
+    const lead = await team.boot(team.configs[0]!)
+    const staff = await team.boot(team.configs[1]!)
+    await Promise.all([lead.settled(), staff.settled()])
     const all = (await rows(lead)).map((row) => row.idx)
     const [mine, theirs] = all
     // Before: one record marked by the staff member, one by the lead, the rest unmarked.
@@ -136,14 +101,14 @@ describe('bulk marks and undo', { timeout: 120_000 }, () => {
       mark: 'follow_up',
       note: 'staff',
     })
-    await settled(staff)
+    await staff.settled()
     await lead.call('reviews.set', {
       resource: 'inspections',
       idx: mine!,
       mark: 'follow_up',
       note: 'lead',
     })
-    await settled(lead)
+    await lead.settled()
     await lead.until(async () => (await marks(lead, [theirs!]))[0]?.note === 'staff')
     const before = await marks(lead, all)
     expect(before.slice(0, 2)).toEqual([
@@ -156,7 +121,7 @@ describe('bulk marks and undo', { timeout: 120_000 }, () => {
       filter: {},
       mark: 'reviewed',
     })
-    await settled(lead)
+    await lead.settled()
     await staff.until(async () =>
       (await marks(staff, all)).every((m) => m?.mark === 'reviewed' && m.by === 'lead name'),
     )
@@ -166,7 +131,7 @@ describe('bulk marks and undo', { timeout: 120_000 }, () => {
       count: all.length,
     })
     expect(await marks(lead, all)).toEqual(before)
-    await settled(lead)
+    await lead.settled()
     for (const core of [lead, staff]) {
       await core.until(
         async () => JSON.stringify(await marks(core, all)) === JSON.stringify(before),

@@ -1,10 +1,7 @@
-import type pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { TeamServerConfig } from '../../../src/core/team/connection'
-import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
+import { describe, expect, it } from 'vitest'
 import type { PostedNotification } from '../../../src/shared/notifications'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
-import { adminClient, makeTeam } from '../../support/team-fixtures'
+import type { TeamCore } from '../../support/team-core'
+import { teamOnSandbox } from '../../support/team-fixtures'
 
 /**
  * Mentions (docs/team.md "Mentions"): `@name` in another member's note
@@ -13,37 +10,7 @@ import { adminClient, makeTeam } from '../../support/team-fixtures'
  * on the history is not flooded with old mentions.
  */
 
-let admin: pg.Client
-let sandbox: Sandbox
-let configs: readonly TeamServerConfig[]
-const cores: TeamCore[] = []
-
-beforeAll(async () => {
-  admin = await adminClient()
-  sandbox = await startSandbox({ seed: 45_000 + Math.floor(Math.random() * 5000), size: 20 })
-  ;({ configs } = await makeTeam(admin, {
-    partner: demoCredentials(sandbox.seed).partnerId,
-    members: ['minji', 'jisoo'],
-  }))
-})
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.close()))
-})
-afterAll(async () => {
-  await admin?.end()
-  await sandbox?.close()
-})
-
-async function boot(config: TeamServerConfig): Promise<TeamCore> {
-  const core = await bootTeamCore(sandbox, config)
-  cores.push(core)
-  return core
-}
-
-async function settled(core: TeamCore): Promise<boolean> {
-  const status = await core.status()
-  return status.state === 'connected' && status.unsent === 0
-}
+const team = teamOnSandbox({ seed: 45_000, members: ['minji', 'jisoo'] })
 
 function notifications(core: TeamCore): PostedNotification[] {
   const posted: PostedNotification[] = []
@@ -59,9 +26,9 @@ async function mentionEntries(core: TeamCore) {
 
 describe('mentions', { timeout: 60_000 }, () => {
   it('notifies the member named and adds a Changes entry; the author is not told', async () => {
-    const minji = await boot(configs[0]!)
-    const jisoo = await boot(configs[1]!)
-    await Promise.all([minji.until(() => settled(minji)), jisoo.until(() => settled(jisoo))])
+    const minji = await team.boot(team.configs[0]!)
+    const jisoo = await team.boot(team.configs[1]!)
+    await Promise.all([minji.settled(), jisoo.settled()])
     const toMinji = notifications(minji)
     const toJisoo = notifications(jisoo)
     const [idx, other] = (await jisoo.call('inspections.query', { limit: 2 })).rows.map(
@@ -106,7 +73,7 @@ describe('mentions', { timeout: 60_000 }, () => {
     })
 
     // The author's own machine: no entry, no notification.
-    await jisoo.until(() => settled(jisoo))
+    await jisoo.settled()
     expect(await mentionEntries(jisoo)).toEqual([])
     expect(toJisoo.filter((entry) => entry.kind === 'mentioned')).toEqual([])
 
@@ -122,8 +89,8 @@ describe('mentions', { timeout: 60_000 }, () => {
   })
 
   it('a new machine catching up on the history is not told of old mentions', async () => {
-    const jisoo = await boot(configs[1]!)
-    await jisoo.until(() => settled(jisoo))
+    const jisoo = await team.boot(team.configs[1]!)
+    await jisoo.settled()
     const [idx] = (await jisoo.call('inspections.query', { limit: 1 })).rows.map((row) => row.idx)
     await jisoo.call('reviews.set', {
       resource: 'inspections',
@@ -131,10 +98,10 @@ describe('mentions', { timeout: 60_000 }, () => {
       mark: 'none',
       note: '@minji name 예전 메모',
     })
-    await jisoo.until(() => settled(jisoo))
+    await jisoo.settled()
 
     // minji on a new computer: its first pull holds the mention.
-    const fresh = await boot(configs[0]!)
+    const fresh = await team.boot(team.configs[0]!)
     const told = notifications(fresh)
     await fresh.until(async () => {
       const page = await fresh.call('inspections.query', { limit: 20 })

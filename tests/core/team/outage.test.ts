@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { addMember, grantPartner } from '../../../src/core/team/admin'
-import { connectClient, type TeamServerConfig } from '../../../src/core/team/connection'
+import type { TeamServerConfig } from '../../../src/core/team/connection'
 import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
-import { startMigratedTeamCluster, type TeamCluster } from '../../support/team-cluster'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
+import {
+  addTeam,
+  clusterAdmin,
+  startMigratedTeamCluster,
+  type TeamCluster,
+} from '../../support/team-cluster'
+import { bootTeamCore, isSettled, type TeamCore } from '../../support/team-core'
 
 /**
  * A team at scale and through a server restart, on a cluster of this file's
@@ -25,32 +29,16 @@ const cores: TeamCore[] = []
 
 beforeAll(async () => {
   cluster = await startMigratedTeamCluster()
-  admin = await connectClient({
-    host: cluster.host,
-    port: cluster.port,
-    database: cluster.database,
-    user: cluster.adminUser,
-    password: cluster.adminPassword,
-    tls: 'verify-full',
-    caFile: cluster.caFile,
-  })
+  admin = await clusterAdmin(cluster)
   sandbox = await startSandbox({ seed: 30_000 + Math.floor(Math.random() * 5000), size: RECORDS })
-  await grantPartner(admin, 'outage', demoCredentials(sandbox.seed).partnerId)
-  configs = []
-  for (const prefix of ['lead', 'staff']) {
-    const role = `${prefix}_${randomBytes(4).toString('hex')}`
-    const password = `pw-${randomBytes(6).toString('hex')}`
-    await addMember(admin, { team: 'outage', role, password, displayName: `${prefix} name` })
-    configs.push({
-      host: cluster.host,
-      port: cluster.port,
-      database: cluster.database,
-      user: role,
-      password,
-      tls: 'verify-full',
-      caFile: cluster.caFile,
-    })
-  }
+  configs = await addTeam(admin, cluster, {
+    team: 'outage',
+    partner: demoCredentials(sandbox.seed).partnerId,
+    members: ['lead', 'staff'].map((prefix) => ({
+      role: `${prefix}_${randomBytes(4).toString('hex')}`,
+      displayName: `${prefix} name`,
+    })),
+  })
 }, 120_000)
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.close()))
@@ -67,11 +55,6 @@ async function boot(config: TeamServerConfig): Promise<TeamCore> {
   return core
 }
 
-async function settled(core: TeamCore): Promise<boolean> {
-  const status = await core.status()
-  return status.state === 'connected' && status.unsent === 0
-}
-
 /** How many inspections `core` lists as marked `mark` by `role`. */
 async function markedBy(core: TeamCore, role: string, mark: 'reviewed' | 'follow_up') {
   const page = await core.call('inspections.query', { limit: 1, review: mark, markedBy: { role } })
@@ -81,7 +64,7 @@ async function markedBy(core: TeamCore, role: string, mark: 'reviewed' | 'follow
 describe('a team at scale and through a server restart', { timeout: 180_000 }, () => {
   it('a bulk mark of 10,000 records reaches every one of them in the other member’s lists', async () => {
     const [lead, staff] = await Promise.all([boot(configs[0]!), boot(configs[1]!)])
-    await Promise.all([lead.until(() => settled(lead)), staff.until(() => settled(staff))])
+    await Promise.all([lead.settled(), staff.settled()])
     expect((await lead.call('inspections.query', { limit: 1 })).total).toBe(RECORDS)
 
     const { action } = await lead.call('reviews.setMany', {
@@ -98,12 +81,12 @@ describe('a team at scale and through a server restart', { timeout: 180_000 }, (
     const page = await staff.call('inspections.query', { limit: 500, review: 'follow_up' })
     expect(page.rows.every((row) => row.review?.note === '일괄 확인')).toBe(true)
     expect(page.rows.every((row) => row.review?.by === 'lead name')).toBe(true)
-    await lead.until(() => settled(lead))
+    await lead.settled()
   })
 
   it('marks made offline on both machines converge within 10 s of the server’s return', async () => {
     const [lead, staff] = await Promise.all([boot(configs[0]!), boot(configs[1]!)])
-    await Promise.all([lead.until(() => settled(lead)), staff.until(() => settled(staff))])
+    await Promise.all([lead.settled(), staff.settled()])
     const idxs = (await lead.call('inspections.query', { limit: 20 })).rows.map((row) => row.idx)
     const mine = idxs.slice(0, 10)
     const theirs = idxs.slice(10)
@@ -146,7 +129,7 @@ describe('a team at scale and through a server restart', { timeout: 180_000 }, (
       [lead, staff].map((core) =>
         core.until(
           async () =>
-            (await settled(core)) &&
+            (await isSettled(core)) &&
             (await markedBy(core, configs[0]!.user, 'reviewed')) === 10 &&
             (await markedBy(core, configs[1]!.user, 'reviewed')) === 10,
         ),

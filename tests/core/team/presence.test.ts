@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process'
 import type pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
-import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
 import type { PresenceView } from '../../../src/shared/team'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
-import { adminClient, makeTeam, memberClient } from '../../support/team-fixtures'
+import type { TeamCore } from '../../support/team-core'
+import { makeTeam, memberClient, teamOnSandbox } from '../../support/team-fixtures'
 
 /**
  * Presence (docs/team.md "Presence"): when a member opens a record, the
@@ -18,39 +17,20 @@ import { adminClient, makeTeam, memberClient } from '../../support/team-fixtures
 
 const TIMING = { heartbeatMs: 300, maxAgeMs: 1500, readMs: 200 }
 
-let admin: pg.Client
-let sandbox: Sandbox
-let partner: string
-let configs: readonly TeamServerConfig[]
+const team = teamOnSandbox({
+  seed: 40_000,
+  members: ['minji', 'jisoo', 'raw'],
+  boot: { presence: TIMING },
+})
 let strangers: readonly TeamServerConfig[]
-const cores: TeamCore[] = []
-const clients: pg.Client[] = []
 
 beforeAll(async () => {
-  admin = await adminClient()
-  sandbox = await startSandbox({ seed: 40_000 + Math.floor(Math.random() * 5000), size: 20 })
-  partner = demoCredentials(sandbox.seed).partnerId
-  ;({ configs } = await makeTeam(admin, { partner, members: ['minji', 'jisoo', 'raw'] }))
   // Another team, on another partner account.
-  ;({ configs: strangers } = await makeTeam(admin, {
-    partner: `other_${sandbox.seed}`,
+  ;({ configs: strangers } = await makeTeam(team.admin, {
+    partner: `other_${team.sandbox.seed}`,
     members: ['stranger'],
   }))
 })
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.close()))
-  await Promise.all(clients.splice(0).map((client) => client.end().catch(() => {})))
-})
-afterAll(async () => {
-  await admin?.end()
-  await sandbox?.close()
-})
-
-async function boot(config: TeamServerConfig | null): Promise<TeamCore> {
-  const core = await bootTeamCore(sandbox, config, { presence: TIMING })
-  cores.push(core)
-  return core
-}
 
 async function connected(core: TeamCore): Promise<void> {
   await core.until(async () => (await core.status()).state === 'connected')
@@ -71,15 +51,13 @@ async function present(core: TeamCore): Promise<PresenceView['present']> {
 }
 
 async function raw(config: TeamServerConfig): Promise<pg.Client> {
-  const client = await memberClient(config)
-  clients.push(client)
-  return client
+  return team.afterTest(await memberClient(config), (client) => client.end().catch(() => {}))
 }
 
 describe('presence', { timeout: 90_000 }, () => {
   it('shows who has a record open, follows them to another, and goes when they close it or quit', async () => {
-    const a = await boot(configs[0]!)
-    const b = await boot(configs[1]!)
+    const a = await team.boot(team.configs[0]!)
+    const b = await team.boot(team.configs[1]!)
     await Promise.all([connected(a), connected(b)])
     const [first, second] = (await a.call('inspections.query', { limit: 2 })).rows.map(
       (row) => row.idx,
@@ -92,7 +70,7 @@ describe('presence', { timeout: 90_000 }, () => {
     expect(await setPresence(a, { resource: 'inspections', idx: first! })).toEqual({ present: [] })
     await b.until(async () => (await present(b)).length === 1)
     expect(await present(b)).toEqual([
-      { role: configs[0]!.user, name: 'minji name', resource: 'inspections', idx: first! },
+      { role: team.configs[0]!.user, name: 'minji name', resource: 'inspections', idx: first! },
     ])
     expect(changes.at(-1)?.present).toEqual(await present(b))
     // Nobody else: a member never sees itself.
@@ -108,20 +86,20 @@ describe('presence', { timeout: 90_000 }, () => {
     // Quitting the app ends it too.
     await setPresence(a, { resource: 'guarantees', idx: 7 })
     await b.until(async () => (await present(b))[0]?.resource === 'guarantees')
-    await cores.splice(cores.indexOf(a), 1)[0]!.close()
+    await a.close()
     await b.until(async () => (await present(b)).length === 0)
 
     // Nothing of it was kept: no event on the server, nothing in the outbox.
-    const { rows } = await admin.query<{ n: string }>(
+    const { rows } = await team.admin.query<{ n: string }>(
       'SELECT count(*) AS n FROM appraisal_team.review_events WHERE partner_id = $1',
-      [partner],
+      [team.partner],
     )
     expect(Number(rows[0]!.n)).toBe(0)
     expect(await b.status()).toMatchObject({ unsent: 0 })
   })
 
   it('goes when the member’s host is killed, and when its heartbeat stops', async () => {
-    const b = await boot(configs[1]!)
+    const b = await team.boot(team.configs[1]!)
     await connected(b)
 
     const child = spawn(
@@ -130,8 +108,8 @@ describe('presence', { timeout: 90_000 }, () => {
         '--import',
         'tsx',
         'tests/support/team-presence-child.ts',
-        JSON.stringify(configs[0]!),
-        partner,
+        JSON.stringify(team.configs[0]!),
+        team.partner,
         'inspections',
         '3',
       ],
@@ -147,23 +125,23 @@ describe('presence', { timeout: 90_000 }, () => {
 
     // A member whose session stays open but who stops refreshing (a machine
     // cut off without the socket closing) counts as gone once the heartbeat is too old.
-    const silent = await raw(configs[2]!)
+    const silent = await raw(team.configs[2]!)
     await silent.query('SELECT appraisal_team.set_presence($1, $2, $3)', [
-      partner,
+      team.partner,
       'inspections',
       4,
     ])
-    await b.until(async () => (await present(b))[0]?.role === configs[2]!.user)
+    await b.until(async () => (await present(b))[0]?.role === team.configs[2]!.user)
     const seen = Date.now()
     await b.until(async () => (await present(b)).length === 0)
     expect(Date.now() - seen).toBeLessThan(TIMING.maxAgeMs + 5000)
   })
 
   it('shows a member of another team nothing and refuses its presence on this partner', async () => {
-    const a = await boot(configs[0]!)
+    const a = await team.boot(team.configs[0]!)
     await connected(a)
     await setPresence(a, { resource: 'inspections', idx: 5 })
-    const teammate = await raw(configs[1]!)
+    const teammate = await raw(team.configs[1]!)
     // A teammate reads the row (raw SQL, as the member).
     await expect
       .poll(
@@ -171,7 +149,7 @@ describe('presence', { timeout: 90_000 }, () => {
           (
             await teammate.query(
               'SELECT record_idx FROM appraisal_team.presence WHERE role_name = $1',
-              [configs[0]!.user],
+              [team.configs[0]!.user],
             )
           ).rows,
       )
@@ -180,10 +158,15 @@ describe('presence', { timeout: 90_000 }, () => {
     const stranger = await raw(strangers[0]!)
     expect((await stranger.query('SELECT * FROM appraisal_team.presence')).rows).toEqual([])
     expect(
-      (await stranger.query('SELECT * FROM appraisal_team.present($1, 600000)', [partner])).rows,
+      (await stranger.query('SELECT * FROM appraisal_team.present($1, 600000)', [team.partner]))
+        .rows,
     ).toEqual([])
     await expect(
-      stranger.query('SELECT appraisal_team.set_presence($1, $2, $3)', [partner, 'inspections', 5]),
+      stranger.query('SELECT appraisal_team.set_presence($1, $2, $3)', [
+        team.partner,
+        'inspections',
+        5,
+      ]),
     ).rejects.toMatchObject({ code: '42501' })
     // No write but through the functions.
     await expect(
@@ -197,7 +180,7 @@ describe('presence', { timeout: 90_000 }, () => {
   })
 
   it('is empty and inert without a team server', async () => {
-    const solo = await boot(null)
+    const solo = await team.boot(null)
     expect(await setPresence(solo, { resource: 'inspections', idx: 1 })).toEqual({ present: [] })
     expect(await present(solo)).toEqual([])
   })

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { TeamServerConfig } from '../../../src/core/team/connection'
-import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
+import { describe, expect, it } from 'vitest'
 import type { InspectionRow } from '../../../src/shared/lists'
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
-import { adminClient, makeTeam } from '../../support/team-fixtures'
+import { startTcpProxy } from '../../support/tcp-proxy'
+import type { TeamCore } from '../../support/team-core'
+import { teamOnSandbox } from '../../support/team-fixtures'
 
 /**
  * Two app cores (two data folders, two staff roles of one team) on one team
@@ -15,42 +12,7 @@ import { adminClient, makeTeam } from '../../support/team-fixtures'
  * made while one is cut off converge once it is back, with every event kept.
  */
 
-let admin: pg.Client
-let sandbox: Sandbox
-let configs: readonly TeamServerConfig[]
-const cores: TeamCore[] = []
-const proxies: TcpProxy[] = []
-
-beforeAll(async () => {
-  admin = await adminClient()
-  // A seed of its own: the sandbox's partner id is the one the team is granted.
-  sandbox = await startSandbox({ seed: 4000 + Math.floor(Math.random() * 5000), size: 20 })
-  ;({ configs } = await makeTeam(admin, {
-    partner: demoCredentials(sandbox.seed).partnerId,
-    members: ['minji', 'jisoo', 'solo'],
-  }))
-})
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.close()))
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()))
-})
-afterAll(async () => {
-  await admin?.end()
-  await sandbox?.close()
-})
-
-async function boot(config: TeamServerConfig | null): Promise<TeamCore> {
-  const core = await bootTeamCore(sandbox, config)
-  cores.push(core)
-  return core
-}
-
-async function connected(core: TeamCore): Promise<void> {
-  await core.until(async () => {
-    const status = await core.status()
-    return status.state === 'connected' && status.unsent === 0
-  })
-}
+const team = teamOnSandbox({ seed: 4000, members: ['minji', 'jisoo', 'solo'] })
 
 async function row(core: TeamCore, idx: number): Promise<InspectionRow | undefined> {
   const page = await core.call('inspections.query', { limit: 500 })
@@ -65,9 +27,9 @@ async function inspectionIdxs(core: TeamCore): Promise<number[]> {
 // Each test boots two app cores with their sandbox sync: more than the default on a loaded machine.
 describe('two staff machines on one team server', { timeout: 90_000 }, () => {
   it('marks and notes propagate both ways and show who marked', async () => {
-    const a = await boot(configs[0]!)
-    const b = await boot(configs[1]!)
-    await Promise.all([connected(a), connected(b)])
+    const a = await team.boot(team.configs[0]!)
+    const b = await team.boot(team.configs[1]!)
+    await Promise.all([a.settled(), b.settled()])
     const [first, second] = await inspectionIdxs(a)
 
     await a.call('reviews.set', {
@@ -81,7 +43,7 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
       mark: 'reviewed',
       note: '스크래치 확인',
       by: 'minji name',
-      author: configs[0]!.user,
+      author: team.configs[0]!.user,
     })
 
     await b.call('reviews.set', {
@@ -94,23 +56,23 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
     expect((await row(a, second!))?.review).toMatchObject({
       note: 'recheck',
       by: 'jisoo name',
-      author: configs[1]!.user,
+      author: team.configs[1]!.user,
     })
     // The signer is the team identity, on the machine that set it too.
     expect((await row(a, first!))?.review?.by).toBe('minji name')
     // The password is in the keychain only: not in the settings file, not in what the renderer gets.
     const settingsText = readFileSync(join(a.dataDir, 'settings.json'), 'utf8')
-    expect(settingsText).toContain(configs[0]!.user)
-    expect(settingsText).not.toContain(configs[0]!.password)
-    expect(JSON.stringify(await a.call('profiles.list'))).not.toContain(configs[0]!.password)
+    expect(settingsText).toContain(team.configs[0]!.user)
+    expect(settingsText).not.toContain(team.configs[0]!.password)
+    expect(JSON.stringify(await a.call('profiles.list'))).not.toContain(team.configs[0]!.password)
   })
 
   it('edits made while one machine is cut off converge, every event kept, nothing left unsent', async () => {
-    const proxy = await startTcpProxy(configs[0]!.port)
-    proxies.push(proxy)
-    const a = await boot({ ...configs[0]!, port: proxy.port })
-    const b = await boot(configs[1]!)
-    await Promise.all([connected(a), connected(b)])
+    const proxy = await startTcpProxy(team.configs[0]!.port)
+    team.afterTest(proxy, (proxy) => proxy.close())
+    const a = await team.boot({ ...team.configs[0]!, port: proxy.port })
+    const b = await team.boot(team.configs[1]!)
+    await Promise.all([a.settled(), b.settled()])
     const [shared, onlyA, onlyB] = (await inspectionIdxs(a)).slice(5)
 
     proxy.cut()
@@ -137,10 +99,10 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
       note: 'B, online',
     })
     await b.call('reviews.set', { resource: 'inspections', idx: onlyB!, mark: 'follow_up' })
-    await connected(b)
+    await b.settled()
 
     proxy.restore()
-    await connected(a)
+    await a.settled()
     // A's mark of the shared record reached the server last: it is current on both.
     for (const core of [a, b]) {
       await core.until(async () => (await row(core, shared!))?.review?.note === 'A, offline')
@@ -162,7 +124,7 @@ describe('two staff machines on one team server', { timeout: 90_000 }, () => {
   })
 
   it('without a team server the app marks locally exactly as before', async () => {
-    const solo = await boot(null)
+    const solo = await team.boot(null)
     const [idx] = await inspectionIdxs(solo)
     const saved = await solo.call('reviews.set', {
       resource: 'inspections',

@@ -1,11 +1,9 @@
-import type pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { removeMember } from '../../../src/core/team/admin'
 import type { TeamServerConfig } from '../../../src/core/team/connection'
-import { startSandbox, demoCredentials, type Sandbox } from '../../../src/sandbox'
 import type { TeamStatusView } from '../../../src/shared/team'
-import { bootTeamCore, type TeamCore } from '../../support/team-core'
-import { adminClient, makeTeam, uniqueName } from '../../support/team-fixtures'
+import type { TeamCore } from '../../support/team-core'
+import { teamOnSandbox, uniqueName } from '../../support/team-fixtures'
 
 /**
  * The status bar's "N unsent" is right in every state the team path can stop
@@ -13,32 +11,7 @@ import { adminClient, makeTeam, uniqueName } from '../../support/team-fixtures'
  * the server could not store before anything is kept.
  */
 
-let admin: pg.Client
-let sandbox: Sandbox
-let configs: readonly TeamServerConfig[]
-const cores: TeamCore[] = []
-
-beforeAll(async () => {
-  admin = await adminClient()
-  sandbox = await startSandbox({ seed: 9000 + Math.floor(Math.random() * 5000), size: 20 })
-  ;({ configs } = await makeTeam(admin, {
-    partner: demoCredentials(sandbox.seed).partnerId,
-    members: ['counted', 'removed'],
-  }))
-})
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.close()))
-})
-afterAll(async () => {
-  await admin?.end()
-  await sandbox?.close()
-})
-
-async function boot(config: TeamServerConfig): Promise<TeamCore> {
-  const core = await bootTeamCore(sandbox, config)
-  cores.push(core)
-  return core
-}
+const team = teamOnSandbox({ seed: 9000, members: ['counted', 'removed'] })
 
 async function idxs(core: TeamCore): Promise<number[]> {
   const page = await core.call('inspections.query', { limit: 500 })
@@ -48,22 +21,30 @@ async function idxs(core: TeamCore): Promise<number[]> {
 describe('the unsent count', { timeout: 120_000 }, () => {
   it('counts every mark in each state the loop stops or retries in', async () => {
     const loner = uniqueName('loner')
-    await admin.query(`CREATE ROLE ${loner} LOGIN PASSWORD 'loner-password'`)
-    await removeMember(admin, configs[1]!.user)
-    const closed = { ...configs[0]!, host: '127.0.0.1', port: 1 }
+    await team.admin.query(`CREATE ROLE ${loner} LOGIN PASSWORD 'loner-password'`)
+    await removeMember(team.admin, team.configs[1]!.user)
+    const closed = { ...team.configs[0]!, host: '127.0.0.1', port: 1 }
     const cases: [string, TeamServerConfig, Partial<TeamStatusView>][] = [
-      ['wrong password', { ...configs[0]!, password: 'wrong' }, { error: { code: 'team_auth' } }],
-      ['member removed', configs[1]!, { error: { code: 'team_auth' } }],
+      [
+        'wrong password',
+        { ...team.configs[0]!, password: 'wrong' },
+        { error: { code: 'team_auth' } },
+      ],
+      ['member removed', team.configs[1]!, { error: { code: 'team_auth' } }],
       [
         'role in no team',
-        { ...configs[0]!, user: loner, password: 'loner-password' },
+        { ...team.configs[0]!, user: loner, password: 'loner-password' },
         { error: { code: 'team_not_member' } },
       ],
-      ['TLS required', { ...configs[0]!, tls: 'plain' }, { error: { code: 'team_tls_required' } }],
+      [
+        'TLS required',
+        { ...team.configs[0]!, tls: 'plain' },
+        { error: { code: 'team_tls_required' } },
+      ],
       ['retrying', closed, { retrying: true }],
     ] as never
     for (const [name, config, expected] of cases) {
-      const core = await boot(config)
+      const core = await team.boot(config)
       await core.until(async () => (await core.status()).state === 'offline')
       const [first, second, third] = await idxs(core)
       for (const [n, idx] of [first, second, third].entries()) {
@@ -84,7 +65,7 @@ describe('the unsent count', { timeout: 120_000 }, () => {
   })
 
   it('refuses a note the server could not store before anything is kept', async () => {
-    const core = await boot(configs[0]!)
+    const core = await team.boot(team.configs[0]!)
     await core.until(async () => (await core.status()).state === 'connected')
     const [idx] = await idxs(core)
     for (const note of ['before\u0000after', 'lone \uD800 surrogate', '가'.repeat(2001)]) {

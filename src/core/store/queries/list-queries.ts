@@ -255,23 +255,49 @@ export function recordCount(db: StoreConnection, resource: SyncResource): number
   return row.n
 }
 
+/** Rows per read of {@link listIdxs}. */
+const IDX_PAGE = 5000
+
 /**
  * Every idx a list filter selects, in the list's order (a bulk action on
- * "all rows of the filter"): the list's own pages, read here in the owner.
+ * "all rows of the filter"): the pages the list itself would show (the same
+ * cell path or planned statement, the same cursor), read here in the owner
+ * as idx and sort key only, {@link IDX_PAGE} at a time, without the rows'
+ * fields or the counts a list page also answers.
  */
 export function listIdxs(
   db: StoreConnection,
   resource: PagedResource,
   filter: GuaranteeListRequest,
 ): number[] {
+  const { cursor: _cursor, limit: _limit, ...rest } = filter
+  const status =
+    resource === 'guarantees' && rest.state ? GUARANTEE_STATE_LABELS[rest.state] : rest.status
+  const text = textOf(db, resource, rest)
   const idxs: number[] = []
   let cursor: string | undefined
-  do {
-    const { cursor: _cursor, limit: _limit, ...rest } = filter
-    const args = { ...rest, limit: LIST_LIMIT.max, ...(cursor ? { cursor } : {}) }
-    const page = resource === 'guarantees' ? queryGuarantees(db, args) : queryInspections(db, args)
-    for (const row of page.rows) idxs.push(row.idx)
-    cursor = page.nextCursor ?? undefined
-  } while (cursor)
-  return idxs
+  for (;;) {
+    const query = { ...rest, ...(cursor ? { cursor } : {}) }
+    const ask: PageAsk = {
+      table: resource,
+      columns: 'idx, registered_at',
+      query,
+      status,
+      text,
+      limit: IDX_PAGE + 1,
+    }
+    let rows = cellPage(db, ask)?.rows
+    if (!rows) {
+      const { statement } = pageStatement(db, ask)
+      rows = prepared(db, statement.sql).all(...statement.params) as Record<string, unknown>[]
+    }
+    const page = rows.length > IDX_PAGE ? rows.slice(0, IDX_PAGE) : rows
+    for (const row of page) idxs.push(Number(row['idx']))
+    const last = page.at(-1)
+    if (rows.length <= IDX_PAGE || !last) return idxs
+    cursor = encodeCursor(
+      String(query.sort === 'aged' ? last['sort_key'] : last['registered_at']),
+      Number(last['idx']),
+    )
+  }
 }

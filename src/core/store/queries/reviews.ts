@@ -5,10 +5,10 @@ import type { ReviewMark, ReviewMarkName } from '../../../shared/lists'
 import { AppError } from '../../app-error'
 import { touchCells } from '../search/cell-index'
 import type { PagedResource } from '../record-types'
-import type { ReviewEventDraft } from '../team-events'
 import { prepared } from '../statements'
 import { queueReviewEvent, teamIdentity, type TeamIdentity } from '../team-side'
 import { bumpDataVersion } from '../write/writes'
+import { withMarksCountedOnce } from '../write/mark-counts'
 
 /**
  * Review marks: staff's own data, kept per profile in `review_marks` keyed by
@@ -170,9 +170,11 @@ export interface ReviewsChanged {
  * one write and one team event per record, the cells touched and the data
  * version bumped once. Records the cache does not hold are skipped.
  * Set-based: one read of every record's state before, one statement each
- * for the marks written, the marks removed, the events kept and the outbox,
- * each over a JSON array of the records, so ten thousand records cost a
- * handful of statements rather than ten thousand rounds of them.
+ * for the marks written, the marks removed, the events kept and the outbox
+ * (its drafts made in SQL), each over a JSON array of the records, and the
+ * list counts moved once for all of them (`write/mark-counts.ts`), so ten
+ * thousand records cost a handful of statements rather than ten thousand
+ * rounds of them.
  */
 export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsChanged {
   const identity = teamIdentity(db)
@@ -204,7 +206,6 @@ export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsCha
   const kept: [number, ReviewMarkName, string][] = []
   const removed: number[] = []
   const events: [string, number, ReviewMarkName, string, number | null][] = []
-  const drafts: [string, string][] = []
   const previous: ReviewSnapshot[] = []
   const changedHere: [number, ReviewMarkName, string][] = []
   for (const state of states) {
@@ -226,42 +227,35 @@ export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsCha
     if (identity) {
       const id = randomUUID()
       events.push([id, state.idx, mark, note, state.based_on_seq])
-      const draft: ReviewEventDraft = {
-        kind: 'review',
-        id,
-        resource,
-        recordIdx: state.idx,
-        mark,
-        note,
-        clientTime,
-        basedOnSeq: state.based_on_seq,
-      }
-      drafts.push([id, JSON.stringify(draft)])
     }
   }
-  if (removed.length > 0) {
-    prepared(
-      db,
-      `DELETE FROM review_marks WHERE resource = ? AND record_idx IN (SELECT value FROM json_each(?))`,
-    ).run(resource, JSON.stringify(removed))
-  }
-  if (kept.length > 0) {
-    // With a team, the row becomes this member's, not yet numbered (as queueReviewEvent does).
-    const team = identity
-      ? ', team_seq = NULL, team_author = excluded.team_author, changed_while_away = NULL'
-      : ''
-    prepared(
-      db,
-      `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_author)
-       SELECT ?1, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),
-         json_extract(j.value, '$[2]'), ?2, ?3, ?4
-       FROM json_each(?5) j WHERE true
-       ON CONFLICT (resource, record_idx) DO UPDATE SET
-         mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
-         reviewed_by = excluded.reviewed_by${team}`,
-    ).run(resource, input.at, by, identity?.role ?? null, JSON.stringify(kept))
-  }
+  const done = states.map((state) => state.idx)
+  withMarksCountedOnce(db, resource, done, () => {
+    if (removed.length > 0) {
+      prepared(
+        db,
+        `DELETE FROM review_marks WHERE resource = ? AND record_idx IN (SELECT value FROM json_each(?))`,
+      ).run(resource, JSON.stringify(removed))
+    }
+    if (kept.length > 0) {
+      // With a team, the row becomes this member's, not yet numbered (as queueReviewEvent does).
+      const team = identity
+        ? ', team_seq = NULL, team_author = excluded.team_author, changed_while_away = NULL'
+        : ''
+      prepared(
+        db,
+        `INSERT INTO review_marks (resource, record_idx, mark, note, updated_at, reviewed_by, team_author)
+         SELECT ?1, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),
+           json_extract(j.value, '$[2]'), ?2, ?3, ?4
+         FROM json_each(?5) j WHERE true
+         ON CONFLICT (resource, record_idx) DO UPDATE SET
+           mark = excluded.mark, note = excluded.note, updated_at = excluded.updated_at,
+           reviewed_by = excluded.reviewed_by${team}`,
+      ).run(resource, input.at, by, identity?.role ?? null, JSON.stringify(kept))
+    }
+  })
   if (identity && events.length > 0) {
+    const json = JSON.stringify(events)
     prepared(
       db,
       `INSERT INTO team_review_events (id, resource, record_idx, mark, note, author, author_name, client_time, based_on_seq, restores_id)
@@ -269,16 +263,20 @@ export function setReviews(db: StoreConnection, input: ReviewsInput): ReviewsCha
          json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), ?2, ?3, ?4,
          json_extract(j.value, '$[4]'), NULL
        FROM json_each(?5) j`,
-    ).run(resource, identity.role, identity.displayName || null, clientTime, JSON.stringify(events))
+    ).run(resource, identity.role, identity.displayName || null, clientTime, json)
+    // Each draft as queueReviewEvent writes it (a ReviewEventDraft), made here from the same array.
     prepared(
       db,
       `INSERT INTO team_outbox (id, draft)
-       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]')
-       FROM json_each(?) j ORDER BY j.key`,
-    ).run(JSON.stringify(drafts))
+       SELECT json_extract(j.value, '$[0]'), json_object('kind', 'review',
+         'id', json_extract(j.value, '$[0]'), 'resource', ?1,
+         'recordIdx', json_extract(j.value, '$[1]'), 'mark', json_extract(j.value, '$[2]'),
+         'note', json_extract(j.value, '$[3]'), 'clientTime', ?2,
+         'basedOnSeq', json_extract(j.value, '$[4]'))
+       FROM json_each(?3) j ORDER BY j.key`,
+    ).run(resource, clientTime, json)
   }
   keepLocalHistory(db, resource, changedHere, by, clientTime)
-  const done = states.map((state) => state.idx)
   touchCells(db, resource, done)
   bumpDataVersion(db)
   return { changed: done.length, previous }
@@ -302,34 +300,37 @@ export function restoreReviews(
   const identity = teamIdentity(db)
   const previous: ReviewSnapshot[] = []
   const done: number[] = []
-  for (const state of input.states) {
-    const before = snapshotOf(db, input.resource, state.idx)
-    const saved = writeReview(
-      db,
-      {
-        resource: input.resource,
-        idx: state.idx,
-        mark: state.mark ?? 'none',
-        note: state.mark === null ? '' : state.note,
-        by: state.by,
-        at: state.at ?? input.at,
-        clientTime: input.clientTime,
-        restoresId: state.eventId,
-      },
-      identity,
-    )
-    if (!saved) continue
-    if (state.mark !== null) {
-      // The state as it was: its signer, time and team author, not the undoer's.
-      prepared(
+  const idxs = input.states.map((state) => state.idx)
+  withMarksCountedOnce(db, input.resource, idxs, () => {
+    for (const state of input.states) {
+      const before = snapshotOf(db, input.resource, state.idx)
+      const saved = writeReview(
         db,
-        `UPDATE review_marks SET reviewed_by = ?, updated_at = ?, team_author = ?
+        {
+          resource: input.resource,
+          idx: state.idx,
+          mark: state.mark ?? 'none',
+          note: state.mark === null ? '' : state.note,
+          by: state.by,
+          at: state.at ?? input.at,
+          clientTime: input.clientTime,
+          restoresId: state.eventId,
+        },
+        identity,
+      )
+      if (!saved) continue
+      if (state.mark !== null) {
+        // The state as it was: its signer, time and team author, not the undoer's.
+        prepared(
+          db,
+          `UPDATE review_marks SET reviewed_by = ?, updated_at = ?, team_author = ?
           WHERE resource = ? AND record_idx = ?`,
-      ).run(state.by, state.at ?? input.at, state.author, input.resource, state.idx)
+        ).run(state.by, state.at ?? input.at, state.author, input.resource, state.idx)
+      }
+      previous.push(before)
+      done.push(state.idx)
     }
-    previous.push(before)
-    done.push(state.idx)
-  }
+  })
   if (done.length > 0) {
     touchCells(db, input.resource, done)
     bumpDataVersion(db)

@@ -1,5 +1,5 @@
 import { createContext } from 'svelte'
-import type { LiveStatus } from '../../../shared/live'
+import type { LiveAccountsStatus, LiveStatus } from '../../../shared/live'
 import type { ErrorData } from '../../../shared/errors'
 import type { Client } from './client'
 
@@ -11,6 +11,8 @@ import type { Client } from './client'
  */
 export class LiveState {
   status = $state.raw<LiveStatus | null>(null)
+  /** The other accounts kept current (every-account mode), or null before the first answer. */
+  accounts = $state.raw<LiveAccountsStatus | null>(null)
   /** The error of the last pause or resume, if it failed. */
   error = $state.raw<ErrorData | null>(null)
   /** A clock that moves once a minute, so "next poll" texts stay right. */
@@ -26,13 +28,20 @@ export class LiveState {
     void this.#client.attempt('live.status', {}).then((answer) => {
       if (answer.ok) this.status = answer.value
     })
+    void this.#client.attempt('live.accounts', {}).then((answer) => {
+      if (answer.ok) this.accounts = answer.value
+    })
     const off = this.#client.on('live.status', (status) => {
       this.status = status
       this.now = Date.now()
     })
+    const offAccounts = this.#client.on('live.accounts', (accounts) => {
+      this.accounts = accounts
+    })
     const tick = setInterval(() => (this.now = Date.now()), 30_000)
     return () => {
       off()
+      offAccounts()
       clearInterval(tick)
     }
   }

@@ -49,6 +49,23 @@ export class Navigation {
     this.#go = go
   }
 
+  #profileShown: (() => void)[] = []
+
+  /**
+   * Resolves once the desk shows another account's screens (after a switch):
+   * what is opened before that would be drawn on the screens of the old one.
+   */
+  nextProfile(): Promise<void> {
+    return new Promise((resolve) => this.#profileShown.push(resolve))
+  }
+
+  /** The desk drew its screens for another account (Desk calls it). */
+  profileShown(): void {
+    const waiting = this.#profileShown
+    this.#profileShown = []
+    for (const resolve of waiting) resolve()
+  }
+
   /** Shows `resource`'s list as `arrival` asks (replacing whatever filter it showed). */
   openList(resource: PagedResourceName, arrival: ListArrival): void {
     const listener = this.#listeners[resource]

@@ -4,6 +4,9 @@ import { unseenAfter } from '../../../shared/unseen-count'
 import type { Client } from './client'
 import type { Navigation } from './navigation'
 
+/** Longest wait for the desk to show the account a notification switched to. */
+const SWITCH_WAIT_MS = 5000
+
 /** What the page needs of the browser: a stand-in in tests. */
 export interface NotificationPage {
   readonly window: Window
@@ -17,7 +20,8 @@ export interface NotificationPage {
  * shows each with the browser's `Notification` (Electron's shell shows its
  * own and sends `notification.open` when one is clicked). A click focuses
  * the window and opens the record (one) or the Changes view on those records
- * (several). The unseen count (the window title's) grows with what is posted
+ * (several); one about another account kept current (every-account mode)
+ * switches to it first. The unseen count (the window title's) grows with what is posted
  * while the window is not in front, and clears when staff come back to it.
  * It lives outside the app lock's gate: while locked, notifications still
  * show (core gives them counts only) and a click opens its record once the
@@ -99,6 +103,8 @@ export class NotificationCenter {
       this.#pending = notification
       return
     }
+    // About another account kept current (every-account mode): switch to it first.
+    if (notification.account && !(await this.#switchTo(notification.account.id, navigation))) return
     const [only, ...others] = notification.records
     if (only === undefined) return
     if (others.length === 0) {
@@ -109,6 +115,19 @@ export class NotificationCenter {
       if (shown) return
     }
     navigation.openChanges(notification.records)
+  }
+
+  /** Makes `id` the active account unless it is; false when the switch failed. */
+  async #switchTo(id: string, navigation: Navigation): Promise<boolean> {
+    const info = await this.#client.attempt('app.info', {})
+    if (!info.ok) return false
+    if (info.value.profile.id === id) return true
+    const shown = navigation.nextProfile()
+    const switched = await this.#client.attempt('profiles.select', { id })
+    if (!switched.ok) return false
+    // The desk redraws its screens for the account; a desk that never says so does not hold the click.
+    await Promise.race([shown, new Promise((resolve) => setTimeout(resolve, SWITCH_WAIT_MS))])
+    return true
   }
 
   #looking(): boolean {

@@ -21,7 +21,8 @@ import { up as teamSetAside } from './0019-team-set-aside'
 import { up as teamRestores } from './0020-team-restores'
 import { up as teamAssignments } from './0021-team-assignments'
 import { up as statusBounds } from './0022-status-bounds'
-import { up as reviewHistory } from './0023-review-history'
+import { up as markCountsHeld } from './0023-mark-counts-held'
+import { up as reviewHistory } from './0024-review-history'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -59,7 +60,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: 'team-restores', up: teamRestores },
   { version: 21, name: 'team-assignments', up: teamAssignments },
   { version: 22, name: 'status-bounds', up: statusBounds },
-  { version: 23, name: 'review-history', up: reviewHistory },
+  { version: 23, name: 'mark-counts-held', up: markCountsHeld },
+  { version: 24, name: 'review-history', up: reviewHistory },
 ]
 
 /** The schema version this build writes. */
