@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { cutsOf } from './cut-text'
 import { dispatch, expect, test } from './team-fixtures'
 
 /**
@@ -121,6 +122,12 @@ test.describe('dividing the work on one team server', () => {
       await expect(other.locator(`[data-testid=queue-row][data-idx="${idx}"]`)).toBeVisible()
     }
     await other.screenshot({ path: 'test-results/my-queue-ko.png' })
+    // At 1024×700 no header of the queue is cut, and a cut cell carries its text as a tooltip.
+    await other.setViewportSize({ width: 1024, height: 700 })
+    const cut = await cutsOf(other)
+    expect(cut.checked).toBeGreaterThan(0)
+    expect({ headers: cut.headers, cells: cut.cells }).toEqual({ headers: [], cells: [] })
+    await other.setViewportSize({ width: 1280, height: 820 })
 
     // Undo in 김민지's page: unassigned again in both pages, and out of the queue.
     await page.getByTestId('review-toast').getByRole('button', { name: '되돌리기' }).click()
