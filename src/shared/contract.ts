@@ -294,7 +294,7 @@ export const argSchemas = {
   /** Records that do not add up, by kind, member and order line, with totals per kind. */
   'reconcile.list': z.strictObject({
     kind: z.enum(RECONCILE_KINDS).optional(),
-    /** Exact member id. */
+    /** Member ids that start with this (filtered as staff type). */
     member: z.string().min(1).max(200).optional(),
     limit: z.number().int().min(1).max(500).default(50),
     /** `nextCursor` of the previous page. */

@@ -40,9 +40,9 @@ export type ReconcileTotals = Readonly<Record<ReconcileKind, number>>
 /** Answer of `reconcile.list`: a page of groups by kind, member and order line. */
 export interface ReconcilePage {
   readonly rows: readonly ReconcileGroup[]
-  /** Records per kind, whatever the filter. */
+  /** Records per kind of the filter's members (every member when none), whatever its kind. */
   readonly totals: ReconcileTotals
-  /** Records of the filter's kind (all kinds when none), member ignored. */
+  /** Records of the filter: its kind (all kinds when none) and its members. */
   readonly total: number
   /** Pass as `cursor` for the next page; null on the last. */
   readonly nextCursor: string | null

@@ -136,14 +136,15 @@ test('a reconciliation total opens its kind; a row opens its record', async ({ p
   await expect(rows.first()).toBeVisible()
   await expect(rows.and(page.locator(':not([data-kind="unguaranteed"])'))).toHaveCount(0)
 
-  // An exact member narrows the groups to that member's; emptied, every member is back.
+  // A member id narrows the groups as it is typed (ids that start with it); emptied, every
+  // member is back.
   // The old groups dim while an answer takes long enough to notice, never for a fast one.
   const members = await rows.evaluateAll((all) => all.map((row) => row.dataset['member']!))
   const [member, other] = [members[0]!, members.find((m) => m !== members[0])!]
   expect(other).toBeDefined()
   const memberBox = page.getByTestId('reconcile-member')
   const card = page.locator('.table-card', { has: page.getByTestId('reconcile-table') })
-  const onlyOf = (m: string) => rows.and(page.locator(`:not([data-member="${m}"])`))
+  const onlyOf = (m: string) => rows.and(page.locator(`:not([data-member^="${m}"])`))
   const slow = '**/ipc/reconcile.list'
   // The answer is held until the old groups have dimmed: an answer that takes long.
   let release: () => void = () => undefined
@@ -153,7 +154,6 @@ test('a reconciliation total opens its kind; a row opens its record', async ({ p
     await route.continue()
   })
   await memberBox.fill(member)
-  await memberBox.press('Enter')
   await expect(card).toHaveClass(/\bstale\b/)
   await page.screenshot({ path: 'test-results/insight-reconcile-dimmed.png' })
   release()
@@ -167,11 +167,24 @@ test('a reconciliation total opens its kind; a row opens its record', async ({ p
     seen.observe(element, { attributes: true, attributeFilter: ['class'] })
   })
   await memberBox.fill(other)
-  await memberBox.press('Enter')
   await expect(onlyOf(other)).toHaveCount(0)
   await expect(rows.first()).toBeVisible()
   await expect(card).not.toHaveAttribute('data-was-stale')
   const theirs = await rows.count()
+  // The chips and the footer count that member's records, not every member's.
+  const memberRecords = await rows
+    .locator('td.num')
+    .evaluateAll((cells) => cells.reduce((sum, cell) => sum + Number(cell.textContent), 0))
+  const chip = page.getByRole('tab', { name: /^보증서 없는 정품/ })
+  await expect
+    .poll(async () => Number((await chip.textContent())!.replace(/\D/gu, '')))
+    .toBe(memberRecords)
+  expect(memberRecords).toBeLessThan(n)
+  await expect(page.getByTestId('reconcile-count')).toContainText(String(memberRecords))
+  // A member nobody has: not "nothing is wrong", but nothing for that id.
+  await memberBox.fill('zz-no-such-member')
+  await expect(page.getByText('‘zz-no-such-member’(으)로 시작하는 회원 ID에는')).toBeVisible()
+  await page.screenshot({ path: 'test-results/insight-reconcile-no-member.png' })
   await memberBox.fill('')
   await expect.poll(() => rows.count()).toBeGreaterThan(theirs)
 

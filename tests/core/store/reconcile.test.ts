@@ -37,9 +37,9 @@ function completedLink(db: StoreConnection, member: string, outcome = 'completed
 }
 
 /** `kind member order detail resource:idx` of every record the view lists, sorted. */
-function listed(db: StoreConnection, kind?: ReconcileKind): string[] {
+function listed(db: StoreConnection, kind?: ReconcileKind, member?: string): string[] {
   const lines: string[] = []
-  for (const group of reconcileGroups(db, { kind })) {
+  for (const group of reconcileGroups(db, { kind, member })) {
     for (const record of group.records) {
       lines.push(
         `${group.kind} ${group.member ?? '-'} ${group.orderId ?? '-'} ${group.orderDetailId ?? '-'} ${record.resource}:${record.idx}`,
@@ -274,6 +274,14 @@ describe('reconciliation', () => {
     ])
     expect(listed(db)).toEqual(expected(db))
     expect(queryReconcile(db, {}).totals).toEqual(tally(expected(db)))
+    // A member filter is the ids that start with the text: its groups and its totals both.
+    for (const prefix of ['k', 'kim01', 'p', 'park03x', 'choi', 'l', 'zz']) {
+      const mine = expected(db).filter((line) => line.split(' ')[1]!.startsWith(prefix))
+      expect(listed(db, undefined, prefix)).toEqual(mine)
+      const page = queryReconcile(db, { member: prefix })
+      expect(page.totals).toEqual(tally(mine))
+      expect(page.total).toBe(mine.length)
+    }
   })
 
   it('counts a page of 250 members, some linked before their first guarantee', () => {

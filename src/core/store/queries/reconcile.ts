@@ -22,15 +22,27 @@ import { prepared } from '../statements'
  * parameters.
  */
 
+/** The unlinked kind (the last in key order): kept per member, not per record. */
+const UNLINKED: ReconcileKind = 'unlinked'
+
 /** Filter and keyset paging of {@link queryReconcile}. */
 export interface ReconcileQuery {
   readonly kind?: ReconcileKind | undefined
-  /** Exact member id. */
+  /** Member ids that start with this (as staff type it). */
   readonly member?: string | undefined
   /** Groups per page (default 50, at most 500). */
   readonly limit?: number | undefined
   /** `nextCursor` of the previous page. */
   readonly cursor?: string | undefined
+}
+
+/**
+ * The members whose id starts with `prefix`, as a range of the primary key
+ * (`member >= prefix AND member < prefix || U+10FFFF`): a page and its
+ * totals walk the index, never the table.
+ */
+function memberRange(prefix: string): { sql: string; params: SQLInputValue[] } {
+  return { sql: 'member >= ? AND member < ?', params: [prefix, `${prefix}\u{10FFFF}`] }
 }
 
 /** The position of a group: kind, member, order id, detail id (`''` where none). */
@@ -56,22 +68,48 @@ function decodeCursor(cursor: string): GroupKey {
   throw new AppError('invalid_argument', 'The page cursor is not valid.')
 }
 
-/** Records per kind, from the counts the triggers keep. */
-export function reconcileTotals(db: StoreConnection): ReconcileTotals {
-  const rows = prepared(db, 'SELECT kind, n FROM reconcile_counts').all() as {
-    kind: string
-    n: number
-  }[]
+/**
+ * Records per kind: from the counts the triggers keep, or, for members whose
+ * id starts with `member`, counted over their part of the primary keys.
+ */
+export function reconcileTotals(db: StoreConnection, member?: string): ReconcileTotals {
   const totals = Object.fromEntries(RECONCILE_KINDS.map((kind) => [kind, 0])) as Record<
     ReconcileKind,
     number
   >
+  const rows =
+    member === undefined
+      ? (prepared(db, 'SELECT kind, n FROM reconcile_counts').all() as {
+          kind: string
+          n: number
+        }[])
+      : membersTotals(db, member)
   for (const row of rows) {
     if ((RECONCILE_KINDS as readonly string[]).includes(row.kind)) {
       totals[row.kind as ReconcileKind] = row.n
     }
   }
   return totals
+}
+
+/** Records per kind of the members whose id starts with `member` (unlinked: their guarantees). */
+function membersTotals(db: StoreConnection, member: string): { kind: string; n: number }[] {
+  const range = memberRange(member)
+  const items = RECONCILE_KINDS.filter((kind) => kind !== UNLINKED).map((kind) => ({
+    kind,
+    n: (
+      prepared(db, `SELECT count(*) AS n FROM reconcile_items WHERE kind = ? AND ${range.sql}`).get(
+        kind,
+        ...range.params,
+      ) as { n: number }
+    ).n,
+  }))
+  const unlinked = prepared(
+    db,
+    `SELECT ifnull(sum(guarantees), 0) AS n FROM reconcile_members
+     WHERE linked = 0 AND guarantees > 0 AND ${range.sql}`,
+  ).get(...range.params) as { n: number }
+  return [...items, { kind: UNLINKED, n: unlinked.n }]
 }
 
 interface GroupRow {
@@ -83,9 +121,6 @@ interface GroupRow {
   records: string
 }
 
-/** The unlinked kind (the last in key order): kept per member, not per record. */
-const UNLINKED: ReconcileKind = 'unlinked'
-
 /** A page of groups in (kind, member, order line) order, with the totals per kind. */
 export function queryReconcile(db: StoreConnection, query: ReconcileQuery): ReconcilePage {
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 500)
@@ -96,7 +131,7 @@ export function queryReconcile(db: StoreConnection, query: ReconcileQuery): Reco
   }
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
-  const totals = reconcileTotals(db)
+  const totals = reconcileTotals(db, query.member)
   const last = page.at(-1)
   return {
     rows: page.map(groupOf),
@@ -121,8 +156,9 @@ function itemGroups(
     params.push(query.kind)
   }
   if (query.member !== undefined) {
-    where.push('member = ?')
-    params.push(query.member)
+    const range = memberRange(query.member)
+    where.push(range.sql)
+    params.push(...range.params)
   }
   if (cursor) {
     where.push('(kind, member, order_id, detail_id) > (?, ?, ?, ?)')
@@ -154,8 +190,9 @@ function unlinkedGroups(
   const where = ['linked = 0', 'guarantees > 0']
   const params: SQLInputValue[] = []
   if (member !== undefined) {
-    where.push('member = ?')
-    params.push(member)
+    const range = memberRange(member)
+    where.push(range.sql)
+    params.push(...range.params)
   }
   if (cursor?.[0] === UNLINKED) {
     where.push('member > ?')
