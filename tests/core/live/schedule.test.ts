@@ -141,6 +141,27 @@ describe('the live schedule', () => {
     expect(stored('inspections', 1)?.result).toBe('가품')
   })
 
+  it('a record leaving the lists and coming back shows in the changes feed as gone and back, with no Sync pressed', async () => {
+    const kinds = (idx: number): string[] =>
+      (
+        h.db
+          .prepare(
+            `SELECT kind FROM changes WHERE resource = 'inspections' AND idx = ? ORDER BY rowid`,
+          )
+          .all(idx) as { kind: string }[]
+      ).map((row) => row.kind)
+    schedule.start()
+    // The sandbox's second inspection (idx 2) leaves its list: only a whole pass can tell.
+    h.sandbox.live.setGone('inspection', 1, true)
+    await pass(62 * 60_000)
+    expect(stored('inspections', 2)?.gone_at).not.toBeNull()
+    expect(kinds(2)).toContain('gone')
+    h.sandbox.live.setGone('inspection', 1, false)
+    await pass(62 * 60_000)
+    expect(stored('inspections', 2)?.gone_at).toBeNull()
+    expect(kinds(2).slice(-2)).toEqual(['gone', 'back'])
+  })
+
   it('sleeps with the computer and catches up at once on resume; the same offline and online', async () => {
     schedule.start()
     schedule.setAsleep(true)
