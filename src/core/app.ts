@@ -5,18 +5,18 @@ import type { AppInfo } from '../shared/domain'
 import { partnerFilter } from '../shared/list-filter'
 import type { DesktopSettings, SettingsView } from '../shared/profiles'
 import type { EventPayloads } from '../shared/contract'
-import { PartnerClient } from './api/client'
 import { holdMainYoungGeneration } from './heap-sizing'
 import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { DATA_CHANGED_MS, EventBus } from './events'
 import { tightenDataDir } from './fs-private'
+import { openProfileData } from './profile-data'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import type { StoreNotice } from './store/schema/database'
-import { storeFileFor } from './store/paths'
-import { StoreOwner, type StoreThreads } from './owner/store-owner'
+import type { StoreOwner } from './owner/store-owner'
+import { type StoreThreads } from './owner/store-owner'
 import type { ThreadEntry } from './threads/spawn'
 import { localTimestamp } from '../shared/local-time'
 import { message, type Locale } from '../shared/i18n'
@@ -319,24 +319,18 @@ export function createCore(deps: CoreDeps): Core {
 
   /** Opens everything that belongs to one profile; one cache database per profile (docs/faults.md F23, F29). */
   const buildScope = (profile: ActiveProfile): ProfileScope => {
-    const client = new PartnerClient({
-      fetch: deps.fetch,
-      target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
-      credentials: profile.credentials,
-      timeoutMs: profile.timeoutMs,
-    })
     // One thread owns the profile's file and runs every query and write; the main thread runs no
-    // SQL. It opens the file in the background; requests sent meanwhile wait for it, in order.
-    const store = new StoreOwner({
-      file: storeFileFor(deps.dataDir, profile.summary.id),
-      threads: deps.storeWorker,
-      now,
-      log: (message) => log(redactor.redact(message)),
-    })
-    // A store from before aging bounds gets them now, before the lists ask (calls run in order).
-    void store
-      .call('fillStatusBounds', { timeZone: profile.summary.timeZone })
-      .catch((error: unknown) => log(redactor.redact(`aging bounds not filled: ${String(error)}`)))
+    // SQL (profile-data.ts).
+    const { client, store } = openProfileData(
+      {
+        fetch: deps.fetch,
+        dataDir: deps.dataDir,
+        storeWorker: deps.storeWorker,
+        now,
+        log: (message) => log(redactor.redact(message)),
+      },
+      profile,
+    )
     // The page thread sends each page's records to this owner itself; the main thread relays none.
     const sync = new SyncEngine({
       store,

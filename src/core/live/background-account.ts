@@ -1,10 +1,9 @@
-import { PartnerClient } from '../api/client'
 import { AppError } from '../app-error'
 import type { FetchLike } from '../api/http'
 import { EventBus } from '../events'
-import { StoreOwner, type StoreThreads } from '../owner/store-owner'
+import type { StoreOwner, StoreThreads } from '../owner/store-owner'
+import { openProfileData } from '../profile-data'
 import type { ActiveProfile } from '../profiles/profile-service'
-import { storeFileFor } from '../store/paths'
 import type { PageThread } from '../sync/page-thread/client'
 import { clientSyncSource } from '../sync/partner-source'
 import { SyncEngine } from '../sync/sync-engine'
@@ -73,21 +72,7 @@ export function openBackgroundAccount(
   const open = (): Opened => {
     if (opened) return opened
     if (closing) throw new AppError('cancelled', 'The account is no longer kept current.')
-    const client = new PartnerClient({
-      fetch: deps.fetch,
-      target: { baseUrl: profile.summary.baseUrl, partnerId: profile.summary.partnerId },
-      credentials: profile.credentials,
-      timeoutMs: profile.timeoutMs,
-    })
-    const store = new StoreOwner({
-      file: storeFileFor(deps.dataDir, id),
-      threads: deps.storeWorker,
-      now: deps.now,
-      log: deps.log,
-    })
-    void store
-      .call('fillStatusBounds', { timeZone })
-      .catch((error: unknown) => deps.log(`aging bounds not filled: ${String(error)}`))
+    const { client, store } = openProfileData(deps, profile)
     // Its own bus: the window follows the active account's syncs only.
     const events = new EventBus()
     const sync = new SyncEngine({

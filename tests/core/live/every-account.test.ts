@@ -14,7 +14,7 @@ import type { PostedNotification } from '../../../src/shared/notifications'
 import { SANDBOX_ANCHOR } from '../../support/anchor'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
 import { call } from '../helpers/core'
-import { fakeClock, type FakeClock } from './fake-clock'
+import { fakeClock, passTime, type FakeClock } from './fake-clock'
 
 /**
  * Every-account mode (docs/live.md "Every account") on a fake clock over
@@ -106,15 +106,8 @@ async function settle(): Promise<void> {
 }
 
 /** Moves the fake clock on, timer by timer, waiting for each run it starts. */
-async function pass(ms: number): Promise<void> {
-  const end = clock.now() + ms
-  for (;;) {
-    const next = clock.nextAt()
-    const to = next === null ? end : Math.min(end, next)
-    clock.advance(to - clock.now())
-    await settle()
-    if (to >= end && (clock.nextAt() ?? Infinity) > end) return
-  }
+function pass(ms: number): Promise<void> {
+  return passTime(clock, ms, settle)
 }
 
 async function turnOn(on: boolean): Promise<void> {

@@ -43,3 +43,23 @@ export function fakeClock(start = Date.now()): FakeClock {
     },
   }
 }
+
+/**
+ * Moves `clock` on by `ms`, timer by timer, waiting after each for what it
+ * started (`settle`: the schedules' and syncs' `idle()`), so a run a timer
+ * starts ends before the next timer fires.
+ */
+export async function passTime(
+  clock: FakeClock,
+  ms: number,
+  settle: () => Promise<void>,
+): Promise<void> {
+  const end = clock.now() + ms
+  for (;;) {
+    const next = clock.nextAt()
+    const to = next === null ? end : Math.min(end, next)
+    clock.advance(to - clock.now())
+    await settle()
+    if (to >= end && (clock.nextAt() ?? Infinity) > end) return
+  }
+}

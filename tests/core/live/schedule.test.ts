@@ -7,7 +7,7 @@ import { storeFileFor } from '../../../src/core/store/paths'
 import type { LiveStatus } from '../../../src/shared/live'
 import { SANDBOX_ANCHOR } from '../../support/anchor'
 import { startHarness } from '../sync/harness'
-import { fakeClock, type FakeClock } from './fake-clock'
+import { fakeClock, passTime, type FakeClock } from './fake-clock'
 
 /**
  * The live schedule (docs/live.md) on a fake clock over the real sandbox,
@@ -65,15 +65,8 @@ afterEach(async () => {
 })
 
 /** Moves the fake clock on, timer by timer, waiting for each run it starts. */
-async function pass(ms: number): Promise<void> {
-  const end = clock.now() + ms
-  for (;;) {
-    const next = clock.nextAt()
-    const to = next === null ? end : Math.min(end, next)
-    clock.advance(to - clock.now())
-    await schedule.idle()
-    if (to >= end && (clock.nextAt() ?? Infinity) > end) return
-  }
+function pass(ms: number): Promise<void> {
+  return passTime(clock, ms, () => schedule.idle())
 }
 
 function listRequests(): { inspections: number; guarantees: number } {
