@@ -165,6 +165,21 @@ export class ListQueryState<R extends ListResource> {
   })
 
   /**
+   * Whether any record of the filter, or any row loaded, has a mark or a
+   * note: the review column is only as wide as its header until one does.
+   */
+  readonly anyReview: boolean = $derived.by(() => {
+    const counts = this.#query.data?.pages[0]?.reviewCounts
+    return (
+      (counts !== undefined && counts.reviewed + counts.follow_up > 0) ||
+      this.rows.some((row) => row.review !== null)
+    )
+  })
+
+  /** Whether any row loaded is assigned to someone (the assignee column's width). */
+  readonly anyAssigned: boolean = $derived(this.rows.some((row) => row.assignedTo !== undefined))
+
+  /**
    * The first page: its counts, total and freshness are those of the whole
    * filter, read in the same answer as the rows at the top. A refetch reads
    * the loaded pages one after the other, so a later page may count a
