@@ -163,7 +163,7 @@ it('fills the bounds a store from before them lacks, in the zone it is given, on
   // As such a store holds them: no row for the baseline's records, a new one's first sight.
   db.exec(`DELETE FROM status_since WHERE idx IN (1, 2)`)
   db.exec(
-    `UPDATE status_since SET since = '2026-11-13T00:00:00.000Z', bound = 0 WHERE idx = 3;
+    `UPDATE status_since SET since = ${Date.parse('2026-11-13T00:00:00.000Z')}, bound = 0 WHERE idx = 3;
      INSERT INTO status_bounds_pending (resource) VALUES ('inspections')`,
   )
   expect(transaction(db, () => fillStatusBounds(db, 'UTC'))).toBe(3)
@@ -177,6 +177,25 @@ it('fills the bounds a store from before them lacks, in the zone it is given, on
     currentSinceBound: true,
   })
   expect(transaction(db, () => fillStatusBounds(db, 'UTC'))).toBe(0)
+})
+
+it('counts the aged records on the aging index, never by reading every row', () => {
+  write([shipping(1, '2026-01-05 10:00:00')], '2026-11-12T00:00:00.000Z', { full: true })
+  const { db } = store
+  db.statements.clear()
+  agingCounts(db, { now: '2026-11-20T00:00:00.000Z', days: DAYS })
+  // The list's counts of the aging filter alone: the stored counts less the recent rows.
+  queryInspections(db, { agedDays: 7, agedAsOf: '2026-11-20T00:00:00.000Z', limit: 10 })
+  const recent = [...db.statements.keys()].filter((sql) => /since > \?/.test(sql))
+  expect(recent).toHaveLength(2)
+  for (const sql of recent) {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+      .map((row) => row.detail)
+      .join('\n')
+    expect(plan).toMatch(
+      /SEARCH s(tatus_since)? USING (COVERING )?INDEX status_since_aging \(list=\? AND status=\? AND since>\?\)/,
+    )
+  }
 })
 
 it('reads a wall-clock time of a zone as its instant, across clock changes', () => {

@@ -17,6 +17,7 @@ import {
 } from '../../../src/core/store/schema/stored-raw'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { fillStatusBounds } from '../../../src/core/store/write/changes'
+import { agedCount, recordTimeline } from '../../../src/core/store/queries/change-queries'
 import { withCardUrl } from '../../../src/core/store/schema/card-urls'
 import { guarantee, insertAsStored, inspection, LEFT_OUT, tempDir } from './fixtures'
 
@@ -430,6 +431,69 @@ describe('migration 16 (lean-rows)', () => {
         .prepare(`SELECT rowid AS idx FROM guarantees_fts WHERE guarantees_fts MATCH '"클래 래식"'`)
         .all()
       expect(found).toEqual([{ idx: 1 }])
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('migration 25 (compact-status-since)', () => {
+  it('carries every status_since row of a version 24 store forward: the same aging, to the millisecond', () => {
+    const file = storeFileFor(temp.dir, 'sandbox')
+    const old = openStore(file, { targetVersion: 24 })
+    transaction(old.db, () => {
+      writeAsVersion10(old.db, 'guarantees', GUARANTEES, '', true)
+      writeAsVersion10(old.db, 'inspections', INSPECTIONS, '', true)
+      old.db.exec(`
+        INSERT INTO change_baselines (resource, at, sync_id) VALUES
+          ('guarantees', '2026-11-01T00:00:00.000Z', 's1'),
+          ('inspections', '2026-11-01T00:00:00.000Z', 's1');
+        INSERT INTO status_since (resource, idx, status, since, bound) VALUES
+          ('inspections', 11, '배송완료', '2025-01-12T01:00:00.000Z', 1),
+          ('inspections', 12, '', '2026-11-13T00:00:00.123Z', 0),
+          ('guarantees', 1, '발급완료', '2026-11-10T09:30:00.500Z', 0);
+      `)
+    })
+    old.db.close()
+
+    const { db } = openStore(file)
+    try {
+      // Stored compactly: the list and status as numbers, the instant in milliseconds.
+      expect(
+        db.prepare('SELECT list, idx, typeof(status) AS s, since, bound FROM status_since').all(),
+      ).toEqual([
+        { list: 0, idx: 11, s: 'integer', since: Date.parse('2025-01-12T01:00:00.000Z'), bound: 1 },
+        { list: 0, idx: 12, s: 'integer', since: Date.parse('2026-11-13T00:00:00.123Z'), bound: 0 },
+        { list: 1, idx: 1, s: 'integer', since: Date.parse('2026-11-10T09:30:00.500Z'), bound: 0 },
+      ])
+      const since = (resource: 'guarantees' | 'inspections', idx: number) => {
+        const t = recordTimeline(db, { resource, idx })
+        return [t.currentSince, t.currentSinceBound]
+      }
+      expect(since('inspections', 11)).toEqual(['2025-01-12T01:00:00.000Z', true])
+      expect(since('inspections', 12)).toEqual(['2026-11-13T00:00:00.123Z', false])
+      expect(since('guarantees', 1)).toEqual(['2026-11-10T09:30:00.500Z', false])
+      // No row: since the list's baseline.
+      expect(since('guarantees', 2)).toEqual(['2026-11-01T00:00:00.000Z', false])
+      expect(queryInspections(db, {}).rows.map((r) => [r.idx, r.statusSince])).toEqual(
+        expect.arrayContaining([
+          [11, '2025-01-12T01:00:00.000Z'],
+          [12, '2026-11-13T00:00:00.123Z'],
+        ]),
+      )
+      // The counts, the filter and its total agree, a millisecond either side of a since.
+      expect(agedCount(db, 'guarantees', '발급완료', '2026-11-10T09:30:00.499Z')).toBe(1)
+      expect(agedCount(db, 'guarantees', '발급완료', '2026-11-10T09:30:00.500Z')).toBe(2)
+      expect(agedCount(db, 'inspections', '배송완료', '2025-01-12T00:59:59.999Z')).toBe(0)
+      expect(agedCount(db, 'inspections', '배송완료', '2025-01-12T01:00:00.000Z')).toBe(1)
+      const aged = (asOf: string) => {
+        const page = queryGuarantees(db, { agedDays: 3, agedAsOf: asOf })
+        return { total: page.total, idx: page.rows.map((r) => r.idx).sort() }
+      }
+      expect(aged('2026-11-13T09:30:00.499Z')).toEqual({ total: 1, idx: [2] })
+      expect(aged('2026-11-13T09:30:00.500Z')).toEqual({ total: 2, idx: [1, 2] })
+      // Longest in status first: the baseline before the later move.
+      expect(queryGuarantees(db, { sort: 'aged' }).rows.map((r) => r.idx)).toEqual([2, 1])
     } finally {
       db.close()
     }

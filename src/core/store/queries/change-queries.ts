@@ -17,6 +17,7 @@ import { isFields, isOneOf } from '../../plain-checks'
 import type { StoreConnection } from '../connection'
 import type { PagedResource, RecordRef } from '../record-types'
 import { prepared } from '../statements'
+import { STATUS_CODE_OF, STATUS_SINCE_LIST, sinceText, sinceValue } from '../schema/status-since'
 
 /**
  * The read side of the changes feed and aging (written by `changes.ts`):
@@ -220,9 +221,9 @@ export function recordTimeline(db: StoreConnection, ref: RecordRef): RecordTimel
   if (record.gone_at === null) {
     const since = prepared(
       db,
-      'SELECT since, bound FROM status_since WHERE resource = ? AND idx = ?',
-    ).get(resource, idx) as { since: string; bound: number } | undefined
-    currentSince = since?.since ?? baseline?.at ?? null
+      'SELECT since, bound FROM status_since WHERE list = ? AND idx = ?',
+    ).get(STATUS_SINCE_LIST[resource], idx) as { since: number; bound: number } | undefined
+    currentSince = since ? sinceText(Number(since.since)) : (baseline?.at ?? null)
     currentSinceBound = since?.bound === 1
   }
   return { resource, idx, statuses, currentSince, currentSinceBound, changes }
@@ -266,8 +267,9 @@ export function agedCount(
   const recent = (
     prepared(
       db,
-      'SELECT count(*) AS n FROM status_since WHERE resource = ? AND status = ? AND since > ?',
-    ).get(resource, status, cutoff) as { n: number }
+      `SELECT count(*) AS n FROM status_since
+       WHERE list = ? AND status = ${STATUS_CODE_OF} AND since > ?`,
+    ).get(STATUS_SINCE_LIST[resource], status, sinceValue(cutoff)) as { n: number }
   ).n
   return Math.max(0, total - recent)
 }

@@ -1,6 +1,7 @@
 import type { StoreConnection, Cell } from '../connection'
 import { matchCells } from '../search/cell-index'
 import { agingCutoff } from './change-queries'
+import { STATUS_CODE_OF, STATUS_SINCE_LIST, sinceValue } from '../schema/status-since'
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
 import { cellColumns, COUNTED_MARK_SQL, inIdxOrder, storedCells } from '../write/counts'
@@ -84,14 +85,15 @@ function agedCells(
   if (query.agedDays === undefined || text.plan.kind !== 'all' || query.member) return null
   if (query.markedBy !== undefined || query.assignee !== undefined) return null
   if (query.from !== undefined || query.to !== undefined) return null
-  const cutoff = agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays)
+  const cutoff = sinceValue(agingCutoff(query.agedAsOf ?? new Date().toISOString(), query.agedDays))
   const stored = storedCells(db, table, {})
-  // One range of the (resource, status, since) index per status the list holds.
+  // One range of the (list, status, since) index per status the list holds.
   const recentOf = prepared(
     db,
     `SELECT ${cellColumns()} FROM status_since s CROSS JOIN ${table} t ON t.idx = s.idx
       LEFT JOIN review_marks r ON r.resource = '${table}' AND r.record_idx = t.idx
-      WHERE s.resource = '${table}' AND s.status = ? AND s.since > ? AND t.gone_at IS NULL
+      WHERE s.list = ${STATUS_SINCE_LIST[table]} AND s.status = ${STATUS_CODE_OF}
+        AND s.since > ? AND t.gone_at IS NULL
       GROUP BY 1, 2`,
   )
   const recent = new Map<string, number>()

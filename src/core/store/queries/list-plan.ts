@@ -1,6 +1,7 @@
 import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
 import { inIdxOrder } from '../write/counts'
+import { STATUS_SINCE_LIST, sinceTextSql } from '../schema/status-since'
 import { assigneeColumn, reviewColumn } from './reviews'
 import {
   type ListRequest,
@@ -141,7 +142,8 @@ function agedStatement(
  * else the list's baseline (`''` before any): the key of the `aged` sort.
  */
 function sinceKey(table: PagedResource): string {
+  const since = `(SELECT since FROM status_since WHERE list = ${STATUS_SINCE_LIST[table]} AND idx = t.idx)`
   return `coalesce(
-    (SELECT since FROM status_since WHERE resource = '${table}' AND idx = t.idx),
+    ${sinceTextSql(since)},
     (SELECT at FROM change_baselines WHERE resource = '${table}'), '')`
 }

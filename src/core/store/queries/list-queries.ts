@@ -9,6 +9,7 @@ import type { PagedResource, RecordRef, SyncResource } from '../record-types'
 import { listCount, summarise } from '../write/counts'
 import { listedRow, RECORD_TABLES, type RecordTable } from '../schema/stored-raw'
 import { cardUrlOf } from '../schema/card-urls'
+import { STATUS_SINCE_LIST, sinceText } from '../schema/status-since'
 import { readReview } from './reviews'
 import { readSyncState } from '../sync-state'
 import {
@@ -149,9 +150,12 @@ function withStatusSince<R extends { readonly idx: number; readonly gone: boolea
   const since = new Map<number, string>()
   const read = prepared(
     db,
-    `SELECT idx, since FROM status_since WHERE resource = ? AND idx IN (SELECT value FROM json_each(?))`,
-  ).all(table, JSON.stringify(rows.map((row) => row.idx))) as { idx: number; since: string }[]
-  for (const row of read) since.set(Number(row.idx), row.since)
+    `SELECT idx, since FROM status_since WHERE list = ? AND idx IN (SELECT value FROM json_each(?))`,
+  ).all(STATUS_SINCE_LIST[table], JSON.stringify(rows.map((row) => row.idx))) as {
+    idx: number
+    since: number
+  }[]
+  for (const row of read) since.set(Number(row.idx), sinceText(Number(row.since)))
   return rows.map((row) => ({
     ...row,
     statusSince: row.gone ? null : (since.get(row.idx) ?? baseline),

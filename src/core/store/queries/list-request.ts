@@ -5,6 +5,7 @@ import type { GuaranteeListQuery, ListQuery } from '../../../shared/contract'
 import type { AssigneeFilter, MarkedBy } from '../../../shared/list-filter'
 import { AppError } from '../../app-error'
 import { agingCutoff } from './change-queries'
+import { STATUS_SINCE_LIST, sinceValue } from '../schema/status-since'
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
 import { brandAliases } from './brand-search'
@@ -183,12 +184,13 @@ function assigneeClause(
  * counts do: `change-queries.ts`).
  */
 function agedClause(table: PagedResource, days: number, asOf: string | undefined): Where {
-  const cutoff = agingCutoff(asOf ?? new Date().toISOString(), days)
+  const cutoff = sinceValue(agingCutoff(asOf ?? new Date().toISOString(), days))
+  const list = STATUS_SINCE_LIST[table]
   return {
     clauses: [
-      `ifnull((SELECT since FROM status_since WHERE resource = '${table}' AND idx = t.idx), '') <= ?`,
+      `ifnull((SELECT since FROM status_since WHERE list = ${list} AND idx = t.idx), ?) <= ?`,
     ],
-    params: [cutoff],
+    params: [cutoff, cutoff],
   }
 }
 

@@ -8,6 +8,12 @@ import type { PagedResource } from '../record-types'
 import type { SyncMark } from './page-write'
 import { prepared } from '../statements'
 import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
+import {
+  ADD_STATUS_CODE,
+  STATUS_CODE_OF,
+  STATUS_SINCE_LIST,
+  sinceValue,
+} from '../schema/status-since'
 
 /**
  * Change detection in the write path (`writes.ts`): while a page is
@@ -15,7 +21,8 @@ import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
  * found by comparing it with the new values, only for records that are
  * new, back or changed (an unchanged record costs nothing more). Entries
  * go to `changes`, statuses to `status_history` and `status_since`
- * (migrations 12 and 22; docs/store-and-sync.md "Changes feed and aging").
+ * (migrations 12, 22 and 25, `schema/status-since.ts`; docs/store-and-sync.md
+ * "Changes feed and aging").
  *
  * Every record the service holds has a `status_since` row from the first
  * sync that saw it: a record first seen in a status (in the list's first
@@ -203,9 +210,16 @@ function plain(value: unknown): Value {
   return typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value)
 }
 
+/** Adds the statuses of `seen` to `status_codes` (a page holds few). */
+function addStatusCodes(db: StoreConnection, seen: readonly { readonly status: string }[]): void {
+  const add = prepared(db, ADD_STATUS_CODE)
+  for (const status of new Set(seen.map((s) => s.status))) add.run(status)
+}
+
 /** Writes a page's entries and statuses (inside the page's transaction). */
 export function flushChanges(db: StoreConnection, page: PageChanges): void {
   const { resource, sync } = page
+  const list = STATUS_SINCE_LIST[resource]
   if (page.entries.length > 0) {
     const insert = prepared(
       db,
@@ -223,13 +237,15 @@ export function flushChanges(db: StoreConnection, page: PageChanges): void {
     )
     const since = prepared(
       db,
-      `INSERT INTO status_since (resource, idx, status, since, bound) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (resource, idx) DO UPDATE SET
+      `INSERT INTO status_since (list, idx, status, since, bound)
+       VALUES (?, ?, ${STATUS_CODE_OF}, ?, ?)
+       ON CONFLICT (list, idx) DO UPDATE SET
          status = excluded.status, since = excluded.since, bound = excluded.bound`,
     )
+    addStatusCodes(db, page.statuses)
     for (const seen of page.statuses) {
       if (seen.history) history.run(resource, seen.idx, seen.status, sync.at, sync.id)
-      since.run(resource, seen.idx, seen.status, seen.since, seen.bound ? 1 : 0)
+      since.run(list, seen.idx, seen.status, sinceValue(seen.since), seen.bound ? 1 : 0)
     }
   }
   // Back with its status: it holds it since it was first seen, else at least since its last
@@ -241,13 +257,14 @@ export function flushChanges(db: StoreConnection, page: PageChanges): void {
     )
     const since = prepared(
       db,
-      `INSERT OR REPLACE INTO status_since (resource, idx, status, since, bound)
-       VALUES (?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO status_since (list, idx, status, since, bound)
+       VALUES (?, ?, ${STATUS_CODE_OF}, ?, ?)`,
     )
+    addStatusCodes(db, page.returned)
     for (const { idx, status, bound } of page.returned) {
       const seen = firstSeen.get(resource, idx, status) as { first_seen: string } | undefined
-      if (seen === undefined) since.run(resource, idx, status, bound, 1)
-      else since.run(resource, idx, status, seen.first_seen, 0)
+      if (seen === undefined) since.run(list, idx, status, sinceValue(bound), 1)
+      else since.run(list, idx, status, sinceValue(seen.first_seen), 0)
     }
   }
 }
@@ -260,8 +277,8 @@ export function logGone(
   sync: SyncMark,
 ): void {
   if (gone.length === 0) return
-  const leave = prepared(db, 'DELETE FROM status_since WHERE resource = ? AND idx = ?')
-  for (const idx of gone) leave.run(resource, idx)
+  const leave = prepared(db, 'DELETE FROM status_since WHERE list = ? AND idx = ?')
+  for (const idx of gone) leave.run(STATUS_SINCE_LIST[resource], idx)
   const baseline = prepared(db, 'SELECT 1 FROM change_baselines WHERE resource = ?').get(resource)
   if (baseline === undefined) return
   const insert = prepared(
@@ -324,7 +341,7 @@ export function fillStatusBounds(db: StoreConnection, zone: string, only?: Paged
     }
     const read = db.prepare(
       `SELECT t.idx, t.status, t.modified_at, t.registered_at, s.since, s.bound
-       FROM ${resource} t LEFT JOIN status_since s ON s.resource = ? AND s.idx = t.idx
+       FROM ${resource} t LEFT JOIN status_since s ON s.list = ? AND s.idx = t.idx
        WHERE t.gone_at IS NULL AND t.idx > ? ORDER BY t.idx LIMIT ?`,
     )
     // A row of a record first seen new whose status has not moved since.
@@ -333,24 +350,28 @@ export function fillStatusBounds(db: StoreConnection, zone: string, only?: Paged
         AND EXISTS (SELECT 1 FROM changes WHERE resource = ? AND idx = ? AND kind = 'new') AS yes`,
     )
     const write = db.prepare(
-      `INSERT OR REPLACE INTO status_since (resource, idx, status, since, bound)
-       VALUES (?, ?, ?, ?, 1)`,
+      `INSERT OR REPLACE INTO status_since (list, idx, status, since, bound)
+       VALUES (?, ?, ${STATUS_CODE_OF}, ?, 1)`,
     )
+    const add = db.prepare(ADD_STATUS_CODE)
+    const list = STATUS_SINCE_LIST[resource]
     let after = -1
     for (;;) {
-      const rows = read.all(resource, after, FILL_CHUNK) as Record<string, SQLOutputValue>[]
+      const rows = read.all(list, after, FILL_CHUNK) as Record<string, SQLOutputValue>[]
       if (rows.length === 0) break
       for (const row of rows) {
         const idx = Number(row['idx'])
         after = idx
-        const bound = serviceBound(row, sync)
-        const since = row['since'] as string | null
+        const bound = sinceValue(serviceBound(row, sync))
+        const since = row['since'] === null ? null : Number(row['since'])
         if (since !== null) {
           if (row['bound'] === 1 || bound >= since) continue
           const once = neverMoved.get(resource, idx, resource, idx) as { yes: number }
           if (once.yes !== 1) continue
         }
-        write.run(resource, idx, statusKey(row['status']), bound)
+        const status = statusKey(row['status'])
+        add.run(status)
+        write.run(list, idx, status, bound)
         filled += 1
       }
     }
