@@ -385,8 +385,9 @@ describe('the compact format on a fresh cache', () => {
     before = changes()
     transaction(db, () => upsertGuarantees(db, [second], 3, 'later'))
     // The row, its status moving in the stored counts (−1 and +1 in list_counts and
-    // list_day_counts), and since when it holds the new one (status_since).
-    expect(changes() - before).toBe(1 + 4 + 1)
+    // list_day_counts), since when it holds the new one (status_since), and the number of a
+    // status text the store had not seen before (status_codes, once per text).
+    expect(changes() - before).toBe(1 + 4 + 1 + 1)
     expect(guaranteeRow(db, 1)).toMatchObject({ status: '발급완료', search_key: key })
     expect(expandGuarantee(guaranteeRow(db, 1))).toEqual(JSON.parse(JSON.stringify(second)))
     expect(foundGuarantees(db, '보이백')).toEqual([1])

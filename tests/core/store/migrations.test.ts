@@ -487,11 +487,11 @@ describe('migration 25 (compact-status-since)', () => {
       expect(agedCount(db, 'inspections', '배송완료', '2025-01-12T00:59:59.999Z')).toBe(0)
       expect(agedCount(db, 'inspections', '배송완료', '2025-01-12T01:00:00.000Z')).toBe(1)
       const aged = (asOf: string) => {
-        const page = queryGuarantees(db, { agedDays: 3, agedAsOf: asOf })
+        const page = queryInspections(db, { agedDays: 3, agedAsOf: asOf })
         return { total: page.total, idx: page.rows.map((r) => r.idx).sort() }
       }
-      expect(aged('2026-11-13T09:30:00.499Z')).toEqual({ total: 1, idx: [2] })
-      expect(aged('2026-11-13T09:30:00.500Z')).toEqual({ total: 2, idx: [1, 2] })
+      expect(aged('2026-11-16T00:00:00.122Z')).toEqual({ total: 1, idx: [11] })
+      expect(aged('2026-11-16T00:00:00.123Z')).toEqual({ total: 2, idx: [11, 12] })
       // Longest in status first: the baseline before the later move.
       expect(queryGuarantees(db, { sort: 'aged' }).rows.map((r) => r.idx)).toEqual([2, 1])
     } finally {
