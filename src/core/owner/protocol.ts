@@ -24,7 +24,8 @@ export interface OwnerData {
 /**
  * Main thread → owner. `call` carries one store operation; `reset` clears a
  * failed page write; `pages` hands over the owner's end of a link on which
- * the page thread sends pages' encoded records (`sync/page-thread/client.ts`).
+ * the page thread sends pages' encoded records ({@link PageParcel}, made in
+ * `sync/page-thread/client.ts`).
  */
 export type ToOwner =
   | { readonly type: 'call'; readonly id: number; readonly op: string; readonly args?: unknown }
@@ -58,6 +59,20 @@ export function readToOwner(raw: unknown): ToOwner | null {
   if (raw['type'] !== 'call' || !isPositiveInteger(raw['id'])) return null
   if (typeof raw['op'] !== 'string') return null
   return { type: 'call', id: raw['id'], op: raw['op'], args: raw['args'] }
+}
+
+/** Page thread → owner, over a link: one parsed page's encoded chunks, in order. */
+export interface PageParcel {
+  readonly parcel: number
+  readonly chunks: readonly Uint8Array[]
+}
+
+/** A parcel as the owner reads it (`page-parcels.ts`), or null when it is not one. */
+export function readPageParcel(raw: unknown): PageParcel | null {
+  if (!isFields(raw) || !isPositiveInteger(raw['parcel'])) return null
+  const chunks = raw['chunks']
+  if (!Array.isArray(chunks) || !chunks.every((chunk) => chunk instanceof Uint8Array)) return null
+  return { parcel: raw['parcel'], chunks: chunks as Uint8Array[] }
 }
 
 /** The owner's word that a damaged file was moved aside and a new one made (`store_corrupt`). */

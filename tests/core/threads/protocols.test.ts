@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readToImageIndex, readFromImageIndex } from '../../../src/core/images/index-protocol'
-import { readFromOwner } from '../../../src/core/owner/protocol'
+import { readFromOwner, readPageParcel } from '../../../src/core/owner/protocol'
 import { readFromPageThread } from '../../../src/core/sync/page-thread/protocol'
 
 /**
@@ -41,6 +41,21 @@ describe("the owner's answers", () => {
       { type: 'hello' },
     ]) {
       expect(readFromOwner(bad), JSON.stringify(bad)).toBeNull()
+    }
+  })
+})
+
+describe("the page thread's parcels to the owner", () => {
+  it("reads a page's chunks, and nothing else as them", () => {
+    const chunks = [new Uint8Array([1]), new Uint8Array([2, 3])]
+    expect(readPageParcel({ parcel: 3, chunks })).toEqual({ parcel: 3, chunks })
+    for (const bad of [
+      { parcel: 0, chunks },
+      { parcel: 3 },
+      { parcel: 3, chunks: [[1, 2]] },
+      { parcel: '3', chunks },
+    ]) {
+      expect(readPageParcel(bad), JSON.stringify(bad)).toBeNull()
     }
   })
 })
