@@ -1,11 +1,4 @@
-import {
-  ERROR_CODES,
-  ERROR_REASONS,
-  type ErrorCode,
-  type ErrorData,
-  type ErrorReason,
-} from '../shared/errors'
-import { isFields, isOneOf } from './plain-checks'
+import type { ErrorCode, ErrorData, ErrorReason } from '../shared/errors'
 
 /**
  * The one error class core throws. It carries a code from the closed union;
@@ -66,31 +59,4 @@ export class AppError extends Error {
 /** True for an {@link AppError}, optionally of one code. */
 export function isAppError(value: unknown, code?: ErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code)
-}
-
-/**
- * `value` as an {@link ErrorData}, or null when it is not one: checked by
- * hand where a thread without a schema library reads one back (a stored
- * sync state's last error). `error-data-schema.ts` is the same check.
- */
-export function readErrorData(value: unknown): ErrorData | null {
-  if (!isFields(value)) return null
-  const { code, message, status, retryAt, reason, values } = value
-  if (!isOneOf(ERROR_CODES, code) || typeof message !== 'string') return null
-  if (status !== undefined && !Number.isSafeInteger(status)) return null
-  if (retryAt !== undefined && typeof retryAt !== 'string') return null
-  if (reason !== undefined && !isOneOf(ERROR_REASONS, reason)) return null
-  const plainValues =
-    values === undefined ||
-    (isFields(values) &&
-      Object.values(values).every((v) => typeof v === 'string' || typeof v === 'number'))
-  if (!plainValues) return null
-  return {
-    code,
-    message,
-    ...(status === undefined ? {} : { status: status as number }),
-    ...(retryAt === undefined ? {} : { retryAt }),
-    ...(reason === undefined ? {} : { reason }),
-    ...(values === undefined ? {} : { values: values as Record<string, string | number> }),
-  }
 }

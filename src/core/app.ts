@@ -4,31 +4,26 @@ import { join } from 'node:path'
 import type { AppInfo } from '../shared/domain'
 import { partnerFilter } from '../shared/list-filter'
 import type { DesktopSettings, SettingsView } from '../shared/profiles'
-import type { EventPayloads } from '../shared/contract'
 import { holdMainYoungGeneration } from './heap-sizing'
 import { AppError } from './app-error'
 import type { FetchLike } from './api/http'
 import { BrandService } from './brands/brand-service'
 import { DATA_CHANGED_MS, EventBus } from './events'
 import { tightenDataDir } from './fs-private'
-import { openProfileData } from './profile-data'
 import { ImageCache } from './images/image-cache'
 import { createImageHostPolicy } from './images/url-policy'
 import type { StoreNotice } from './store/schema/database'
-import type { StoreOwner } from './owner/store-owner'
-import { type StoreThreads } from './owner/store-owner'
+import type { StoreOwner, StoreThreads } from './owner/store-owner'
 import type { ThreadEntry } from './threads/spawn'
 import { localTimestamp } from '../shared/local-time'
 import { message, type Locale } from '../shared/i18n'
 import type { ExportData } from './export/export-file'
 import { exportExtension, type ExportFormat, type ExportResult } from '../shared/export'
-import { clientSyncSource } from './sync/partner-source'
 import { PageThread } from './sync/page-thread/client'
-import { SyncEngine } from './sync/sync-engine'
+import type { SyncEngine } from './sync/sync-engine'
 import { LiveSchedule, type LiveClock } from './live/schedule'
-import { engineSteps } from './live/engine-steps'
-import { Notifier } from './live/notifications'
-import { SyncNotifications } from './live/sync-notifications'
+import { liveNotifier, openLiveScope, type LiveScopeDeps } from './live/live-scope'
+import type { SyncNotifications } from './live/sync-notifications'
 import { BackgroundAccounts, BackgroundTurns } from './live/background-accounts'
 import { openBackgroundAccount } from './live/background-account'
 import type { PostedNotification } from '../shared/notifications'
@@ -219,28 +214,35 @@ export function createCore(deps: CoreDeps): Core {
     log: (message) => log(redactor.redact(message)),
   })
 
-  // What to tell staff: decided here for both hosts, shown by the host (`notification.posted`).
-  // While the app is locked a notification shows counts only, whatever `notifications.details` says.
-  const notifier = new Notifier({
-    settings: () => {
+  // One page thread for the app: parses every sync page (the profiles' engines take turns).
+  const pages = new PageThread(deps.pageWorker)
+  const liveClock = deps.live?.clock ?? { now: () => now().getTime(), after: realAfter }
+  // What every account's live scope reads of the app, the active one's and the background ones'.
+  const liveDeps: LiveScopeDeps = {
+    fetch: deps.fetch,
+    dataDir: deps.dataDir,
+    storeWorker: deps.storeWorker,
+    now,
+    log: (message) => log(redactor.redact(message)),
+    pages,
+    clock: liveClock,
+    language: () => settings.get().language,
+    // While the app is locked a notification shows counts only, whatever `notifications.details` says.
+    notificationSettings: () => {
       const chosen = settings.get().notifications
       return chosen.details && lock.isLocked() ? { ...chosen, details: false } : chosen
     },
-    language: () => settings.get().language,
-    timeZone: () => scope.profile.summary.timeZone,
-    now,
+    digest: () => {
+      const { digestAt, kinds } = settings.get().notifications
+      return { at: digestAt, on: kinds['agingDigest'] === true }
+    },
+    agingDays: () => settings.get().agingDays,
+    live: () => settings.get().live,
     post: (notification) => events.emit('notification.posted', notification),
-  })
-  // After each sync that ended, what it changed (one look at the feed since the last).
-  events.subscribe((event, payload) => {
-    if (event !== 'sync.progress') return
-    const progress = payload as EventPayloads['sync.progress']
-    if (progress.phase === 'done' && progress.mode !== 'targeted')
-      void scope.notifications.afterSync()
-  })
-
-  // One page thread for the app: parses every sync page (the profiles' engines take turns).
-  const pages = new PageThread(deps.pageWorker)
+  }
+  // What to tell staff about the active account: decided here for both hosts, shown by the host
+  // (`notification.posted`).
+  const notifier = liveNotifier(liveDeps, () => scope.profile.summary.timeZone)
 
   // Every-account mode (docs/live.md "Every account"): the other accounts' schedules take turns,
   // one run at a time, and give way to the active account's Sync and steps.
@@ -252,7 +254,6 @@ export function createCore(deps: CoreDeps): Core {
   events.subscribe((event) => {
     if (event === 'sync.progress' || event === 'live.status') turns.activeChanged()
   })
-  const liveClock = deps.live?.clock ?? { now: () => now().getTime(), after: realAfter }
   const background: BackgroundAccounts = new BackgroundAccounts({
     enabled: () => settings.get().live.allAccounts,
     candidates: async () => {
@@ -279,26 +280,8 @@ export function createCore(deps: CoreDeps): Core {
       if (profile.summary.id !== id) return null
       return openBackgroundAccount(
         {
-          fetch: deps.fetch,
-          dataDir: deps.dataDir,
-          storeWorker: deps.storeWorker,
-          pages,
+          ...liveDeps,
           turns,
-          now,
-          log: (message) => log(redactor.redact(message)),
-          language: () => settings.get().language,
-          notificationSettings: () => {
-            const chosen = settings.get().notifications
-            return chosen.details && lock.isLocked() ? { ...chosen, details: false } : chosen
-          },
-          digest: () => {
-            const { digestAt, kinds } = settings.get().notifications
-            return { at: digestAt, on: kinds['agingDigest'] === true }
-          },
-          agingDays: () => settings.get().agingDays,
-          live: () => settings.get().live,
-          post: (notification) => events.emit('notification.posted', notification),
-          clock: liveClock,
           ...(deps.live?.intervalMs ? { intervalMs: deps.live.intervalMs } : {}),
         },
         profile,
@@ -320,25 +303,12 @@ export function createCore(deps: CoreDeps): Core {
   /** Opens everything that belongs to one profile; one cache database per profile (docs/faults.md F23, F29). */
   const buildScope = (profile: ActiveProfile): ProfileScope => {
     // One thread owns the profile's file and runs every query and write; the main thread runs no
-    // SQL (profile-data.ts).
-    const { client, store } = openProfileData(
-      {
-        fetch: deps.fetch,
-        dataDir: deps.dataDir,
-        storeWorker: deps.storeWorker,
-        now,
-        log: (message) => log(redactor.redact(message)),
-      },
-      profile,
-    )
-    // The page thread sends each page's records to this owner itself; the main thread relays none.
-    const sync = new SyncEngine({
-      store,
-      source: clientSyncSource(client, pages.towards(store)),
-      events,
-      now,
-      timeZone: () => profile.summary.timeZone,
+    // SQL (profile-data.ts). Its syncs report on the app's bus and notify through the app's notifier.
+    const opened = openLiveScope(liveDeps, profile, {
+      active: { events, notifier },
+      armDigest: deps.autoSync === true,
     })
+    const { store, sync, notifications } = opened
     const team = new TeamRunner({
       profileId: profile.summary.id,
       partnerId: profile.summary.partnerId,
@@ -373,28 +343,8 @@ export function createCore(deps: CoreDeps): Core {
       ...(deps.teamPresence ? { presence: deps.teamPresence } : {}),
       onPresence: (present) => events.emit('presence.changed', present),
     })
-    const notifications = new SyncNotifications({
-      store,
-      notifier,
-      clock: deps.live?.clock ?? { now: () => now().getTime(), after: realAfter },
-      language: () => settings.get().language,
-      timeZone: () => profile.summary.timeZone,
-      digest: () => {
-        const { digestAt, kinds } = settings.get().notifications
-        return { at: digestAt, on: kinds['agingDigest'] === true }
-      },
-      agingCounts: () =>
-        store.call('agingCounts', { now: now().toISOString(), days: settings.get().agingDays }),
-    })
-    if (deps.autoSync) notifications.armDigest()
     const live = new LiveSchedule({
-      steps: engineSteps({
-        engine: sync,
-        store,
-        client,
-        now,
-        windowDays: () => settings.get().live.windowDays,
-      }),
+      steps: opened.steps,
       settings: () => ({ intervalMinutes: settings.get().live.intervalMinutes }),
       ...(deps.live?.clock ? { clock: deps.live.clock } : {}),
       ...(deps.live?.intervalMs ? { intervalMs: deps.live.intervalMs } : {}),
@@ -408,7 +358,6 @@ export function createCore(deps: CoreDeps): Core {
       },
     })
     if (deps.autoSync) live.start()
-    let closing: Promise<void> | null = null
     return {
       profile,
       store,
@@ -418,17 +367,7 @@ export function createCore(deps: CoreDeps): Core {
       live,
       notifications,
       undo: new ReviewUndo(),
-      close() {
-        closing ??= (async () => {
-          notifications.close()
-          await live.stop()
-          sync.stop()
-          await team.close()
-          await sync.idle()
-          await store.close()
-        })()
-        return closing
-      },
+      close: () => opened.close(live, () => team.close()),
     }
   }
 

@@ -43,4 +43,29 @@ describe('the web host shim of window.api', () => {
     expect(reported).toHaveLength(2)
     expect(String(reported[0])).toContain('a view broke')
   })
+
+  it('once the token is known, a call leaves in the task that makes it', async () => {
+    history.replaceState(null, '', '#inspections&token=t0ken')
+    const sent: { channel: string; token: string | null }[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init: RequestInit) => {
+        sent.push({ channel: url, token: new Headers(init.headers).get('x-app-token') })
+        return Promise.resolve(Response.json({ ok: true, value: {} }))
+      }),
+    )
+    const api = getApi()
+    expect(location.hash).toBe('#inspections')
+    await api.invoke('app.info', {})
+    // A screen being built makes its calls one after the other in one task: each is on its
+    // way before the task goes on, not after it ends.
+    void api.invoke('sync.status', {})
+    void api.invoke('views.list', {})
+    expect(sent.map((call) => call.channel)).toEqual([
+      '/ipc/app.info',
+      '/ipc/sync.status',
+      '/ipc/views.list',
+    ])
+    expect(sent.every((call) => call.token === 't0ken')).toBe(true)
+  })
 })

@@ -9,6 +9,7 @@ import type { Sandbox } from '../../src/sandbox'
 import { demoCredentials } from '../../src/sandbox'
 import type { ChannelName } from '../../src/shared/channels'
 import type { ChannelArgs, ChannelResult } from '../../src/shared/contract'
+import type { ReviewMark } from '../../src/shared/lists'
 import type { TeamStatusView } from '../../src/shared/team'
 import type { Core } from '../../src/core/app'
 import { bootWithEmbeddedSandbox, type BootedCore } from './boot'
@@ -101,6 +102,35 @@ export async function bootTeamCore(
     settled: () => until(() => isSettled({ status: () => call('team.status') })),
     close: () => (closing ??= core.close()),
   }
+}
+
+/** Marks inspection `idx` on `core` (with `note`, when given), then waits until its team server has it. */
+export async function markSettled(
+  core: TeamCore,
+  idx: number,
+  mark: ChannelArgs<'reviews.set'>['mark'],
+  note?: string,
+): Promise<void> {
+  await core.call('reviews.set', {
+    resource: 'inspections',
+    idx,
+    mark,
+    ...(note === undefined ? {} : { note }),
+  })
+  await core.settled()
+}
+
+/** Resolves once inspection `idx`'s review, as `core` lists it, satisfies `holds`. */
+export function untilReview(
+  core: TeamCore,
+  idx: number,
+  holds: (review: ReviewMark | null) => boolean,
+): Promise<void> {
+  return core.until(async () => {
+    const { rows } = await core.call('inspections.query', { limit: 500 })
+    const row = rows.find((candidate) => candidate.idx === idx)
+    return row !== undefined && holds(row.review)
+  })
 }
 
 /** Whether `core` is connected to its team server with nothing left to send. */

@@ -1,6 +1,6 @@
 import { OnDemandThread } from '../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../threads/spawn'
-import { fromImageIndexSchema, type ImageIndexCall } from './index-protocol'
+import { readFromImageIndex, type ImageIndexCall, type ToImageIndex } from './index-protocol'
 
 /** How long the image-index thread waits for the next call, once it has none, before it exits. */
 const IMAGE_INDEX_IDLE_MS = 30_000
@@ -20,7 +20,7 @@ export class ImageIndex {
   constructor(entry: ThreadEntry, dir: string, options: { readonly idleMs?: number } = {}) {
     this.#thread = new OnDemandThread({
       spawn: () => spawnStoreThread(entry, { workerData: { dir } }),
-      answers: fromImageIndexSchema,
+      answers: readFromImageIndex,
       name: 'The image index',
       idleMs: options.idleMs ?? IMAGE_INDEX_IDLE_MS,
     })
@@ -51,6 +51,8 @@ export class ImageIndex {
   }
 
   #call(call: ImageIndexCall): Promise<unknown> {
-    return this.#thread.call((worker, id) => worker.postMessage({ id, call }))
+    return this.#thread.call((worker, id) =>
+      worker.postMessage({ id, call } satisfies ToImageIndex),
+    )
   }
 }

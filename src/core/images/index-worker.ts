@@ -3,7 +3,7 @@ import { AppError, isAppError } from '../app-error'
 import { isFields } from '../plain-checks'
 import { messageId, yieldToMainThread } from '../threads/spawn'
 import { ImageIndexDb } from './index-sql'
-import { toImageIndexSchema } from './index-protocol'
+import { readToImageIndex, type FromImageIndex } from './index-protocol'
 
 /**
  * The image-index thread: owns the image cache's index file
@@ -20,28 +20,28 @@ const dir = workerData['dir']
 let db: ImageIndexDb | null = null
 
 port.on('message', (raw: unknown) => {
-  const parsed = toImageIndexSchema.safeParse(raw)
-  if (!parsed.success) {
+  const request = readToImageIndex(raw)
+  if (request === null) {
     const id = messageId(raw)
     if (id !== null) {
       port.postMessage({
         id,
         ok: false,
         error: { code: 'internal', message: 'The image index received a malformed request.' },
-      })
+      } satisfies FromImageIndex)
     }
     return
   }
-  const { id, call } = parsed.data
+  const { id, call } = request
   try {
     db ??= new ImageIndexDb(dir)
-    port.postMessage({ id, ok: true, value: db.run(call) })
+    port.postMessage({ id, ok: true, value: db.run(call) } satisfies FromImageIndex)
   } catch (error) {
     const typed = isAppError(error)
       ? error
       : new AppError('internal', 'The image index could not be read or written.', {
           cause: error,
         })
-    port.postMessage({ id, ok: false, error: typed.toData() })
+    port.postMessage({ id, ok: false, error: typed.toData() } satisfies FromImageIndex)
   }
 })

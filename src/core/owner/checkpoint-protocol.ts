@@ -1,8 +1,8 @@
 /**
  * The messages between the owner's handle (`checkpointer.ts`) and the WAL
- * checkpointer thread (`checkpoint-worker.ts`). Checked by hand rather than
- * with the zod schemas of `protocol.ts`: the thread then loads no schema
- * library, and it has two words and a file name to check.
+ * checkpointer thread (`checkpoint-worker.ts`), checked by hand where they
+ * arrive, as every data thread's messages are: the thread loads no schema
+ * library.
  */
 
 /** What the checkpointer is started with. */

@@ -1,21 +1,8 @@
 import type { MessagePort } from 'node:worker_threads'
 import { AppError } from '../app-error'
 import { isFields, isPositiveInteger } from '../plain-checks'
+import { readPageParcel } from './protocol'
 import type { ParcelRows, PageWriteRequest } from '../store/write/page-write'
-
-/** Page thread → owner, over a link: one parsed page's encoded chunks, in order. */
-export interface PageParcel {
-  readonly parcel: number
-  readonly chunks: readonly Uint8Array[]
-}
-
-/** A parcel as the owner reads it, or null when it is not one. */
-function readPageParcel(raw: unknown): PageParcel | null {
-  if (!isFields(raw) || !isPositiveInteger(raw['parcel'])) return null
-  const chunks = raw['chunks']
-  if (!Array.isArray(chunks) || !chunks.every((chunk) => chunk instanceof Uint8Array)) return null
-  return { parcel: raw['parcel'], chunks: chunks as Uint8Array[] }
-}
 
 /** The chunks a write names, or null when it carries its records itself (or is no page write). */
 function parcelOf(args: unknown): ParcelRows | null {

@@ -4,8 +4,7 @@ import { Checkpointer, CheckpointSchedule } from './checkpointer'
 import type { StoreNotice } from '../store/schema/database'
 import { rowsOf } from '../store/write/page-write'
 import { movable } from '../threads/transfer'
-import { fromOwnerSchema } from './protocol'
-import type { OwnerData, ToOwner } from './requests'
+import { readFromOwner, type OwnerData, type ToOwner } from './protocol'
 import type { TeamLinkMessage } from './team-link'
 import type { StoreArgs, StoreOp, StoreResult } from './store-ops'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
@@ -116,13 +115,12 @@ export class StoreOwner implements StoreClient, PageSink, TeamLinkSink {
     })
     this.ready.catch(() => undefined)
     this.#worker.on('message', (raw: unknown) => {
-      const parsed = fromOwnerSchema.safeParse(raw)
-      if (!parsed.success) {
-        options.log?.(`[store] the cache thread sent a malformed answer: ${parsed.error.message}`)
+      const message = readFromOwner(raw)
+      if (message === null) {
+        options.log?.('[store] the cache thread sent a malformed answer')
         this.#failAll(new AppError('internal', 'The cache thread sent a malformed answer.'))
         return
       }
-      const message = parsed.data
       if (message.type === 'ready') {
         this.#notice = message.notice
         if (!this.#closing)

@@ -1,7 +1,7 @@
 import type { StoreConnection } from './connection'
 import type { ErrorData } from '../../shared/errors'
-import { AppError, readErrorData } from '../app-error'
-import { isFields, isIntegerFrom, isOneOf } from '../plain-checks'
+import { AppError } from '../app-error'
+import { isFields, isIntegerFrom, isOneOf, readErrorData } from '../plain-checks'
 import { prepared } from './statements'
 import type { SyncResource } from './record-types'
 

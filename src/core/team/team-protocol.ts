@@ -14,7 +14,7 @@ import { errorDataSchema } from '../error-data-schema'
  */
 
 /** What the worker is started with (the password only in memory, never on disk). */
-export const teamWorkerDataSchema = z.object({
+const teamWorkerDataSchema = z.object({
   /** The worker's end of its link to the profile's database owner (`StoreOwner.linkTeam`). */
   store: z.instanceof(MessagePort),
   config: z.object({
@@ -53,7 +53,7 @@ const presenceAtSchema = z.object({
 export type TeamWorkerData = z.infer<typeof teamWorkerDataSchema>
 
 /** Main thread → worker. */
-export const toTeamWorkerSchema = z.discriminatedUnion('type', [
+const toTeamWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('nudge') }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('stop') }),
@@ -65,7 +65,7 @@ export const toTeamWorkerSchema = z.discriminatedUnion('type', [
 export type ToTeamWorker = z.infer<typeof toTeamWorkerSchema>
 
 /** Worker → main thread. */
-export const fromTeamWorkerSchema = z.discriminatedUnion('type', [
+const fromTeamWorkerSchema = z.discriminatedUnion('type', [
   /** A pulled page was written (`PulledApplied`, store/team-side.ts): lists, Wallet history, mentions. */
   z.object({ type: z.literal('applied'), applied: z.record(z.string(), z.unknown()) }),
   /** A `TeamStatus` (team-sync.ts); the main thread keeps the latest for `team.status`. */
@@ -81,7 +81,24 @@ export const fromTeamWorkerSchema = z.discriminatedUnion('type', [
 export type FromTeamWorker = z.infer<typeof fromTeamWorkerSchema>
 
 /** Owner → worker, on the link: the answer to one store operation (as the owner answers any call). */
-export const fromTeamLinkSchema = z.discriminatedUnion('type', [
+const fromTeamLinkSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('done'), id: z.number().int().positive(), value: z.unknown() }),
   z.object({ type: z.literal('error'), id: z.number().int().positive(), error: errorDataSchema }),
 ])
+
+/** A reader of one direction's messages: the message, or null when `raw` is not one. */
+function readerOf<T>(schema: z.ZodType<T>): (raw: unknown) => T | null {
+  return (raw) => {
+    const parsed = schema.safeParse(raw)
+    return parsed.success ? parsed.data : null
+  }
+}
+
+/** The worker's start data, as the worker reads it. */
+export const readTeamWorkerData = readerOf(teamWorkerDataSchema)
+/** Main thread → team worker, as the worker reads it. */
+export const readToTeamWorker = readerOf(toTeamWorkerSchema)
+/** Team worker → main thread, as the main thread reads it. */
+export const readFromTeamWorker = readerOf(fromTeamWorkerSchema)
+/** The owner's answers on the team link, as the worker reads them. */
+export const readFromTeamLink = readerOf(fromTeamLinkSchema)

@@ -3,7 +3,7 @@ import type { TeamErrorData } from '../../shared/errors'
 import type { TeamLinkSink } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
 import { spawnStoreThread, stopThread, type ThreadEntry } from '../threads/spawn'
-import { fromTeamWorkerSchema, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
+import { readFromTeamWorker, type TeamWorkerData, type ToTeamWorker } from './team-protocol'
 import type { TeamStatus } from './team-sync'
 import type { PresenceAt, PresentMember } from './session'
 
@@ -79,9 +79,8 @@ export class TeamThread {
   }
 
   #receive(raw: unknown): void {
-    const parsed = fromTeamWorkerSchema.safeParse(raw)
-    if (!parsed.success) return
-    const message = parsed.data
+    const message = readFromTeamWorker(raw)
+    if (message === null) return
     if (message.type === 'status') {
       // Built by the worker from a TeamStatus; cloning keeps its shape.
       this.#options.onStatus(message.status as unknown as TeamStatus)

@@ -5,9 +5,9 @@ import type { TeamLinkCall } from '../owner/team-link'
 import { StoreTeamSide, type TeamStoreCall } from './store-side'
 import type { PulledApplied } from '../store/team-side'
 import {
-  fromTeamLinkSchema,
-  teamWorkerDataSchema,
-  toTeamWorkerSchema,
+  readFromTeamLink,
+  readTeamWorkerData,
+  readToTeamWorker,
   type FromTeamWorker,
 } from './team-protocol'
 import { TeamSync } from './team-sync'
@@ -23,7 +23,9 @@ import { TeamSync } from './team-sync'
 if (!parentPort) throw new Error('team-worker runs only as a worker thread')
 yieldToMainThread()
 const port = parentPort
-const data = teamWorkerDataSchema.parse(workerData)
+const started = readTeamWorkerData(workerData)
+if (started === null) throw new Error('team-worker was started without its settings')
+const data = started
 
 function send(message: FromTeamWorker): void {
   port.postMessage(message)
@@ -41,9 +43,8 @@ const store = data.store
 let storeGone: AppError | null = null
 
 store.on('message', (raw: unknown) => {
-  const parsed = fromTeamLinkSchema.safeParse(raw)
-  if (!parsed.success) return
-  const answer = parsed.data
+  const answer = readFromTeamLink(raw)
+  if (answer === null) return
   const waiter = pending.get(answer.id)
   pending.delete(answer.id)
   if (!waiter) return
@@ -86,9 +87,8 @@ const sync = new TeamSync({
 })
 
 port.on('message', (raw: unknown) => {
-  const parsed = toTeamWorkerSchema.safeParse(raw)
-  if (!parsed.success) return
-  const message = parsed.data
+  const message = readToTeamWorker(raw)
+  if (message === null) return
   switch (message.type) {
     case 'nudge':
       sync.nudge()

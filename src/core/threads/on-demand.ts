@@ -1,11 +1,6 @@
 import type { Worker } from 'node:worker_threads'
-import type { ErrorData } from '../../shared/errors'
 import { AppError } from '../app-error'
-
-/** A data thread's answer to one call, as its protocol's schema reads it. */
-type ThreadAnswer<T> =
-  | { readonly id: number; readonly ok: true; readonly value: T }
-  | { readonly id: number; readonly ok: false; readonly error: ErrorData }
+import type { ThreadAnswer } from '../plain-checks'
 
 interface Waiter<T> {
   resolve(value: T): void
@@ -44,18 +39,13 @@ class PendingCalls<T> {
   }
 
   /**
-   * Reads `raw` (a message from the worker) with its protocol's `schema` and
+   * Reads `raw` (a message from the worker) with its protocol's `read` and
    * settles the call it answers; false when `raw` is no answer at all.
    */
-  settleRaw(
-    schema: {
-      safeParse(raw: unknown): { success: true; data: ThreadAnswer<T> } | { success: false }
-    },
-    raw: unknown,
-  ): boolean {
-    const parsed = schema.safeParse(raw)
-    if (parsed.success) this.settle(parsed.data)
-    return parsed.success
+  settleRaw(read: (raw: unknown) => ThreadAnswer<T> | null, raw: unknown): boolean {
+    const answer = read(raw)
+    if (answer !== null) this.settle(answer)
+    return answer !== null
   }
 
   /** Fails every waiting call with `error`. */
@@ -98,7 +88,7 @@ export class IdleTimer {
 export interface OnDemandThreadOptions<T> {
   /** Starts a new worker (already `unref`ed or not: the handle unrefs it). */
   readonly spawn: () => Worker
-  /** The protocol's answer schema. */
+  /** The protocol's reader of the thread's answers. */
   readonly answers: Parameters<PendingCalls<T>['settleRaw']>[0]
   /** How errors name the thread (`The page thread`, `The image index`). */
   readonly name: string

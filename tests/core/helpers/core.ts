@@ -25,6 +25,8 @@ export async function bootForTest(options: {
   log?: (line: string) => void
   /** Records of each kind in the embedded sandbox (50 unless given). */
   sandboxSize?: number
+  /** The app syncs the active profile by itself at start (as the hosts do). */
+  autoSync?: boolean
 }): Promise<TestCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'core-'))
   const core = await bootWithEmbeddedSandbox({
@@ -43,6 +45,7 @@ export async function bootForTest(options: {
     imageIndexWorker: SOURCE_IMAGE_INDEX_WORKER,
     log: options.log ?? (() => undefined),
     sandbox: { size: options.sandboxSize ?? 50 },
+    ...(options.autoSync === undefined ? {} : { autoSync: options.autoSync }),
   })
   return Object.assign(core, { dataDir })
 }

@@ -10,6 +10,7 @@ import { openConfFile } from '../../../src/core/settings/conf-file'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { startEmbeddedSandbox, type Sandbox } from '../../../src/sandbox'
+import { localTimestamp } from '../../../src/shared/local-time'
 import type { PostedNotification } from '../../../src/shared/notifications'
 import { SANDBOX_ANCHOR } from '../../support/anchor'
 import { bootWithEmbeddedSandbox, type BootedCore } from '../../support/boot'
@@ -245,6 +246,42 @@ describe('every-account mode', () => {
     expect(sentTo(shopB)).toBeGreaterThan(before[0] ?? 0)
     expect(sentTo(shopC)).toBeGreaterThan(before[1] ?? 0)
     expect((await call(core, 'live.accounts', {})).held).toBe(false)
+  })
+
+  it('a background account, like the active one, names no record while the app is locked', async () => {
+    // The aging digest on, due half an hour from now in the accounts' zone, every waiting record counted.
+    const { profiles } = await call(core, 'profiles.list', {})
+    const zone = profiles.find((view) => view.id === idB)?.timeZone ?? 'UTC'
+    const due = clock.now() + 30 * 60_000
+    const days = { guaranteeReady: 1, inspectionShipping: 1 }
+    const view = await call(core, 'settings.set', {
+      notifications: {
+        digestAt: localTimestamp(new Date(due), zone).slice(11, 16),
+        kinds: { agingDigest: true },
+      },
+      agingDays: days,
+    })
+    expect(view.notifications.details).toBe(true)
+    await turnOn(true)
+    // B's first runs read it whole (a run gives way while the active account works).
+    const waiting = async (): Promise<number> => {
+      const counts = await scopeOf(idB).store?.call('agingCounts', {
+        now: new Date(clock.now()).toISOString(),
+        days,
+      })
+      return (counts?.rules ?? []).reduce((sum, rule) => sum + rule.count, 0)
+    }
+    for (let run = 0; run < 10 && (await waiting()) === 0; run += 1) await pass(INTERVAL_MS)
+    expect(await waiting()).toBeGreaterThan(0)
+    expect(clock.now()).toBeLessThan(due - 60_000)
+    await call(core, 'lock.setPin', { pin: '482916' })
+    await call(core, 'lock.now', {})
+    await settle()
+    await pass(due - clock.now())
+    const digest = posted.find((n) => n.kind === 'agingDigest' && n.account?.id === idB)
+    expect(digest?.title).toMatch(/^\[상점 B\] /)
+    // Counts only: the setting says details, the lock says not now.
+    expect(digest?.details).toBe(false)
   })
 
   it('switching to an account kept in the background closes its scope first; the old active one is kept', async () => {

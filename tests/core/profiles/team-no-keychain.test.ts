@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { BootedCore } from '../../support/boot'
-import { startSandbox, type Sandbox } from '../../../src/sandbox'
+import { secondShop } from '../../support/second-shop'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import { bootForTest, call } from '../helpers/core'
 
@@ -12,17 +12,9 @@ import { bootForTest, call } from '../helpers/core'
  * address rather than blaming the password.
  */
 
-let second: Sandbox
-const cores: BootedCore[] = []
+const second = secondShop(20)
 const servers: Server[] = []
-beforeAll(async () => {
-  second = await startSandbox({ seed: 7, size: 20 })
-})
-afterAll(async () => {
-  await second.close()
-})
 afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close()
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve))
 })
 
@@ -34,9 +26,9 @@ function noKeychain(): MemoryStore {
 }
 
 async function boot(): Promise<BootedCore> {
-  const core = await bootForTest({ keychain: noKeychain(), keychainService: 'team-no-keychain' })
-  cores.push(core)
-  return core
+  return second.keep(
+    await bootForTest({ keychain: noKeychain(), keychainService: 'team-no-keychain' }),
+  )
 }
 
 /** A port something listens on (`open`), or one nothing listens on. */
@@ -49,16 +41,10 @@ async function port(open: boolean): Promise<number> {
   return number
 }
 
-async function withTeam(core: BootedCore, teamPort: number): Promise<string> {
-  const saved = await call(core, 'profiles.save', {
-    name: '두 번째 매장',
-    baseUrl: second.baseUrl,
-    staticUrl: second.staticUrl,
-    partnerId: second.partnerId,
-    redirectUri: 'https://shop.example.com/wallet/done',
+function withTeam(core: BootedCore, teamPort: number): Promise<string> {
+  return second.save(core, {
     team: { host: '127.0.0.1', port: teamPort, database: 'team', role: 'minji', tls: 'plain' },
   })
-  return saved.id
 }
 
 describe('the team server without a keychain', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { InspectionRow } from '../../../src/shared/lists'
-import type { TeamCore } from '../../support/team-core'
+import { markSettled, untilReview, type TeamCore } from '../../support/team-core'
 import { teamOnSandbox } from '../../support/team-fixtures'
 
 /**
@@ -95,21 +95,9 @@ describe('bulk marks and undo', { timeout: 120_000 }, () => {
     const all = (await rows(lead)).map((row) => row.idx)
     const [mine, theirs] = all
     // Before: one record marked by the staff member, one by the lead, the rest unmarked.
-    await staff.call('reviews.set', {
-      resource: 'inspections',
-      idx: theirs!,
-      mark: 'follow_up',
-      note: 'staff',
-    })
-    await staff.settled()
-    await lead.call('reviews.set', {
-      resource: 'inspections',
-      idx: mine!,
-      mark: 'follow_up',
-      note: 'lead',
-    })
-    await lead.settled()
-    await lead.until(async () => (await marks(lead, [theirs!]))[0]?.note === 'staff')
+    await markSettled(staff, theirs!, 'follow_up', 'staff')
+    await markSettled(lead, mine!, 'follow_up', 'lead')
+    await untilReview(lead, theirs!, (review) => review?.note === 'staff')
     const before = await marks(lead, all)
     expect(before.slice(0, 2)).toEqual([
       { mark: 'follow_up', note: 'lead', by: 'lead name' },

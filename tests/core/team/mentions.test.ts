@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PostedNotification } from '../../../src/shared/notifications'
-import type { TeamCore } from '../../support/team-core'
+import { markSettled, untilReview, type TeamCore } from '../../support/team-core'
 import { teamOnSandbox } from '../../support/team-fixtures'
 
 /**
@@ -43,10 +43,7 @@ describe('mentions', { timeout: 60_000 }, () => {
       note: 'mail x@minji name, or @minji names',
     })
     // minji's machine has pulled something: its first pull (catching up) is behind it.
-    await minji.until(async () => {
-      const page = await minji.call('inspections.query', { limit: 20 })
-      return page.rows.some((row) => row.idx === other && row.review?.note !== undefined)
-    })
+    await untilReview(minji, other!, (review) => review?.note !== undefined)
     await jisoo.call('reviews.set', {
       resource: 'inspections',
       idx: idx!,
@@ -92,21 +89,12 @@ describe('mentions', { timeout: 60_000 }, () => {
     const jisoo = await team.boot(team.configs[1]!)
     await jisoo.settled()
     const [idx] = (await jisoo.call('inspections.query', { limit: 1 })).rows.map((row) => row.idx)
-    await jisoo.call('reviews.set', {
-      resource: 'inspections',
-      idx: idx!,
-      mark: 'none',
-      note: '@minji name 예전 메모',
-    })
-    await jisoo.settled()
+    await markSettled(jisoo, idx!, 'none', '@minji name 예전 메모')
 
     // minji on a new computer: its first pull holds the mention.
     const fresh = await team.boot(team.configs[0]!)
     const told = notifications(fresh)
-    await fresh.until(async () => {
-      const page = await fresh.call('inspections.query', { limit: 20 })
-      return page.rows.some((row) => row.review?.note === '@minji name 예전 메모')
-    })
+    await untilReview(fresh, idx!, (review) => review?.note === '@minji name 예전 메모')
     expect(await mentionEntries(fresh)).toEqual([])
     expect(told.filter((entry) => entry.kind === 'mentioned')).toEqual([])
   })

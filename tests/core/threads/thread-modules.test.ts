@@ -64,4 +64,15 @@ describe("the data threads' start", () => {
     expect(graph).not.toContain('node:sqlite')
     expect(graph.filter((path) => path.startsWith('src/core/images/'))).toEqual([])
   })
+
+  it('no data thread loads the schema library: each checks its messages by hand', async () => {
+    for (const entry of [
+      'src/core/images/index-worker.ts',
+      'src/core/owner/checkpoint-worker.ts',
+    ]) {
+      const graph = await startGraph(entry)
+      expect(graph, entry).not.toContain('zod')
+      expect(graph, entry).not.toContain('src/core/error-data-schema.ts')
+    }
+  })
 })

@@ -5,8 +5,7 @@ import { movable } from '../../threads/transfer'
 import { OnDemandThread } from '../../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../../threads/spawn'
 import type { PageBody, ParsedPage } from './parse-page'
-import { fromPageThreadSchema, type PageThreadValue } from './protocol'
-import type { ToPageThread } from './request'
+import { readFromPageThread, type PageThreadValue, type ToPageThread } from './protocol'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
 export interface PageParsing {
@@ -57,7 +56,7 @@ export class PageThread implements PageParsing {
       // objects die as soon as it is encoded. At 8 MB a sync's peak memory was about 6 MB higher,
       // for no CPU time measurably saved.
       spawn: () => spawnStoreThread(entry),
-      answers: fromPageThreadSchema,
+      answers: readFromPageThread,
       name: 'The page thread',
       idleMs: options.idleMs ?? PAGE_THREAD_IDLE_MS,
     })

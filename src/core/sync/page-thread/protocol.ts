@@ -1,63 +1,75 @@
-import { z } from 'zod'
-import type { ErrorData } from '../../../shared/errors'
-import { errorDataSchema } from '../../error-data-schema'
+import { MessagePort } from 'node:worker_threads'
+import type { RejectedItem } from '../../../shared/domain'
+import { PAGED_RESOURCES } from '../../../shared/resources'
+import {
+  isFields,
+  isIntegerFrom,
+  isOneOf,
+  isPositiveInteger,
+  readThreadAnswer,
+  type ThreadAnswer,
+} from '../../plain-checks'
 import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
-import type { ParsedPage } from './parse-page'
+import type { PageBody, ParsedPage } from './parse-page'
 
 /**
- * The page thread's answers (`worker.ts`), checked with these schemas as
- * they arrive on the main thread. Its requests are checked by hand in the
- * thread (`request.ts`), which loads no schema library.
+ * The messages between the page thread (`worker.ts`) and its handle on the
+ * main thread (`client.ts`), each direction with the reader that checks it
+ * where it arrives. Checked by hand, as every data thread's messages are:
+ * no data thread loads a schema library (about 4 MB in each thread that does).
  */
 
-const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')
+/** Where the page thread sends a page's encoded records: the owner at the end of `link`, as `parcel`. */
+interface Delivery {
+  readonly link: number
+  readonly parcel: number
+}
 
-const rejectedItem = z.object({
-  position: z.number().int().nonnegative(),
-  idx: z.number().int().nullable(),
-  problems: z.array(z.string()),
-  field: z.string(),
-  reason: z.string(),
-  raw: z.string(),
-  rawTruncated: z.boolean(),
-})
+/**
+ * Main thread → page thread: one list answer to parse; with `deliver`, its
+ * encoded records go straight to the owner over that link, and the answer
+ * names them instead of carrying them.
+ */
+export interface PageRequest {
+  readonly id: number
+  readonly input: PageBody
+  readonly deliver?: Delivery
+}
 
-const parsedPage = z.object({
-  total: z.number().int().nonnegative(),
-  page: z.number().int(),
-  received: z.number().int().nonnegative(),
-  pageSize: z.number().int().optional(),
-  rejected: z.number().int().nonnegative(),
-  rejects: z.array(rejectedItem),
-  encoded: z
-    .array(
-      z.union([
-        z.object({ count: z.number().int().nonnegative(), bytes }),
-        z.object({
-          count: z.number().int().nonnegative(),
-          link: z.number().int().positive(),
-          parcel: z.number().int().positive(),
-          chunk: z.number().int().nonnegative(),
-        }),
-      ]),
-    )
-    .min(1),
-  fingerprint: z.string(),
-})
+/** Main thread → page thread: one end of a new link to a profile's owner (`client.ts`). */
+interface LinkRequest {
+  readonly link: number
+  readonly port: MessagePort
+}
 
-/** Page thread → main thread: the parsed page, or why it could not be. */
-export const fromPageThreadSchema = z.discriminatedUnion('ok', [
-  z.object({
-    id: z.number().int().positive(),
-    ok: z.literal(true),
-    value: parsedPage,
-  }),
-  z.object({
-    id: z.number().int().positive(),
-    ok: z.literal(false),
-    error: errorDataSchema,
-  }),
-])
+/** Main thread → page thread. */
+export type ToPageThread = PageRequest | LinkRequest
+
+/** A request as the page thread reads it, or null when it is not one (`worker.ts` answers that as malformed). */
+export function readPageRequest(raw: unknown): ToPageThread | null {
+  if (!isFields(raw)) return null
+  if (!('id' in raw) && isPositiveInteger(raw['link']) && raw['port'] instanceof MessagePort) {
+    return { link: raw['link'], port: raw['port'] }
+  }
+  if (!isPositiveInteger(raw['id']) || !isFields(raw['input'])) return null
+  const { resource, body, page, rowsPerChunk } = raw['input']
+  if (!isOneOf(PAGED_RESOURCES, resource) || !isFields(body)) return null
+  const { bytes, contentType, status } = body
+  if (!(bytes instanceof Uint8Array) || typeof contentType !== 'string') return null
+  if (!Number.isSafeInteger(status) || !isPositiveInteger(page)) return null
+  if (!isPositiveInteger(rowsPerChunk)) return null
+  const input = {
+    resource,
+    body: { bytes, contentType, status: status as number },
+    page,
+    rowsPerChunk,
+  }
+  const deliver = raw['deliver']
+  if (deliver === undefined) return { id: raw['id'], input }
+  if (!isFields(deliver) || !isPositiveInteger(deliver['link'])) return null
+  if (!isPositiveInteger(deliver['parcel'])) return null
+  return { id: raw['id'], input, deliver: { link: deliver['link'], parcel: deliver['parcel'] } }
+}
 
 /**
  * What the page thread answers a request with: the parsed page, its
@@ -65,7 +77,45 @@ export const fromPageThreadSchema = z.discriminatedUnion('ok', [
  */
 export type PageThreadValue = ParsedPage<EncodedRows | ParcelRows>
 
-/** Page thread → main thread, as sent. */
-export type FromPageThread =
-  | { readonly id: number; readonly ok: true; readonly value: PageThreadValue }
-  | { readonly id: number; readonly ok: false; readonly error: ErrorData }
+/** Page thread → main thread. */
+export type FromPageThread = ThreadAnswer<PageThreadValue>
+
+/** The page thread's answer as the main thread reads it, or null when it is none. */
+export function readFromPageThread(raw: unknown): FromPageThread | null {
+  return readThreadAnswer(raw, isParsedPage)
+}
+
+const isCount = (value: unknown): value is number => isIntegerFrom(value, 0)
+
+function isParsedPage(raw: unknown): raw is PageThreadValue {
+  if (!isFields(raw)) return false
+  const { total, page, received, pageSize, rejected, rejects, encoded, fingerprint } = raw
+  if (!isCount(total) || !Number.isSafeInteger(page) || !isCount(received)) return false
+  if (pageSize !== undefined && !Number.isSafeInteger(pageSize)) return false
+  if (!isCount(rejected) || typeof fingerprint !== 'string') return false
+  if (!Array.isArray(rejects) || !rejects.every(isRejectedItem)) return false
+  if (!Array.isArray(encoded) || encoded.length === 0 || !encoded.every(isChunk)) return false
+  return true
+}
+
+function isRejectedItem(raw: unknown): raw is RejectedItem {
+  if (!isFields(raw)) return false
+  const { position, idx, problems, field, reason, raw: sent, rawTruncated } = raw
+  return (
+    isCount(position) &&
+    (idx === null || Number.isSafeInteger(idx)) &&
+    Array.isArray(problems) &&
+    problems.every((problem) => typeof problem === 'string') &&
+    typeof field === 'string' &&
+    typeof reason === 'string' &&
+    typeof sent === 'string' &&
+    typeof rawTruncated === 'boolean'
+  )
+}
+
+/** One chunk of a page's records: encoded here, or sent to the owner and named. */
+function isChunk(raw: unknown): raw is EncodedRows | ParcelRows {
+  if (!isFields(raw) || !isCount(raw['count'])) return false
+  if (raw['bytes'] instanceof Uint8Array) return true
+  return isPositiveInteger(raw['link']) && isPositiveInteger(raw['parcel']) && isCount(raw['chunk'])
+}

@@ -4,9 +4,8 @@ import { movable } from '../../threads/transfer'
 import { messageId, yieldToMainThread } from '../../threads/spawn'
 import type { ParcelRows } from '../../store/write/page-write'
 import { parsePageBody, type ParsedPage } from './parse-page'
-import type { FromPageThread } from './protocol'
-import type { PageParcel } from '../../owner/page-parcels'
-import { readPageRequest, type PageRequest } from './request'
+import { readPageRequest, type FromPageThread, type PageRequest } from './protocol'
+import type { PageParcel } from '../../owner/protocol'
 
 /**
  * The page thread: parses and checks the sync's list answers and encodes

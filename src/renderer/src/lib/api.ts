@@ -94,6 +94,15 @@ const KEEPALIVE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['wall
 function createHttpApi(session: Promise<string>): AppApi {
   const listeners = new Map<EventName, Set<(payload: never) => void>>()
   let streaming = false
+  /**
+   * The token once known (at once, from the address or a reload's storage).
+   * A call then leaves in the task that makes it: awaiting the session would
+   * hold every request back until the running task ends, so the calls a
+   * screen makes while it is being built (its list's first page among them)
+   * would leave only after the whole screen is built, instead of while it is.
+   */
+  let token: string | null = null
+  void session.then((value) => (token = value))
 
   async function stream(): Promise<void> {
     streaming = true
@@ -132,10 +141,9 @@ function createHttpApi(session: Promise<string>): AppApi {
       args: ChannelArgs<C>,
     ): Promise<Result<ChannelResult<C>>> {
       try {
-        const token = await session
         const response = await fetch(`/ipc/${channel}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-app-token': token },
+          headers: { 'content-type': 'application/json', 'x-app-token': token ?? (await session) },
           body: JSON.stringify(args ?? {}),
           keepalive: KEEPALIVE_CHANNELS.has(channel),
         })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readErrorData } from '../../../src/core/app-error'
-import { readOwnerData, readToOwner } from '../../../src/core/owner/requests'
+import { readOwnerData, readToOwner } from '../../../src/core/owner/protocol'
+import { readErrorData } from '../../../src/core/plain-checks'
 
 describe("the owner's checks of what the main thread sends", () => {
   it('reads its start data, and nothing else as such', () => {
