@@ -217,10 +217,15 @@ describe('query plans of every list shape', () => {
   it('the indexes a page walks exist and hold the list order (registered_at, idx) after their filter', () => {
     const columns = (index: string): string[] =>
       (db.prepare(`PRAGMA index_info(${index})`).all() as { name: string }[]).map((c) => c.name)
-    expect(columns('inspections_by_time')).toEqual(['registered_at', 'idx'])
-    expect(columns('inspections_by_status')).toEqual(['status', 'registered_at', 'idx'])
-    expect(columns('guarantees_by_time')).toEqual(['registered_at', 'idx'])
-    expect(columns('guarantees_by_status')).toEqual(['status', 'registered_at', 'idx'])
+    // A list's idx is its rowid, which every entry of its indexes ends with (cid -1).
+    const order = (index: string): string[] =>
+      (db.prepare(`PRAGMA index_xinfo(${index})`).all() as { cid: number; name: string }[]).map(
+        (c) => (c.cid === -1 ? 'idx' : c.name),
+      )
+    expect(order('inspections_by_time')).toEqual(['registered_at', 'idx'])
+    expect(order('inspections_by_status')).toEqual(['status', 'registered_at', 'idx'])
+    expect(order('guarantees_by_time')).toEqual(['registered_at', 'idx'])
+    expect(order('guarantees_by_status')).toEqual(['status', 'registered_at', 'idx'])
     expect(columns('review_marks_by_mark')).toEqual(['resource', 'mark', 'record_idx'])
     expect(columns('record_assignments_assignee')).toEqual(['assignee', 'resource', 'record_idx'])
   })

@@ -24,6 +24,7 @@ import { up as statusBounds } from './0022-status-bounds'
 import { up as markCountsHeld } from './0023-mark-counts-held'
 import { up as reviewHistory } from './0024-review-history'
 import { up as compactStatusSince } from './0025-compact-status-since'
+import { up as leanListIndexes } from './0026-lean-list-indexes'
 
 /** One schema step; `version` is the `user_version` the database has after it. */
 export interface Migration {
@@ -64,6 +65,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 23, name: 'mark-counts-held', up: markCountsHeld },
   { version: 24, name: 'review-history', up: reviewHistory },
   { version: 25, name: 'compact-status-since', up: compactStatusSince, vacuumAfter: true },
+  { version: 26, name: 'lean-list-indexes', up: leanListIndexes, vacuumAfter: true },
 ]
 
 /** The schema version this build writes. */
