@@ -1,6 +1,6 @@
 import type { PartnerClient } from '../../src/core/api/client'
 import { parseJsonBody } from '../../src/core/api/http'
-import { PageWalker, type WalkOptions } from '../../src/core/api/page-walker'
+import { PageWalker, type WalkOptions } from '../../src/core/sync/paged-pass'
 import {
   readGuarantee,
   readInspection,

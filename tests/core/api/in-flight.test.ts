@@ -9,7 +9,7 @@ import {
   outcomeOfError,
   waitForPause,
 } from '../../../src/core/api/in-flight'
-import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
+import { PageWalker, type PageFetcher } from '../../../src/core/sync/paged-pass'
 import { RecordedLimit } from '../helpers/recorded-limit'
 import { virtualTiming } from '../helpers/virtual-timing'
 import { guaranteePages } from '../../support/page-walks'

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../../src/core/app-error'
-import { PageWalker, type PageFetcher } from '../../../src/core/api/page-walker'
+import { PageWalker, type PageFetcher } from '../../../src/core/sync/paged-pass'
 
 /**
  * A list of `total` numbered entries served `cap` at a time, counting pages
