@@ -7,7 +7,7 @@ import {
   readPage,
   type ItemReader,
 } from '../../src/core/api/read-records'
-import { idxFingerprint } from '../../src/core/sync/sync-source'
+import { idxFingerprint } from '../../src/core/sync/page-thread/protocol'
 import type {
   Guarantee,
   GuaranteeQuery,

@@ -8,13 +8,8 @@ import type { StoreClient } from '../owner/store-owner'
 import { randomUUID } from 'node:crypto'
 import type { SyncMark } from '../store/write/page-write'
 import type { SyncStateRow } from '../store/sync-state'
-import {
-  idxFingerprint,
-  type PageHints,
-  type PageQuery,
-  type SourcePage,
-  type SyncSource,
-} from './sync-source'
+import { idxFingerprint, type SourcePage } from './page-thread/protocol'
+import type { PageHints, PageQuery, SyncSource } from './partner-source'
 
 /** A slice of a list fetched with the service's own filters (before the full sync has finished). */
 export type SliceFilter = PartnerFilter

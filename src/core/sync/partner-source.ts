@@ -1,8 +1,48 @@
 import type { PartnerClient } from '../api/client'
-import type { GuaranteeQuery, InspectionQuery } from '../../shared/domain'
-import type { PagedResource } from '../store/record-types'
+import type { GuaranteeQuery, InspectionQuery, PartnerFilter } from '../../shared/domain'
+import type {
+  BrandRecord,
+  GuaranteeRecord,
+  InspectionRecord,
+  PagedResource,
+} from '../store/record-types'
 import { parseHere, type PageParsing } from './page-thread/client'
-import type { PageHints, PageQuery, SourcePage, SyncSource } from './sync-source'
+import type { SourcePage } from './page-thread/protocol'
+
+/** One list request of the sync engine: the API's paging and sort, and the service's own filters. */
+export type PageQuery = PartnerFilter & {
+  readonly page: number
+  readonly pageSize: number
+  readonly sort: 'latest' | 'oldest'
+}
+
+/** How the engine wants a page handed over. */
+export interface PageHints {
+  /** Records per transaction: a source that encodes cuts its chunks at this size. */
+  readonly rowsPerChunk: number
+  /** Call once the service's answer has arrived, before parsing it (see `PageFetcher`). */
+  readonly answered?: () => void
+}
+
+/**
+ * What the sync engine reads from: the partner client in the app (with its
+ * retry policy, timeouts and cancellation), a small fake in a few unit tests.
+ */
+export interface SyncSource {
+  guarantees(
+    query: PageQuery,
+    signal: AbortSignal,
+    hints?: PageHints,
+  ): Promise<SourcePage<GuaranteeRecord>>
+  inspections(
+    query: PageQuery,
+    signal: AbortSignal,
+    hints?: PageHints,
+  ): Promise<SourcePage<InspectionRecord>>
+  brands(signal: AbortSignal): Promise<{ items: readonly BrandRecord[]; rejected: number }>
+  /** Requests the service takes at once, adapted to its answers; absent for a fixed count. */
+  readonly inFlight?: { readonly limit: number }
+}
 
 /** Records per transaction when the engine gives no hint (its own default). */
 const ROWS_PER_CHUNK = 1000

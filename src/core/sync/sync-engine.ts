@@ -22,7 +22,7 @@ import {
   type SliceFilter,
   type Tally,
 } from './paged-pass'
-import type { SyncSource } from './sync-source'
+import type { SyncSource } from './partner-source'
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {

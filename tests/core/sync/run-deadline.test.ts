@@ -5,7 +5,7 @@ import { storeFileFor } from '../../../src/core/store/paths'
 import { StoreOwner } from '../../../src/core/owner/store-owner'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
 import { clientSyncSource } from '../../../src/core/sync/partner-source'
-import type { SyncSource } from '../../../src/core/sync/sync-source'
+import type { SyncSource } from '../../../src/core/sync/partner-source'
 import type { RunOutcome } from '../../../src/core/sync/paged-pass'
 import {
   RUN_WIND_DOWN_MS,

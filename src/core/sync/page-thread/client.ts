@@ -4,8 +4,13 @@ import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
 import { movable } from '../../threads/transfer'
 import { OnDemandThread } from '../../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../../threads/spawn'
-import type { PageBody, ParsedPage } from './parse-page'
-import { readFromPageThread, type PageThreadValue, type ToPageThread } from './protocol'
+import {
+  readFromPageThread,
+  type PageBody,
+  type PageThreadValue,
+  type ParsedPage,
+  type ToPageThread,
+} from './protocol'
 
 /** Where sync pages are parsed: in the page thread (the app), or on the caller's thread. */
 export interface PageParsing {

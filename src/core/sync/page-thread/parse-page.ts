@@ -1,35 +1,8 @@
-import type { RejectedItem } from '../../../shared/domain'
-import { parseJsonBody, type JsonBody } from '../../api/http'
+import { parseJsonBody } from '../../api/http'
 import { readGuarantee, readInspection, readPage } from '../../api/read-records'
 import { encodeRows } from '../../store/write/encoded-rows'
-import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
-import type { PagedResource } from '../../store/record-types'
-import { idxFingerprint, type SourcePage } from '../sync-source'
-
-/** What a sync page needs parsed: the answer, which list it is and how to cut it. */
-export interface PageBody {
-  readonly resource: PagedResource
-  readonly body: JsonBody
-  /** The page asked for (the envelope's `page` when the service leaves it out). */
-  readonly page: number
-  /** Records per encoded chunk: one transaction each (an oversized page is split). */
-  readonly rowsPerChunk: number
-}
-
-/**
- * A parsed sync page: its envelope and refusals as values, its records
- * encoded in chunks (or, once the page thread has sent them to the owner,
- * where the owner finds them).
- */
-export type ParsedPage<Rows extends EncodedRows | ParcelRows = EncodedRows> = Omit<
-  SourcePage<never>,
-  'items' | 'rejects' | 'encoded'
-> & {
-  readonly rejects: readonly RejectedItem[]
-  readonly encoded: readonly Rows[]
-  /** The accepted records' idx in order: spots a page the service sent twice. */
-  readonly fingerprint: string
-}
+import type { EncodedRows } from '../../store/write/page-write'
+import { idxFingerprint, type PageBody, type ParsedPage } from './protocol'
 
 /**
  * Decodes, parses and checks one list answer (`api/read-records.ts`) and encodes its

@@ -1,5 +1,5 @@
 import { MessagePort } from 'node:worker_threads'
-import type { RejectedItem } from '../../../shared/domain'
+import type { ListPage, RejectedItem } from '../../../shared/domain'
 import { PAGED_RESOURCES } from '../../../shared/resources'
 import {
   isFields,
@@ -9,15 +9,66 @@ import {
   readThreadAnswer,
   type ThreadAnswer,
 } from '../../plain-checks'
+import type { JsonBody } from '../../api/http'
 import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
-import type { PageBody, ParsedPage } from './parse-page'
+import type { PagedResource } from '../../store/record-types'
 
 /**
  * The messages between the page thread (`worker.ts`) and its handle on the
  * main thread (`client.ts`), each direction with the reader that checks it
  * where it arrives. Checked by hand, as every data thread's messages are:
  * no data thread loads a schema library (about 4 MB in each thread that does).
+ * The page's shapes are declared here, where the thread produces them: the
+ * sync's source and pass read them from this file.
  */
+
+/** What a sync page needs parsed: the answer, which list it is and how to cut it. */
+export interface PageBody {
+  readonly resource: PagedResource
+  readonly body: JsonBody
+  /** The page asked for (the envelope's `page` when the service leaves it out). */
+  readonly page: number
+  /** Records per encoded chunk: one transaction each (an oversized page is split). */
+  readonly rowsPerChunk: number
+}
+
+/**
+ * One parsed page (the client's `ListPage`, its refusals optional): its
+ * records as objects, or encoded in chunks for the owner (`parse-page.ts`).
+ */
+export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
+  /** The refused entries, with why and as sent: kept for `sync.rejected`. */
+  readonly rejects?: readonly RejectedItem[]
+  /**
+   * The accepted records encoded in chunks of at most the asked
+   * `rowsPerChunk`, when the source parsed off the main thread; `items` is
+   * then empty and the engine passes the chunks to the owner unread (or,
+   * when the page thread sent them to the owner itself, their names).
+   */
+  readonly encoded?: readonly (EncodedRows | ParcelRows)[]
+  /** The accepted records' idx in order, when `items` does not hold them. */
+  readonly fingerprint?: string
+}
+
+/**
+ * A parsed sync page: its envelope and refusals as values, its records
+ * encoded in chunks (or, once the page thread has sent them to the owner,
+ * where the owner finds them).
+ */
+export type ParsedPage<Rows extends EncodedRows | ParcelRows = EncodedRows> = Omit<
+  SourcePage<never>,
+  'items' | 'rejects' | 'encoded'
+> & {
+  readonly rejects: readonly RejectedItem[]
+  readonly encoded: readonly Rows[]
+  /** The accepted records' idx in order: spots a page the service sent twice. */
+  readonly fingerprint: string
+}
+
+/** A page's accepted records as their idx in order: spots a page the service sent twice. */
+export function idxFingerprint(items: readonly { readonly idx: number }[]): string {
+  return items.map((item) => item.idx).join(',')
+}
 
 /** Where the page thread sends a page's encoded records: the owner at the end of `link`, as `parcel`. */
 interface Delivery {

@@ -3,8 +3,8 @@ import { AppError, isAppError } from '../../app-error'
 import { movable } from '../../threads/transfer'
 import { messageId, yieldToMainThread } from '../../threads/spawn'
 import type { ParcelRows } from '../../store/write/page-write'
-import { parsePageBody, type ParsedPage } from './parse-page'
-import { readPageRequest, type FromPageThread, type PageRequest } from './protocol'
+import { parsePageBody } from './parse-page'
+import { readPageRequest, type FromPageThread, type PageRequest, type ParsedPage } from './protocol'
 import type { PageParcel } from '../../owner/protocol'
 
 /**
