@@ -20,9 +20,9 @@ import {
   runPagedPass,
   type RunOutcome,
   type SliceFilter,
+  type SyncSource,
   type Tally,
 } from './paged-pass'
-import type { SyncSource } from './partner-source'
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions {

@@ -4,9 +4,11 @@ import { EventBus } from '../../../src/core/events'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { StoreOwner } from '../../../src/core/owner/store-owner'
 import { PageThread } from '../../../src/core/sync/page-thread/client'
-import { clientSyncSource } from '../../../src/core/sync/partner-source'
-import type { SyncSource } from '../../../src/core/sync/partner-source'
-import type { RunOutcome } from '../../../src/core/sync/paged-pass'
+import {
+  clientSyncSource,
+  type RunOutcome,
+  type SyncSource,
+} from '../../../src/core/sync/paged-pass'
 import {
   RUN_WIND_DOWN_MS,
   SyncEngine,

@@ -5,7 +5,7 @@ import { storeFileFor } from '../../../src/core/store/paths'
 import type { PageWrite } from '../../../src/core/store/write/page-write'
 import type { StoreOp } from '../../../src/core/owner/store-ops'
 import { StoreOwner, type StoreClient } from '../../../src/core/owner/store-owner'
-import { clientSyncSource } from '../../../src/core/sync/partner-source'
+import { clientSyncSource } from '../../../src/core/sync/paged-pass'
 import { DEFAULT_MAX_PENDING_WRITES, SyncEngine } from '../../../src/core/sync/sync-engine'
 import { SOURCE_STORE_WORKER } from '../../support/store-worker'
 
