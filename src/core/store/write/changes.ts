@@ -297,8 +297,7 @@ export function flushChanges(db: StoreConnection, page: PageChanges): void {
       if (seen === undefined) {
         if (Number.isNaN(bound)) throw new RangeError(`Not an instant: ${sync.at}`)
         since.run(list, idx, code, bound, 1)
-      }
-      else since.run(list, idx, code, sinceValue(seen.first_seen), 0)
+      } else since.run(list, idx, code, sinceValue(seen.first_seen), 0)
     }
   }
 }
