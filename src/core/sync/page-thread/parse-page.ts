@@ -1,7 +1,7 @@
 import type { RejectedItem } from '../../../shared/domain'
 import { parseJsonBody, type JsonBody } from '../../api/http'
 import { readGuarantee, readInspection, readPage } from '../../api/read-records'
-import { encodeRows } from '../../store/write/encoded-rows'
+import { encodeRows } from '../../store/write/row-format'
 import type { EncodedRows, ParcelRows } from '../../store/write/page-write'
 import type { PagedResource } from '../../store/record-types'
 import { idxFingerprint, type SourcePage } from '../sync-source'
