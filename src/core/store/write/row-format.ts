@@ -95,7 +95,7 @@ function decodedRows(resource: PagedResource, flat: readonly unknown[]): Prepare
 export function decodePageWrite(request: PageWriteRequest): PageWrite {
   if (!('encoded' in request)) return request
   const { encoded, ...rest } = request
-  // Named records are taken out of their parcel by the owner before this (`owner/page-parcels.ts`).
+  // Named records are taken out of their parcel by the owner before this (`owner/worker.ts`).
   if (!('bytes' in encoded)) {
     throw new AppError('internal', "A synced page's records never reached the cache.")
   }
