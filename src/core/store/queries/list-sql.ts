@@ -202,11 +202,7 @@ function withStatus(where: Where, status: string | null | undefined): Where {
   return and(where, 't.status = ?', status)
 }
 
-function withReview(
-  table: PagedResource,
-  where: Where,
-  mark: ReviewMarkName | undefined,
-): Where {
+function withReview(table: PagedResource, where: Where, mark: ReviewMarkName | undefined): Where {
   if (mark === undefined) return where
   const { clause, params } = reviewClause(table, mark)
   return and(where, clause, ...params)
