@@ -32,7 +32,6 @@ export function isOneOf<T>(values: readonly T[], value: unknown): value is T {
 /**
  * `value` as an {@link ErrorData}, or null when it is not one: an error
  * another thread sent, or a stored sync state's last error.
- * `error-data-schema.ts` is the same check for the threads that use zod.
  */
 export function readErrorData(value: unknown): ErrorData | null {
   if (!isFields(value)) return null

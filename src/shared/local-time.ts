@@ -44,6 +44,12 @@ const offsets = new Map<string, number>()
  * as the hour after it; a time it repeats, as the first of the two.
  */
 export function instantOfLocal(local: string, timeZone: string): string | null {
+  const ms = msOfLocal(local, timeZone)
+  return ms === null ? null : new Date(ms).toISOString()
+}
+
+/** {@link instantOfLocal} as milliseconds since 1970 (UTC), or null. */
+export function msOfLocal(local: string, timeZone: string): number | null {
   const m = SERVICE_TIME.exec(local)
   if (!m) return null
   const [year, month, day, hour, minute, second] = m.slice(1).map((part) => Number(part ?? 0))
@@ -59,7 +65,7 @@ export function instantOfLocal(local: string, timeZone: string): string | null {
     if (offsets.size > 50_000) offsets.clear()
     offsets.set(key, offset)
   }
-  return new Date(asUtc - offset).toISOString()
+  return asUtc - offset
 }
 
 /** How far `timeZone`'s wall clock is ahead of UTC at instant `at` (ms). */

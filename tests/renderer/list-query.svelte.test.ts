@@ -7,6 +7,7 @@ import type { Result } from '../../src/shared/errors'
 import { createClient } from '../../src/renderer/src/lib/client'
 import {
   ListQueryState,
+  connectListRefresh,
   listArgs,
   emptyFilters,
 } from '../../src/renderer/src/lib/list-query.svelte'
@@ -90,9 +91,12 @@ function setup() {
   const stopRoot = $effect.root(() => {
     list = new ListQueryState(client, 'inspections', queryClient)
   })
-  const stopEvents = connectInvalidation(client, queryClient)
+  const stopEvents = [
+    connectListRefresh(client, queryClient),
+    connectInvalidation(client, queryClient),
+  ]
   cleanup = () => {
-    stopEvents()
+    stopEvents.forEach((stop) => stop())
     stopRoot()
     queryClient.clear()
   }

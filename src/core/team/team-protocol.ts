@@ -1,7 +1,7 @@
 import { MessagePort } from 'node:worker_threads'
 import { z } from 'zod'
 import { PAGED_RESOURCES } from '../../shared/resources'
-import { errorDataSchema } from '../error-data-schema'
+import { readErrorData } from '../plain-checks'
 
 /**
  * The messages between the main thread and the team worker (`worker.ts`),
@@ -79,6 +79,13 @@ const fromTeamWorkerSchema = z.discriminatedUnion('type', [
 
 /** Worker → main thread, checked. */
 export type FromTeamWorker = z.infer<typeof fromTeamWorkerSchema>
+
+/** An error another thread sent, checked by the same reader the data threads use. */
+const errorDataSchema = z.unknown().transform((value, ctx) => {
+  const error = readErrorData(value)
+  if (error === null) ctx.addIssue({ code: 'custom', message: 'not an error' })
+  return error ?? z.NEVER
+})
 
 /** Owner → worker, on the link: the answer to one store operation (as the owner answers any call). */
 const fromTeamLinkSchema = z.discriminatedUnion('type', [

@@ -1,6 +1,6 @@
 import type { ErrorData, TeamErrorData } from '../../shared/errors'
 import type { TeamServerView } from '../../shared/profiles'
-import { errorDataSchema } from '../error-data-schema'
+import { readErrorData } from '../plain-checks'
 import type { TeamStatusView } from '../../shared/team'
 import type { StoreClient, TeamLinkSink } from '../owner/store-owner'
 import type { PulledApplied } from '../store/team-side'
@@ -227,17 +227,12 @@ export class TeamRunner {
  */
 function shownError(error: TeamErrorData): ErrorData {
   const { code, message } = error
-  const checked = errorDataSchema.safeParse({
-    code,
-    message,
-    reason: error.reason,
-    values: error.values,
-  })
-  if (!checked.success || checked.data.reason === undefined) return { code, message }
+  const checked = readErrorData({ code, message, reason: error.reason, values: error.values })
+  if (checked?.reason === undefined) return { code, message }
   return {
     code,
     message,
-    reason: checked.data.reason,
-    ...(checked.data.values === undefined ? {} : { values: checked.data.values }),
+    reason: checked.reason,
+    ...(checked.values === undefined ? {} : { values: checked.values }),
   }
 }

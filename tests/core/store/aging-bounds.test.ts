@@ -9,7 +9,7 @@ import type { InspectionRecord } from '../../../src/core/store/record-types'
 import { transaction } from '../../../src/core/store/schema/database'
 import { fillStatusBounds } from '../../../src/core/store/write/changes'
 import { applyPageWrite } from '../../../src/core/store/write/page-writer'
-import { instantOfLocal } from '../../../src/shared/local-time'
+import { instantOfLocal, msOfLocal } from '../../../src/shared/local-time'
 import { inspection, storePerTest } from './fixtures'
 
 /**
@@ -206,4 +206,7 @@ it('reads a wall-clock time of a zone as its instant, across clock changes', () 
   expect(instantOfLocal('2026-03-08 02:30:00', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z')
   expect(instantOfLocal('2026-11-01 01:30:00', 'America/New_York')).toBe('2026-11-01T05:30:00.000Z')
   expect(instantOfLocal('not a time', 'Asia/Seoul')).toBeNull()
+  // The write path reads the same instants as milliseconds.
+  expect(msOfLocal('2026-11-01 01:30:00', 'America/New_York')).toBe(Date.UTC(2026, 10, 1, 5, 30))
+  expect(msOfLocal('not a time', 'Asia/Seoul')).toBeNull()
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readToImageIndex, readFromImageIndex } from '../../../src/core/images/index-protocol'
 import { readFromOwner, readPageParcel } from '../../../src/core/owner/protocol'
 import { readFromPageThread } from '../../../src/core/sync/page-thread/protocol'
+import { readFromTeamLink } from '../../../src/core/team/team-protocol'
 
 /**
  * The data threads' answers, as their handles on the main thread read them
@@ -138,5 +139,32 @@ describe("the image index's messages", () => {
     })
     expect(readFromImageIndex({ id: 1, ok: false, error })).toEqual({ id: 1, ok: false, error })
     expect(readFromImageIndex({ id: 1, ok: 'yes' })).toBeNull()
+  })
+})
+
+describe("the owner's answers on the team worker's link", () => {
+  it('reads an answer and an error, the error by the same reader the data threads use', () => {
+    expect(readFromTeamLink({ type: 'done', id: 3, value: { n: 1 } })).toEqual({
+      type: 'done',
+      id: 3,
+      value: { n: 1 },
+    })
+    const sent = { ...error, reason: 'team_no_answer', values: { host: 'db' }, stack: 'x' }
+    expect(readFromTeamLink({ type: 'error', id: 2, error: sent })).toEqual({
+      type: 'error',
+      id: 2,
+      error: { ...error, reason: 'team_no_answer', values: { host: 'db' } },
+    })
+  })
+
+  it('refuses an error that is none', () => {
+    for (const bad of [
+      { type: 'error', id: 2 },
+      { type: 'error', id: 2, error: { code: 'nope', message: 'm' } },
+      { type: 'error', id: 2, error: { ...error, values: { a: [] } } },
+      { type: 'error', id: 0, error },
+    ]) {
+      expect(readFromTeamLink(bad), JSON.stringify(bad)).toBeNull()
+    }
   })
 })

@@ -72,7 +72,6 @@ describe("the data threads' start", () => {
     ]) {
       const graph = await startGraph(entry)
       expect(graph, entry).not.toContain('zod')
-      expect(graph, entry).not.toContain('src/core/error-data-schema.ts')
     }
   })
 })

@@ -1,6 +1,6 @@
 import type { SQLOutputValue } from 'node:sqlite'
 import { guaranteeStateOf } from '../../../shared/domain'
-import { instantOfLocal } from '../../../shared/local-time'
+import { msOfLocal } from '../../../shared/local-time'
 import { DEFAULT_TIME_ZONE } from '../../../shared/profiles'
 import type { ChangeDetail, ChangeFacts, ChangeKind, FieldChange } from '../../../shared/changes'
 import type { StoreConnection } from '../connection'
@@ -50,8 +50,8 @@ function statusKey(status: unknown): string {
 interface StatusSeen {
   readonly idx: number
   readonly status: string
-  /** Since when it holds it (ISO): the sync's time, or the service's for a first sight. */
-  readonly since: string
+  /** Since when it holds it (ms, as `status_since` keeps it): the sync's time, or the service's for a first sight. */
+  readonly since: number
   /** True when `since` is only the service's last change (it holds it at least since then). */
   readonly bound: boolean
   /** False for a first sight in the list's baseline: no history row (the timeline names the baseline). */
@@ -59,15 +59,19 @@ interface StatusSeen {
 }
 
 /**
- * The earliest time a record known by its stored `values` certainly held its
- * status, as seen by `sync`: its last change on the service (`modified_at`,
- * else `registered_at`) in the service's zone, never after the sync saw it.
+ * The earliest time (ms) a record known by its stored `values` certainly
+ * held its status, as seen by a sync at `syncAt` (ms) in `zone`: its last
+ * change on the service (`modified_at`, else `registered_at`) in the
+ * service's zone, never after the sync saw it.
  */
-function serviceBound(values: Readonly<Record<string, unknown>>, sync: SyncMark): string {
+function serviceBound(
+  values: Readonly<Record<string, unknown>>,
+  syncAt: number,
+  zone: string,
+): number {
   const local = values['modified_at'] ?? values['registered_at']
-  const at =
-    typeof local === 'string' ? instantOfLocal(local, sync.zone ?? DEFAULT_TIME_ZONE) : null
-  return at !== null && at < sync.at ? at : sync.at
+  const at = typeof local === 'string' ? msOfLocal(local, zone) : null
+  return at !== null && !(at >= syncAt) ? at : syncAt
 }
 
 /** What one page's writes found; written with {@link flushChanges}. */
@@ -80,18 +84,29 @@ export class PageChanges {
   /** Records whose current status was seen now (new, moved, first seen in the baseline). */
   readonly statuses: StatusSeen[] = []
   /** Records back from gone with their status unchanged: their `status_since` comes back. */
-  readonly returned: { idx: number; status: string; bound: string }[] = []
+  readonly returned: { idx: number; status: string; bound: number }[] = []
+  /** The sync's time as `status_since` keeps it (ms), and the zone its service times are read in. */
+  readonly #at: number
+  readonly #zone: string
 
   constructor(resource: PagedResource, sync: SyncMark, baseline: boolean) {
     this.resource = resource
     this.sync = sync
     this.baseline = baseline
+    // NaN when `sync.at` is no instant: a service time still bounds, and a row that would hold
+    // the sync's own time is refused when the page is written (`flushChanges`).
+    this.#at = Date.parse(sync.at)
+    this.#zone = sync.zone ?? DEFAULT_TIME_ZONE
+  }
+
+  #bound(values: Readonly<Record<string, unknown>>): number {
+    return serviceBound(values, this.#at, this.#zone)
   }
 
   /** A record not stored before: it holds its status at least since its last change. */
   added(idx: number, values: PreparedRow['values']): void {
     const status = (values['status'] as string | null) ?? null
-    const since = serviceBound(values, this.sync)
+    const since = this.#bound(values)
     this.statuses.push({
       idx,
       status: statusKey(status),
@@ -109,7 +124,7 @@ export class PageChanges {
     this.returned.push({
       idx,
       status: statusKey(row['status']),
-      bound: serviceBound(row, this.sync),
+      bound: this.#bound(row),
     })
     if (this.baseline) return
     this.entries.push({ idx, kind: 'back', detail: { kind: 'back' } })
@@ -121,11 +136,11 @@ export class PageChanges {
     if (this.baseline) {
       // Seen again in the first pass: a new status is a first sight too.
       if (row['status'] !== values['status']) {
-        const since = serviceBound(values, this.sync)
+        const since = this.#bound(values)
         const status = statusKey(values['status'])
         this.statuses.push({ idx, status, since, bound: true, history: false })
       } else if (back) {
-        const bound = serviceBound(values, this.sync)
+        const bound = this.#bound(values)
         this.returned.push({ idx, status: statusKey(row['status']), bound })
       }
       return
@@ -152,12 +167,12 @@ export class PageChanges {
     if (entry) this.entries.push({ idx, kind: entry.kind, detail: entry })
     if (statusMoved) {
       const status = statusKey(values['status'])
-      this.statuses.push({ idx, status, since: this.sync.at, bound: false, history: true })
+      this.statuses.push({ idx, status, since: this.#at, bound: false, history: true })
     } else if (back) {
       this.returned.push({
         idx,
         status: statusKey(row['status']),
-        bound: serviceBound(values, this.sync),
+        bound: this.#bound(values),
       })
     }
   }
@@ -210,10 +225,24 @@ function plain(value: unknown): Value {
   return typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value)
 }
 
-/** Adds the statuses of `seen` to `status_codes` (a page holds few). */
-function addStatusCodes(db: StoreConnection, seen: readonly { readonly status: string }[]): void {
+/**
+ * The codes of the statuses of `seen` in `status_codes`, added first where
+ * missing (a page holds few statuses; read in the page's transaction, so a
+ * rolled-back page leaves no code behind in memory either).
+ */
+function statusCodes(
+  db: StoreConnection,
+  seen: readonly { readonly status: string }[],
+): Map<string, number> {
   const add = prepared(db, ADD_STATUS_CODE)
-  for (const status of new Set(seen.map((s) => s.status))) add.run(status)
+  const code = prepared(db, 'SELECT code FROM status_codes WHERE status = ?')
+  const codes = new Map<string, number>()
+  for (const { status } of seen) {
+    if (codes.has(status)) continue
+    add.run(status)
+    codes.set(status, Number((code.get(status) as { code: number | bigint }).code))
+  }
+  return codes
 }
 
 /** Writes a page's entries and statuses (inside the page's transaction). */
@@ -238,14 +267,15 @@ export function flushChanges(db: StoreConnection, page: PageChanges): void {
     const since = prepared(
       db,
       `INSERT INTO status_since (list, idx, status, since, bound)
-       VALUES (?, ?, ${STATUS_CODE_OF}, ?, ?)
+       VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (list, idx) DO UPDATE SET
          status = excluded.status, since = excluded.since, bound = excluded.bound`,
     )
-    addStatusCodes(db, page.statuses)
+    const codes = statusCodes(db, page.statuses)
     for (const seen of page.statuses) {
+      if (Number.isNaN(seen.since)) throw new RangeError(`Not an instant: ${sync.at}`)
       if (seen.history) history.run(resource, seen.idx, seen.status, sync.at, sync.id)
-      since.run(list, seen.idx, seen.status, sinceValue(seen.since), seen.bound ? 1 : 0)
+      since.run(list, seen.idx, codes.get(seen.status)!, seen.since, seen.bound ? 1 : 0)
     }
   }
   // Back with its status: it holds it since it was first seen, else at least since its last
@@ -258,13 +288,16 @@ export function flushChanges(db: StoreConnection, page: PageChanges): void {
     const since = prepared(
       db,
       `INSERT OR REPLACE INTO status_since (list, idx, status, since, bound)
-       VALUES (?, ?, ${STATUS_CODE_OF}, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?)`,
     )
-    addStatusCodes(db, page.returned)
+    const codes = statusCodes(db, page.returned)
     for (const { idx, status, bound } of page.returned) {
       const seen = firstSeen.get(resource, idx, status) as { first_seen: string } | undefined
-      if (seen === undefined) since.run(list, idx, status, sinceValue(bound), 1)
-      else since.run(list, idx, status, sinceValue(seen.first_seen), 0)
+      const code = codes.get(status)!
+      if (seen === undefined) {
+        if (Number.isNaN(bound)) throw new RangeError(`Not an instant: ${sync.at}`)
+        since.run(list, idx, code, bound, 1)
+      } else since.run(list, idx, code, sinceValue(seen.first_seen), 0)
     }
   }
 }
@@ -334,11 +367,7 @@ export function fillStatusBounds(db: StoreConnection, zone: string, only?: Paged
     .filter((r): r is PagedResource => r in RECORD_TABLES && (only === undefined || r === only))
   let filled = 0
   for (const resource of pending) {
-    const sync: SyncMark = {
-      id: 'status-bounds',
-      at: new Date().toISOString(),
-      zone,
-    }
+    const now = Date.now()
     const read = db.prepare(
       `SELECT t.idx, t.status, t.modified_at, t.registered_at, s.since, s.bound
        FROM ${resource} t LEFT JOIN status_since s ON s.list = ? AND s.idx = t.idx
@@ -362,7 +391,7 @@ export function fillStatusBounds(db: StoreConnection, zone: string, only?: Paged
       for (const row of rows) {
         const idx = Number(row['idx'])
         after = idx
-        const bound = sinceValue(serviceBound(row, sync))
+        const bound = serviceBound(row, now, zone)
         const since = row['since'] === null ? null : Number(row['since'])
         if (since !== null) {
           if (row['bound'] === 1 || bound >= since) continue

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/list-filter'
 import type { ErrorData } from '../../../shared/errors'
 import { errorData, type Client } from './client'
+import { brandsKey } from './query-client'
 import type { JumpSource } from './navigation'
 
 /** The resources shown as cached lists. */
@@ -70,7 +71,7 @@ export function listArgs<R extends ListResource>(
 }
 
 /** The query key of a list: `['list', resource, args]`; `['list', resource]` addresses all of a resource's lists. */
-export function listKey(resource: ListResource, filters?: ListFilters): readonly unknown[] {
+function listKey(resource: ListResource, filters?: ListFilters): readonly unknown[] {
   return filters ? ['list', resource, listArgs(filters, null)] : ['list', resource]
 }
 
@@ -260,4 +261,48 @@ export class ListQueryState<R extends ListResource> {
   get filtered(): boolean {
     return narrowsList(this.filters)
   }
+}
+
+function isList(resource: string): resource is ListResource {
+  return resource === 'inspections' || resource === 'guarantees'
+}
+
+/**
+ * Wires `data.changed` to the lists' cache entries. It is the one way a list
+ * (or the brand search) learns that its answer is out of date: it invalidates
+ * every query of that resource, and one whose first answer was on its way
+ * asks again once it lands. A sync reaches the lists the same way: the core
+ * says `data.changed` when a sync starts, after its pages are written
+ * (at most every 400 ms) and when it ends, because the answers carry the
+ * freshness too. Returns the unsubscribe.
+ */
+export function connectListRefresh(client: Client, queryClient: QueryClient): () => void {
+  const cache = queryClient.getQueryCache()
+  /**
+   * Queries whose first answer was on its way when their data changed. A
+   * query without data joins the fetch under way instead of restarting it,
+   * and that answer may have been read before the change: such a query asks
+   * again once it lands. Bookkeeping, never shown: a plain set.
+   */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  const overtaken = new Set<string>()
+  const offs = [
+    cache.subscribe((event) => {
+      const hash = event.query.queryHash
+      if (!overtaken.has(hash)) return
+      if (event.type === 'removed') overtaken.delete(hash)
+      if (event.type !== 'updated') return
+      if (event.action.type === 'error') overtaken.delete(hash)
+      if (event.action.type !== 'success') return
+      overtaken.delete(hash)
+      void queryClient.invalidateQueries({ queryKey: event.query.queryKey, exact: true })
+    }),
+    client.on('data.changed', ({ resource }) => {
+      const queryKey = isList(resource) ? listKey(resource) : brandsKey
+      for (const query of cache.findAll({ queryKey, fetchStatus: 'fetching' }))
+        if (query.state.data === undefined) overtaken.add(query.queryHash)
+      void queryClient.invalidateQueries({ queryKey })
+    }),
+  ]
+  return () => offs.forEach((off) => off())
 }
