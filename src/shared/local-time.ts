@@ -42,6 +42,7 @@ const offsets = new Map<string, number>()
  * way the partner API writes its times (no offset: the profile's zone), or
  * null when `local` is not such a time. A time a clock change skips reads
  * as the hour after it; a time it repeats, as the first of the two.
+ * @internal
  */
 export function instantOfLocal(local: string, timeZone: string): string | null {
   const ms = msOfLocal(local, timeZone)
