@@ -37,9 +37,9 @@ const apiFence = coreFence(noMigrations, {
   message: 'src/core/api speaks HTTP and imports no store: the sync writes what it reads.',
 })
 const syncFence = coreFence(noMigrations, {
-  regex: '^(\\.\\./)+store/(?!(record-types|sync-state|write/page-write|write/encoded-rows)$)',
+  regex: '^(\\.\\./)+store/(?!(record-types|sync-state|write/page-write|write/row-format)$)',
   message:
-    "src/core/sync reaches the store only through the owner's client (owner/store-owner.ts) and the store's shared shapes: record-types, sync-state, write/page-write and the row encoding the page thread runs (write/encoded-rows).",
+    "src/core/sync reaches the store only through the owner's client (owner/store-owner.ts) and the store's shared shapes: record-types, sync-state, write/page-write and the row format the page thread encodes with (write/row-format).",
 })
 const threadsFence = coreFence({
   regex: '^\\.\\./(?!\\.\\./)[^/]+/',

@@ -2,7 +2,7 @@ import type { StoreConnection } from '../src/core/store/connection'
 import { PAGED_RESOURCES } from '../src/shared/resources'
 import { listCount, storedCells, summarise } from '../src/core/store/write/counts'
 import { explainList, queryInspections, recordCount } from '../src/core/store/queries/list-queries'
-import type { ListRequest } from '../src/core/store/queries/list-request'
+import type { ListRequest } from '../src/core/store/queries/list-sql'
 import { bumpDataVersion } from '../src/core/store/write/writes'
 
 /**

@@ -38,17 +38,12 @@ const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/
 const offsets = new Map<string, number>()
 
 /**
- * The instant (ISO, UTC) of a wall-clock time `local` in `timeZone`, the
- * way the partner API writes its times (no offset: the profile's zone), or
- * null when `local` is not such a time. A time a clock change skips reads
- * as the hour after it; a time it repeats, as the first of the two.
+ * The instant (milliseconds since 1970, UTC) of a wall-clock time `local`
+ * in `timeZone`, the way the partner API writes its times (no offset: the
+ * profile's zone), or null when `local` is not such a time. A time a clock
+ * change skips reads as the hour after it; a time it repeats, as the first
+ * of the two.
  */
-export function instantOfLocal(local: string, timeZone: string): string | null {
-  const ms = msOfLocal(local, timeZone)
-  return ms === null ? null : new Date(ms).toISOString()
-}
-
-/** {@link instantOfLocal} as milliseconds since 1970 (UTC), or null. */
 export function msOfLocal(local: string, timeZone: string): number | null {
   const m = SERVICE_TIME.exec(local)
   if (!m) return null

@@ -67,7 +67,7 @@ export interface PageParcel {
   readonly chunks: readonly Uint8Array[]
 }
 
-/** A parcel as the owner reads it (`page-parcels.ts`), or null when it is not one. */
+/** A parcel as the owner reads it (`PageParcels` in `worker.ts`), or null when it is not one. */
 export function readPageParcel(raw: unknown): PageParcel | null {
   if (!isFields(raw) || !isPositiveInteger(raw['parcel'])) return null
   const chunks = raw['chunks']

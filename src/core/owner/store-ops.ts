@@ -17,7 +17,7 @@ import {
   queryInspections,
   recordCount,
 } from '../store/queries/list-queries'
-import type { GuaranteeListRequest, ListRequest } from '../store/queries/list-request'
+import type { GuaranteeListRequest, ListRequest } from '../store/queries/list-sql'
 import type { BrandRecord, PagedResource, SyncResource } from '../store/record-types'
 import {
   agingCounts,

@@ -21,7 +21,7 @@ export class StoreConnection extends DatabaseSync {
   transactionScope: TransactionScope | null = null
   /** Bumped by every write (`write/writes.ts`), so cached answers know when they are stale. */
   dataVersion = 0
-  /** The write path's statements (`write/write-sql.ts`), prepared on first write. */
+  /** The write path's statements (`write/row-format.ts`), prepared on first write. */
   writeStatements: WriteStatements | null = null
   /** The count tally's statements (`write/counts.ts`), prepared on first write. */
   tallyStatements: TallyStatements | null = null

@@ -73,10 +73,7 @@ describe('layer rules in eslint.config.js', () => {
     ['src/core/sync/x.ts', "import type { PagedResource } from '../store/record-types'"],
     ['src/core/sync/x.ts', "import type { SyncStateRow } from '../store/sync-state'"],
     ['src/core/sync/x.ts', "import type { SyncMark } from '../store/write/page-write'"],
-    [
-      'src/core/sync/page-thread/x.ts',
-      "import { encodeRows } from '../../store/write/encoded-rows'",
-    ],
+    ['src/core/sync/page-thread/x.ts', "import { encodeRows } from '../../store/write/row-format'"],
     ['src/core/store/schema/x.ts', "import { MIGRATIONS } from './migrations'"],
     ['src/core/store/schema/x.ts', "import { M } from './migrations/0007-counts'"],
     ['src/core/threads/x.ts', "import { AppError } from '../app-error'"],

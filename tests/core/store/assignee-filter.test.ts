@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { transaction } from '../../../src/core/store/schema/database'
 import { queryGuarantees, queryInspections } from '../../../src/core/store/queries/list-queries'
-import type { ListRequest } from '../../../src/core/store/queries/list-request'
+import type { ListRequest } from '../../../src/core/store/queries/list-sql'
 import { setReview } from '../../../src/core/store/queries/reviews'
 import { setAssignments } from '../../../src/core/store/team-assignments'
 import { configureTeam } from '../../../src/core/store/team-side'

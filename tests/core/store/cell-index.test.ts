@@ -8,7 +8,7 @@ import {
 import { openStore, transaction } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import { explainList, queryInspections } from '../../../src/core/store/queries/list-queries'
-import type { ListRequest } from '../../../src/core/store/queries/list-request'
+import type { ListRequest } from '../../../src/core/store/queries/list-sql'
 import { setReview } from '../../../src/core/store/queries/reviews'
 import { bumpDataVersion, markUnseenGone } from '../../../src/core/store/write/writes'
 import { upsertInspections } from '../../support/store-writes'

@@ -8,7 +8,7 @@ import {
   queryInspections,
   recordCount,
 } from '../../../src/core/store/queries/list-queries'
-import type { ListRequest } from '../../../src/core/store/queries/list-request'
+import type { ListRequest } from '../../../src/core/store/queries/list-sql'
 import {
   restoreReviews,
   setReview,

@@ -14,7 +14,7 @@ import { replaceBrands } from '../../../src/core/store/write/writes'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { guarantee, inspection, tempDir } from './fixtures'
 import { setReviews } from '../../../src/core/store/queries/reviews'
-import type { ListRequest } from '../../../src/core/store/queries/list-request'
+import type { ListRequest } from '../../../src/core/store/queries/list-sql'
 
 let temp: ReturnType<typeof tempDir>
 let db: StoreConnection

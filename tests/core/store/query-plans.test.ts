@@ -6,8 +6,8 @@ import { explainList, queryInspections } from '../../../src/core/store/queries/l
 import {
   SHORT_QUERY_COUNT_CAP,
   type ListRequest,
-} from '../../../src/core/store/queries/list-request'
-import type { ListDriver } from '../../../src/core/store/queries/list-plan'
+  type ListDriver,
+} from '../../../src/core/store/queries/list-sql'
 import { setReview } from '../../../src/core/store/queries/reviews'
 import { setAssignments } from '../../../src/core/store/team-assignments'
 import { buildCellIndexes } from '../../../src/core/store/search/cell-index'

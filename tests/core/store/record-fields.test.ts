@@ -15,7 +15,7 @@ import {
   recordUpdateSql,
   storedColumns,
   writtenColumns,
-} from '../../../src/core/store/write/write-sql'
+} from '../../../src/core/store/write/row-format'
 import { upsertGuarantees, upsertInspections } from '../../support/store-writes'
 import { BRAND_FIELDS, type FieldSpec } from '../../../src/shared/record-fields'
 import { storePerTest } from './fixtures'

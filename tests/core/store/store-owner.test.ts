@@ -10,10 +10,9 @@ import { isAppError } from '../../../src/core/app-error'
 import { Checkpointer } from '../../../src/core/owner/checkpointer'
 import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
-import { encodeRows } from '../../../src/core/store/write/encoded-rows'
+import { encodeRows, storedColumns } from '../../../src/core/store/write/row-format'
 import { LATEST_VERSION } from '../../../src/core/store/schema/migrations'
 import { RECORD_TABLES } from '../../../src/core/store/schema/stored-raw'
-import { storedColumns } from '../../../src/core/store/write/write-sql'
 import { StoreOwner, type StoreThreads } from '../../../src/core/owner/store-owner'
 import {
   liveStoreThreads,

@@ -16,13 +16,13 @@ import {
   newestFirst,
   decodeCursor,
   matchingRowids,
-} from './list-request'
+} from './list-sql'
 
 /**
  * The cell path of a text search: a page and its counts from one walk of
  * the search's matches and the owner's in-memory cells (`cell-index.ts`),
  * for a short query its first matches only. Where it does not apply, the
- * SQL plans of `list-plan.ts` answer.
+ * SQL plans of `list-sql.ts` answer.
  */
 
 /**
@@ -30,7 +30,7 @@ import {
  * the search index gives, each one's cell from the owner's memory
  * (`cell-index.ts`), the page picked among them in idx order (the list's
  * order) and its rows read by idx. Null where {@link cellPageApplies} does
- * not: the SQL plans of `pageStatement` (`list-plan.ts`) answer then.
+ * not: the SQL plans of `pageStatement` (`list-sql.ts`) answer then.
  */
 export function cellPage(
   db: StoreConnection,

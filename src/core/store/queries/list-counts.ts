@@ -19,7 +19,7 @@ import {
   rowidRange,
   checkDate,
   matchingRowids,
-} from './list-request'
+} from './list-sql'
 
 /**
  * The counts of a list page (per status and review mark, the cells): from

@@ -22,7 +22,9 @@ import {
   newestFirst,
   rowidsStatement,
   encodeCursor,
-} from './list-request'
+  type ListDriver,
+  pageStatement,
+} from './list-sql'
 import {
   cellPage,
   cellPageApplies,
@@ -31,15 +33,14 @@ import {
   rowsByIdx,
 } from './list-cell-page'
 import { assignedCountStatement, cellsOf, countStatement } from './list-counts'
-import { type ListDriver, pageStatement } from './list-plan'
 
 /**
  * The UI's read queries: pure functions `(db, args)`, `?` parameters only.
  * Filters mirror the API's; text search uses the FTS5 indexes; paging is by
  * keyset on (registered_at, idx), so a deep page costs what the first does.
- * A list page ({@link listPage}) reads its request as SQL
- * (`list-request.ts`), takes its rows from the cell path
- * (`list-cell-page.ts`) or the planner (`list-plan.ts`), and its counts
+ * A list page ({@link listPage}) reads its request as SQL and plans it
+ * (`list-sql.ts`), takes its rows from the cell path
+ * (`list-cell-page.ts`) or that plan, and its counts
  * from the same cell walk or `list-counts.ts`.
  */
 

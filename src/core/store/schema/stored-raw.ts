@@ -162,7 +162,7 @@ const SEARCHED: (string | null)[] = []
 /**
  * Appends a record as {@link prepareRow} makes it to `flat`, without an
  * object for it: its `idx`, `search_key` and FTS text, then its values in
- * column order and `raw` (the encoding of `encoded-rows.ts`).
+ * column order and `raw` (the encoding of `write/row-format.ts`).
  */
 export function appendPreparedRow(flat: SQLInputValue[], table: RecordTable, record: object): void {
   const column = COLUMN_VALUES

@@ -7,7 +7,7 @@ import type { SyncStateRow } from '../sync-state'
  * A page write as the database owner receives it: its shapes, and
  * {@link rowsOf}. Types and one small function only, so the threads that
  * pass a page along (the main thread, the page thread's sender) load no
- * record declarations or search code with it (`encoded-rows.ts` and
+ * record declarations or search code with it (`row-format.ts` and
  * `page-writer.ts` do).
  */
 
@@ -62,7 +62,7 @@ interface PageWriteFields {
  *
  * The bytes are V8's structured-clone format of one flat array: per record
  * its `idx`, `search_key` and FTS text, then its values in
- * `STORED_COLUMNS` order (`write-sql.ts`). An array of objects carried every column
+ * `STORED_COLUMNS` order (`row-format.ts`). An array of objects carried every column
  * name once per record, which the owner had to read back and look up: it
  * took about 1.9 µs a record to decode, the flat array about 0.6.
  */

@@ -1,6 +1,6 @@
 import type { StoreConnection } from '../connection'
 import { transaction } from '../schema/database'
-import { decodePageWrite } from './encoded-rows'
+import { decodePageWrite } from './row-format'
 import type { PageWrite, PageWriteRequest } from './page-write'
 import { clearAccepted, storeRejected } from '../queries/rejected'
 import { readSyncState, writeSyncState } from '../sync-state'

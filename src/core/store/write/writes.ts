@@ -18,12 +18,12 @@ import {
   type PreparedRow,
   type RecordTable,
 } from '../schema/stored-raw'
-import { STORED_COLUMNS, writeStatements } from './write-sql'
+import { STORED_COLUMNS, writeStatements } from './row-format'
 
 /**
  * The write path of synced records: what a page changes, its search rows,
  * counts and cell index. Callers wrap a page in one `transaction()`; the
- * statements run here are built and prepared in `write-sql.ts`.
+ * statements run here are built and prepared in `row-format.ts`.
  */
 
 /** A counter bumped by every write, so cached counts know when they are stale. */

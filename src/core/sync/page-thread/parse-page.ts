@@ -1,6 +1,6 @@
 import { parseJsonBody } from '../../api/http'
 import { readGuarantee, readInspection, readPage } from '../../api/read-records'
-import { encodeRows } from '../../store/write/encoded-rows'
+import { encodeRows } from '../../store/write/row-format'
 import type { EncodedRows } from '../../store/write/page-write'
 import { idxFingerprint, type PageBody, type ParsedPage } from './protocol'
 
