@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { SandboxChange } from '../../src/sandbox/churn'
+import { clockText } from '../../src/renderer/src/lib/live-text'
+import { DEFAULT_TIME_ZONE } from '../../src/shared/profiles'
 import type { PostedNotification } from '../../src/shared/notifications'
 import { call, expect, screenUrl, startApp, type RunningApp, testWithApp } from './fixtures'
 
@@ -66,7 +68,10 @@ test('the status bar shows the next check, pauses for an hour and resumes', asyn
   const minutes = (Date.parse(status.pausedUntil ?? '') - Date.now()) / 60_000
   expect(minutes).toBeGreaterThan(58)
   expect(minutes).toBeLessThanOrEqual(60)
-  await expect(live).toContainText(/자동 동기화 일시 중지: \d{2}:\d{2}까지/u)
+  // The time alone, or with its date when the hour ends after midnight in the service's zone.
+  const shown = clockText(status.pausedUntil ?? '', Date.now(), DEFAULT_TIME_ZONE)
+  expect(shown).toMatch(/^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}$/u)
+  await expect(live).toContainText(`자동 동기화 일시 중지: ${shown}까지`)
   await page.screenshot({ path: 'test-results/live-paused.png' })
   await page.getByTestId('live-resume').click()
   await expect(live).toHaveAttribute('data-state', /next|checking/u)
