@@ -8,7 +8,7 @@ import { cellIndexesReady } from '../store/search/cell-index'
 import { transaction } from '../store/schema/database'
 import { dashboard, type DashboardAsk } from '../store/queries/dashboard'
 import type { PageWriteRequest } from '../store/write/page-write'
-import { writePageBatch } from '../store/write/page-writer'
+import { replaceBrands, writePageBatch } from '../store/write/writes'
 import { searchBrands } from '../store/queries/brand-search'
 import {
   listIdxs,
@@ -49,7 +49,6 @@ import {
   type WalletHistoryFilter,
   type WalletLinkInput,
 } from '../store/queries/wallet-history'
-import { replaceBrands } from '../store/write/writes'
 import { fillStatusBounds } from '../store/write/changes'
 import {
   memberNames,

@@ -39,7 +39,7 @@ describe('layer rules in eslint.config.js', () => {
     ['src/core/api/x.ts', "import { transaction } from '../store/schema/database'"],
     ['src/core/api/x.ts', "import type { PagedResource } from '../store/record-types'"],
     ['src/core/api/deep/x.ts', "import type { StoreClient } from '../../owner/store-owner'"],
-    ['src/core/sync/x.ts', "import { writePageBatch } from '../store/write/page-writer'"],
+    ['src/core/sync/x.ts', "import { writePageBatch } from '../store/write/writes'"],
     ['src/core/sync/x.ts', "import type { StoreConnection } from '../store/connection'"],
     ['src/core/sync/page-thread/x.ts', "import { openStore } from '../../store/schema/database'"],
     ['src/core/live/x.ts', "export { MIGRATIONS } from '../store/schema/migrations'"],

@@ -8,7 +8,7 @@ import { queryInspections } from '../../../src/core/store/queries/list-queries'
 import type { InspectionRecord } from '../../../src/core/store/record-types'
 import { transaction } from '../../../src/core/store/schema/database'
 import { fillStatusBounds } from '../../../src/core/store/write/changes'
-import { applyPageWrite } from '../../../src/core/store/write/page-writer'
+import { applyPageWrite } from '../../../src/core/store/write/writes'
 import { msOfLocal } from '../../../src/shared/local-time'
 import { inspection, storePerTest } from './fixtures'
 

@@ -2,7 +2,7 @@ import type { StoreConnection } from '../../../src/core/store/connection'
 import { beforeEach, expect, it } from 'vitest'
 import { listChanges } from '../../../src/core/store/queries/change-queries'
 import { transaction } from '../../../src/core/store/schema/database'
-import { applyPageWrite } from '../../../src/core/store/write/page-writer'
+import { applyPageWrite } from '../../../src/core/store/write/writes'
 import type { GuaranteeRecord, InspectionRecord } from '../../../src/core/store/record-types'
 import { guarantee, inspection, storePerTest } from './fixtures'
 

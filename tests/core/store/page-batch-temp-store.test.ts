@@ -3,7 +3,7 @@ import type { StoreConnection } from '../../../src/core/store/connection'
 import { openStore } from '../../../src/core/store/schema/database'
 import { storeFileFor } from '../../../src/core/store/paths'
 import type { PageWrite } from '../../../src/core/store/write/page-write'
-import { writePageBatch } from '../../../src/core/store/write/page-writer'
+import { writePageBatch } from '../../../src/core/store/write/writes'
 import { inspection, tempDir } from './fixtures'
 
 /** `PRAGMA temp_store`: 0 is SQLite's default (files), 2 memory. */

@@ -1,7 +1,7 @@
 import type { StoreConnection } from '../../../src/core/store/connection'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { transaction } from '../../../src/core/store/schema/database'
-import { applyPageWrite } from '../../../src/core/store/write/page-writer'
+import { applyPageWrite } from '../../../src/core/store/write/writes'
 import { queryInspections } from '../../../src/core/store/queries/list-queries'
 import { ftsText, searchDocument } from '../../../src/core/store/search/search-text'
 import { upsertInspections } from '../../support/store-writes'

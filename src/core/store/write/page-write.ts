@@ -8,7 +8,7 @@ import type { SyncStateRow } from '../sync-state'
  * {@link rowsOf}. Types and one small function only, so the threads that
  * pass a page along (the main thread, the page thread's sender) load no
  * record declarations or search code with it (`row-format.ts` and
- * `page-writer.ts` do).
+ * `writes.ts` do).
  */
 
 /** The sync a page belongs to: its id and start time (ISO). */

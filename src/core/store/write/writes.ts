@@ -3,22 +3,41 @@ import { BRAND_FIELDS } from '../../../shared/record-fields'
 import type { StoreConnection, KnownCell, WriteStatements } from '../connection'
 import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from '../schema/card-urls'
 import { hasCellIndex, knownCells, touchCells } from '../search/cell-index'
-import { beforeBaseline, fillStatusBounds, flushChanges, logGone, PageChanges } from './changes'
+import {
+  beforeBaseline,
+  fillStatusBounds,
+  flushChanges,
+  logGone,
+  PageChanges,
+  writeBaseline,
+} from './changes'
 import { DEFAULT_TIME_ZONE } from '../../../shared/profiles'
-import type { SyncMark } from './page-write'
-import { countedMark, NewRecordTally } from './counts'
+import type { PageWrite, PageWriteRequest, SyncMark } from './page-write'
+import { countedMark, listCount, NewRecordTally } from './counts'
 import type { BrandRecord, PagedResource } from '../record-types'
 import { transactionScope } from '../transaction-scope'
 import { prepared } from '../statements'
 import { reconcileInserted } from './reconcile-writes'
-import { nfc, RECORD_TABLES, type PreparedRow, type RecordTable } from '../schema/stored-raw'
-import { STORED_COLUMNS, writeStatements } from './row-format'
+import {
+  nfc,
+  prepareRows,
+  RECORD_TABLES,
+  type PreparedRow,
+  type RecordTable,
+} from '../schema/stored-raw'
+import { decodePageWrite, STORED_COLUMNS, writeStatements } from './row-format'
+import { transaction } from '../schema/database'
+import { clearAccepted, storeRejected } from '../queries/rejected'
+import { readSyncState, writeSyncState } from '../sync-state'
 import { bumpDataVersion } from '../data-version'
 
 /**
- * The write path of synced records: what a page changes, its search rows,
- * counts and cell index. Callers wrap a page in one `transaction()`; the
- * statements run here are built and prepared in `row-format.ts`.
+ * The write of a page of synced records: the owner's batch of pages in one
+ * `transaction()` ({@link writePageBatch}), each page with its checkpoint
+ * ({@link applyPageWrite}); what a page changes, its search rows, counts
+ * and cell index ({@link upsertRows}, which callers wrap in a
+ * transaction); the brands, and the records gone. The statements run here
+ * are built and prepared in `row-format.ts`.
  */
 
 type StoredRow = Record<string, SQLOutputValue>
@@ -264,7 +283,7 @@ function writeSearch(
 }
 
 /** The sync a write belongs to when its caller names none: its pass, at its time. */
-export function passSync(resource: PagedResource, pass: number, at: string): SyncMark {
+function passSync(resource: PagedResource, pass: number, at: string): SyncMark {
   return { id: `${resource}-${pass}`, at }
 }
 
@@ -275,7 +294,9 @@ export function passSync(resource: PagedResource, pass: number, at: string): Syn
  * ones, with their share of the reconciliation view (`reconcile-writes.ts`),
  * then adds these to the stored counts, and logs what changed
  * (`changes.ts`) for sync `sync` (by default its pass, at `at`). Run inside
- * a transaction.
+ * a transaction. The owner writes through {@link applyPageWrite}; tests
+ * drive this step directly.
+ * @internal
  */
 export function upsertRows(
   db: StoreConnection,
@@ -353,7 +374,10 @@ export function replaceBrands(
 
 /**
  * After a complete, consistent full pass: marks records the service no longer
- * returned (not seen in `pass`) as gone, instead of deleting them.
+ * returned (not seen in `pass`) as gone, instead of deleting them. The
+ * owner marks them through {@link applyPageWrite}; tests drive this step
+ * directly.
+ * @internal
  */
 export function markUnseenGone(
   db: StoreConnection,
@@ -368,4 +392,97 @@ export function markUnseenGone(
   if (hasCellIndex(db, table)) touchCells(db, table, gone)
   bumpDataVersion(db)
   return gone.length
+}
+
+/**
+ * Applies one page inside the caller's transaction. True when it ended the
+ * first complete full pass of its list: the file is then worth compacting
+ * ({@link compactStore}, outside the transaction).
+ * @internal
+ */
+export function applyPageWrite(db: StoreConnection, page: PageWrite): boolean {
+  const firstFull =
+    page.markGone === true &&
+    page.state?.lastFullAt != null &&
+    readSyncState(db, page.resource).lastFullAt === null
+  const sync = page.sync ?? passSync(page.resource, page.pass, page.at)
+  const rows = 'rows' in page ? page.rows : prepareRows(page.resource, page.items)
+  if (rows.length > 0) upsertRows(db, page.resource, rows, page.pass, page.at, sync)
+  clearAccepted(
+    db,
+    page.resource,
+    rows.map((row) => row.idx),
+  )
+  if (page.rejects) storeRejected(db, page.resource, page.rejects, page.at)
+  if (page.markGone) markUnseenGone(db, page.resource, page.pass, page.at, sync)
+  if (page.state) writeSyncState(db, page.resource, page.state)
+  // The first complete full pass is the list's baseline: one entry, nothing per record.
+  if (
+    page.markGone === true &&
+    page.state?.lastFullAt != null &&
+    beforeBaseline(db, page.resource)
+  ) {
+    writeBaseline(db, page.resource, listCount(db, page.resource), sync)
+  }
+  return firstFull
+}
+
+/**
+ * Writes `pages` in one transaction, each whole and in order, each
+ * decoded (`decodePageWrite`) just before it is written. `committed`
+ * runs once they are (the owner answers their callers there); then, when
+ * one of them ended a list's first complete full pass, the file is
+ * compacted ({@link compactStore}), so requests sent meanwhile wait for it.
+ *
+ * SQLite's temporary files stay in memory meanwhile, unless a page ends a
+ * full pass. A statement that writes several rows (a page's reconciliation
+ * rows, its counts) keeps the pages it changes in a statement journal, to
+ * undo itself alone if it fails; past 64 KB that journal goes to a
+ * temporary file. A 100,000-record sync wrote about 130 MB to such files,
+ * one write call per changed page, on the owner thread; in memory each
+ * journal is a few hundred KB and lives for one statement. The end of a
+ * full pass marks records gone in one statement, which may change every
+ * page of a list: its journal stays on disk, as do `VACUUM`'s copy and
+ * every other write's.
+ */
+export function writePageBatch(
+  db: StoreConnection,
+  pages: readonly PageWriteRequest[],
+  committed: () => void = () => undefined,
+): void {
+  const inMemory = !pages.some((page) => page.markGone === true)
+  if (inMemory) db.exec('PRAGMA temp_store = MEMORY')
+  let firstFull: boolean
+  try {
+    firstFull = transaction(db, () => {
+      let any = false
+      // Each page's records are read just before it is written: only one page's rows are alive
+      // at a time, instead of the whole batch's surviving the young collections meanwhile.
+      for (const page of pages) if (applyPageWrite(db, decodePageWrite(page))) any = true
+      return any
+    })
+  } finally {
+    if (inMemory) db.exec('PRAGMA temp_store = DEFAULT')
+  }
+  committed()
+  if (firstFull) compactStore(db)
+}
+
+/**
+ * Makes the file compact after a first full sync: each search index merged
+ * into one segment, then `VACUUM` rebuilds the file without half-empty
+ * pages (the index by status fills in random order). Runs on
+ * the owner thread; queries wait for it (about a second per 100,000
+ * records). Best effort: a failure leaves a valid, larger file.
+ * @internal
+ */
+export function compactStore(db: StoreConnection): void {
+  try {
+    for (const list of Object.keys(RECORD_TABLES)) {
+      db.exec(`INSERT INTO ${list}_fts (${list}_fts) VALUES ('optimize')`)
+    }
+    db.exec('VACUUM')
+  } catch {
+    // No room for the copy, or a busy file: it stays as it is, valid.
+  }
 }
