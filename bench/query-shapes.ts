@@ -3,7 +3,7 @@ import { PAGED_RESOURCES } from '../src/shared/resources'
 import { listCount, storedCells, summarise } from '../src/core/store/write/counts'
 import { explainList, queryInspections, recordCount } from '../src/core/store/queries/list-queries'
 import type { ListRequest } from '../src/core/store/queries/list-sql'
-import { bumpDataVersion } from '../src/core/store/write/writes'
+import { bumpDataVersion } from '../src/core/store/data-version'
 
 /**
  * Every shape the lists offer, timed over a stored inspections table: the

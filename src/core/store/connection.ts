@@ -19,7 +19,7 @@ export class StoreConnection extends DatabaseSync {
   readonly statements = new Map<string, StatementSync>()
   /** The running `transaction()`'s scope (`transaction-scope.ts`), or null outside one. */
   transactionScope: TransactionScope | null = null
-  /** Bumped by every write (`write/writes.ts`), so cached answers know when they are stale. */
+  /** Bumped by every write (`data-version.ts`), so cached answers know when they are stale. */
   dataVersion = 0
   /** The write path's statements (`write/row-format.ts`), prepared on first write. */
   writeStatements: WriteStatements | null = null

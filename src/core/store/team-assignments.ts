@@ -4,7 +4,7 @@ import type { StoreConnection } from './connection'
 import type { PagedResource } from './record-types'
 import { touchCells } from './search/cell-index'
 import { prepared } from './statements'
-import { bumpDataVersion } from './write/writes'
+import { bumpDataVersion } from './data-version'
 
 /**
  * Assignments on the store's side (docs/team.md "Assignment"): who each

@@ -19,7 +19,7 @@ import { touchCells } from './search/cell-index'
 import { applyPulledAssignments, settleAssignment } from './team-assignments'
 import { prepared } from './statements'
 import type { PagedResource } from './record-types'
-import { bumpDataVersion } from './write/writes'
+import { bumpDataVersion } from './data-version'
 import { withMarksCountedOnce } from './write/mark-counts'
 
 /**

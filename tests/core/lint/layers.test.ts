@@ -47,7 +47,7 @@ describe('layer rules in eslint.config.js', () => {
     ['src/core/store/queries/x.ts', "import { MIGRATIONS } from '../schema/migrations/index'"],
     ['src/core/owner/x.ts', "import type { M } from '../store/schema/migrations/0007-counts'"],
     ['src/core/threads/x.ts', "import type { StoreClient } from '../owner/store-owner'"],
-    ['src/core/threads/x.ts', "import { parsePageBody } from '../sync/page-thread/parse-page'"],
+    ['src/core/threads/x.ts', "import { parsePageBody } from '../sync/page-thread/worker'"],
     ['src/core/threads/x.ts', "import type { ImageCache } from '../images/image-cache'"],
     ['src/core/store/x.ts', "import type { TeamLocalSide } from '../team/local-side'"],
     ['src/core/store/queries/x.ts', "import { listCsv } from '../../export/list-csv'"],

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { build } from 'vite'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { JsonBody } from '../../../src/core/api/http'
@@ -9,7 +10,11 @@ import { isAppError } from '../../../src/core/app-error'
 import { decodePageWrite } from '../../../src/core/store/write/row-format'
 import { prepareRows } from '../../../src/core/store/schema/stored-raw'
 import { liveStoreThreads, spawnStoreThread } from '../../../src/core/threads/spawn'
-import type { PageBody, ParsedPage } from '../../../src/core/sync/page-thread/protocol'
+import {
+  PAGE_THREAD_DATA,
+  type PageBody,
+  type ParsedPage,
+} from '../../../src/core/sync/page-thread/protocol'
 import { parseHere, PageThread } from '../../../src/core/sync/page-thread/client'
 import { Dataset } from '../../../src/sandbox/dataset'
 import { encodeEucKr } from '../../../src/sandbox/echo'
@@ -177,8 +182,41 @@ describe('the page thread', () => {
     }
   })
 
+  it('lends its parser to another thread without serving there', async () => {
+    // A worker of another kind that loads the entry: the entry must not answer its messages too.
+    const worker = new Worker(new URL('./parser-host.ts', import.meta.url), {
+      execArgv: [...(SOURCE_PAGE_WORKER.execArgv ?? [])],
+    })
+    const answers: unknown[] = []
+    const answered = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (answers.length >= count) {
+            worker.off('message', check)
+            resolve()
+          }
+        }
+        worker.on('message', check)
+        check()
+      })
+    worker.on('message', (answer: unknown) => answers.push(answer))
+    try {
+      worker.postMessage({ id: 1, input: pageInput(3) })
+      await answered(1)
+      // Messages on a port arrive in order: a second answer to the first would come before this one's.
+      worker.postMessage({ id: 2, input: pageInput(2) })
+      await answered(2)
+      expect(answers).toEqual([
+        { id: 1, host: true, received: 3 },
+        { id: 2, host: true, received: 2 },
+      ])
+    } finally {
+      await worker.terminate()
+    }
+  })
+
   it('answers a malformed request as internal, drops one without an id, and keeps working', async () => {
-    const worker = spawnStoreThread(SOURCE_PAGE_WORKER)
+    const worker = spawnStoreThread(SOURCE_PAGE_WORKER, { workerData: PAGE_THREAD_DATA })
     const answers: unknown[] = []
     worker.on('message', (answer: unknown) => answers.push(answer))
     try {
@@ -274,7 +312,7 @@ describe('the page thread', () => {
   })
 
   it('parses pages only: anything else is answered as malformed, and it keeps working', async () => {
-    const worker = spawnStoreThread(SOURCE_PAGE_WORKER)
+    const worker = spawnStoreThread(SOURCE_PAGE_WORKER, { workerData: PAGE_THREAD_DATA })
     const answers: unknown[] = []
     worker.on('message', (answer: unknown) => answers.push(answer))
     try {

@@ -47,7 +47,7 @@ describe('the main thread', () => {
       /\/src\/core\/export\//,
       /\/src\/core\/team\/session\.ts$/,
       /\/src\/core\/wallet\/history-csv\.ts$/,
-      /\/src\/core\/sync\/page-thread\/parse-page\.ts$/,
+      /\/src\/core\/sync\/page-thread\/worker\.ts$/,
       // The search code and its Hangul library: the data threads' (the main thread moves bytes).
       /\/node_modules\/es-hangul\//,
       /\/src\/core\/store\/search-text\.ts$/,

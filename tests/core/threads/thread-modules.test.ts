@@ -54,7 +54,7 @@ describe("the data threads' start", () => {
 
   it('the page thread loads none of them either, nor the schema library (about 4 MB a thread)', async () => {
     const graph = await startGraph('src/core/sync/page-thread/worker.ts')
-    expect(graph).toContain('src/core/sync/page-thread/parse-page.ts')
+    expect(graph).toContain('src/core/store/write/row-format.ts')
     expect(graph.filter((path) => EXPORTS_AND_TEXTS.some((name) => name.test(path)))).toEqual([])
     expect(graph).not.toContain('zod')
   })

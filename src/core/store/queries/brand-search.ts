@@ -3,7 +3,7 @@ import { BRAND_FIELDS } from '../../../shared/record-fields'
 import { createRanker, foldForSearch } from '../../text/hangul-search'
 import type { StoreConnection, StoredBrand } from '../connection'
 import { listedRow } from '../schema/stored-raw'
-import { dataVersion } from '../write/writes'
+import { dataVersion } from '../data-version'
 
 /**
  * The stored brand list as the app searches it: the brand search box

@@ -4,7 +4,7 @@ import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
 import { countedMark, inIdxOrder } from '../write/counts'
 import { assigneeColumn, reviewColumn } from './reviews'
-import { dataVersion } from '../write/writes'
+import { dataVersion } from '../data-version'
 import {
   type ListRequest,
   type PageAsk,

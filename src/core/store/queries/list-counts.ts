@@ -5,7 +5,7 @@ import { STATUS_CODE_OF, STATUS_SINCE_LIST, sinceValue } from '../schema/status-
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
 import { cellColumns, COUNTED_MARK_SQL, inIdxOrder, storedCells } from '../write/counts'
-import { dataVersion } from '../write/writes'
+import { dataVersion } from '../data-version'
 import {
   type ListRequest,
   type Text,

@@ -13,7 +13,7 @@ import { isShortQuery, planSearch, shortQueryPlan, type SearchPlan } from '../se
 import { assigneeColumn, reviewClause, reviewColumn } from './reviews'
 import { teamIdentity } from '../team-side'
 import { inIdxOrder } from '../write/counts'
-import { dataVersion } from '../write/writes'
+import { dataVersion } from '../data-version'
 
 /**
  * A list request read as SQL, what every list query starts from: the

@@ -4,7 +4,7 @@ import { AppError } from '../../app-error'
 import { prepared } from '../statements'
 import type { PagedResource } from '../record-types'
 import type { PageRejects } from '../write/page-write'
-import { bumpDataVersion } from '../write/writes'
+import { bumpDataVersion } from '../data-version'
 
 /**
  * Records a sync refused (`rejected_records`, migration 5): kept with why,

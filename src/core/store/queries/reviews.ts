@@ -7,7 +7,7 @@ import { touchCells } from '../search/cell-index'
 import type { PagedResource } from '../record-types'
 import { prepared } from '../statements'
 import { queueReviewEvent, teamIdentity, type TeamIdentity } from '../team-side'
-import { bumpDataVersion } from '../write/writes'
+import { bumpDataVersion } from '../data-version'
 import { withMarksCountedOnce } from '../write/mark-counts'
 
 /**

@@ -7,7 +7,7 @@ import { ensurePrivateDir, ensurePrivateFile } from '../../fs-private'
 import { LATEST_VERSION, MIGRATIONS } from './migrations'
 import { openTransactionScope } from '../transaction-scope'
 import { RECORD_TABLES } from './stored-raw'
-import { indexUnindexed } from '../write/writes'
+import { indexUnindexed } from '../search/reindex'
 
 /** Told to the user once after the cache file had to be rebuilt. */
 export interface StoreNotice {

@@ -11,30 +11,15 @@ import type { BrandRecord, PagedResource } from '../record-types'
 import { transactionScope } from '../transaction-scope'
 import { prepared } from '../statements'
 import { reconcileInserted } from './reconcile-writes'
-import {
-  nfc,
-  RECORD_TABLES,
-  searchRow,
-  type PreparedRow,
-  type RecordTable,
-} from '../schema/stored-raw'
+import { nfc, RECORD_TABLES, type PreparedRow, type RecordTable } from '../schema/stored-raw'
 import { STORED_COLUMNS, writeStatements } from './row-format'
+import { bumpDataVersion } from '../data-version'
 
 /**
  * The write path of synced records: what a page changes, its search rows,
  * counts and cell index. Callers wrap a page in one `transaction()`; the
  * statements run here are built and prepared in `row-format.ts`.
  */
-
-/** A counter bumped by every write, so cached counts know when they are stale. */
-export function dataVersion(db: StoreConnection): number {
-  return db.dataVersion
-}
-
-/** Marks the data as changed (every write function calls this). */
-export function bumpDataVersion(db: StoreConnection): void {
-  db.dataVersion += 1
-}
 
 type StoredRow = Record<string, SQLOutputValue>
 
@@ -383,43 +368,4 @@ export function markUnseenGone(
   if (hasCellIndex(db, table)) touchCells(db, table, gone)
   bumpDataVersion(db)
   return gone.length
-}
-
-/** Rows indexed per step of {@link indexUnindexed}. */
-const INDEX_CHUNK = 1000
-
-/**
- * Indexes every record without a `search_key` (none after a migration that
- * cleared the index) with the running app's search code, in chunks; returns
- * how many. Run inside a transaction.
- */
-export function indexUnindexed(db: StoreConnection): number {
-  let indexed = 0
-  for (const table of Object.values(RECORD_TABLES)) {
-    const columns = table.searched.map((f) => f.column)
-    const read = db.prepare(
-      `SELECT idx, ${columns.join(', ')} FROM ${table.name}
-       WHERE search_key IS NULL AND idx > ? ORDER BY idx LIMIT ?`,
-    )
-    const setKey = db.prepare(`UPDATE ${table.name} SET search_key = ? WHERE idx = ?`)
-    const insert = db.prepare(`INSERT INTO ${table.name}_fts (rowid, t) VALUES (?, ?)`)
-    let after = -Infinity
-    for (;;) {
-      const rows = read.all(after, INDEX_CHUNK) as StoredRow[]
-      for (const row of rows) {
-        const idx = Number(row['idx'])
-        const { key, text } = searchRow(
-          columns.map((c) => row[c] as string | null),
-          idx,
-        )
-        setKey.run(key, idx)
-        insert.run(idx, text)
-      }
-      indexed += rows.length
-      if (rows.length < INDEX_CHUNK) break
-      after = Number(rows.at(-1)!['idx'])
-    }
-  }
-  if (indexed > 0) bumpDataVersion(db)
-  return indexed
 }

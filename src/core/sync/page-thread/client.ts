@@ -5,6 +5,7 @@ import { movable } from '../../threads/transfer'
 import { OnDemandThread } from '../../threads/on-demand'
 import { spawnStoreThread, type ThreadEntry } from '../../threads/spawn'
 import {
+  PAGE_THREAD_DATA,
   readFromPageThread,
   type PageBody,
   type PageThreadValue,
@@ -25,7 +26,7 @@ export interface PageParsing {
  * leaves parsing to the page thread, never loads it).
  */
 export const parseHere: { parse(input: PageBody): Promise<ParsedPage> } = {
-  parse: async (input) => (await import('./parse-page')).parsePageBody(input),
+  parse: async (input) => (await import('./worker')).parsePageBody(input),
 }
 
 /** How long the page thread waits for the next page, once it has none, before it exits. */
@@ -60,7 +61,7 @@ export class PageThread implements PageParsing {
       // The data threads' young generation (4 MB, `DATA_THREAD_YOUNG_GENERATION_MB`): a page's
       // objects die as soon as it is encoded. At 8 MB a sync's peak memory was about 6 MB higher,
       // for no CPU time measurably saved.
-      spawn: () => spawnStoreThread(entry),
+      spawn: () => spawnStoreThread(entry, { workerData: PAGE_THREAD_DATA }),
       answers: readFromPageThread,
       name: 'The page thread',
       idleMs: options.idleMs ?? PAGE_THREAD_IDLE_MS,

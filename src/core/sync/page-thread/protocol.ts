@@ -22,6 +22,12 @@ import type { PagedResource } from '../../store/record-types'
  * sync's source and pass read them from this file.
  */
 
+/**
+ * What the page thread is started with (its `workerData`): its entry serves
+ * only then, so the same module loaded on another thread only lends its parser.
+ */
+export const PAGE_THREAD_DATA = 'page-thread'
+
 /** What a sync page needs parsed: the answer, which list it is and how to cut it. */
 export interface PageBody {
   readonly resource: PagedResource
@@ -34,7 +40,7 @@ export interface PageBody {
 
 /**
  * One parsed page (the client's `ListPage`, its refusals optional): its
- * records as objects, or encoded in chunks for the owner (`parse-page.ts`).
+ * records as objects, or encoded in chunks for the owner (`worker.ts`).
  */
 export type SourcePage<T> = Omit<ListPage<T>, 'rejects'> & {
   /** The refused entries, with why and as sent: kept for `sync.rejected`. */
