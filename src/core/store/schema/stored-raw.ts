@@ -1,4 +1,4 @@
-import type { SQLInputValue } from 'node:sqlite'
+import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { GUARANTEE_FIELDS, INSPECTION_FIELDS, type FieldSpec } from '../../../shared/record-fields'
 import { AppError } from '../../app-error'
 import type { PagedResource } from '../record-types'
@@ -251,6 +251,9 @@ export function searchOf(fields: readonly (string | null | undefined)[]): {
 } {
   return { doc: searchDocument(fields), key: SEARCH_FORMAT }
 }
+
+/** A stored row as SQLite reads it, by column name. */
+export type StoredRow = Record<string, SQLOutputValue>
 
 /**
  * A record as the write step takes it: its row values, its `search_key` and

@@ -1,9 +1,6 @@
-import type { SQLOutputValue } from 'node:sqlite'
 import type { StoreConnection } from '../connection'
 import { bumpDataVersion } from '../data-version'
-import { RECORD_TABLES, searchRow } from '../schema/stored-raw'
-
-type StoredRow = Record<string, SQLOutputValue>
+import { RECORD_TABLES, searchRow, type StoredRow } from '../schema/stored-raw'
 
 /** Rows indexed per step of {@link indexUnindexed}. */
 const INDEX_CHUNK = 1000

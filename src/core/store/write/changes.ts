@@ -1,4 +1,3 @@
-import type { SQLOutputValue } from 'node:sqlite'
 import { guaranteeStateOf } from '../../../shared/domain'
 import { msOfLocal } from '../../../shared/local-time'
 import { DEFAULT_TIME_ZONE } from '../../../shared/profiles'
@@ -7,7 +6,7 @@ import type { StoreConnection } from '../connection'
 import type { PagedResource } from '../record-types'
 import type { SyncMark } from './page-write'
 import { prepared } from '../statements'
-import { RECORD_TABLES, type PreparedRow } from '../schema/stored-raw'
+import { RECORD_TABLES, type PreparedRow, type StoredRow } from '../schema/stored-raw'
 import {
   ADD_STATUS_CODE,
   STATUS_CODE_OF,
@@ -38,7 +37,6 @@ const API_NAMES: Readonly<Record<PagedResource, ReadonlyMap<string, string>>> = 
   inspections: new Map(RECORD_TABLES.inspections.columns.map((f) => [f.column, f.api])),
 }
 
-type StoredRow = Record<string, SQLOutputValue>
 type Value = string | number | null
 
 /** The status as kept in `status_history`/`status_since` (`''`: none). */
@@ -386,7 +384,7 @@ export function fillStatusBounds(db: StoreConnection, zone: string, only?: Paged
     const list = STATUS_SINCE_LIST[resource]
     let after = -1
     for (;;) {
-      const rows = read.all(list, after, FILL_CHUNK) as Record<string, SQLOutputValue>[]
+      const rows = read.all(list, after, FILL_CHUNK) as StoredRow[]
       if (rows.length === 0) break
       for (const row of rows) {
         const idx = Number(row['idx'])

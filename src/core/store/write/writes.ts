@@ -1,4 +1,4 @@
-import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
+import type { SQLInputValue } from 'node:sqlite'
 import { BRAND_FIELDS } from '../../../shared/record-fields'
 import type { StoreConnection, KnownCell, WriteStatements } from '../connection'
 import { CARD_URL_FIELD, withCardUrl, withStoredCardUrl } from '../schema/card-urls'
@@ -24,6 +24,7 @@ import {
   RECORD_TABLES,
   type PreparedRow,
   type RecordTable,
+  type StoredRow,
 } from '../schema/stored-raw'
 import { decodePageWrite, STORED_COLUMNS, writeStatements } from './row-format'
 import { transaction } from '../schema/database'
@@ -39,8 +40,6 @@ import { bumpDataVersion } from '../data-version'
  * transaction); the brands, and the records gone. The statements run here
  * are built and prepared in `row-format.ts`.
  */
-
-type StoredRow = Record<string, SQLOutputValue>
 
 /** True when every value an upsert would write equals the stored one. */
 function sameRow(row: StoredRow, values: PreparedRow['values']): boolean {

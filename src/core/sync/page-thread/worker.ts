@@ -31,13 +31,14 @@ import type { PageParcel } from '../../owner/protocol'
  * in unit tests and tools), it starts nothing and only lends
  * {@link parsePageBody}.
  */
-/** The owners this thread can send pages to, by link. */
-const links = new Map<number, MessagePort>()
 if (parentPort !== null && workerData === PAGE_THREAD_DATA) {
   yieldToMainThread()
   const port = parentPort
   port.on('message', (raw: unknown) => serve(port, raw))
 }
+
+/** The owners this thread can send pages to, by link. */
+const links = new Map<number, MessagePort>()
 
 /**
  * Decodes, parses and checks one list answer (`api/read-records.ts`) and
