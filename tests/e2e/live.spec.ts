@@ -223,6 +223,12 @@ test('new records reach an open list and the Changes badge without a click; scro
   // Scroll down some, and select a row in view.
   const scroller = page.locator('.window-scroller')
   await scroller.evaluate((element) => (element.scrollTop = 400))
+  // The scroll is painted on its event, a moment later: until then the rows of the top are still
+  // in the DOM, and one picked from them leaves it when the grid catches up.
+  const firstRow = page.getByTestId('inspection-row').first()
+  await expect
+    .poll(async () => Number(await firstRow.getAttribute('aria-rowindex')))
+    .toBeGreaterThan(2)
   // The grid reuses its row elements as it scrolls: the row is clicked by its record, not its place.
   const selectedIdx = await page.getByTestId('inspection-row').nth(4).getAttribute('data-idx')
   await page.locator(`[data-testid="inspection-row"][data-idx="${selectedIdx}"]`).click()
