@@ -433,6 +433,10 @@ export function createCore(deps: CoreDeps): Core {
         await Promise.all(cacheFilesOf(deps.dataDir, id).map((file) => rm(file, { force: true })))
       }
       scope = buildScope(profiles.active())
+      // The reset answers once the emptied file is open again: nothing is still being written
+      // on this PC when staff are told the data is gone (a file that fails to open reports so
+      // on its first query, as at start).
+      await scope.store.ready.catch(() => undefined)
       if (deps.autoSync) scope.sync.enqueue()
       if (deps.autoSync) await background.reconcile()
       for (const resource of SYNC_RESOURCES) {

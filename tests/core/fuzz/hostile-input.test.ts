@@ -21,7 +21,7 @@ import { joinTeam } from '../../support/team-core'
 import { adminClient, makeTeam, teamCluster } from '../../support/team-fixtures'
 import { arbitraryFor, type Hint } from '../../support/fuzz/zod-arbitrary'
 import { applyMutations, mutations } from '../../support/fuzz/mutate'
-import { StoreDigest } from '../../support/fuzz/store-digest'
+import { StoreDigest, changedParts } from '../../support/fuzz/store-digest'
 import { fuzzPageAnswers } from '../../support/fuzz/page-answers'
 import { FUZZ_BUDGET_MS, FUZZ_SEED } from '../../support/fuzz/budget'
 
@@ -486,7 +486,7 @@ describe('hostile input, tried by the thousand', () => {
           const after = await digest.take()
           if (after !== before) {
             throw new Error(
-              `${channel} was refused (${answer.error.code}: ${answer.error.message}) but changed what is stored`,
+              `${channel} was refused (${answer.error.code}: ${answer.error.message}) but changed what is stored: ${changedParts(before, after).join(', ')}`,
             )
           }
           // Nor the lock's state: only a wrong PIN or secret (`lock.*`, refused `locked`) counts one more.

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KeytarStore } from '../../../src/core/vault/keytar-store'
 import { cacheFilesOf } from '../../../src/core/profiles/profile-service'
+import { LATEST_VERSION } from '../../../src/core/store/schema/migrations'
 import { LOCK_OPEN_CHANNELS, isOpenWhileLocked } from '../../../src/shared/lock'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profiles'
 import type { EventPayloads } from '../../../src/shared/contract'
@@ -145,6 +147,15 @@ describe('the app lock in core', () => {
       locked: false,
       pinSet: false,
     })
+    // Answered once the emptied file is open again, at the newest schema and no longer written.
+    const reopened = new DatabaseSync(file ?? '', { readOnly: true })
+    try {
+      const schema = reopened.prepare('PRAGMA user_version').get() as { user_version: number }
+      expect(schema.user_version).toBe(LATEST_VERSION)
+      expect(reopened.prepare('SELECT count(*) AS n FROM inspections').get()).toEqual({ n: 0 })
+    } finally {
+      reopened.close()
+    }
     expect(await store.find(service)).toEqual([])
     const { profiles } = await call(core, 'profiles.list', {})
     expect(profiles.find((profile) => profile.id === id)?.credentials.state).toBe('missing')

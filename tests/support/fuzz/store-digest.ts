@@ -45,7 +45,9 @@ export class StoreDigest {
         this.#files.delete(file)
       }
     }
-    for (const name of names) parts.push(`${name}:${this.#fileDigest(name)}`)
+    for (const name of names) {
+      for (const table of this.#fileDigest(name).split('\n')) parts.push(`${name}/${table}`)
+    }
     // A file still being created or migrated (a profile an earlier call made or opened, its
     // owner thread working in the background) is left out until it is at the newest schema.
     const settings = this.#settingsFile()
@@ -98,8 +100,29 @@ const BACKGROUND_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   wallet_links: ['event_id', 'author'],
 }
 
+/**
+ * What differs between two digests, by file and table (`profile.sqlite/review_marks`,
+ * `settings`, `keychain`): for the failure message of a refused call that changed something.
+ */
+export function changedParts(before: string, after: string): string[] {
+  const keyed = (digest: string) =>
+    new Map(
+      digest.split('\n').map((line) => {
+        // A file still opening is one line, `name/opening`, without a hash.
+        const cut = line.lastIndexOf(':')
+        return cut < 0
+          ? ([line, ''] as const)
+          : ([line.slice(0, cut), line.slice(cut + 1)] as const)
+      }),
+    )
+  const was = keyed(before)
+  const now = keyed(after)
+  return [...new Set([...was.keys(), ...now.keys()])].filter((key) => was.get(key) !== now.get(key))
+}
+
+/** One line per table, `table:hash`, in name order. */
 function digestRows(db: DatabaseSync): string {
-  const sha = createHash('sha256')
+  const lines: string[] = []
   const tables = db
     .prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -108,7 +131,7 @@ function digestRows(db: DatabaseSync): string {
   for (const { name } of tables) {
     if (BACKGROUND_TABLES.has(name)) continue
     const skip = new Set(BACKGROUND_COLUMNS[name] ?? [])
-    sha.update(`\u0001${name}\u0001`)
+    const sha = createHash('sha256')
     let rows: Record<string, unknown>[]
     try {
       rows = db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]
@@ -124,8 +147,9 @@ function digestRows(db: DatabaseSync): string {
       }
       sha.update('\n')
     }
+    lines.push(`${name}:${sha.digest('hex')}`)
   }
-  return sha.digest('hex')
+  return lines.join('\n')
 }
 
 function hash(data: string | Uint8Array): string {
