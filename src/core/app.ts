@@ -396,6 +396,9 @@ export function createCore(deps: CoreDeps): Core {
       // An account kept current in the background closes before it opens as the active one.
       await background.release(active.summary.id)
       scope = buildScope(active)
+      // As at an erase: the switch answers once the account's file is open (no longer being
+      // created or migrated); a file that fails to open reports so on its first query.
+      await scope.store.ready.catch(() => undefined)
       if (deps.autoSync) scope.sync.enqueue()
     },
     onRemoving: (id): Promise<void> => background.release(id),

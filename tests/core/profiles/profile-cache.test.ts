@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
+import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import type { BootedCore } from '../../support/boot'
 import { secondShop } from '../../support/second-shop'
 import { storeFileFor } from '../../../src/core/store/paths'
+import { LATEST_VERSION } from '../../../src/core/store/schema/migrations'
 import { MemoryStore } from '../../../src/core/vault/memory-store'
 import type { InspectionRow, QueryPage, SyncStatus } from '../../../src/shared/lists'
 import { bootForTest, call } from '../helpers/core'
@@ -45,6 +47,13 @@ describe('per-profile cache', () => {
     })
     await call(core, 'profiles.select', { id })
     expect(core.sync).not.toBe(firstEngine)
+    // The switch answers once the new account's file is open, at the newest schema.
+    const opened = new DatabaseSync(storeFileFor(core.dataDir, id), { readOnly: true })
+    try {
+      expect(opened.prepare('PRAGMA user_version').get()).toEqual({ user_version: LATEST_VERSION })
+    } finally {
+      opened.close()
+    }
     expect(await inspectionNumbers(core)).toEqual([])
 
     await syncInspections(core)
