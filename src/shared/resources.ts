@@ -13,6 +13,11 @@ export const PAGED_RESOURCES = ['inspections', 'guarantees'] as const
 /** One of {@link PAGED_RESOURCES}. */
 export type PagedResourceName = (typeof PAGED_RESOURCES)[number]
 
+/** Whether `value` names a paged list: the one check, for names that arrive as any text (events, the team server, views). */
+export function isPagedResource(value: unknown): value is PagedResourceName {
+  return (PAGED_RESOURCES as readonly unknown[]).includes(value)
+}
+
 /** The resources the sync engine keeps, in the order a sync runs them: the brand list first. */
 export const SYNC_RESOURCES = ['brands', ...PAGED_RESOURCES] as const
 /** One of {@link SYNC_RESOURCES}. */

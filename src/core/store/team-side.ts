@@ -4,6 +4,7 @@ import type { StoreConnection } from './connection'
 import type { ReviewMarkName } from '../../shared/lists'
 import type { ReviewHistoryEntry, SetAsideEvent, TeamMembers } from '../../shared/team'
 import { toServerText } from '../../shared/server-text'
+import { isPagedResource } from '../../shared/resources'
 import { localTimestamp } from '../../shared/local-time'
 import type {
   AssignmentEvent,
@@ -268,10 +269,7 @@ export function listSetAside(db: StoreConnection): SetAsideEvent[] {
     return {
       id: draft.id,
       kind: draft.kind === 'wallet_link' || draft.kind === 'assignment' ? draft.kind : 'review',
-      resource:
-        review?.resource === 'inspections' || review?.resource === 'guarantees'
-          ? review.resource
-          : null,
+      resource: isPagedResource(review?.resource) ? review.resource : null,
       idx: typeof review?.recordIdx === 'number' ? review.recordIdx : null,
       mark: typeof review?.mark === 'string' ? (review.mark as ReviewMarkName) : null,
       note: typeof review?.note === 'string' ? review.note.slice(0, 200) : null,

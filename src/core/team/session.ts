@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import type { PagedResourceName } from '../../shared/resources'
+import { isPagedResource, type PagedResourceName } from '../../shared/resources'
 import { connectClient, type TeamServerConfig } from './connection'
 import {
   assignmentRowSchema,
@@ -376,7 +376,7 @@ export class TeamSession {
         Math.round(maxAgeMs),
       ])
       return rows.flatMap((row) =>
-        row.resource === 'inspections' || row.resource === 'guarantees'
+        isPagedResource(row.resource)
           ? [{ role: row.role_name, resource: row.resource, idx: Number(row.record_idx) }]
           : [],
       )

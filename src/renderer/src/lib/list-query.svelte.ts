@@ -4,7 +4,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/svelte-query'
-import type { PagedResourceName } from '../../../shared/resources'
+import { isPagedResource, type PagedResourceName } from '../../../shared/resources'
 import type { ChannelArgs, ChannelResult } from '../../../shared/contract'
 import {
   compactFilter,
@@ -263,10 +263,6 @@ export class ListQueryState<R extends ListResource> {
   }
 }
 
-function isList(resource: string): resource is ListResource {
-  return resource === 'inspections' || resource === 'guarantees'
-}
-
 /**
  * Wires `data.changed` to the lists' cache entries. It is the one way a list
  * (or the brand search) learns that its answer is out of date: it invalidates
@@ -298,7 +294,7 @@ export function connectListRefresh(client: Client, queryClient: QueryClient): ()
       void queryClient.invalidateQueries({ queryKey: event.query.queryKey, exact: true })
     }),
     client.on('data.changed', ({ resource }) => {
-      const queryKey = isList(resource) ? listKey(resource) : brandsKey
+      const queryKey = isPagedResource(resource) ? listKey(resource) : brandsKey
       for (const query of cache.findAll({ queryKey, fetchStatus: 'fetching' }))
         if (query.state.data === undefined) overtaken.add(query.queryHash)
       void queryClient.invalidateQueries({ queryKey })
