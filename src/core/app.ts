@@ -395,10 +395,7 @@ export function createCore(deps: CoreDeps): Core {
       await scope.close()
       // An account kept current in the background closes before it opens as the active one.
       await background.release(active.summary.id)
-      scope = buildScope(active)
-      // As at an erase: the switch answers once the account's file is open (no longer being
-      // created or migrated); a file that fails to open reports so on its first query.
-      await scope.store.ready.catch(() => undefined)
+      await openScope(active)
       if (deps.autoSync) scope.sync.enqueue()
     },
     onRemoving: (id): Promise<void> => background.release(id),
@@ -408,6 +405,15 @@ export function createCore(deps: CoreDeps): Core {
     },
   })
   scope = buildScope(profiles.active())
+  /**
+   * The active scope replaced (a switch, the erase of a forgotten PIN): resolves once its file is
+   * open, no longer being created or migrated, so nothing is still written after the answer. A
+   * file that fails to open reports so on its first query, as at start.
+   */
+  const openScope = async (profile: ActiveProfile): Promise<void> => {
+    scope = buildScope(profile)
+    await scope.store.ready.catch(() => undefined)
+  }
 
   const wallet = new WalletService({
     events,
@@ -435,11 +441,7 @@ export function createCore(deps: CoreDeps): Core {
       for (const id of [SANDBOX_PROFILE_ID, ...stored]) {
         await Promise.all(cacheFilesOf(deps.dataDir, id).map((file) => rm(file, { force: true })))
       }
-      scope = buildScope(profiles.active())
-      // The reset answers once the emptied file is open again: nothing is still being written
-      // on this PC when staff are told the data is gone (a file that fails to open reports so
-      // on its first query, as at start).
-      await scope.store.ready.catch(() => undefined)
+      await openScope(profiles.active())
       if (deps.autoSync) scope.sync.enqueue()
       if (deps.autoSync) await background.reconcile()
       for (const resource of SYNC_RESOURCES) {

@@ -45,11 +45,12 @@ export class StoreDigest {
         this.#files.delete(file)
       }
     }
+    // A file still being created or migrated (a profile an earlier call made or opened, its
+    // owner thread working in the background) is one line, `name/opening`, with no rows read
+    // until it is at the newest schema.
     for (const name of names) {
       for (const table of this.#fileDigest(name).split('\n')) parts.push(`${name}/${table}`)
     }
-    // A file still being created or migrated (a profile an earlier call made or opened, its
-    // owner thread working in the background) is left out until it is at the newest schema.
     const settings = this.#settingsFile()
     parts.push(
       `settings:${settings !== null && existsSync(settings) ? hash(readFileSync(settings)) : '-'}`,
